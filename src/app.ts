@@ -1,0 +1,59 @@
+import { type AnyElysia, Elysia } from "elysia";
+import pkg from "../package.json" with { type: "json" };
+import type { Config } from "./config";
+import { authModule } from "./modules/auth";
+import { fieldsModule } from "./modules/fields";
+import { grantsModule } from "./modules/grants";
+import { groupsModule } from "./modules/groups";
+import { healthModule } from "./modules/health";
+import { invitationsModule } from "./modules/invitations";
+import { joinCodesModule } from "./modules/join-codes";
+import { loginPageModule } from "./modules/login-page";
+import { membersModule } from "./modules/members";
+import { resolveMember } from "./modules/members/actor";
+import { orgModule } from "./modules/org";
+import { rolesModule } from "./modules/roles";
+import { ssoModule } from "./modules/sso";
+import { tenantModule } from "./modules/tenant";
+import { termsModule } from "./modules/terms";
+import { authPlugin } from "./platform/auth/context";
+import { docsPlugin } from "./platform/http/docs";
+import { buildOpenApi } from "./platform/http/openapi";
+import { httpPlugin } from "./platform/http/plugin";
+import { createRuntime, type Runtime } from "./platform/runtime";
+
+/** The root Elysia instance: platform plugins first, then every module, listed explicitly. */
+export function createApp(config: Config) {
+  const rt = createRuntime(config, resolveMember);
+  let document: object | null = null;
+  let root: AnyElysia | null = null;
+  const api = new Elysia({ prefix: "/api/v1" })
+    .use(authModule(rt))
+    .use(membersModule(rt))
+    .use(rolesModule(rt))
+    .use(tenantModule(rt))
+    .use(termsModule(rt))
+    .use(loginPageModule(rt))
+    .use(ssoModule(rt))
+    .use(invitationsModule(rt))
+    .use(joinCodesModule(rt))
+    .use(fieldsModule(rt))
+    .use(groupsModule(rt))
+    .use(grantsModule(rt))
+    .use(orgModule(rt));
+  const app = new Elysia({ name: "learnspace" })
+    .use(httpPlugin(rt))
+    .use(authPlugin(rt))
+    .use(healthModule(rt))
+    .use(api)
+    .use(
+      docsPlugin(
+        () => (document ??= buildOpenApi(root as AnyElysia, { title: "learnspace", version: pkg.version, serverUrl: rt.config.publicUrl })),
+      ),
+    );
+  root = app;
+  return { app, rt };
+}
+
+export type App = ReturnType<typeof createApp>["app"];
+export type { Runtime };

@@ -1,0 +1,41 @@
+import type { ActorMember, MemberResolver } from "../../platform/auth/actor";
+import { grantedCodes } from "../grants/effective";
+import { PERMISSIONS } from "../roles/permissions";
+
+const LOAD = `
+  SELECT m.id, m.user_id, m.email, m.display_name, m.is_active, m.must_change_password,
+         r.key AS role_key, r.name AS role_name, r.permissions,
+         (SELECT p.id FROM profiles p WHERE p.member_id = m.id AND p.is_main = 1 LIMIT 1) AS profile_id
+  FROM members m JOIN roles r ON r.id = m.role_id WHERE m.id = ?`;
+
+type Row = {
+  id: string;
+  user_id: string | null;
+  email: string | null;
+  display_name: string;
+  is_active: number;
+  must_change_password: number;
+  role_key: string;
+  role_name: string;
+  permissions: string;
+  profile_id: string;
+};
+
+/** Effective permissions = role permissions ∪ grants, in enumeration order (DECISIONS §4). */
+export const resolveMember: MemberResolver = (handle, memberId): ActorMember | null => {
+  const row = handle.sqlite.query(LOAD).get(memberId) as Row | null;
+  if (!row) return null;
+  const held = new Set<string>([...(JSON.parse(row.permissions) as string[]), ...grantedCodes(handle.sqlite, memberId)]);
+  return {
+    memberId: row.id,
+    profileId: row.profile_id,
+    userId: row.user_id,
+    email: row.email,
+    displayName: row.display_name,
+    roleKey: row.role_key,
+    roleName: row.role_name,
+    permissions: PERMISSIONS.filter((p) => held.has(p)),
+    mustChangePassword: row.must_change_password === 1,
+    isActive: row.is_active === 1,
+  };
+};

@@ -1,0 +1,55 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { roles } from "../roles/tables";
+
+/** A tenant member is its own account for this tenant (DECISIONS §5). */
+export const members = sqliteTable(
+  "members",
+  {
+    id: text("id").primaryKey(),
+    /** Login identifier; unique in the tenant, compared case-insensitively (stored lowercased in userIdKey). */
+    userId: text("user_id"),
+    userIdKey: text("user_id_key"),
+    /** Lowercased e-mail. */
+    email: text("email"),
+    displayName: text("display_name").notNull(),
+    roleId: text("role_id")
+      .notNull()
+      .references(() => roles.id),
+    passwordHash: text("password_hash"),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    isIssuedAccount: integer("is_issued_account", { mode: "boolean" }).notNull().default(false),
+    mustChangePassword: integer("must_change_password", { mode: "boolean" }).notNull().default(false),
+    lastLoginAt: integer("last_login_at"),
+    pictureUrl: text("picture_url"),
+    affiliation: text("affiliation"),
+    externalMemberCode: text("external_member_code"),
+    bio: text("bio"),
+    positionId: text("position_id"),
+    /** Failed password sign-ins in a row and the lock-out they earned. */
+    failedLogins: integer("failed_logins").notNull().default(0),
+    lockedUntil: integer("locked_until"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("members_user_id_key_idx").on(t.userIdKey),
+    uniqueIndex("members_email_idx").on(t.email),
+    index("members_created_idx").on(t.createdAt, t.id),
+    index("members_role_idx").on(t.roleId),
+    index("members_display_name_idx").on(t.displayName, t.id),
+  ],
+);
+
+/** Learning profiles of a member; the main one is created with the member. */
+export const profiles = sqliteTable(
+  "profiles",
+  {
+    id: text("id").primaryKey(),
+    memberId: text("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
+    isMain: integer("is_main", { mode: "boolean" }).notNull().default(true),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("profiles_member_idx").on(t.memberId)],
+);

@@ -1,0 +1,52 @@
+import { rmSync } from "node:fs";
+import { tenants } from "../../platform/db/platform-tables";
+import { indexMember, tenantByKey } from "../../platform/db/registry";
+import { write } from "../../platform/db/types";
+import { conflict } from "../../platform/http/errors";
+import type { Runtime } from "../../platform/runtime";
+import { insertMember } from "../members/create";
+import { roleByKey, seedBuiltinRoles } from "../roles/builtin";
+import { tenantSettings } from "./tables";
+
+export type NewTenant = {
+  key: string;
+  name: string;
+  owner: { email: string; displayName: string; passwordHash: string | null; userId?: string | null };
+};
+
+/**
+ * Creates a tenant: its own file (roles, settings, the owner member) first, then the registry and
+ * directory rows in the platform file. A failure removes the new file again.
+ */
+export function provisionTenant(rt: Runtime, input: NewTenant, now = Date.now()) {
+  if (tenantByKey(rt.platform.db, input.key)) throw conflict("ALREADY_EXISTS", "This tenantKey is taken.");
+  const tenantId = crypto.randomUUID();
+  try {
+    const owner = rt.tenants.use(
+      tenantId,
+      (h) =>
+        write(h.db, (tx) => {
+          seedBuiltinRoles(tx, now);
+          tx.insert(tenantSettings).values({ id: 1, tenantId, key: input.key, name: input.name, createdAt: now, updatedAt: now }).run();
+          const role = roleByKey(tx, "owner");
+          if (!role) throw new Error("owner role missing");
+          return insertMember(tx, { ...input.owner, roleId: role.id }, now);
+        }),
+      { create: true },
+    );
+    write(rt.platform.db, (tx) => {
+      tx.insert(tenants)
+        .values({ id: tenantId, key: input.key, name: input.name, ownerEmail: input.owner.email.toLowerCase(), createdAt: now })
+        .run();
+      indexMember(tx, input.owner.email, tenantId, owner.id);
+    });
+    return { tenantId, tenantKey: input.key, tenantName: input.name, memberId: owner.id, profileId: owner.profileId };
+  } catch (e) {
+    rt.tenants.drop(tenantId);
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(rt.tenants.fileOf(tenantId) + suffix, { force: true });
+    if ((e as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE") {
+      throw conflict("ALREADY_EXISTS", "This tenantKey is taken.");
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,83 @@
+import { Elysia } from "elysia";
+import { forbidden, unauthenticated } from "../http/errors";
+import type { Runtime } from "../runtime";
+import type { Actor } from "./actor";
+
+/**
+ * The catalog's `auth` values (DECISIONS §4). Space and content rules need a tenant session here;
+ * the record-level part is decided by the service through platform/access.ts.
+ */
+export type AuthRule =
+  | "public"
+  | "signedUrl"
+  | "session"
+  | "spaceAdmin"
+  | "spaceMember"
+  | "contentManager"
+  | "contentViewer"
+  | `permission:${string}`;
+
+const actors = new WeakMap<Request, Actor>();
+
+type SessionRow = { revoked_at: number | null; absolute_expires_at: number };
+
+/** Token → Actor: 401 for a missing, bad, expired or revoked token; 403 NO_TENANT without a tenant. */
+export async function authenticate(rt: Runtime, request: Request): Promise<Actor> {
+  const header = request.headers.get("authorization");
+  const token = header?.startsWith("Bearer ") ? header.slice(7).trim() : null;
+  if (!token) throw unauthenticated();
+  const claims = await rt.tokens.verify(token);
+  if (!claims) throw unauthenticated();
+  const session = rt.platform.sqlite
+    .query("SELECT revoked_at, absolute_expires_at FROM sessions WHERE id = ?")
+    .get(claims.sid) as SessionRow | null;
+  if (!session || session.revoked_at !== null || session.absolute_expires_at <= Date.now()) throw unauthenticated();
+  if (!claims.tid || !claims.tkey || !claims.sub) throw forbidden("NO_TENANT", "This session is not bound to a tenant.");
+  const handle = rt.tenants.acquire(claims.tid);
+  try {
+    const member = rt.resolveMember(handle, claims.sub);
+    if (!member || !member.isActive) throw unauthenticated();
+    return {
+      ...member,
+      sessionId: claims.sid,
+      accountId: claims.acc,
+      tenantId: claims.tid,
+      tenantKey: claims.tkey,
+      handle,
+      db: handle.db,
+      permissionSet: new Set(member.permissions),
+    };
+  } catch (e) {
+    rt.tenants.release(handle);
+    throw e;
+  }
+}
+
+/** Releases the tenant handle a request's Actor held; called once per request by the http plugin. */
+export function releaseActor(rt: Runtime, request: Request) {
+  const actor = actors.get(request);
+  if (actor) {
+    actors.delete(request);
+    rt.tenants.release(actor.handle);
+  }
+}
+
+/**
+ * The `auth` macro. Authentication runs in `transform`, before validation, so the check order of
+ * DECISIONS §3 holds (401, then permission 403, then 400); the Actor is resolved for the handler.
+ */
+export function authPlugin(rt: Runtime) {
+  return new Elysia({ name: "learnspace.auth" }).macro({
+    auth: (rule: AuthRule) => ({
+      async transform({ request }: { request: Request }) {
+        if (rule === "public" || rule === "signedUrl") return;
+        const actor = await authenticate(rt, request);
+        actors.set(request, actor);
+        if (rule.startsWith("permission:") && !actor.permissionSet.has(rule.slice(11))) throw forbidden();
+      },
+      resolve({ request }: { request: Request }) {
+        return { actor: actors.get(request) as Actor };
+      },
+    }),
+  });
+}

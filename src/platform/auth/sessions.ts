@@ -1,0 +1,46 @@
+import { randomBytes } from "node:crypto";
+import { mac } from "../crypto";
+import type { Db } from "../db/types";
+import type { Runtime } from "../runtime";
+import { sessions } from "./platform-tables";
+
+export const PERSONAL_SESSION_MS = 30 * 24 * 60 * 60 * 1000;
+
+export type NewSession = {
+  accountId: string | null;
+  email: string;
+  tenantId: string | null;
+  tenantKey: string | null;
+  memberId: string | null;
+  sessionType: "personal" | "public";
+  confirmed: boolean;
+  absoluteExpiresAt: number;
+};
+
+export const refreshHashOf = (rt: Runtime, refreshToken: string) => mac(rt.secret, "refresh", refreshToken);
+
+/** Opens a sign-in session; returns its id, the refresh token (cookie value) and a first access token. */
+export async function openSession(rt: Runtime, db: Db, input: NewSession, now = Date.now()) {
+  const id = Bun.randomUUIDv7();
+  const refreshToken = randomBytes(32).toString("base64url");
+  db.insert(sessions)
+    .values({
+      id,
+      accountId: input.accountId,
+      email: input.email.toLowerCase(),
+      tenantId: input.tenantId,
+      memberId: input.memberId,
+      sessionType: input.sessionType,
+      confirmed: input.confirmed,
+      refreshHash: refreshHashOf(rt, refreshToken),
+      createdAt: now,
+      lastUsedAt: now,
+      absoluteExpiresAt: input.absoluteExpiresAt,
+    })
+    .run();
+  const access = await rt.tokens.sign(
+    { sid: id, acc: input.accountId, email: input.email.toLowerCase(), tid: input.tenantId, tkey: input.tenantKey, sub: input.memberId },
+    now,
+  );
+  return { sessionId: id, refreshToken, ...access };
+}

@@ -1,0 +1,38 @@
+import { jwt } from "@elysiajs/jwt";
+import type { TokenClaims } from "./actor";
+
+export const ACCESS_TOKEN_TTL_MS = 15 * 60 * 1000;
+
+export type Tokens = {
+  sign(claims: TokenClaims, now?: number): Promise<{ accessToken: string; accessTokenExpiresAt: number }>;
+  verify(token: string): Promise<TokenClaims | null>;
+};
+
+/** Access tokens: HS256 JWTs (15 min) from @elysiajs/jwt, signed with the server secret. */
+export function createTokens(secret: string): Tokens {
+  const plugin = jwt({ name: "jwt", secret, alg: "HS256" });
+  const signer = (
+    plugin.decorator as unknown as {
+      jwt: { sign(p: object): Promise<string>; verify(t: string): Promise<false | Record<string, unknown>> };
+    }
+  ).jwt;
+  return {
+    async sign(claims, now = Date.now()) {
+      const accessTokenExpiresAt = now + ACCESS_TOKEN_TTL_MS;
+      const payload = { ...claims, sub: claims.sub ?? undefined, exp: Math.floor(accessTokenExpiresAt / 1000) };
+      return { accessToken: await signer.sign(payload), accessTokenExpiresAt };
+    },
+    async verify(token) {
+      const p = await signer.verify(token);
+      if (!p || typeof p.sid !== "string" || typeof p.email !== "string") return null;
+      return {
+        sid: p.sid,
+        acc: typeof p.acc === "string" ? p.acc : null,
+        email: p.email,
+        tid: typeof p.tid === "string" ? p.tid : null,
+        tkey: typeof p.tkey === "string" ? p.tkey : null,
+        sub: typeof p.sub === "string" ? p.sub : null,
+      };
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import type { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import { applyMigrations } from "./migrate";
+import { platformMigrations } from "./migrations.gen";
+import { openSqlite } from "./sqlite";
+import type { Db } from "./types";
+
+export type PlatformDb = { sqlite: Database; db: Db };
+
+/** Creates the data directory layout and opens the migrated platform file. */
+export function openPlatformDb(dataDir: string): PlatformDb {
+  for (const dir of [dataDir, join(dataDir, "tenants"), join(dataDir, "files"), join(dataDir, "outbox")]) {
+    mkdirSync(dir, { recursive: true });
+  }
+  const sqlite = openSqlite(join(dataDir, "platform.sqlite"));
+  applyMigrations(sqlite, platformMigrations, "platform.sqlite");
+  return { sqlite, db: drizzle({ client: sqlite }) as unknown as Db };
+}

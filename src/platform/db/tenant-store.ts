@@ -1,0 +1,126 @@
+import type { Database } from "bun:sqlite";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import { applyMigrations } from "./migrate";
+import { tenantMigrations } from "./migrations.gen";
+import { openSqlite } from "./sqlite";
+import type { Db } from "./types";
+
+/** An open tenant file. `users` counts the requests holding it; it is closed only when idle. */
+export type TenantHandle = {
+  tenantId: string;
+  sqlite: Database;
+  db: Db;
+  users: number;
+  evicted: boolean;
+  /** Prepared statements of this handle, by name (see `prepared`). */
+  cache: Map<string, unknown>;
+};
+
+export type TenantStore = {
+  /** Opens (migrating on first open) and holds the tenant's file; pair with release(). */
+  acquire(tenantId: string, opts?: { create?: boolean }): TenantHandle;
+  release(handle: TenantHandle): void;
+  /** Runs fn with the tenant's handle held, for code outside a request (CLI, provisioning). */
+  use<T>(tenantId: string, fn: (handle: TenantHandle) => T, opts?: { create?: boolean }): T;
+  fileOf(tenantId: string): string;
+  /** Closes the tenant's handle if it is open and idle (before its file is removed). */
+  drop(tenantId: string): void;
+  openCount(): number;
+  closeAll(): void;
+};
+
+export class TenantFileMissingError extends Error {}
+
+/** An LRU of open tenant handles, bounded by `max` idle handles. */
+export function createTenantStore(dataDir: string, max: number): TenantStore {
+  const open = new Map<string, TenantHandle>();
+
+  const fileOf = (tenantId: string) => {
+    if (!/^[0-9a-f-]{36}$/.test(tenantId)) throw new Error("invalid tenant id");
+    return join(dataDir, "tenants", `${tenantId}.sqlite`);
+  };
+
+  const close = (h: TenantHandle) => {
+    h.cache.clear();
+    h.sqlite.close();
+  };
+
+  const evictIdle = () => {
+    if (open.size <= max) return;
+    // Map iteration order is least recently used first.
+    for (const [id, h] of open) {
+      if (open.size <= max) break;
+      if (h.users > 0) continue;
+      open.delete(id);
+      h.evicted = true;
+      close(h);
+    }
+  };
+
+  const acquire: TenantStore["acquire"] = (tenantId, opts) => {
+    let h = open.get(tenantId);
+    if (h) {
+      open.delete(tenantId);
+      open.set(tenantId, h);
+    } else {
+      const path = fileOf(tenantId);
+      if (!opts?.create && !existsSync(path)) throw new TenantFileMissingError(`tenant file missing: ${path}`);
+      const sqlite = openSqlite(path);
+      try {
+        applyMigrations(sqlite, tenantMigrations, `tenant ${tenantId}`);
+      } catch (e) {
+        sqlite.close();
+        throw e;
+      }
+      h = { tenantId, sqlite, db: drizzle({ client: sqlite }) as unknown as Db, users: 0, evicted: false, cache: new Map() };
+      open.set(tenantId, h);
+    }
+    h.users++;
+    evictIdle();
+    return h;
+  };
+
+  const release: TenantStore["release"] = (h) => {
+    h.users--;
+    if (h.users === 0 && h.evicted) close(h);
+    else evictIdle();
+  };
+
+  return {
+    acquire,
+    release,
+    use(tenantId, fn, opts) {
+      const h = acquire(tenantId, opts);
+      try {
+        return fn(h);
+      } finally {
+        release(h);
+      }
+    },
+    fileOf,
+    drop(tenantId) {
+      const h = open.get(tenantId);
+      if (h && h.users === 0) {
+        open.delete(tenantId);
+        close(h);
+      }
+    },
+    openCount: () => open.size,
+    closeAll() {
+      for (const h of open.values()) close(h);
+      open.clear();
+    },
+  };
+}
+
+/** A per-handle cache of prepared statements: build once, reuse on every request. */
+export function prepared<T>(handle: { cache: Map<string, unknown> }, name: string, build: () => T): T {
+  let p = handle.cache.get(name) as T | undefined;
+  if (p === undefined) {
+    p = build();
+    handle.cache.set(name, p);
+  }
+  return p;
+}

@@ -1,0 +1,33 @@
+import { mac, sameMac } from "../crypto";
+import { invalid } from "./errors";
+
+/**
+ * Opaque keyset cursors, MAC-signed and bound to their operation and filters (DECISIONS §1).
+ * `position` is the keyset (e.g. [createdAt, id]) of the last row of the previous page.
+ */
+export type Cursors = {
+  encode(op: string, filters: unknown, position: unknown): string;
+  decode<T>(op: string, filters: unknown, cursor: string | undefined): T | null;
+};
+
+export function createCursors(secret: string): Cursors {
+  const bind = (op: string, filters: unknown, payload: string) => `${op}\n${JSON.stringify(filters ?? null)}\n${payload}`;
+  return {
+    encode(op, filters, position) {
+      const payload = Buffer.from(JSON.stringify(position)).toString("base64url");
+      return `${payload}.${mac(secret, "cursor", bind(op, filters, payload))}`;
+    },
+    decode<T>(op: string, filters: unknown, cursor: string | undefined): T | null {
+      if (cursor === undefined) return null;
+      const [payload, sig, extra] = cursor.split(".");
+      if (!payload || !sig || extra !== undefined || !sameMac(sig, mac(secret, "cursor", bind(op, filters, payload)))) {
+        throw invalid("cursor", "is not a valid cursor for this list", "query");
+      }
+      try {
+        return JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as T;
+      } catch {
+        throw invalid("cursor", "is not a valid cursor for this list", "query");
+      }
+    },
+  };
+}

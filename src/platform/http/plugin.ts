@@ -1,0 +1,101 @@
+import { Elysia, ValidationError } from "elysia";
+import { releaseActor } from "../auth/context";
+import type { Runtime } from "../runtime";
+import { type FieldError, Problem, payloadTooLarge, problemBody, problemResponse } from "./errors";
+
+/** JSON and form bodies: at most 4 MiB (DECISIONS §3 413). */
+export const BODY_LIMIT = 4 * 1024 * 1024;
+
+const started = new WeakMap<Request, { id: string; at: number }>();
+
+/** Reads a body stream, failing with 413 as soon as it passes the limit (chunked bodies too). */
+async function readLimited(request: Request): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > BODY_LIMIT) throw payloadTooLarge();
+  if (!request.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > BODY_LIMIT) throw payloadTooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** TypeBox paths ("/tasks/0/title") become field paths ("tasks[0].title"). */
+export function fieldPath(path: string): string {
+  return path
+    .split("/")
+    .filter(Boolean)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), "");
+}
+
+function validationErrors(e: ValidationError): FieldError[] {
+  const where: FieldError["in"] = e.type === "query" ? "query" : e.type === "params" ? "path" : "body";
+  const seen = new Set<string>();
+  const out: FieldError[] = [];
+  for (const item of e.all as { path: string; message: string; schema?: { error?: unknown } }[]) {
+    const field = fieldPath(item.path ?? "") || where;
+    if (seen.has(field)) continue;
+    seen.add(field);
+    const custom = typeof item.schema?.error === "string" ? item.schema.error : null;
+    const message = item.message === "Expected required property" ? "is required" : (custom ?? item.message);
+    out.push({ in: where, field, message });
+  }
+  return out.length ? out : [{ in: where, field: where, message: "is not valid" }];
+}
+
+/** Request ids, one JSON log line per request, body limits and problem+json for every error. */
+export function httpPlugin(rt: Runtime) {
+  return new Elysia({ name: "learnspace.http" })
+    .onRequest(({ request, set }) => {
+      const id = Bun.randomUUIDv7();
+      started.set(request, { id, at: performance.now() });
+      set.headers["x-request-id"] = id;
+    })
+    .onParse({ as: "global" }, async ({ request, contentType }) => {
+      const type = contentType?.split(";")[0]?.trim().toLowerCase();
+      if (type === "application/json" || type?.endsWith("+json")) {
+        const text = await readLimited(request);
+        if (text.trim() === "") return {};
+        try {
+          return JSON.parse(text);
+        } catch {
+          throw new Problem(400, "INVALID_JSON", "The request body is not valid JSON.");
+        }
+      }
+      if (type === "application/x-www-form-urlencoded") {
+        return Object.fromEntries(new URLSearchParams(await readLimited(request)));
+      }
+    })
+    .onError({ as: "global" }, ({ error, code, request, set }) => {
+      const id = started.get(request)?.id ?? Bun.randomUUIDv7();
+      if (error instanceof Problem) return problemResponse(error, id);
+      if (error instanceof ValidationError) {
+        return problemResponse(new Problem(400, "VALIDATION_FAILED", "The request is not valid.", validationErrors(error)), id);
+      }
+      if (code === "PARSE") return problemResponse(new Problem(400, "INVALID_JSON", "The request body is not valid JSON."), id);
+      if (code === "NOT_FOUND") return problemResponse(new Problem(404, "NOT_FOUND", "Not found."), id);
+      if (code === "INVALID_COOKIE_SIGNATURE") return problemResponse(new Problem(401, "SESSION_EXPIRED", "The session has expired."), id);
+      rt.log({ level: "error", requestId: id, error: error instanceof Error ? error.stack : String(error) });
+      set.status = 500;
+      return new Response(JSON.stringify(problemBody(500, "INTERNAL", `Internal error (request ${id}).`, undefined, id)), {
+        status: 500,
+        headers: { "content-type": "application/problem+json", "x-request-id": id },
+      });
+    })
+    .onAfterResponse({ as: "global" }, ({ request, set, route }) => {
+      releaseActor(rt, request);
+      const s = started.get(request);
+      if (!s) return;
+      rt.log({
+        requestId: s.id,
+        method: request.method,
+        route,
+        status: set.status,
+        ms: Math.round((performance.now() - s.at) * 100) / 100,
+      });
+    });
+}

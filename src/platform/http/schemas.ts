@@ -1,0 +1,92 @@
+import { FormatRegistry, type TSchema, type TUnsafe } from "@sinclair/typebox";
+import { t } from "elysia";
+
+// Spec rule 6: an e-mail address of at most 255 characters, not starting with a dot, no "..".
+const EMAIL =
+  /^(?!\.)(?!.*\.\.)[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+// Spec rule 8: letters, digits and this punctuation; at least two of the three kinds.
+const PASSWORD_CHARS = /^[\p{L}\p{N}!@#$%^&*()\-=_+~|[\]{}:;'<>,.?/"]+$/u;
+// Spec rule 9: letters, digits, spaces and _ - [ ] ( ) { } / *.
+const DISPLAY_NAME = /^[\p{L}\p{M}\p{N} _\-[\](){}/*]+$/u;
+
+export function isPassword(v: string): boolean {
+  if (!PASSWORD_CHARS.test(v)) return false;
+  const kinds = [/\p{L}/u, /\p{N}/u, /[^\p{L}\p{N}]/u].filter((k) => k.test(v)).length;
+  return kinds >= 2;
+}
+
+FormatRegistry.Set("ls-email", (v) => EMAIL.test(v));
+FormatRegistry.Set("ls-password", isPassword);
+FormatRegistry.Set("ls-display-name", (v) => DISPLAY_NAME.test(v));
+FormatRegistry.Set(
+  "ls-date-time",
+  (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(v) && !Number.isNaN(Date.parse(v)),
+);
+
+export const Email = t.String({
+  format: "ls-email",
+  maxLength: 255,
+  error: "must be a valid e-mail address of at most 255 characters",
+  description: "E-mail address (max 255; no leading dot, no '..'). Compared case-insensitively.",
+});
+export const Password = t.String({
+  format: "ls-password",
+  minLength: 8,
+  maxLength: 255,
+  error: "must be 8..255 characters of letters, digits and allowed punctuation, with at least two of these kinds",
+});
+export const DisplayName = t.String({
+  format: "ls-display-name",
+  minLength: 1,
+  maxLength: 255,
+  error: "must be 1..255 letters, digits, spaces or _ - [ ] ( ) { } / *",
+});
+/** Input date-time: any ISO 8601 date-time with an offset. */
+export const DateTimeInput = t.String({ format: "ls-date-time", error: "must be an ISO 8601 date-time with an offset" });
+/** Output timestamp: ISO 8601 UTC with milliseconds. */
+export const Timestamp = t.String({ format: "date-time", examples: ["2025-03-01T09:00:00.000Z"] });
+export const Localized = t.Object({ ko: t.String(), en: t.String() });
+export const SafeInt = (opts: { minimum?: number; maximum?: number } = {}) =>
+  t.Integer({ minimum: opts.minimum ?? -9007199254740991, maximum: opts.maximum ?? 9007199254740991 });
+/** A string enumeration. (t.UnionEnum fills a default into absent optional fields, and t.String's enum is not checked.) */
+export function Enum<const V extends string>(values: readonly V[], opts: { error?: string; description?: string; default?: V } = {}) {
+  return t.Union(
+    values.map((v) => t.Literal(v)),
+    {
+      error: opts.error ?? `must be one of: ${values.join(", ")}`,
+      ...(opts.description ? { description: opts.description } : {}),
+      ...(opts.default ? { default: opts.default } : {}),
+    },
+  ) as unknown as TUnsafe<V>;
+}
+/** Query booleans: only the literals true and false. */
+export const QueryBool = Enum(["true", "false"], { error: "must be true or false" });
+export const Nullable = <T extends TSchema>(s: T) => t.Union([s, t.Null()]);
+
+export const iso = (ms: number | null | undefined): string | null => (ms == null ? null : new Date(ms).toISOString());
+export const isoRequired = (ms: number): string => new Date(ms).toISOString();
+export const parseTime = (v: string): number => Date.parse(v);
+
+/** Page style (spec convention 4). */
+export const PageQuery = {
+  page: t.Optional(t.Integer({ minimum: 1, maximum: 9007199254740991, default: 1 })),
+  pageSize: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
+};
+export const PageFields = {
+  total: t.Integer(),
+  page: t.Integer(),
+  pageSize: t.Integer(),
+  totalPages: t.Integer(),
+};
+export function pageOf(total: number, page = 1, pageSize = 20) {
+  return { total, page, pageSize, totalPages: Math.ceil(total / pageSize), offset: (page - 1) * pageSize };
+}
+
+/** Cursor style (spec convention 4). */
+export const CursorQuery = {
+  cursor: t.Optional(t.String({ minLength: 1, maxLength: 2000 })),
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 30 })),
+};
+export const NextCursor = Nullable(t.String());
+
+export const IdParam = (name: string) => t.Object({ [name]: t.String({ minLength: 1, maxLength: 100 }) });

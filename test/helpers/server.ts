@@ -1,0 +1,96 @@
+import { afterAll, beforeAll } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Config, loadConfig } from "../../src/config";
+import { provisionTenant } from "../../src/modules/tenant/provision";
+import { openSession, PERSONAL_SESSION_MS } from "../../src/platform/auth/sessions";
+import { startServer } from "../../src/server";
+
+export type TestServer = ReturnType<typeof startServer> & { dataDir: string };
+
+/**
+ * Starts the real server on an ephemeral port with a fresh temporary data directory for this test
+ * file, and removes both after the file's tests.
+ */
+export function useServer(overrides: Partial<Config> = {}, env: Record<string, string> = {}) {
+  const ref = {} as { server: TestServer };
+  beforeAll(() => {
+    const dataDir = mkdtempSync(join(tmpdir(), "learnspace-test-"));
+    const config = loadConfig([], { LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_QUIET: "1", ...env }, { port: 0, dataDir, ...overrides });
+    ref.server = Object.assign(startServer(config), { dataDir });
+  });
+  afterAll(async () => {
+    await ref.server.stop();
+    rmSync(ref.server.dataDir, { recursive: true, force: true });
+  });
+  return {
+    get server() {
+      return ref.server;
+    },
+    get url() {
+      return ref.server.url;
+    },
+    /** fetch against the server; `json` is sent as the JSON body, `token` as the bearer token. */
+    async call(
+      method: string,
+      path: string,
+      opts: { json?: unknown; token?: string; headers?: Record<string, string>; body?: string | Uint8Array | Blob | null } = {},
+    ) {
+      const headers: Record<string, string> = { ...opts.headers };
+      if (opts.json !== undefined) headers["content-type"] = "application/json";
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+      const res = await fetch(`${ref.server.url}${path}`, {
+        method,
+        headers,
+        body: opts.json !== undefined ? JSON.stringify(opts.json) : opts.body,
+        redirect: "manual",
+      });
+      const text = await res.text();
+      let body: any = null;
+      try {
+        body = text ? JSON.parse(text) : null;
+      } catch {
+        body = text;
+      }
+      return { status: res.status, headers: res.headers, body };
+    },
+  };
+}
+
+let counter = 0;
+
+/**
+ * A fixture tenant with its owner signed in, created through the same provisioning code as sign-up.
+ * Returns the owner's access token.
+ */
+export async function createTenantFixture(server: TestServer, opts: { key?: string; name?: string; email?: string } = {}) {
+  counter++;
+  const key = opts.key ?? `t${counter}-${Math.random().toString(36).slice(2, 8)}`;
+  const email = opts.email ?? `owner-${key}@example.com`;
+  const rt = server.rt;
+  const passwordHash = await Bun.password.hash("Passw0rd!", { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
+  const t = provisionTenant(rt, { key, name: opts.name ?? `Tenant ${key}`, owner: { email, displayName: "Owner", passwordHash } });
+  const session = await openSession(rt, rt.platform.db, {
+    accountId: null,
+    email,
+    tenantId: t.tenantId,
+    tenantKey: key,
+    memberId: t.memberId,
+    sessionType: "personal",
+    confirmed: true,
+    absoluteExpiresAt: Date.now() + PERSONAL_SESSION_MS,
+  });
+  return { ...t, email, password: "Passw0rd!", token: session.accessToken, sessionId: session.sessionId };
+}
+
+/** Asserts the problem+json shape and returns the body. */
+export function expectProblem(res: { status: number; headers: Headers; body: any }, status: number, code: string) {
+  if (res.status !== status || res.body?.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  if (!res.headers.get("content-type")?.startsWith("application/problem+json")) {
+    throw new Error(`expected application/problem+json, got ${res.headers.get("content-type")}`);
+  }
+  return res.body;
+}
