@@ -3,8 +3,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Config, loadConfig } from "../../src/config";
+import { insertMember } from "../../src/modules/members/create";
+import { roleByKey } from "../../src/modules/roles/builtin";
+import { roles } from "../../src/modules/roles/tables";
 import { provisionTenant } from "../../src/modules/tenant/provision";
 import { openSession, PERSONAL_SESSION_MS } from "../../src/platform/auth/sessions";
+import { indexMember } from "../../src/platform/db/registry";
+import { write } from "../../src/platform/db/types";
 import { startServer } from "../../src/server";
 
 export type TestServer = ReturnType<typeof startServer> & { dataDir: string };
@@ -93,4 +98,51 @@ export function expectProblem(res: { status: number; headers: Headers; body: any
     throw new Error(`expected application/problem+json, got ${res.headers.get("content-type")}`);
   }
   return res.body;
+}
+
+/**
+ * A second member of a fixture tenant with the given role (default `member`, no permissions), signed
+ * in. `permissions` creates a custom role holding exactly those codes.
+ */
+export async function createMemberFixture(
+  server: TestServer,
+  tenant: { tenantId: string; tenantKey: string },
+  opts: { email?: string; displayName?: string; roleKey?: string; permissions?: string[]; userId?: string } = {},
+) {
+  counter++;
+  const rt = server.rt;
+  const email = opts.email ?? `member${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const passwordHash = await Bun.password.hash("Passw0rd!", { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
+  const member = rt.tenants.use(tenant.tenantId, (h) =>
+    write(h.db, (tx) => {
+      let role = roleByKey(tx, opts.roleKey ?? "member");
+      if (opts.permissions) {
+        const key = `fixture-role-${counter}`;
+        tx.insert(roles)
+          .values({ id: Bun.randomUUIDv7(), key, name: key, isBuiltin: false, permissions: opts.permissions, createdAt: Date.now() })
+          .run();
+        role = roleByKey(tx, key);
+      }
+      if (!role) throw new Error(`no role ${opts.roleKey}`);
+      return insertMember(tx, {
+        displayName: opts.displayName ?? "Member",
+        email,
+        userId: opts.userId ?? null,
+        roleId: role.id,
+        passwordHash,
+      });
+    }),
+  );
+  write(rt.platform.db, (tx) => indexMember(tx, email, tenant.tenantId, member.id));
+  const session = await openSession(rt, rt.platform.db, {
+    accountId: null,
+    email,
+    tenantId: tenant.tenantId,
+    tenantKey: tenant.tenantKey,
+    memberId: member.id,
+    sessionType: "personal",
+    confirmed: true,
+    absoluteExpiresAt: Date.now() + PERSONAL_SESSION_MS,
+  });
+  return { memberId: member.id, profileId: member.profileId, email, password: "Passw0rd!", token: session.accessToken };
 }
