@@ -1,4 +1,5 @@
 import type { ActorMember, MemberResolver } from "../../platform/auth/actor";
+import { prepared, type TenantHandle } from "../../platform/db/tenant-store";
 import { grantedCodes } from "../grants/effective";
 import { PERMISSIONS } from "../roles/permissions";
 
@@ -21,8 +22,25 @@ type Row = {
   profile_id: string;
 };
 
-/** Effective permissions = role permissions ∪ grants, in enumeration order (DECISIONS §4). */
-export const resolveMember: MemberResolver = (handle, memberId): ActorMember | null => {
+type Cached = { changes: number; member: ActorMember | null };
+
+/**
+ * Effective permissions = role permissions ∪ grants, in enumeration order (DECISIONS §4). Cached
+ * per handle until the next write on that file: every write of this process goes through the
+ * handle's one connection, so its total_changes() moves whenever anything may have changed.
+ */
+export const resolveMember: MemberResolver = (handle, memberId) => {
+  const changes = (handle.sqlite.query("SELECT total_changes() AS n").get() as { n: number }).n;
+  const cache = prepared(handle, "members.actorCache", () => new Map<string, Cached>());
+  const hit = cache.get(memberId);
+  if (hit && hit.changes === changes) return hit.member;
+  const member = loadMember(handle, memberId);
+  if (cache.size >= 1000) cache.clear();
+  cache.set(memberId, { changes, member });
+  return member;
+};
+
+function loadMember(handle: TenantHandle, memberId: string): ActorMember | null {
   const row = handle.sqlite.query(LOAD).get(memberId) as Row | null;
   if (!row) return null;
   const held = new Set<string>([...(JSON.parse(row.permissions) as string[]), ...grantedCodes(handle.sqlite, memberId)]);
@@ -38,4 +56,4 @@ export const resolveMember: MemberResolver = (handle, memberId): ActorMember | n
     mustChangePassword: row.must_change_password === 1,
     isActive: row.is_active === 1,
   };
-};
+}

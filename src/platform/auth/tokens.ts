@@ -16,6 +16,8 @@ export function createTokens(secret: string): Tokens {
       jwt: { sign(p: object): Promise<string>; verify(t: string): Promise<false | Record<string, unknown>> };
     }
   ).jwt;
+  // Verified tokens, so that a client's repeated calls skip the HMAC; bounded, expiry re-checked.
+  const verified = new Map<string, TokenClaims & { exp: number }>();
   return {
     async sign(claims, now = Date.now()) {
       const accessTokenExpiresAt = now + ACCESS_TOKEN_TTL_MS;
@@ -23,16 +25,26 @@ export function createTokens(secret: string): Tokens {
       return { accessToken: await signer.sign(payload), accessTokenExpiresAt };
     },
     async verify(token) {
+      const hit = verified.get(token);
+      if (hit) {
+        if (hit.exp * 1000 > Date.now()) return hit;
+        verified.delete(token);
+        return null;
+      }
       const p = await signer.verify(token);
-      if (!p || typeof p.sid !== "string" || typeof p.email !== "string") return null;
-      return {
+      if (!p || typeof p.sid !== "string" || typeof p.email !== "string" || typeof p.exp !== "number") return null;
+      const claims = {
         sid: p.sid,
         acc: typeof p.acc === "string" ? p.acc : null,
         email: p.email,
         tid: typeof p.tid === "string" ? p.tid : null,
         tkey: typeof p.tkey === "string" ? p.tkey : null,
         sub: typeof p.sub === "string" ? p.sub : null,
+        exp: p.exp,
       };
+      if (verified.size >= 10_000) verified.delete(verified.keys().next().value as string);
+      verified.set(token, claims);
+      return claims;
     },
   };
 }

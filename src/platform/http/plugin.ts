@@ -1,3 +1,4 @@
+import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Elysia, ValidationError } from "elysia";
 import { releaseActor } from "../auth/context";
 import type { Runtime } from "../runtime";
@@ -36,12 +37,15 @@ function validationErrors(e: ValidationError): FieldError[] {
   const where: FieldError["in"] = e.type === "query" ? "query" : e.type === "params" ? "path" : "body";
   const seen = new Set<string>();
   const out: FieldError[] = [];
-  for (const item of e.all as { path: string; message: string; schema?: { error?: unknown } }[]) {
+  for (const item of e.all as { type?: number; path: string; message: string; value?: unknown; schema?: { error?: unknown } }[]) {
     const field = fieldPath(item.path ?? "") || where;
     if (seen.has(field)) continue;
     seen.add(field);
     const custom = typeof item.schema?.error === "string" ? item.schema.error : null;
-    const message = item.message === "Expected required property" ? "is required" : (custom ?? item.message);
+    const message =
+      item.type === ValueErrorType.ObjectRequiredProperty || item.value === undefined
+        ? "is required"
+        : (custom ?? (item.message === "Expected union value" ? "has the wrong type or value" : item.message));
     out.push({ in: where, field, message });
   }
   return out.length ? out : [{ in: where, field: where, message: "is not valid" }];
@@ -73,6 +77,9 @@ export function httpPlugin(rt: Runtime) {
     .onError({ as: "global" }, ({ error, code, request, set }) => {
       const id = started.get(request)?.id ?? Bun.randomUUIDv7();
       if (error instanceof Problem) return problemResponse(error, id);
+      // Elysia wraps whatever the parse hook throws (413, INVALID_JSON) in a ParseError.
+      const cause = (error as { cause?: unknown }).cause;
+      if (code === "PARSE" && cause instanceof Problem) return problemResponse(cause, id);
       if (error instanceof ValidationError) {
         return problemResponse(new Problem(400, "VALIDATION_FAILED", "The request is not valid.", validationErrors(error)), id);
       }

@@ -1,0 +1,55 @@
+// Shared pieces of the benchmarks: a bounded closed-loop load generator and percentiles.
+
+export type LoadResult = { requests: number; rps: number; p50: number; p99: number; errors: number };
+
+/** Sends requests from `concurrency` loops for `seconds` (bounded in time and count) to loopback only. */
+export async function load(url: string, opts: { seconds?: number; concurrency?: number; headers?: Record<string, string>; maxRequests?: number } = {}): Promise<LoadResult> {
+  const seconds = opts.seconds ?? 3;
+  const concurrency = opts.concurrency ?? 16;
+  const max = opts.maxRequests ?? 500_000;
+  if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url)) throw new Error("benchmarks target loopback only");
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end && latencies.length + errors < max) {
+        const t0 = performance.now();
+        const res = await fetch(url, { headers: opts.headers });
+        await res.arrayBuffer();
+        if (res.ok) latencies.push(performance.now() - t0);
+        else errors++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    rps: Math.round(latencies.length / elapsed),
+    p50: round(percentile(latencies, 0.5)),
+    p99: round(percentile(latencies, 0.99)),
+    errors,
+  };
+}
+
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
+export const round = (n: number) => Math.round(n * 100) / 100;
+
+export async function waitReady(url: string, timeoutMs = 10_000): Promise<number> {
+  const t0 = performance.now();
+  while (performance.now() - t0 < timeoutMs) {
+    try {
+      if ((await fetch(url)).ok) return performance.now() - t0;
+    } catch {}
+    await Bun.sleep(2);
+  }
+  throw new Error(`not ready: ${url}`);
+}
+
+export function rssMiB(pid: number): number {
+  const status = require("node:fs").readFileSync(`/proc/${pid}/status`, "utf8") as string;
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return round(kb / 1024);
+}

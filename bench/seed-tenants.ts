@@ -1,0 +1,29 @@
+// Seeds N tenant files (each with its owner) into a data dir and writes one access token per tenant.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadConfig } from "../src/config";
+import { resolveMember } from "../src/modules/members/actor";
+import { provisionTenant } from "../src/modules/tenant/provision";
+import { openSession, PERSONAL_SESSION_MS } from "../src/platform/auth/sessions";
+import { createRuntime } from "../src/platform/runtime";
+
+const [dataDir, count] = [process.argv[2] as string, Number(process.argv[3] ?? 1000)];
+const rt = createRuntime(loadConfig([], {}, { dataDir, quiet: true, tenantHandles: 16 }), resolveMember);
+const tokens: string[] = [];
+for (let i = 0; i < count; i++) {
+  const key = `bench-${i}`;
+  const t = provisionTenant(rt, { key, name: `Bench ${i}`, owner: { email: `owner${i}@bench.test`, displayName: "Owner", passwordHash: null } });
+  const s = await openSession(rt, rt.platform.db, {
+    accountId: null,
+    email: `owner${i}@bench.test`,
+    tenantId: t.tenantId,
+    tenantKey: key,
+    memberId: t.memberId,
+    sessionType: "personal",
+    confirmed: true,
+    absoluteExpiresAt: Date.now() + PERSONAL_SESSION_MS,
+  });
+  tokens.push(s.accessToken);
+}
+writeFileSync(join(dataDir, "bench-tokens.json"), JSON.stringify(tokens));
+rt.close();

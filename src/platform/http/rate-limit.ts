@@ -1,0 +1,64 @@
+import { Elysia } from "elysia";
+import type { Runtime } from "../runtime";
+import { tooMany } from "./errors";
+
+const WINDOW_MS = 60_000;
+
+/** A fixed one-minute window per key; `limit` 0 turns it off. */
+export type RateLimiter = {
+  /** Counts one hit; returns the seconds to wait when the key is over its limit, else 0. */
+  hit(key: string, now?: number): number;
+};
+
+export function createRateLimiter(limit: number, windowMs = WINDOW_MS, maxKeys = 100_000): RateLimiter {
+  const windows = new Map<string, { start: number; count: number }>();
+  return {
+    hit(key, now = Date.now()) {
+      if (limit <= 0) return 0;
+      let w = windows.get(key);
+      if (!w || now - w.start >= windowMs) {
+        // Drop expired windows before the map grows past its bound (memory stays flat under a flood).
+        if (windows.size >= maxKeys) {
+          for (const [k, v] of windows) if (now - v.start >= windowMs) windows.delete(k);
+          if (windows.size >= maxKeys) windows.clear();
+        }
+        w = { start: now, count: 0 };
+        windows.set(key, w);
+      }
+      w.count++;
+      return w.count > limit ? (w.start + windowMs - now) / 1000 : 0;
+    },
+  };
+}
+
+const limiters = new WeakMap<Runtime, RateLimiter>();
+
+/** The per-IP limiter of a server (DECISIONS §0 `LEARNSPACE_IP_RATE_LIMIT`), shared by every module. */
+export function ipLimiter(rt: Runtime): RateLimiter {
+  let l = limiters.get(rt);
+  if (!l) {
+    l = createRateLimiter(rt.config.ipRateLimit);
+    limiters.set(rt, l);
+  }
+  return l;
+}
+
+type ServerLike = { requestIP(r: Request): { address: string } | null } | null;
+
+/**
+ * The `ipRateLimit` macro: `ipRateLimit: "auth"` counts the request against the client address's
+ * bucket of that name, before validation, and answers 429 RATE_LIMITED with Retry-After when over.
+ * The address is the socket peer, never X-Forwarded-For (DECISIONS §0: headers are not trusted).
+ */
+export function rateLimitPlugin(rt: Runtime) {
+  const limiter = ipLimiter(rt);
+  return new Elysia({ name: "learnspace.rate-limit" }).macro({
+    ipRateLimit: (bucket: string) => ({
+      transform({ request, server }: { request: Request; server: ServerLike }) {
+        const ip = server?.requestIP(request)?.address ?? "unknown";
+        const wait = limiter.hit(`${bucket}:${ip}`);
+        if (wait > 0) throw tooMany("RATE_LIMITED", "Too many requests from this address; try again later.", wait);
+      },
+    }),
+  });
+}

@@ -1,0 +1,101 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
+
+type CatalogOp = { id: string; area: string; method: string; path: string; auth: string };
+const catalogPath = join(import.meta.dir, "..", "..", "shared", "api", "operations.json");
+const catalog: CatalogOp[] = existsSync(catalogPath) ? JSON.parse(readFileSync(catalogPath, "utf8")) : [];
+
+const s = useServer();
+
+async function documentOps() {
+  const doc = (await s.call("GET", "/openapi.json")).body;
+  const ops = new Map<string, { method: string; path: string; op: any }>();
+  let count = 0;
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(item)) {
+      ops.set(op.operationId, { method: method.toUpperCase(), path, op });
+      count++;
+    }
+  }
+  expect(ops.size).toBe(count); // operationIds are unique
+  return { doc, ops };
+}
+
+const fill = (path: string) => path.replace(/\{(\w+)\}/g, (_, name) => (name === "code" ? "member:read" : `unknown-${name}`));
+
+describe("GET /openapi.json", () => {
+  test("is OpenAPI 3.1 with bearer security and the problem schema", async () => {
+    const { doc } = await documentOps();
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(doc.components.schemas.Problem.properties.code).toBeTruthy();
+  });
+
+  test("every /api/v1 route is documented with a unique operationId, a tag and error responses", async () => {
+    const { ops } = await documentOps();
+    const routes = s.server.app.routes.filter((r) => r.path.startsWith("/api/v1"));
+    const documented = new Set([...ops.values()].map((o) => `${o.method} ${o.path}`));
+    for (const r of routes) expect(documented.has(`${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`)).toBe(true);
+    for (const { op } of ops.values()) {
+      expect(op.tags?.length).toBe(1);
+      expect(op.responses["400"]).toBeTruthy();
+    }
+  });
+
+  test("every documented operation matches the catalog's method, path and auth", async () => {
+    if (catalog.length === 0) return; // the catalog lives in ../shared beside the checkout
+    const { ops } = await documentOps();
+    const byId = new Map(catalog.map((c) => [c.id, c]));
+    for (const [id, o] of ops) {
+      if (id === "healthz" || id === "readyz") continue;
+      const c = byId.get(id);
+      expect(c ? `${id} ${c.method} ${c.path} ${c.auth}` : `${id} not in catalog`).toBe(`${id} ${o.method} ${o.path} ${o.op["x-auth"]}`);
+    }
+  });
+
+  test("GET /docs serves the interactive reference with its own assets", async () => {
+    const page = await fetch(`${s.url}/docs`);
+    expect(page.headers.get("content-type")).toStartWith("text/html");
+    const html = await page.text();
+    expect(html).not.toMatch(/https?:\/\//);
+    for (const asset of html.match(/\/docs\/assets\/[\w.-]+/g) ?? []) expect((await fetch(`${s.url}${asset}`)).status).toBe(200);
+  });
+});
+
+describe("access rules of the catalog", () => {
+  test("every implemented non-public operation answers 401 without a token", async () => {
+    const { ops } = await documentOps();
+    for (const c of catalog) {
+      if (!ops.has(c.id) || c.auth === "public" || c.auth === "signedUrl") continue;
+      const res = await s.call(c.method, fill(c.path), c.method === "GET" || c.method === "DELETE" ? {} : { json: {} });
+      expect(`${c.id} ${res.status}`).toBe(`${c.id} 401`);
+    }
+  });
+
+  test("every implemented permission:* operation answers 403 to a member without that permission", async () => {
+    const { ops } = await documentOps();
+    const tenant = await createTenantFixture(s.server);
+    const member = await createMemberFixture(s.server, tenant);
+    let checked = 0;
+    for (const c of catalog) {
+      if (!ops.has(c.id) || !c.auth.startsWith("permission:")) continue;
+      const res = await s.call(c.method, fill(c.path), { token: member.token, ...(c.method === "GET" || c.method === "DELETE" ? {} : { json: {} }) });
+      expect(`${c.id} ${res.status} ${res.body?.code}`).toBe(`${c.id} 403 FORBIDDEN`);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  test("the tenant owner holds every permission: no permission:* operation answers 403", async () => {
+    const { ops } = await documentOps();
+    const tenant = await createTenantFixture(s.server);
+    for (const c of catalog) {
+      if (!ops.has(c.id) || !c.auth.startsWith("permission:")) continue;
+      const res = await s.call(c.method, fill(c.path), { token: tenant.token, ...(c.method === "GET" || c.method === "DELETE" ? {} : { json: {} }) });
+      expect(`${c.id} ${res.status}`).not.toBe(`${c.id} 403`);
+    }
+    expectProblem(await s.call("GET", "/api/v1/tenant", { token: "x" }), 401, "UNAUTHENTICATED");
+  });
+});

@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Elysia, t } from "elysia";
+import { loadConfig } from "../src/config";
+import { resolveMember } from "../src/modules/members/actor";
+import { authPlugin } from "../src/platform/auth/context";
+import { route } from "../src/platform/http/route";
+import { httpPlugin } from "../src/platform/http/plugin";
+import { Email, Password, DisplayName } from "../src/platform/http/schemas";
+import { createRuntime, type Runtime } from "../src/platform/runtime";
+
+// The platform's HTTP behaviour (errors, limits, request ids) on a probe module built with the same
+// plugins as the real app, so that each rule is tested once, apart from any domain module.
+let rt: Runtime;
+let app: Elysia<any, any, any, any, any, any, any>;
+let base = "";
+const dataDir = mkdtempSync(join(tmpdir(), "learnspace-http-"));
+
+beforeAll(() => {
+  rt = createRuntime(loadConfig([], {}, { dataDir, quiet: true }), resolveMember);
+  const probe = new Elysia()
+    .use(authPlugin(rt))
+    .post("/probe", ({ body }) => ({ ok: true, tasks: body.tasks?.length ?? 0 }), {
+      ...route("probe", "probe", "public"),
+      body: t.Object({
+        email: Email,
+        password: t.Optional(Password),
+        displayName: t.Optional(DisplayName),
+        tasks: t.Optional(t.Array(t.Object({ title: t.String({ minLength: 1, maxLength: 30 }) }))),
+      }),
+    })
+    .post("/guarded", () => ({ ok: true }), { ...route("guarded", "probe", "session"), body: t.Object({ a: t.String() }) })
+    .get("/boom", () => {
+      throw new Error("secret stack detail");
+    }, route("boom", "probe", "public"));
+  app = new Elysia().use(httpPlugin(rt)).use(new Elysia({ prefix: "/api/v1" }).use(probe)).listen({ port: 0, reusePort: false, maxRequestBodySize: 2 ** 31 });
+  base = `http://localhost:${app.server?.port}/api/v1`;
+});
+
+afterAll(async () => {
+  await app.stop(true);
+  rt.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const post = (path: string, body: any | null, headers: Record<string, string> = { "content-type": "application/json" }) =>
+  fetch(`${base}${path}`, { method: "POST", headers, body, duplex: "half" } as RequestInit);
+
+async function problem(res: Response, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get("content-type")).toStartWith("application/problem+json");
+  expect(res.headers.get("x-request-id")).toBeTruthy();
+  const body: any = await res.json();
+  expect(body).toMatchObject({ type: "about:blank", status, code });
+  expect(body.message).toBe(body.detail);
+  return body;
+}
+
+describe("validation errors", () => {
+  test("answers 400 VALIDATION_FAILED naming each field with its path, without echoing values", async () => {
+    const res = await post("/probe", JSON.stringify({ email: "..bad@@x", password: "onlyletters", tasks: [{ title: "" }] }));
+    const body = await problem(res, 400, "VALIDATION_FAILED");
+    const fields = body.errors.map((e: { field: string }) => e.field).sort();
+    expect(fields).toEqual(["email", "password", "tasks[0].title"]);
+    expect(body.errors.every((e: { in: string }) => e.in === "body")).toBe(true);
+    expect(JSON.stringify(body)).not.toContain("onlyletters");
+    expect(JSON.stringify(body)).not.toContain("..bad@@x");
+  });
+
+  test("a missing required field is named as required", async () => {
+    const body = await problem(await post("/probe", "{}"), 400, "VALIDATION_FAILED");
+    expect(body.errors).toEqual([{ in: "body", field: "email", message: "is required" }]);
+  });
+
+  test("e-mail rule 6: leading dot, double dot and over 255 characters are refused; a plain address passes", async () => {
+    for (const email of [".a@example.com", "a..b@example.com", `${"a".repeat(250)}@example.com`]) {
+      await problem(await post("/probe", JSON.stringify({ email })), 400, "VALIDATION_FAILED");
+    }
+    expect((await post("/probe", JSON.stringify({ email: "Kim.Minji+1@example.co.kr" }))).status).toBe(200);
+  });
+
+  test("password rule 8: two kinds of characters, allowed punctuation only, 8..255", async () => {
+    for (const password of ["short1!", "allletters", "12345678", "abc 12345", `a1${"x".repeat(254)}`]) {
+      await problem(await post("/probe", JSON.stringify({ email: "a@b.co", password })), 400, "VALIDATION_FAILED");
+    }
+    for (const password of ["abcdefg1", "abcdefg!", "12345678!", 'Pa"ss<w>or{d}']) {
+      expect((await post("/probe", JSON.stringify({ email: "a@b.co", password }))).status).toBe(200);
+    }
+  });
+
+  test("display-name rule 9: letters of any script, digits, spaces and _-[](){}/* only", async () => {
+    expect((await post("/probe", JSON.stringify({ email: "a@b.co", displayName: "김민지 (3-1) [A]/*_" }))).status).toBe(200);
+    for (const displayName of ["", "bad!", "semi;colon", "a".repeat(256)]) {
+      await problem(await post("/probe", JSON.stringify({ email: "a@b.co", displayName })), 400, "VALIDATION_FAILED");
+    }
+  });
+});
+
+describe("bodies", () => {
+  test("malformed JSON is 400 INVALID_JSON", async () => {
+    await problem(await post("/probe", "{not json"), 400, "INVALID_JSON");
+  });
+
+  test("a body over 4 MiB is 413 PAYLOAD_TOO_LARGE, by Content-Length", async () => {
+    await problem(await post("/probe", JSON.stringify({ email: "x".repeat(4 * 1024 * 1024 + 10) })), 413, "PAYLOAD_TOO_LARGE");
+  });
+
+  test("a chunked body over 4 MiB is 413 PAYLOAD_TOO_LARGE, by counting", async () => {
+    const chunk = new TextEncoder().encode("x".repeat(1024 * 1024));
+    const stream = new ReadableStream({
+      start(c) {
+        for (let i = 0; i < 5; i++) c.enqueue(chunk);
+        c.close();
+      },
+    });
+    await problem(await post("/probe", stream as unknown as any), 413, "PAYLOAD_TOO_LARGE");
+  });
+
+  test("a body just under 4 MiB is read", async () => {
+    const tasks = Array.from({ length: 80_000 }, () => ({ title: "t".repeat(30) }));
+    const res = await post("/probe", JSON.stringify({ email: "a@b.co", tasks }));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).tasks).toBe(80_000);
+  });
+});
+
+describe("errors and request ids", () => {
+  test("authentication is checked before validation (401 before 400)", async () => {
+    await problem(await post("/guarded", "{}"), 401, "UNAUTHENTICATED");
+    await problem(await post("/guarded", "{}", { "content-type": "application/json", authorization: "Bearer not-a-token" }), 401, "UNAUTHENTICATED");
+  });
+
+  test("an unexpected error is 500 INTERNAL with the request id and no stack", async () => {
+    const res = await fetch(`${base}/boom`);
+    const body = await problem(res, 500, "INTERNAL");
+    const id = res.headers.get("x-request-id");
+    expect(body.instance).toBe(id);
+    expect(body.detail).toContain(id);
+    expect(JSON.stringify(body)).not.toContain("secret stack detail");
+  });
+
+  test("an unknown route is 404 NOT_FOUND problem+json", async () => {
+    await problem(await fetch(`${base}/no-such-route`), 404, "NOT_FOUND");
+  });
+
+  test("every response carries a distinct X-Request-Id", async () => {
+    const a = await post("/probe", JSON.stringify({ email: "a@b.co" }));
+    const b = await post("/probe", JSON.stringify({ email: "a@b.co" }));
+    expect(a.headers.get("x-request-id")).toBeTruthy();
+    expect(a.headers.get("x-request-id")).not.toBe(b.headers.get("x-request-id"));
+  });
+});

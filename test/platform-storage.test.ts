@@ -1,0 +1,132 @@
+import { describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../src/config";
+import { SchemaTooNewError } from "../src/platform/db/migrate";
+import { openPlatformDb } from "../src/platform/db/platform-db";
+import { startServer } from "../src/server";
+import { createTenantFixture, expectProblem, useServer } from "./helpers/server";
+
+const s = useServer({ tenantHandles: 2 });
+
+describe("data directory", () => {
+  test("a fresh directory gets the platform file, tenants/, files/, outbox/ and a 0600 secret", async () => {
+    const dir = s.server.dataDir;
+    for (const name of ["platform.sqlite", "tenants", "files", "outbox", "secret"]) expect(existsSync(join(dir, name))).toBe(true);
+    expect(statSync(join(dir, "secret")).mode & 0o777).toBe(0o600);
+    expect((await s.call("GET", "/readyz")).body).toEqual({ status: "ready" });
+    expect((await s.call("GET", "/healthz")).body).toEqual({ status: "ok" });
+  });
+
+  test("re-opening the same directory is idempotent: no migration runs twice, data and secret stay", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "learnspace-reopen-"));
+    try {
+      const config = loadConfig([], {}, { port: 0, dataDir: dir, quiet: true });
+      const first = startServer(config);
+      const t = await createTenantFixture(Object.assign(first, { dataDir: dir }));
+      const secret = first.rt.secret;
+      await first.stop();
+      const second = startServer(config);
+      expect(second.rt.secret).toBe(secret);
+      const res = await fetch(`${second.url}/api/v1/tenant`, { headers: { authorization: `Bearer ${t.token}` } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as any).key).toBe(t.tenantKey);
+      const applied = second.rt.platform.sqlite.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number };
+      expect(applied.n).toBe(1);
+      await second.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a platform file migrated by a newer binary is refused, not half-migrated", () => {
+    const dir = mkdtempSync(join(tmpdir(), "learnspace-newer-"));
+    try {
+      openPlatformDb(dir).sqlite.close();
+      const db = new Database(join(dir, "platform.sqlite"));
+      db.run("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('future', 99999999999999)");
+      db.close();
+      expect(() => openPlatformDb(dir)).toThrow(SchemaTooNewError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("tenant files", () => {
+  test("a tenant's file is named by its id, created and migrated on first use", async () => {
+    const t = await createTenantFixture(s.server, { key: "file-check" });
+    const file = join(s.server.dataDir, "tenants", `${t.tenantId}.sqlite`);
+    expect(existsSync(file)).toBe(true);
+    expect(readdirSync(join(s.server.dataDir, "tenants")).some((f) => f.includes("file-check"))).toBe(false);
+    const db = new Database(file, { readonly: true });
+    const tables = (db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
+    db.close();
+    expect(tables).toContain("members");
+    expect(tables).toContain("__drizzle_migrations");
+  });
+
+  test("each token reaches only its own tenant's file", async () => {
+    const a = await createTenantFixture(s.server, { name: "School A" });
+    const b = await createTenantFixture(s.server, { name: "School B" });
+    expect((await s.call("GET", "/api/v1/tenant", { token: a.token })).body.name).toBe("School A");
+    expect((await s.call("GET", "/api/v1/tenant", { token: b.token })).body.name).toBe("School B");
+  });
+
+  test("more tenants than open handles: the LRU closes idle files and reopens them on demand", async () => {
+    const fixtures = [];
+    for (let i = 0; i < 5; i++) fixtures.push(await createTenantFixture(s.server, { name: `LRU ${i}` }));
+    for (let round = 0; round < 2; round++) {
+      const results = await Promise.all(fixtures.map((f) => s.call("GET", "/api/v1/tenant", { token: f.token })));
+      results.forEach((r, i) => {
+        expect(r.status).toBe(200);
+        expect(r.body.name).toBe(`LRU ${i}`);
+      });
+    }
+    // Handles are released after the response is sent.
+    await Bun.sleep(50);
+    expect(s.server.rt.tenants.openCount()).toBeLessThanOrEqual(2);
+  });
+
+  test("a tenant file migrated by a newer binary is refused with a clear error", async () => {
+    const t = await createTenantFixture(s.server);
+    s.server.rt.tenants.drop(t.tenantId);
+    // Other fixtures may hold it open in the LRU; make sure it is closed before tampering.
+    for (let i = 0; i < 3; i++) await createTenantFixture(s.server);
+    const db = new Database(join(s.server.dataDir, "tenants", `${t.tenantId}.sqlite`));
+    db.run("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('future', 99999999999999)");
+    db.close();
+    s.server.rt.tenants.drop(t.tenantId);
+    expect(() => s.server.rt.tenants.acquire(t.tenantId)).toThrow(SchemaTooNewError);
+    const res = await s.call("GET", "/api/v1/tenant", { token: t.token });
+    expectProblem(res, 500, "INTERNAL");
+  });
+});
+
+describe("access tokens", () => {
+  test("missing, malformed and revoked tokens are 401 UNAUTHENTICATED", async () => {
+    const t = await createTenantFixture(s.server);
+    expectProblem(await s.call("GET", "/api/v1/tenant"), 401, "UNAUTHENTICATED");
+    expectProblem(await s.call("GET", "/api/v1/tenant", { token: `${t.token}x` }), 401, "UNAUTHENTICATED");
+    s.server.rt.platform.sqlite.query("UPDATE sessions SET revoked_at = ? WHERE id = ?").run(Date.now(), t.sessionId);
+    expectProblem(await s.call("GET", "/api/v1/tenant", { token: t.token }), 401, "UNAUTHENTICATED");
+  });
+
+  test("a token without a tenant is 403 NO_TENANT on tenant-scoped operations", async () => {
+    const rt = s.server.rt;
+    const { openSession } = await import("../src/platform/auth/sessions");
+    const session = await openSession(rt, rt.platform.db, {
+      accountId: null,
+      email: "nobody@example.com",
+      tenantId: null,
+      tenantKey: null,
+      memberId: null,
+      sessionType: "personal",
+      confirmed: false,
+      absoluteExpiresAt: Date.now() + 60_000,
+    });
+    expectProblem(await s.call("GET", "/api/v1/tenant", { token: session.accessToken }), 403, "NO_TENANT");
+  });
+});
