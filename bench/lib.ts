@@ -3,7 +3,10 @@
 export type LoadResult = { requests: number; rps: number; p50: number; p99: number; errors: number };
 
 /** Sends requests from `concurrency` loops for `seconds` (bounded in time and count) to loopback only. */
-export async function load(url: string, opts: { seconds?: number; concurrency?: number; headers?: Record<string, string>; maxRequests?: number } = {}): Promise<LoadResult> {
+export async function load(
+  url: string,
+  opts: { seconds?: number; concurrency?: number; headers?: Record<string, string>; maxRequests?: number } = {},
+): Promise<LoadResult> {
   const seconds = opts.seconds ?? 3;
   const concurrency = opts.concurrency ?? 16;
   const max = opts.maxRequests ?? 500_000;

@@ -55,7 +55,11 @@ await bare.exited;
 const server = spawnServer([binary, "serve", "--port", "31102", "--data-dir", dataDir], root, { LEARNSPACE_TENANT_HANDLES: "256" });
 await waitReady("http://127.0.0.1:31102/readyz");
 results.healthz = await load("http://127.0.0.1:31102/healthz", { seconds, concurrency });
-results.tenantRead = await load("http://127.0.0.1:31102/api/v1/tenant", { seconds, concurrency, headers: { authorization: `Bearer ${tokens[0]}` } });
+results.tenantRead = await load("http://127.0.0.1:31102/api/v1/tenant", {
+  seconds,
+  concurrency,
+  headers: { authorization: `Bearer ${tokens[0]}` },
+});
 
 // 4. RSS with 1,000 tenant files known and 200 opened.
 results.rssIdleMiB = rssMiB(server.pid);

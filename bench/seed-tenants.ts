@@ -12,7 +12,11 @@ const rt = createRuntime(loadConfig([], {}, { dataDir, quiet: true, tenantHandle
 const tokens: string[] = [];
 for (let i = 0; i < count; i++) {
   const key = `bench-${i}`;
-  const t = provisionTenant(rt, { key, name: `Bench ${i}`, owner: { email: `owner${i}@bench.test`, displayName: "Owner", passwordHash: null } });
+  const t = provisionTenant(rt, {
+    key,
+    name: `Bench ${i}`,
+    owner: { email: `owner${i}@bench.test`, displayName: "Owner", passwordHash: null },
+  });
   const s = await openSession(rt, rt.platform.db, {
     accountId: null,
     email: `owner${i}@bench.test`,

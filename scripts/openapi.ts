@@ -1,12 +1,12 @@
 // Writes openapi.json at the repo root from the running app's routes; `--check` fails when the
 // committed file differs (generated artefacts are committed and checked).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pkg from "../package.json" with { type: "json" };
 import { createApp } from "../src/app";
 import { loadConfig } from "../src/config";
 import { buildOpenApi } from "../src/platform/http/openapi";
-import pkg from "../package.json" with { type: "json" };
 
 const dataDir = mkdtempSync(join(tmpdir(), "learnspace-openapi-"));
 const { app, rt } = createApp(loadConfig([], { LEARNSPACE_PUBLIC_URL: "http://localhost:3000" }, { dataDir, quiet: true }));

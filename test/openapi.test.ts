@@ -81,7 +81,10 @@ describe("access rules of the catalog", () => {
     let checked = 0;
     for (const c of catalog) {
       if (!ops.has(c.id) || !c.auth.startsWith("permission:")) continue;
-      const res = await s.call(c.method, fill(c.path), { token: member.token, ...(c.method === "GET" || c.method === "DELETE" ? {} : { json: {} }) });
+      const res = await s.call(c.method, fill(c.path), {
+        token: member.token,
+        ...(c.method === "GET" || c.method === "DELETE" ? {} : { json: {} }),
+      });
       expect(`${c.id} ${res.status} ${res.body?.code}`).toBe(`${c.id} 403 FORBIDDEN`);
       checked++;
     }
@@ -93,7 +96,10 @@ describe("access rules of the catalog", () => {
     const tenant = await createTenantFixture(s.server);
     for (const c of catalog) {
       if (!ops.has(c.id) || !c.auth.startsWith("permission:")) continue;
-      const res = await s.call(c.method, fill(c.path), { token: tenant.token, ...(c.method === "GET" || c.method === "DELETE" ? {} : { json: {} }) });
+      const res = await s.call(c.method, fill(c.path), {
+        token: tenant.token,
+        ...(c.method === "GET" || c.method === "DELETE" ? {} : { json: {} }),
+      });
       expect(`${c.id} ${res.status}`).not.toBe(`${c.id} 403`);
     }
     expectProblem(await s.call("GET", "/api/v1/tenant", { token: "x" }), 401, "UNAUTHENTICATED");

@@ -6,9 +6,9 @@ import { Elysia, t } from "elysia";
 import { loadConfig } from "../src/config";
 import { resolveMember } from "../src/modules/members/actor";
 import { authPlugin } from "../src/platform/auth/context";
-import { route } from "../src/platform/http/route";
 import { httpPlugin } from "../src/platform/http/plugin";
-import { Email, Password, DisplayName } from "../src/platform/http/schemas";
+import { route } from "../src/platform/http/route";
+import { DisplayName, Email, Password } from "../src/platform/http/schemas";
 import { createRuntime, type Runtime } from "../src/platform/runtime";
 
 // The platform's HTTP behaviour (errors, limits, request ids) on a probe module built with the same
@@ -32,10 +32,17 @@ beforeAll(() => {
       }),
     })
     .post("/guarded", () => ({ ok: true }), { ...route("guarded", "probe", "session"), body: t.Object({ a: t.String() }) })
-    .get("/boom", () => {
-      throw new Error("secret stack detail");
-    }, route("boom", "probe", "public"));
-  app = new Elysia().use(httpPlugin(rt)).use(new Elysia({ prefix: "/api/v1" }).use(probe)).listen({ port: 0, reusePort: false, maxRequestBodySize: 2 ** 31 });
+    .get(
+      "/boom",
+      () => {
+        throw new Error("secret stack detail");
+      },
+      route("boom", "probe", "public"),
+    );
+  app = new Elysia()
+    .use(httpPlugin(rt))
+    .use(new Elysia({ prefix: "/api/v1" }).use(probe))
+    .listen({ port: 0, reusePort: false, maxRequestBodySize: 2 ** 31 });
   base = `http://localhost:${app.server?.port}/api/v1`;
 });
 
@@ -129,7 +136,11 @@ describe("bodies", () => {
 describe("errors and request ids", () => {
   test("authentication is checked before validation (401 before 400)", async () => {
     await problem(await post("/guarded", "{}"), 401, "UNAUTHENTICATED");
-    await problem(await post("/guarded", "{}", { "content-type": "application/json", authorization: "Bearer not-a-token" }), 401, "UNAUTHENTICATED");
+    await problem(
+      await post("/guarded", "{}", { "content-type": "application/json", authorization: "Bearer not-a-token" }),
+      401,
+      "UNAUTHENTICATED",
+    );
   });
 
   test("an unexpected error is 500 INTERNAL with the request id and no stack", async () => {

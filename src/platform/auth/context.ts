@@ -36,7 +36,7 @@ export async function authenticate(rt: Runtime, request: Request): Promise<Actor
   const handle = rt.tenants.acquire(claims.tid);
   try {
     const member = rt.resolveMember(handle, claims.sub);
-    if (!member || !member.isActive) throw unauthenticated();
+    if (!member?.isActive) throw unauthenticated();
     return {
       ...member,
       sessionId: claims.sid,
