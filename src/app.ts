@@ -27,7 +27,8 @@ export function createApp(config: Config) {
   const rt = createRuntime(config, resolveMember);
   let document: object | null = null;
   let root: AnyElysia | null = null;
-  const api = new Elysia({ prefix: "/api/v1" })
+  // normalize "typebox": unknown fields are stripped, but a wrong-typed nested object is a 400, not {}.
+  const api = new Elysia({ prefix: "/api/v1", normalize: "typebox" })
     .use(authModule(rt))
     .use(membersModule(rt))
     .use(rolesModule(rt))
@@ -41,8 +42,8 @@ export function createApp(config: Config) {
     .use(groupsModule(rt))
     .use(grantsModule(rt))
     .use(orgModule(rt));
-  const app = new Elysia({ name: "learnspace" })
-    .use(httpPlugin(rt))
+  const app = new Elysia({ name: "learnspace", normalize: "typebox" })
+    .use(httpPlugin(rt, () => root?.routes ?? []))
     .use(authPlugin(rt))
     .use(healthModule(rt))
     .use(api)

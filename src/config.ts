@@ -33,7 +33,8 @@ export function loadConfig(args: string[] = [], env: Env = process.env, override
   const port = intSetting("port", flag(args, "port") ?? env.LEARNSPACE_PORT, 3000, 0);
   const dataDir = resolve(flag(args, "data-dir") ?? env.LEARNSPACE_DATA_DIR ?? "./data");
   const devCodes = args.includes("--dev-codes") || env.LEARNSPACE_DEV_CODES === "1" || env.LEARNSPACE_DEV_CODES === "true";
-  const publicUrl = (env.LEARNSPACE_PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, "");
+  const finalPort = overrides.port ?? port;
+  const publicUrl = (env.LEARNSPACE_PUBLIC_URL || `http://localhost:${finalPort}`).replace(/\/+$/, "");
   return {
     port,
     dataDir,

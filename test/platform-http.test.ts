@@ -8,7 +8,7 @@ import { resolveMember } from "../src/modules/members/actor";
 import { authPlugin } from "../src/platform/auth/context";
 import { httpPlugin } from "../src/platform/http/plugin";
 import { route } from "../src/platform/http/route";
-import { DisplayName, Email, Password } from "../src/platform/http/schemas";
+import { DisplayName, Email, PageQuery, Password } from "../src/platform/http/schemas";
 import { createRuntime, type Runtime } from "../src/platform/runtime";
 
 // The platform's HTTP behaviour (errors, limits, request ids) on a probe module built with the same
@@ -31,6 +31,7 @@ beforeAll(() => {
         tasks: t.Optional(t.Array(t.Object({ title: t.String({ minLength: 1, maxLength: 30 }) }))),
       }),
     })
+    .get("/paged", ({ query }) => query, { ...route("paged", "probe", "public"), query: t.Object(PageQuery) })
     .post("/guarded", () => ({ ok: true }), { ...route("guarded", "probe", "session"), body: t.Object({ a: t.String() }) })
     .get(
       "/boom",
@@ -39,8 +40,8 @@ beforeAll(() => {
       },
       route("boom", "probe", "public"),
     );
-  app = new Elysia()
-    .use(httpPlugin(rt))
+  app = new Elysia({ normalize: "typebox" })
+    .use(httpPlugin(rt, () => app.routes))
     .use(new Elysia({ prefix: "/api/v1" }).use(probe))
     .listen({ port: 0, reusePort: false, maxRequestBodySize: 2 ** 31 });
   base = `http://localhost:${app.server?.port}/api/v1`;
@@ -102,6 +103,17 @@ describe("validation errors", () => {
     for (const displayName of ["", "bad!", "semi;colon", "a".repeat(256)]) {
       await problem(await post("/probe", JSON.stringify({ email: "a@b.co", displayName })), 400, "VALIDATION_FAILED");
     }
+  });
+});
+
+describe("query parameters", () => {
+  test("page and pageSize out of range are 400 naming the parameter; there is no clamping", async () => {
+    for (const [q, field] of [["page=0", "page"], ["pageSize=101", "pageSize"], ["pageSize=0", "pageSize"], ["page=abc", "page"], ["page=1.5", "page"]]) {
+      const res = await fetch(`${base}/paged?${q}`);
+      const body = await problem(res, 400, "VALIDATION_FAILED");
+      expect(body.errors[0]).toMatchObject({ in: "query", field });
+    }
+    expect(await (await fetch(`${base}/paged?page=3&pageSize=100`)).json()).toEqual({ page: 3, pageSize: 100 });
   });
 });
 

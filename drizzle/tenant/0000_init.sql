@@ -1,3 +1,25 @@
+CREATE TABLE `custom_fields` (
+	`id` text PRIMARY KEY NOT NULL,
+	`kind` text NOT NULL,
+	`key` text NOT NULL,
+	`label` text NOT NULL,
+	`type` text NOT NULL,
+	`options` text NOT NULL,
+	`required` integer DEFAULT false NOT NULL,
+	`is_active` integer DEFAULT true NOT NULL,
+	`position` integer NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `custom_fields_kind_key_idx` ON `custom_fields` (`kind`,`key`);--> statement-breakpoint
+CREATE INDEX `custom_fields_kind_position_idx` ON `custom_fields` (`kind`,`position`,`id`);--> statement-breakpoint
+CREATE TABLE `member_field_display` (
+	`id` integer PRIMARY KEY NOT NULL,
+	`entries` text NOT NULL,
+	`updated_at` integer NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE `grant_subjects` (
 	`code` text NOT NULL,
 	`subject_type` text NOT NULL,
@@ -31,6 +53,58 @@ CREATE TABLE `groups` (
 );
 --> statement-breakpoint
 CREATE INDEX `groups_kind_name_idx` ON `groups` (`kind`,`name`,`id`);--> statement-breakpoint
+CREATE TABLE `invitations` (
+	`id` text PRIMARY KEY NOT NULL,
+	`email` text NOT NULL,
+	`role_id` text NOT NULL,
+	`role_key` text NOT NULL,
+	`role_name` text NOT NULL,
+	`status` text NOT NULL,
+	`token_hash` text NOT NULL,
+	`sent_at` integer NOT NULL,
+	`expires_at` integer NOT NULL,
+	`accepted_at` integer,
+	`member_id` text,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `invitations_token_idx` ON `invitations` (`token_hash`);--> statement-breakpoint
+CREATE INDEX `invitations_email_idx` ON `invitations` (`email`,`id`);--> statement-breakpoint
+CREATE INDEX `invitations_created_idx` ON `invitations` (`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `invitations_status_idx` ON `invitations` (`status`,`expires_at`);--> statement-breakpoint
+CREATE INDEX `invitations_role_idx` ON `invitations` (`role_id`,`status`);--> statement-breakpoint
+CREATE TABLE `tenant_join_codes` (
+	`id` text PRIMARY KEY NOT NULL,
+	`code` text NOT NULL,
+	`enabled` integer DEFAULT true NOT NULL,
+	`expires_at` integer,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `tenant_join_codes_code_unique` ON `tenant_join_codes` (`code`);--> statement-breakpoint
+CREATE INDEX `tenant_join_codes_created_idx` ON `tenant_join_codes` (`created_at`,`id`);--> statement-breakpoint
+CREATE TABLE `login_page_settings` (
+	`id` integer PRIMARY KEY NOT NULL,
+	`live` text,
+	`draft` text,
+	`updated_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `member_field_values` (
+	`member_id` text NOT NULL,
+	`field_id` text NOT NULL,
+	`value_text` text,
+	`value_number` real,
+	`value_date` integer,
+	PRIMARY KEY(`member_id`, `field_id`),
+	FOREIGN KEY (`member_id`) REFERENCES `members`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`field_id`) REFERENCES `custom_fields`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `member_field_values_text_idx` ON `member_field_values` (`field_id`,`value_text`,`member_id`) WHERE value_text IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `member_field_values_number_idx` ON `member_field_values` (`field_id`,`value_number`,`member_id`) WHERE value_number IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `member_field_values_date_idx` ON `member_field_values` (`field_id`,`value_date`,`member_id`) WHERE value_date IS NOT NULL;--> statement-breakpoint
 CREATE TABLE `members` (
 	`id` text PRIMARY KEY NOT NULL,
 	`user_id` text,
@@ -60,6 +134,10 @@ CREATE UNIQUE INDEX `members_email_idx` ON `members` (`email`);--> statement-bre
 CREATE INDEX `members_created_idx` ON `members` (`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `members_role_idx` ON `members` (`role_id`);--> statement-breakpoint
 CREATE INDEX `members_display_name_idx` ON `members` (`display_name`,`id`);--> statement-breakpoint
+CREATE INDEX `members_active_created_idx` ON `members` (`is_active`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `members_last_login_idx` ON `members` (`last_login_at`,`id`);--> statement-breakpoint
+CREATE INDEX `members_issued_created_idx` ON `members` (`is_issued_account`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `members_lookup_idx` ON `members` (`id`,`is_active`,`is_issued_account`,`role_id`,`last_login_at`);--> statement-breakpoint
 CREATE TABLE `profiles` (
 	`id` text PRIMARY KEY NOT NULL,
 	`member_id` text NOT NULL,
@@ -69,6 +147,41 @@ CREATE TABLE `profiles` (
 );
 --> statement-breakpoint
 CREATE INDEX `profiles_member_idx` ON `profiles` (`member_id`);--> statement-breakpoint
+CREATE TABLE `org_unit_members` (
+	`unit_id` text NOT NULL,
+	`member_id` text NOT NULL,
+	`created_at` integer NOT NULL,
+	PRIMARY KEY(`unit_id`, `member_id`),
+	FOREIGN KEY (`unit_id`) REFERENCES `org_units`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`member_id`) REFERENCES `members`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `org_unit_members_member_idx` ON `org_unit_members` (`member_id`);--> statement-breakpoint
+CREATE TABLE `org_units` (
+	`id` text PRIMARY KEY NOT NULL,
+	`parent_id` text,
+	`name` text NOT NULL,
+	`order` integer DEFAULT 0 NOT NULL,
+	`leader_member_id` text,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`parent_id`) REFERENCES `org_units`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`leader_member_id`) REFERENCES `members`(`id`) ON UPDATE no action ON DELETE set null
+);
+--> statement-breakpoint
+CREATE INDEX `org_units_parent_order_idx` ON `org_units` (`parent_id`,`order`,`id`);--> statement-breakpoint
+CREATE TABLE `position_settings` (
+	`id` integer PRIMARY KEY NOT NULL,
+	`enabled` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `positions` (
+	`id` text PRIMARY KEY NOT NULL,
+	`name` text NOT NULL,
+	`order` integer DEFAULT 0 NOT NULL,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `positions_order_idx` ON `positions` (`order`,`id`);--> statement-breakpoint
 CREATE TABLE `roles` (
 	`id` text PRIMARY KEY NOT NULL,
 	`key` text NOT NULL,
@@ -79,6 +192,35 @@ CREATE TABLE `roles` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `roles_key_unique` ON `roles` (`key`);--> statement-breakpoint
+CREATE INDEX `roles_list_idx` ON `roles` (`is_builtin`,`name`,`id`);--> statement-breakpoint
+CREATE TABLE `saml_requests` (
+	`relay_state` text PRIMARY KEY NOT NULL,
+	`request_id` text NOT NULL,
+	`return_to` text NOT NULL,
+	`session_type` text,
+	`expires_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `saml_requests_expires_idx` ON `saml_requests` (`expires_at`);--> statement-breakpoint
+CREATE TABLE `saml_seen_assertions` (
+	`assertion_id` text PRIMARY KEY NOT NULL,
+	`expires_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `saml_seen_assertions_expires_idx` ON `saml_seen_assertions` (`expires_at`);--> statement-breakpoint
+CREATE TABLE `sso_settings` (
+	`id` integer PRIMARY KEY NOT NULL,
+	`enabled` integer DEFAULT false NOT NULL,
+	`allowed_login_methods` text DEFAULT 'ALL' NOT NULL,
+	`idp_sso_url` text,
+	`idp_entity_url` text,
+	`x509_cert` text,
+	`provision_members` integer DEFAULT false NOT NULL,
+	`attribute_mappings` text NOT NULL,
+	`partner_providers` text NOT NULL,
+	`updated_at` integer NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE `tenant_settings` (
 	`id` integer PRIMARY KEY NOT NULL,
 	`tenant_id` text NOT NULL,
@@ -92,4 +234,41 @@ CREATE TABLE `tenant_settings` (
 	`allow_user_self_sign_up` integer DEFAULT false NOT NULL,
 	`created_at` integer NOT NULL,
 	`updated_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `term_consents` (
+	`id` text PRIMARY KEY NOT NULL,
+	`subject` text NOT NULL,
+	`topic` text NOT NULL,
+	`version` integer NOT NULL,
+	`is_essential` integer NOT NULL,
+	`agreed_at` integer NOT NULL,
+	`expires_at` integer,
+	`withdrawn_at` integer
+);
+--> statement-breakpoint
+CREATE INDEX `term_consents_subject_idx` ON `term_consents` (`subject`,`topic`,`agreed_at`);--> statement-breakpoint
+CREATE INDEX `term_consents_topic_idx` ON `term_consents` (`topic`,`version`);--> statement-breakpoint
+CREATE TABLE `term_topics` (
+	`topic` text PRIMARY KEY NOT NULL,
+	`current_version` integer NOT NULL,
+	`latest_version` integer NOT NULL,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `term_versions` (
+	`topic` text NOT NULL,
+	`version` integer NOT NULL,
+	`is_essential` integer NOT NULL,
+	`is_visible` integer NOT NULL,
+	`sort_order` integer NOT NULL,
+	`title_ko` text NOT NULL,
+	`title_en` text NOT NULL,
+	`document_url_ko` text NOT NULL,
+	`document_url_en` text NOT NULL,
+	`consent_ttl_days` integer,
+	`is_active` integer NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	PRIMARY KEY(`topic`, `version`)
 );

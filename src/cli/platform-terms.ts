@@ -85,7 +85,11 @@ export function platformTermsCommand(config: Config, args: string[], out: (line:
     return 0;
   } catch (e) {
     const message =
-      e instanceof Problem ? (e.status === 404 ? "no such topic" : (e.errors?.map((x) => `${x.field} ${x.message}`).join("; ") ?? e.message)) : (e as Error).message;
+      e instanceof Problem
+        ? e.status === 404
+          ? "no such topic"
+          : (e.errors?.map((x) => `${x.field} ${x.message}`).join("; ") ?? e.message)
+        : (e as Error).message;
     out(`error: ${message}`);
     return 1;
   } finally {

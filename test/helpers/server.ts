@@ -48,7 +48,7 @@ export function useServer(overrides: Partial<Config> = {}, env: Record<string, s
       const res = await fetch(`${ref.server.url}${path}`, {
         method,
         headers,
-        body: opts.json !== undefined ? JSON.stringify(opts.json) : opts.body,
+        body: (opts.json !== undefined ? JSON.stringify(opts.json) : opts.body) as any,
         redirect: "manual",
       });
       const text = await res.text();

@@ -1,7 +1,121 @@
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
+import { route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
+import {
+  CreateGroupBody,
+  Group,
+  GroupDetail,
+  GroupList,
+  GroupMemberParams,
+  GroupParams,
+  ListGroupsQuery,
+  PlainGroup,
+  PlainGroupDetail,
+  PlainGroupList,
+  PlainGroupMemberParams,
+  PlainGroupParams,
+  UpdateGroupBody,
+  UserIdsBody,
+} from "./model";
+import { addGroupMembers, createGroup, deleteGroup, getGroup, listGroups, removeGroupMember, updateGroup } from "./service";
 
+/** Grant groups (/groups) and plain groups (/plain-groups): one table, told apart by kind. */
 export function groupsModule(rt: Runtime) {
-  return new Elysia({ name: "module.groups" }).use(authPlugin(rt));
+  return new Elysia({ name: "module.groups" })
+    .use(authPlugin(rt))
+    .get(
+      "/groups",
+      ({ actor, query }) => {
+        const { items, ...page } = listGroups(actor.db, "grant", query);
+        return { groups: items, ...page };
+      },
+      { ...route("listGroups", "groups", "permission:member:read"), query: ListGroupsQuery, response: { 200: GroupList } },
+    )
+    .post("/groups", ({ actor, body, status }) => status(201, createGroup(actor.db, "grant", body)), {
+      ...route("createGroup", "groups", "permission:member:manage"),
+      body: CreateGroupBody,
+      response: { 201: Group },
+    })
+    .get("/groups/:groupId", ({ actor, params }) => getGroup(actor.db, "grant", params.groupId), {
+      ...route("getGroup", "groups", "permission:member:read"),
+      params: GroupParams,
+      response: { 200: GroupDetail },
+    })
+    .patch("/groups/:groupId", ({ actor, params, body }) => updateGroup(actor.db, "grant", params.groupId, body), {
+      ...route("updateGroup", "groups", "permission:member:manage"),
+      params: GroupParams,
+      body: UpdateGroupBody,
+      response: { 200: GroupDetail },
+    })
+    .delete(
+      "/groups/:groupId",
+      ({ actor, params, set }) => {
+        deleteGroup(actor.db, "grant", params.groupId);
+        set.status = 204;
+      },
+      { ...route("deleteGroup", "groups", "permission:member:manage"), params: GroupParams, response: { 204: t.Void() } },
+    )
+    .post("/groups/:groupId/members", ({ actor, params, body }) => addGroupMembers(actor.db, "grant", params.groupId, body.userIds), {
+      ...route("addGroupMembers", "groups", "permission:member:manage"),
+      params: GroupParams,
+      body: UserIdsBody,
+      response: { 200: GroupDetail },
+    })
+    .delete(
+      "/groups/:groupId/members/:userPkId",
+      ({ actor, params }) => removeGroupMember(actor.db, "grant", params.groupId, params.userPkId),
+      { ...route("removeGroupMember", "groups", "permission:member:manage"), params: GroupMemberParams, response: { 200: GroupDetail } },
+    )
+    .get(
+      "/plain-groups",
+      ({ actor, query }) => {
+        const { items, ...page } = listGroups(actor.db, "plain", query);
+        return { plainGroups: items, ...page };
+      },
+      { ...route("listPlainGroups", "groups", "permission:member:read"), query: ListGroupsQuery, response: { 200: PlainGroupList } },
+    )
+    .post("/plain-groups", ({ actor, body, status }) => status(201, createGroup(actor.db, "plain", body)), {
+      ...route("createPlainGroup", "groups", "permission:member:manage"),
+      body: CreateGroupBody,
+      response: { 201: PlainGroup },
+    })
+    .get("/plain-groups/:plainGroupId", ({ actor, params }) => getGroup(actor.db, "plain", params.plainGroupId), {
+      ...route("getPlainGroup", "groups", "permission:member:read"),
+      params: PlainGroupParams,
+      response: { 200: PlainGroupDetail },
+    })
+    .patch("/plain-groups/:plainGroupId", ({ actor, params, body }) => updateGroup(actor.db, "plain", params.plainGroupId, body), {
+      ...route("updatePlainGroup", "groups", "permission:member:manage"),
+      params: PlainGroupParams,
+      body: UpdateGroupBody,
+      response: { 200: PlainGroupDetail },
+    })
+    .delete(
+      "/plain-groups/:plainGroupId",
+      ({ actor, params, set }) => {
+        deleteGroup(actor.db, "plain", params.plainGroupId);
+        set.status = 204;
+      },
+      { ...route("deletePlainGroup", "groups", "permission:member:manage"), params: PlainGroupParams, response: { 204: t.Void() } },
+    )
+    .post(
+      "/plain-groups/:plainGroupId/members",
+      ({ actor, params, body }) => addGroupMembers(actor.db, "plain", params.plainGroupId, body.userIds),
+      {
+        ...route("addPlainGroupMembers", "groups", "permission:member:manage"),
+        params: PlainGroupParams,
+        body: UserIdsBody,
+        response: { 200: PlainGroupDetail },
+      },
+    )
+    .delete(
+      "/plain-groups/:plainGroupId/members/:userPkId",
+      ({ actor, params }) => removeGroupMember(actor.db, "plain", params.plainGroupId, params.userPkId),
+      {
+        ...route("removePlainGroupMember", "groups", "permission:member:manage"),
+        params: PlainGroupMemberParams,
+        response: { 200: PlainGroupDetail },
+      },
+    );
 }

@@ -1,7 +1,35 @@
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
+import { route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
+import { CreateJoinCodeBody, JoinCode, JoinCodeList, UpdateJoinCodeBody } from "./model";
+import { createTenantJoinCode, listTenantJoinCodes, updateTenantJoinCode } from "./service";
+
+const Id = t.String({ minLength: 1, maxLength: 100 });
 
 export function joinCodesModule(rt: Runtime) {
-  return new Elysia({ name: "module.join-codes" }).use(authPlugin(rt));
+  return new Elysia({ name: "module.join-codes" })
+    .use(authPlugin(rt))
+    .get("/join-codes", ({ actor }) => listTenantJoinCodes(rt, actor), {
+      ...route("listTenantJoinCodes", "joinCodes", "permission:member:invite"),
+      response: { 200: JoinCodeList },
+    })
+    .post(
+      "/join-codes",
+      ({ actor, body, set }) => {
+        set.status = 201;
+        return createTenantJoinCode(rt, actor, body ?? {});
+      },
+      {
+        ...route("createTenantJoinCode", "joinCodes", "permission:member:invite"),
+        body: CreateJoinCodeBody,
+        response: { 201: JoinCode },
+      },
+    )
+    .patch("/join-codes/:joinCodeId", ({ actor, params, body }) => updateTenantJoinCode(rt, actor, params.joinCodeId, body), {
+      ...route("updateTenantJoinCode", "joinCodes", "permission:member:invite"),
+      params: t.Object({ joinCodeId: Id }),
+      body: UpdateJoinCodeBody,
+      response: { 200: JoinCode },
+    });
 }

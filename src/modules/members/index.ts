@@ -1,7 +1,79 @@
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
+import { route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
+import { getMember, listMembers } from "./list";
+import {
+  CreateMemberBody,
+  CreateMemberResult,
+  DeleteMembersBody,
+  DeleteMembersResult,
+  FieldValues,
+  ListMembersQuery,
+  Member,
+  MemberPage,
+  ResetPasswordBody,
+  ResetPasswordResult,
+  SetFieldValuesBody,
+  UpdateMemberBody,
+} from "./model";
+import { createMember, deleteMembers, resetMemberPassword, setMemberFieldValues, updateMember } from "./service";
+
+const MemberParams = t.Object({ userPkId: t.String({ minLength: 1, maxLength: 100 }) });
+
+/** The repeated array keys as sent (Elysia's array parsing splits a value at its commas). */
+function rawArrays(request: Request) {
+  const q = new URL(request.url).searchParams;
+  return { roleKeys: q.getAll("roleKeys"), statuses: q.getAll("statuses"), fieldFilters: q.getAll("fieldFilters") };
+}
 
 export function membersModule(rt: Runtime) {
-  return new Elysia({ name: "module.members" }).use(authPlugin(rt));
+  return new Elysia({ name: "module.members" })
+    .use(authPlugin(rt))
+    .post("/members", async ({ actor, body, set }) => {
+      set.status = 201;
+      return createMember(rt, actor, body);
+    }, {
+      ...route("createMember", "members", "permission:member:invite"),
+      body: CreateMemberBody,
+      response: { 201: CreateMemberResult },
+    })
+    .get("/members", ({ actor, query, request }) => listMembers(actor.handle.sqlite, query, rawArrays(request)), {
+      ...route("listMembers", "members", "permission:member:read"),
+      query: ListMembersQuery,
+      response: { 200: MemberPage },
+    })
+    .post("/members/bulk-delete", ({ actor, body }) => deleteMembers(rt, actor, body.userPkIds), {
+      ...route("deleteMembers", "members", "permission:member:remove"),
+      body: DeleteMembersBody,
+      response: { 200: DeleteMembersResult },
+    })
+    .get(
+      "/members/:userPkId",
+      ({ actor, params, query, request }) => getMember(actor.handle.sqlite, params.userPkId, query, rawArrays(request)),
+      {
+        ...route("getMember", "members", "permission:member:read"),
+        params: MemberParams,
+        query: ListMembersQuery,
+        response: { 200: Member },
+      },
+    )
+    .patch("/members/:userPkId", ({ actor, params, body }) => updateMember(actor, params.userPkId, body), {
+      ...route("updateMember", "members", "permission:member:manage"),
+      params: MemberParams,
+      body: UpdateMemberBody,
+      response: { 200: Member },
+    })
+    .post("/members/:userPkId/reset-password", ({ actor, params, body }) => resetMemberPassword(actor, params.userPkId, body.password), {
+      ...route("resetMemberPassword", "members", "permission:member:manage"),
+      params: MemberParams,
+      body: ResetPasswordBody,
+      response: { 200: ResetPasswordResult },
+    })
+    .put("/members/:userPkId/field-values", ({ actor, params, body }) => setMemberFieldValues(actor, params.userPkId, body.values), {
+      ...route("setMemberFieldValues", "members", "permission:member:manage"),
+      params: MemberParams,
+      body: SetFieldValuesBody,
+      response: { 200: FieldValues },
+    });
 }

@@ -1,4 +1,6 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { customFields } from "../fields/tables";
 import { roles } from "../roles/tables";
 
 /** A tenant member is its own account for this tenant (DECISIONS §5). */
@@ -37,6 +39,12 @@ export const members = sqliteTable(
     index("members_created_idx").on(t.createdAt, t.id),
     index("members_role_idx").on(t.roleId),
     index("members_display_name_idx").on(t.displayName, t.id),
+    // listMembers filters: status (with the default sort), last-login range, issued accounts.
+    index("members_active_created_idx").on(t.isActive, t.createdAt, t.id),
+    index("members_last_login_idx").on(t.lastLoginAt, t.id),
+    index("members_issued_created_idx").on(t.isIssuedAccount, t.createdAt, t.id),
+    // Covering probe for lists driven from a field-value index: one search per row instead of two.
+    index("members_lookup_idx").on(t.id, t.isActive, t.isIssuedAccount, t.roleId, t.lastLoginAt),
   ],
 );
 
@@ -52,4 +60,30 @@ export const profiles = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("profiles_member_idx").on(t.memberId)],
+);
+
+/**
+ * Custom-field values of members, one typed column per field type. The partial indexes
+ * (field, value, member) serve both the listMembers field filters and the custom-field sorts.
+ */
+export const memberFieldValues = sqliteTable(
+  "member_field_values",
+  {
+    memberId: text("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
+    fieldId: text("field_id")
+      .notNull()
+      .references(() => customFields.id, { onDelete: "cascade" }),
+    valueText: text("value_text"),
+    valueNumber: real("value_number"),
+    /** Epoch ms. */
+    valueDate: integer("value_date"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.memberId, t.fieldId] }),
+    index("member_field_values_text_idx").on(t.fieldId, t.valueText, t.memberId).where(sql`value_text IS NOT NULL`),
+    index("member_field_values_number_idx").on(t.fieldId, t.valueNumber, t.memberId).where(sql`value_number IS NOT NULL`),
+    index("member_field_values_date_idx").on(t.fieldId, t.valueDate, t.memberId).where(sql`value_date IS NOT NULL`),
+  ],
 );

@@ -1,7 +1,81 @@
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
+import { route } from "../../platform/http/route";
+import { Enum } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
+import { TenantKeyParams } from "../login-page/model";
+import { SsoSettings, UpdateSsoBody } from "./model";
+import { consumeSamlAssertion, samlMetadata, startSamlSignIn } from "./saml";
+import { getSsoSettings, updateSsoSettings } from "./service";
+
+export {
+  type AllowedLoginMethods,
+  assertPasswordOrCodeSignInAllowed,
+  availableProvider,
+  type LoginProvider,
+  loginPolicy,
+  loginProviders,
+} from "./service";
+
+const MANAGE = "permission:tenant-settings:manage" as const;
 
 export function ssoModule(rt: Runtime) {
-  return new Elysia({ name: "module.sso" }).use(authPlugin(rt));
+  return new Elysia({ name: "module.sso" })
+    .use(authPlugin(rt))
+    .get("/sso-settings", ({ actor }) => getSsoSettings(rt, actor.db, actor.tenantKey), {
+      ...route("getSsoSettings", "sso", MANAGE),
+      response: { 200: SsoSettings },
+    })
+    .patch("/sso-settings", ({ actor, body }) => updateSsoSettings(rt, actor.db, actor.tenantKey, body), {
+      ...route("updateSsoSettings", "sso", MANAGE),
+      body: UpdateSsoBody,
+      response: { 200: SsoSettings },
+    })
+    .get(
+      "/public/tenants/:tenantKey/saml/metadata",
+      ({ params }) =>
+        new Response(samlMetadata(rt, params.tenantKey), { headers: { "content-type": "application/samlmetadata+xml; charset=utf-8" } }),
+      {
+        ...saml("getSamlMetadata", { "x-response-media": "application/samlmetadata+xml" }),
+        params: TenantKeyParams,
+        response: { 200: t.String({ description: "SAML 2.0 SP metadata (XML)" }) },
+      },
+    )
+    .get(
+      "/public/tenants/:tenantKey/saml/login",
+      ({ params, query }) => new Response(null, { status: 302, headers: { location: startSamlSignIn(rt, params.tenantKey, query) } }),
+      {
+        ...saml("startSamlSignIn"),
+        params: TenantKeyParams,
+        query: t.Object({
+          returnTo: t.Optional(t.String({ maxLength: 2000, error: "must be a relative path of at most 2000 characters" })),
+          sessionType: t.Optional(Enum(["personal", "public"])),
+        }),
+        response: { 302: t.Void({ description: "Redirect to the IdP with SAMLRequest and RelayState" }) },
+      },
+    )
+    .post(
+      "/public/tenants/:tenantKey/saml/acs",
+      async ({ params, body }) => {
+        const done = await consumeSamlAssertion(rt, params.tenantKey, body);
+        const headers: Record<string, string> = { location: done.location };
+        if (done.cookie) headers["set-cookie"] = done.cookie;
+        return new Response(null, { status: 303, headers });
+      },
+      {
+        ...saml("consumeSamlAssertion", { "x-body-media": "application/x-www-form-urlencoded" }),
+        params: TenantKeyParams,
+        body: t.Object({
+          SAMLResponse: t.String({ minLength: 1, maxLength: 4 * 1024 * 1024 }),
+          RelayState: t.String({ minLength: 1, maxLength: 200 }),
+        }),
+        response: { 303: t.Void({ description: "Redirect to returnTo (with error=CODE on refusal); sets the refresh cookie" }) },
+      },
+    );
+}
+
+/** Public SAML routes (catalog area `auth`), with extra OpenAPI detail for their media types. */
+function saml(operationId: string, extra: Record<string, string> = {}) {
+  const r = route(operationId, "auth", "public");
+  return { ...r, detail: { ...r.detail, ...extra } };
 }

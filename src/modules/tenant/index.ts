@@ -1,13 +1,32 @@
 import { Elysia } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
+import { invalid } from "../../platform/http/errors";
 import { route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
-import { TenantInfo } from "./model";
-import { getTenant } from "./service";
+import { TenantInfo, UpdateTenantBody } from "./model";
+import { getTenant, updateTenant } from "./service";
+
+const badPolicy = new WeakSet<Request>();
 
 export function tenantModule(rt: Runtime) {
-  return new Elysia({ name: "module.tenant" }).use(authPlugin(rt)).get("/tenant", ({ actor }) => getTenant(actor.db), {
-    ...route("getTenant", "tenant", "session"),
-    response: { 200: TenantInfo },
-  });
+  return new Elysia({ name: "module.tenant" })
+    .use(authPlugin(rt))
+    .get("/tenant", ({ actor }) => getTenant(actor.handle), {
+      ...route("getTenant", "tenant", "session"),
+      response: { 200: TenantInfo },
+    })
+    .patch("/tenant", ({ actor, body }) => updateTenant(rt, actor, body), {
+      ...route("updateTenant", "tenant", "permission:tenant-settings:manage"),
+      // Elysia's exact-mirror normalizing turns any non-object sessionPolicy (null, "x", []) into {}
+      // before validation: note it here, refuse it after the auth checks.
+      transform: ({ body, request }) => {
+        const policy = (body as { sessionPolicy?: unknown } | null)?.sessionPolicy;
+        if (policy !== undefined && (typeof policy !== "object" || policy === null || Array.isArray(policy))) badPolicy.add(request);
+      },
+      beforeHandle: ({ request }) => {
+        if (badPolicy.delete(request)) throw invalid("sessionPolicy", "must be an object");
+      },
+      body: UpdateTenantBody,
+      response: { 200: TenantInfo },
+    });
 }

@@ -19,3 +19,25 @@ export const TenantInfo = t.Object({
   currentContractPeriod: t.Object({ startedAt: Timestamp, expiredAt: Nullable(Timestamp) }),
   sessionPolicy: SessionPolicy,
 });
+
+/** Public sessions last 5 minutes to 30 days. */
+export const PUBLIC_TIMEOUT_MIN = 5;
+export const PUBLIC_TIMEOUT_MAX = 43200;
+
+export const UpdateTenantBody = t.Object({
+  name: t.Optional(t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" })),
+  description: t.Optional(Nullable(t.String({ maxLength: 5000, error: "must be at most 5000 characters" }))),
+  contactInfo: t.Optional(Nullable(t.String({ maxLength: 1000, error: "must be at most 1000 characters" }))),
+  sessionPolicy: t.Optional(
+    t.Object({
+      defaultSessionType: t.Optional(Enum(["personal", "public"])),
+      publicAbsoluteTimeoutMinutes: t.Optional(
+        t.Integer({
+          minimum: PUBLIC_TIMEOUT_MIN,
+          maximum: PUBLIC_TIMEOUT_MAX,
+          error: `must be an integer ${PUBLIC_TIMEOUT_MIN}..${PUBLIC_TIMEOUT_MAX}`,
+        }),
+      ),
+    }),
+  ),
+});

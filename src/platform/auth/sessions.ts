@@ -17,12 +17,15 @@ export type NewSession = {
   absoluteExpiresAt: number;
 };
 
+/** A refresh token: 256 random bits; only its keyed hash is stored. */
+export const newRefreshToken = () => randomBytes(32).toString("base64url");
+
 export const refreshHashOf = (rt: Runtime, refreshToken: string) => mac(rt.secret, "refresh", refreshToken);
 
 /** Opens a sign-in session; returns its id, the refresh token (cookie value) and a first access token. */
 export async function openSession(rt: Runtime, db: Db, input: NewSession, now = Date.now()) {
   const id = Bun.randomUUIDv7();
-  const refreshToken = randomBytes(32).toString("base64url");
+  const refreshToken = newRefreshToken();
   db.insert(sessions)
     .values({
       id,

@@ -1,4 +1,6 @@
+import type { TSchema } from "@sinclair/typebox";
 import { ValueErrorType } from "@sinclair/typebox/errors";
+import { Value } from "@sinclair/typebox/value";
 import { Elysia, ValidationError } from "elysia";
 import { releaseActor } from "../auth/context";
 import type { Runtime } from "../runtime";
@@ -51,8 +53,33 @@ function validationErrors(e: ValidationError): FieldError[] {
   return out.length ? out : [{ in: where, field: where, message: "is not valid" }];
 }
 
+type QuerySchema = { properties?: Record<string, TSchema & { type?: string; anyOf?: { type?: string }[]; error?: string }> };
+
+/**
+ * Elysia checks numeric query parameters one at a time and reports them without a name; find the
+ * offending parameter again from the route's query schema so that the error names it.
+ */
+function queryPropertyErrors(schema: QuerySchema | undefined, url: string): FieldError[] {
+  const params = new URL(url).searchParams;
+  const out: FieldError[] = [];
+  for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
+    const raw = params.getAll(name);
+    if (raw.length === 0) continue;
+    const types = [prop.type, ...(prop.anyOf ?? []).map((a) => a.type)];
+    const numeric = types.includes("integer") || types.includes("number");
+    const value = prop.type === "array" ? raw : numeric && raw[0] !== "" && !Number.isNaN(Number(raw[0])) ? Number(raw[0]) : raw[0];
+    if (!Value.Check(prop, value)) {
+      // Elysia wraps numbers in a union with their string form: explain with the numeric member.
+      const target = (prop.anyOf?.find((a) => a.type === "integer" || a.type === "number") as TSchema | undefined) ?? prop;
+      const message = typeof value === "number" ? Value.Errors(target, value).First()?.message : "has the wrong type or value";
+      out.push({ in: "query", field: name, message: prop.error ?? message ?? "is not valid" });
+    }
+  }
+  return out;
+}
+
 /** Request ids, one JSON log line per request, body limits and problem+json for every error. */
-export function httpPlugin(rt: Runtime) {
+export function httpPlugin(rt: Runtime, routes: () => { method: string; path: string; hooks: unknown }[] = () => []) {
   return new Elysia({ name: "learnspace.http" })
     .onRequest(({ request, set }) => {
       const id = Bun.randomUUIDv7();
@@ -74,12 +101,25 @@ export function httpPlugin(rt: Runtime) {
         return Object.fromEntries(new URLSearchParams(await readLimited(request)));
       }
     })
-    .onError({ as: "global" }, ({ error, code, request, set }) => {
+    .onError({ as: "global" }, ({ error, code, request, set, route }) => {
       const id = started.get(request)?.id ?? Bun.randomUUIDv7();
       if (error instanceof Problem) return problemResponse(error, id);
       // Elysia wraps whatever the parse hook throws (413, INVALID_JSON) in a ParseError.
       const cause = (error as { cause?: unknown }).cause;
       if (code === "PARSE" && cause instanceof Problem) return problemResponse(cause, id);
+      if (error instanceof ValidationError && error.type === "property") {
+        const r = routes().find((x) => x.method === request.method && x.path === route);
+        const errors = queryPropertyErrors((r?.hooks as { query?: QuerySchema } | undefined)?.query, request.url);
+        return problemResponse(
+          new Problem(
+            400,
+            "VALIDATION_FAILED",
+            "The request is not valid.",
+            errors.length ? errors : [{ in: "query", field: "query", message: "is not valid" }],
+          ),
+          id,
+        );
+      }
       if (error instanceof ValidationError) {
         return problemResponse(new Problem(400, "VALIDATION_FAILED", "The request is not valid.", validationErrors(error)), id);
       }

@@ -1,0 +1,131 @@
+import { eq, or } from "drizzle-orm";
+import type { Static } from "elysia";
+import type { ActorMember } from "../../platform/auth/actor";
+import { directoryOf, type TenantRow, tenantById, tenantByKey } from "../../platform/db/registry";
+import { TenantFileMissingError, type TenantHandle } from "../../platform/db/tenant-store";
+import type { Db } from "../../platform/db/types";
+import type { Runtime } from "../../platform/runtime";
+import { members } from "../members/tables";
+import { readSettings } from "../tenant/service";
+import { needsAgreementConsent } from "../terms/consent";
+import type { AuthTenant, SessionUser } from "./model";
+import { accounts } from "./platform-tables";
+
+export type AccountRow = typeof accounts.$inferSelect;
+export type MemberRow = typeof members.$inferSelect;
+
+export const normEmail = (email: string) => email.trim().toLowerCase();
+
+export function accountByEmail(db: Db, email: string): AccountRow | null {
+  return db.select().from(accounts).where(eq(accounts.email, email)).get() ?? null;
+}
+
+export function accountById(db: Db, id: string): AccountRow | null {
+  return db.select().from(accounts).where(eq(accounts.id, id)).get() ?? null;
+}
+
+export const tenantOfKey = (rt: Runtime, key: string): TenantRow | null => tenantByKey(rt.platform.db, key);
+export const tenantOfId = (rt: Runtime, id: string): TenantRow | null => tenantById(rt.platform.db, id);
+
+export function memberByEmail(db: Db, email: string): MemberRow | null {
+  return db.select().from(members).where(eq(members.email, email)).get() ?? null;
+}
+
+/** The login identifier is the member's userId or its e-mail, both case-insensitive. */
+export function memberByIdentifier(db: Db, identifier: string): MemberRow | null {
+  const key = identifier.trim().toLowerCase();
+  return (
+    db
+      .select()
+      .from(members)
+      .where(or(eq(members.userIdKey, key), eq(members.email, key)))
+      .get() ?? null
+  );
+}
+
+export type Membership = { tenant: TenantRow; memberId: string; owned: boolean; logoImageUrl: string | null };
+
+/**
+ * The tenants an e-mail is an active member of: directory hits, each checked against the tenant
+ * file (a stale index entry or an inactive member is left out). Owned tenants first, then by name.
+ */
+export function membershipsOf(rt: Runtime, email: string): Membership[] {
+  const out: Membership[] = [];
+  for (const hit of directoryOf(rt.platform.db, email)) {
+    const logo = safeUse(rt, hit.tenantId, (h) => {
+      const m = h.db.select({ isActive: members.isActive, email: members.email }).from(members).where(eq(members.id, hit.memberId)).get();
+      return m?.isActive && m.email === email ? { url: readSettings(h.db).logoImageUrl } : null;
+    });
+    if (!logo) continue;
+    const tenant = { id: hit.tenantId, key: hit.key, name: hit.name, ownerEmail: hit.ownerEmail, createdAt: 0 };
+    out.push({ tenant, memberId: hit.memberId, owned: hit.ownerEmail === email, logoImageUrl: logo.url });
+  }
+  return out.sort((a, b) => (a.owned === b.owned ? a.tenant.name.localeCompare(b.tenant.name) : a.owned ? -1 : 1));
+}
+
+/** AuthTenant[] and hasOwnedTenant of an e-mail. */
+export function tenantsOf(rt: Runtime, email: string): { tenants: Static<typeof AuthTenant>[]; hasOwnedTenant: boolean } {
+  const list = membershipsOf(rt, email);
+  return {
+    tenants: list.map((m) => ({
+      key: m.tenant.key,
+      name: m.tenant.name,
+      kind: m.owned ? "owner" : "member",
+      logoImageUrl: m.logoImageUrl,
+    })),
+    hasOwnedTenant: list.some((m) => m.owned),
+  };
+}
+
+/** Runs fn on a tenant file; a file that is gone counts as no answer (the index may be stale). */
+export function safeUse<T>(rt: Runtime, tenantId: string, fn: (h: TenantHandle) => T): T | undefined {
+  try {
+    return rt.tenants.use(tenantId, fn);
+  } catch (e) {
+    if (e instanceof TenantFileMissingError) return undefined;
+    throw e;
+  }
+}
+
+/** Directory hits of an e-mail, unchecked: for flows that act on every tenant file it may be in. */
+export const directoryHits = (rt: Runtime, email: string) => directoryOf(rt.platform.db, email);
+
+/** SessionUser of a tenant member (the same shape getCurrentUser returns). */
+export function sessionUserOf(
+  rt: Runtime,
+  h: TenantHandle,
+  tenant: { id: string; key: string },
+  m: ActorMember,
+): Static<typeof SessionUser> {
+  return {
+    id: m.memberId,
+    userId: m.userId,
+    tenantKey: tenant.key,
+    email: m.email ?? "",
+    displayName: m.displayName,
+    role: { key: m.roleKey, name: m.roleName },
+    permissions: m.permissions,
+    mustChangePassword: m.mustChangePassword,
+    needsAgreementConsent: consentNeeded(rt, h.db, tenant.id, m),
+  };
+}
+
+/** SessionUser.needsAgreementConsent comes from the terms module (essential terms without consent). */
+function consentNeeded(rt: Runtime, db: Db, tenantId: string, m: ActorMember): boolean {
+  return needsAgreementConsent(rt, { email: m.email, tenantId, db, memberId: m.memberId });
+}
+
+/** SessionUser of a session without a tenant: the platform account alone. */
+export function accountUserOf(a: AccountRow): Static<typeof SessionUser> {
+  return {
+    id: a.id,
+    userId: null,
+    tenantKey: null,
+    email: a.email,
+    displayName: a.displayName,
+    role: null,
+    permissions: [],
+    mustChangePassword: false,
+    needsAgreementConsent: false,
+  };
+}

@@ -1,0 +1,111 @@
+import { eq, sql } from "drizzle-orm";
+import type { Static } from "elysia";
+import { hashPassword, needsRehash, verifyPassword } from "../../platform/auth/password";
+import type { TenantRow } from "../../platform/db/registry";
+import { badRequest, forbidden, tooMany, unauthenticated } from "../../platform/http/errors";
+import type { Runtime } from "../../platform/runtime";
+import { members } from "../members/tables";
+import { accountByEmail, memberByIdentifier, membershipsOf, normEmail, safeUse, tenantOfKey } from "./identity";
+import type { SignInWithPasswordBody } from "./model";
+import { allowedLoginMethods } from "./providers";
+import { type SignInTarget, startSession } from "./session";
+
+/** Lock-out: from the 5th failure in a row, 1 min doubling per further failure, at most 1 h. */
+export const LOCK_AFTER = 5;
+const LOCK_BASE_MS = 60_000;
+const LOCK_MAX_MS = 60 * 60_000;
+export const lockMsAfter = (failures: number) =>
+  failures < LOCK_AFTER ? 0 : Math.min(LOCK_MAX_MS, LOCK_BASE_MS * 2 ** (failures - LOCK_AFTER));
+
+const wrong = () => unauthenticated("INVALID_CREDENTIALS", "The identifier or password is wrong.");
+
+// A hash to verify against when there is no member, so a miss costs as much time as a wrong password.
+let dummyHash: Promise<string> | null = null;
+async function burnTime(password: string) {
+  dummyHash ??= hashPassword("not-a-real-password-0");
+  await verifyPassword(password, await dummyHash);
+}
+
+type Candidate = { tenant: TenantRow; memberId: string | null; identifier: string };
+
+/**
+ * signInWithPassword. With tenantKey the identifier is a userId or e-mail in that tenant; without,
+ * an e-mail whose owned tenant, else only tenant, is used (DECISIONS §2). A member's own hash is
+ * checked; repeated failures lock the member out for a growing time.
+ */
+export async function signInWithPassword(rt: Runtime, input: Static<typeof SignInWithPasswordBody>, now = Date.now()) {
+  let candidate: Candidate | null = null;
+  if (input.tenantKey) {
+    const tenant = tenantOfKey(rt, input.tenantKey);
+    if (tenant) candidate = { tenant, memberId: null, identifier: input.identifier };
+  } else {
+    const email = normEmail(input.identifier);
+    const list = membershipsOf(rt, email);
+    const chosen = list.find((m) => m.owned) ?? (list.length === 1 ? list[0] : undefined);
+    if (!chosen && list.length > 1) throw badRequest("TENANT_REQUIRED", "This e-mail belongs to several tenants; choose one.");
+    if (chosen) candidate = { tenant: chosen.tenant, memberId: chosen.memberId, identifier: email };
+    else return accountOnly(rt, email, input, now);
+  }
+  if (!candidate) {
+    await burnTime(input.password);
+    throw wrong();
+  }
+  const { tenant } = candidate;
+  const found = safeUse(rt, tenant.id, (h) => ({
+    member: memberByIdentifier(h.db, candidate.identifier),
+    methods: allowedLoginMethods(h),
+  }));
+  // The tenant's policy is public (login page), so it is told before anything about the identifier.
+  if (found?.methods === "SSO_ONLY") throw forbidden("SSO_ONLY", "This tenant allows only single sign-on.");
+  const m = found?.member;
+  if (!m?.isActive || !m.passwordHash || (candidate.memberId && candidate.memberId !== m.id)) {
+    await burnTime(input.password);
+    throw wrong();
+  }
+  if (m.lockedUntil && m.lockedUntil > now) {
+    throw tooMany("RATE_LIMITED", "Too many wrong passwords; try again later.", (m.lockedUntil - now) / 1000);
+  }
+  if (!(await verifyPassword(input.password, m.passwordHash))) {
+    recordFailure(rt, tenant.id, m.id, now);
+    throw wrong();
+  }
+  const upgraded = needsRehash(m.passwordHash) ? await hashPassword(input.password) : null;
+  rt.tenants.use(tenant.id, (h) =>
+    h.db
+      .update(members)
+      .set({ failedLogins: 0, lockedUntil: null, ...(upgraded ? { passwordHash: upgraded } : {}) })
+      .where(eq(members.id, m.id))
+      .run(),
+  );
+  const target: SignInTarget = { tenant, memberId: m.id, email: m.email ?? "" };
+  return startSession(rt, target, input.sessionType, now);
+}
+
+function recordFailure(rt: Runtime, tenantId: string, memberId: string, now: number) {
+  rt.tenants.use(tenantId, (h) => {
+    const row = h.db
+      .update(members)
+      .set({ failedLogins: sql`${members.failedLogins} + 1` })
+      .where(eq(members.id, memberId))
+      .returning({ failedLogins: members.failedLogins })
+      .get();
+    const lock = lockMsAfter(row?.failedLogins ?? 0);
+    if (lock > 0)
+      h.db
+        .update(members)
+        .set({ lockedUntil: now + lock })
+        .where(eq(members.id, memberId))
+        .run();
+  });
+}
+
+/** An e-mail with no tenant: the verified platform account itself (a session without a tenant). */
+async function accountOnly(rt: Runtime, email: string, input: Static<typeof SignInWithPasswordBody>, now: number) {
+  const account = accountByEmail(rt.platform.db, email);
+  if (!account?.passwordHash || account.verifiedAt === null) {
+    await burnTime(input.password);
+    throw wrong();
+  }
+  if (!(await verifyPassword(input.password, account.passwordHash))) throw wrong();
+  return startSession(rt, { account }, input.sessionType, now);
+}

@@ -1,0 +1,32 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const FIELD_TYPES = ["SHORT_TEXT", "LONG_TEXT", "NUMBER", "DATE", "SELECT"] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+export type FieldKind = "member" | "space";
+
+/** Custom fields of members and of spaces share one table; `kind` tells them apart (keys are unique per kind). */
+export const customFields = sqliteTable(
+  "custom_fields",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: ["member", "space"] }).notNull(),
+    key: text("key").notNull(),
+    label: text("label").notNull(),
+    type: text("type", { enum: FIELD_TYPES }).notNull(),
+    /** JSON array of option labels (SELECT only; [] otherwise). */
+    options: text("options", { mode: "json" }).$type<string[]>().notNull(),
+    required: integer("required", { mode: "boolean" }).notNull().default(false),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    position: integer("position").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("custom_fields_kind_key_idx").on(t.kind, t.key), index("custom_fields_kind_position_idx").on(t.kind, t.position, t.id)],
+);
+
+/** The member-list display (setMemberFieldDisplay): one row, the entries as sent; no row = defaults. */
+export const memberFieldDisplay = sqliteTable("member_field_display", {
+  id: integer("id").primaryKey(),
+  entries: text("entries", { mode: "json" }).$type<{ fieldId: string; visible: boolean; order: number; visibility: "PUBLIC" }[]>().notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});

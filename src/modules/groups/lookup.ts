@@ -1,0 +1,30 @@
+import { inArray, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Db } from "../../platform/db/types";
+import { invalid } from "../../platform/http/errors";
+import { members } from "../members/tables";
+
+/** Case-insensitive (ASCII) substring match with LIKE's wildcards escaped. */
+export function contains(column: SQLiteColumn, search: string): SQL {
+  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql`${column} LIKE ${pattern} ESCAPE '\\'`;
+}
+
+/**
+ * The distinct member ids of a `userIds` body field, all checked in one query; the first unknown
+ * one gets 400 naming `userIds[i]` (DECISIONS §1 Body references).
+ */
+export function requireMemberIds(db: Db, ids: string[], field = "userIds"): string[] {
+  const unique = [...new Set(ids)];
+  const found = new Set(
+    db
+      .select({ id: members.id })
+      .from(members)
+      .where(inArray(members.id, unique))
+      .all()
+      .map((r) => r.id),
+  );
+  const missing = ids.findIndex((id) => !found.has(id));
+  if (missing >= 0) throw invalid(`${field}[${missing}]`, "is not a member of this tenant");
+  return unique;
+}

@@ -1,0 +1,12 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../../platform/db/types";
+import { tenantJoinCodes } from "./tables";
+
+export type TenantJoinCodeRow = typeof tenantJoinCodes.$inferSelect;
+
+/** The join code if it exists, is enabled and has not expired; else null (→ 400 INVALID_CODE for the caller). */
+export function findUsableJoinCode(db: Db, code: string, now = Date.now()): TenantJoinCodeRow | null {
+  const row = db.select().from(tenantJoinCodes).where(eq(tenantJoinCodes.code, code)).get();
+  if (!row?.enabled || (row.expiresAt !== null && row.expiresAt <= now)) return null;
+  return row;
+}

@@ -1,0 +1,113 @@
+import { t } from "elysia";
+import { DateTimeInput, Email, Enum, Nullable, PageFields, PageQuery, Password, QueryBool, Timestamp } from "../../platform/http/schemas";
+
+export const FieldValue = t.Object({
+  fieldId: t.String(),
+  valueText: Nullable(t.String()),
+  valueNumber: Nullable(t.Number()),
+  valueDate: Nullable(Timestamp),
+});
+
+export const Member = t.Object({
+  id: t.String(),
+  userId: Nullable(t.String()),
+  displayName: t.String(),
+  email: Nullable(t.String()),
+  role: t.Object({ key: t.String(), name: t.String() }),
+  isActive: t.Boolean(),
+  lastLoginAt: Nullable(Timestamp),
+  createdAt: Timestamp,
+  pictureUrl: Nullable(t.String()),
+  affiliation: Nullable(t.String()),
+  externalMemberCode: Nullable(t.String()),
+  bio: Nullable(t.String()),
+  isIssuedAccount: t.Boolean(),
+  positionId: Nullable(t.String()),
+  /** Only with include=spaceCounts. */
+  activeSpaceCount: t.Optional(t.Integer()),
+  inactiveSpaceCount: t.Optional(t.Integer()),
+  fieldValues: t.Array(FieldValue),
+});
+
+const MemberDisplayName = t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" });
+const Text255 = t.String({ maxLength: 255, error: "must be at most 255 characters" });
+
+export const CreateMemberBody = t.Object({
+  displayName: MemberDisplayName,
+  userId: t.Optional(
+    t.String({ minLength: 1, maxLength: 255, pattern: "^[A-Za-z0-9_-]+$", error: "must be 1..255 letters, digits, _ or -" }),
+  ),
+  email: t.Optional(Email),
+  roleKey: t.Optional(t.String({ minLength: 1, maxLength: 100, error: "must be a role key" })),
+  password: t.Optional(Password),
+});
+export const CreateMemberResult = t.Object({ member: Member, tempPassword: t.String() });
+
+export const UpdateMemberBody = t.Object({
+  displayName: t.Optional(MemberDisplayName),
+  affiliation: t.Optional(Nullable(Text255)),
+  externalMemberCode: t.Optional(Nullable(Text255)),
+});
+
+export const DeleteMembersBody = t.Object({
+  userPkIds: t.Array(t.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 10, error: "must be 1..10 member ids" }),
+});
+export const DeleteMembersResult = t.Object({
+  deleted: t.Array(t.String()),
+  failed: t.Array(t.Object({ userPkId: t.String(), reason: t.String() })),
+});
+
+export const ResetPasswordBody = t.Object({
+  password: t.Optional(
+    t.String({
+      format: "ls-password",
+      minLength: 8,
+      maxLength: 128,
+      error: "must be 8..128 characters of letters, digits and allowed punctuation, with at least two of these kinds",
+    }),
+  ),
+});
+export const ResetPasswordResult = t.Object({ tempPassword: t.String() });
+
+export const SetFieldValuesBody = t.Object({
+  values: t.Array(
+    t.Object({
+      fieldId: t.String({ minLength: 1, maxLength: 100 }),
+      valueText: t.Optional(Nullable(t.String({ maxLength: 10000 }))),
+      valueNumber: t.Optional(Nullable(t.Number())),
+      valueDate: t.Optional(Nullable(DateTimeInput)),
+    }),
+    { maxItems: 200 },
+  ),
+});
+export const FieldValues = t.Object({ values: t.Array(FieldValue) });
+
+const Count = t.Integer({ minimum: 0, maximum: 9007199254740991 });
+export const MEMBER_STATUSES = ["active", "inactive"] as const;
+
+/** listMembers' query; getMember takes and validates the same (only `include` has an effect there). */
+export const ListMembersQuery = t.Object({
+  ...PageQuery,
+  search: t.Optional(t.String({ minLength: 1, maxLength: 255 })),
+  roleKey: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
+  // Array items are checked on the raw repeated keys: Elysia splits a single value at its commas,
+  // and an item failing its own schema there would end in a 500.
+  roleKeys: t.Optional(t.Array(t.String(), { maxItems: 50, description: "1..50 role keys." })),
+  status: t.Optional(Enum(MEMBER_STATUSES)),
+  statuses: t.Optional(t.Array(t.String(), { maxItems: 2, description: "1..2 of active, inactive." })),
+  fieldFilters: t.Optional(t.Array(t.String(), { description: 'At most 10 items "<fieldId>:<value>", value 1..255.' })),
+  lastLoginFrom: t.Optional(DateTimeInput),
+  lastLoginTo: t.Optional(DateTimeInput),
+  isIssuedAccount: t.Optional(QueryBool),
+  activeSpaceCountMin: t.Optional(Count),
+  activeSpaceCountMax: t.Optional(Count),
+  inactiveSpaceCountMin: t.Optional(Count),
+  inactiveSpaceCountMax: t.Optional(Count),
+  sortBy: t.Optional(t.String({ description: "A default column or a member field id; default createdAt." })),
+  sortDir: t.Optional(Enum(["asc", "desc"])),
+  filterFieldId: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
+  filterValue: t.Optional(t.String({ minLength: 1, maxLength: 255 })),
+  include: t.Optional(Enum(["spaceCounts"])),
+});
+
+export const MemberPage = t.Object({ members: t.Array(Member), ...PageFields });

@@ -1,0 +1,224 @@
+import type { Static } from "elysia";
+import { and, eq, inArray } from "drizzle-orm";
+import type { Actor } from "../../platform/auth/actor";
+import { hashPassword } from "../../platform/auth/password";
+import { indexMember, unindexMember } from "../../platform/db/registry";
+import { write } from "../../platform/db/types";
+import { conflict, forbidden, invalid, invalidMany, notFound } from "../../platform/http/errors";
+import type { Runtime } from "../../platform/runtime";
+import { customFields } from "../fields/tables";
+import { grantSubjects } from "../grants/tables";
+import { roleByKey } from "../roles/builtin";
+import { roles } from "../roles/tables";
+import { insertMember } from "./create";
+import { loadMember, toFieldValue } from "./list";
+import type { CreateMemberBody, SetFieldValuesBody, UpdateMemberBody } from "./model";
+import { memberFieldValues, members } from "./tables";
+
+const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+
+/** 16 random letters and digits, at least one of each: meets the password rule. */
+export function generatePassword(): string {
+  for (;;) {
+    const bytes = crypto.getRandomValues(new Uint8Array(32));
+    let out = "";
+    for (const b of bytes) {
+      if (b < 232) out += ALPHABET[b % ALPHABET.length]; // 232 = 4 × 58: no modulo bias
+      if (out.length === 16) break;
+    }
+    if (out.length === 16 && /\d/.test(out) && /[A-Za-z]/.test(out)) return out;
+  }
+}
+
+const isUnique = (e: unknown) => (e as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE";
+
+/** A caller may hand out, or take over, only a role whose permissions it holds itself. */
+function checkNoEscalation(actor: Actor, permissions: string[]) {
+  if (permissions.some((p) => !actor.permissionSet.has(p))) throw forbidden();
+}
+
+function existingConflicts(actor: Actor, userId: string | undefined, email: string | undefined) {
+  const taken = (column: typeof members.userIdKey | typeof members.email, value: string) =>
+    actor.db.select({ id: members.id }).from(members).where(eq(column, value.toLowerCase())).get() !== undefined;
+  if (userId && taken(members.userIdKey, userId)) throw conflict("ALREADY_EXISTS", "A member with this userId already exists.");
+  if (email && taken(members.email, email)) throw conflict("ALREADY_EXISTS", "A member with this e-mail already exists.");
+}
+
+/**
+ * Issued account: the password is hashed before the write transaction; after it, the e-mail is
+ * indexed in the platform directory.
+ */
+export async function createMember(rt: Runtime, actor: Actor, input: Static<typeof CreateMemberBody>, now = Date.now()) {
+  if (!input.userId && !input.email) {
+    throw invalidMany([
+      { in: "body", field: "userId", message: "userId or email is required" },
+      { in: "body", field: "email", message: "userId or email is required" },
+    ]);
+  }
+  const role = roleByKey(actor.db, input.roleKey ?? "member");
+  if (!role) throw invalid("roleKey", "does not name an existing role");
+  checkNoEscalation(actor, role.permissions);
+  existingConflicts(actor, input.userId, input.email);
+  const tempPassword = input.password ?? generatePassword();
+  const passwordHash = await hashPassword(tempPassword);
+  let created: { id: string };
+  try {
+    created = write(actor.db, (tx) =>
+      insertMember(
+        tx,
+        {
+          displayName: input.displayName,
+          userId: input.userId ?? null,
+          email: input.email ?? null,
+          roleId: role.id,
+          passwordHash,
+          isIssuedAccount: true,
+          mustChangePassword: true,
+        },
+        now,
+      ),
+    );
+  } catch (e) {
+    if (isUnique(e)) existingConflicts(actor, input.userId, input.email);
+    throw e;
+  }
+  write(rt.platform.db, (tx) => indexMember(tx, input.email ?? null, actor.tenantId, created.id));
+  return { member: loadMember(actor.handle.sqlite, created.id), tempPassword };
+}
+
+export function updateMember(actor: Actor, id: string, input: Static<typeof UpdateMemberBody>, now = Date.now()) {
+  write(actor.db, (tx) => {
+    const row = tx.select({ id: members.id }).from(members).where(eq(members.id, id)).get();
+    if (!row) throw notFound();
+    tx.update(members)
+      .set({
+        ...(input.displayName !== undefined ? { displayName: input.displayName } : {}),
+        ...(input.affiliation !== undefined ? { affiliation: input.affiliation } : {}),
+        ...(input.externalMemberCode !== undefined ? { externalMemberCode: input.externalMemberCode } : {}),
+        updatedAt: now,
+      })
+      .where(eq(members.id, id))
+      .run();
+  });
+  return loadMember(actor.handle.sqlite, id);
+}
+
+/** Per-id results: not-found, self, owner (the holder of the builtin owner role) fail; the rest go. */
+export function deleteMembers(rt: Runtime, actor: Actor, userPkIds: string[]) {
+  const { deleted, failed, emails } = write(actor.db, (tx) => {
+    const out = { deleted: [] as string[], failed: [] as { userPkId: string; reason: string }[], emails: [] as string[] };
+    for (const id of new Set(userPkIds)) {
+      const row = tx
+        .select({ id: members.id, email: members.email, roleKey: roles.key, isBuiltin: roles.isBuiltin })
+        .from(members)
+        .innerJoin(roles, eq(roles.id, members.roleId))
+        .where(eq(members.id, id))
+        .get();
+      if (!row) out.failed.push({ userPkId: id, reason: "not-found" });
+      else if (row.id === actor.memberId) out.failed.push({ userPkId: id, reason: "self" });
+      else if (row.isBuiltin && row.roleKey === "owner") out.failed.push({ userPkId: id, reason: "owner" });
+      else {
+        // Grant subjects have no foreign key (they name groups or members); profiles, field values and memberships cascade.
+        tx.delete(grantSubjects)
+          .where(and(eq(grantSubjects.subjectType, "MEMBER"), eq(grantSubjects.subjectId, id)))
+          .run();
+        tx.delete(members).where(eq(members.id, id)).run();
+        out.deleted.push(id);
+        if (row.email) out.emails.push(row.email);
+      }
+    }
+    return out;
+  });
+  if (emails.length) write(rt.platform.db, (tx) => emails.forEach((email) => unindexMember(tx, email, actor.tenantId)));
+  return { deleted, failed };
+}
+
+export async function resetMemberPassword(actor: Actor, id: string, password: string | undefined, now = Date.now()) {
+  const target = actor.db
+    .select({ permissions: roles.permissions })
+    .from(members)
+    .innerJoin(roles, eq(roles.id, members.roleId))
+    .where(eq(members.id, id))
+    .get();
+  if (!target) throw notFound();
+  checkNoEscalation(actor, target.permissions);
+  const tempPassword = password ?? generatePassword();
+  const passwordHash = await hashPassword(tempPassword);
+  write(actor.db, (tx) => {
+    const done = tx
+      .update(members)
+      .set({ passwordHash, mustChangePassword: true, failedLogins: 0, lockedUntil: null, updatedAt: now })
+      .where(eq(members.id, id))
+      .returning({ id: members.id })
+      .get();
+    if (!done) throw notFound();
+  });
+  return { tempPassword };
+}
+
+type ValueInput = Static<typeof SetFieldValuesBody>["values"][number];
+type StoredValue = { valueText: string | null; valueNumber: number | null; valueDate: number | null };
+
+/** The value of an entry in the column of its field's type; any other column must be absent or null. */
+function typedValue(field: typeof customFields.$inferSelect, v: ValueInput, at: string): StoredValue {
+  const other = (name: "valueText" | "valueNumber" | "valueDate") => {
+    if (v[name] !== undefined && v[name] !== null) throw invalid(`${at}.${name}`, `is not used by a ${field.type} field`);
+  };
+  switch (field.type) {
+    case "NUMBER":
+      other("valueText");
+      other("valueDate");
+      return { valueText: null, valueNumber: v.valueNumber ?? null, valueDate: null };
+    case "DATE":
+      other("valueText");
+      other("valueNumber");
+      return { valueText: null, valueNumber: null, valueDate: v.valueDate == null ? null : Date.parse(v.valueDate) };
+    default: {
+      other("valueNumber");
+      other("valueDate");
+      const text = v.valueText ?? null;
+      if (text !== null && field.type === "SELECT" && !field.options.includes(text)) {
+        throw invalid(`${at}.valueText`, "must be one of the field's options");
+      }
+      if (text !== null && field.type === "SHORT_TEXT" && text.length > 255) throw invalid(`${at}.valueText`, "must be at most 255 characters");
+      return { valueText: text, valueNumber: null, valueDate: null };
+    }
+  }
+}
+
+/** PUT: the member's values become exactly the entries sent (an entry with no value clears its field). */
+export function setMemberFieldValues(actor: Actor, id: string, values: ValueInput[]) {
+  return write(actor.db, (tx) => {
+    if (!tx.select({ id: members.id }).from(members).where(eq(members.id, id)).get()) throw notFound();
+    const ids = [...new Set(values.map((v) => v.fieldId))];
+    const fields = new Map(
+      (ids.length
+        ? tx
+            .select()
+            .from(customFields)
+            .where(and(eq(customFields.kind, "member"), inArray(customFields.id, ids)))
+            .all()
+        : []
+      ).map((f) => [f.id, f]),
+    );
+    const seen = new Set<string>();
+    const rows = values.flatMap((v, i) => {
+      const at = `values[${i}]`;
+      const field = fields.get(v.fieldId);
+      if (!field) throw invalid(`${at}.fieldId`, "is not a member field");
+      if (seen.has(v.fieldId)) throw invalid(`${at}.fieldId`, "is listed twice");
+      seen.add(v.fieldId);
+      const value = typedValue(field, v, at);
+      return value.valueText === null && value.valueNumber === null && value.valueDate === null ? [] : [{ memberId: id, fieldId: v.fieldId, ...value }];
+    });
+    tx.delete(memberFieldValues).where(eq(memberFieldValues.memberId, id)).run();
+    if (rows.length) tx.insert(memberFieldValues).values(rows).run();
+    const stored = actor.handle.sqlite
+      .query(
+        `SELECT v.member_id, v.field_id, v.value_text, v.value_number, v.value_date FROM member_field_values v
+         JOIN custom_fields f ON f.id = v.field_id WHERE v.member_id = ? ORDER BY f.position, f.id`,
+      )
+      .all(id) as Parameters<typeof toFieldValue>[0][];
+    return { values: stored.map(toFieldValue) };
+  });
+}

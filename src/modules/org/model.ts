@@ -1,0 +1,50 @@
+import { t } from "elysia";
+import { CursorQuery, NextCursor, Nullable } from "../../platform/http/schemas";
+
+const Id = t.String({ minLength: 1, maxLength: 100 });
+const RefId = t.String({ minLength: 1, maxLength: 255, error: "must be an id" });
+const Name = t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" });
+const Order = t.Integer({ minimum: 0, maximum: 9999, error: "must be an integer 0..9999" });
+
+export const OrgUnitParams = t.Object({ orgUnitId: Id });
+export const OrgUnitMemberParams = t.Object({ orgUnitId: Id, userPkId: Id });
+export const PositionParams = t.Object({ positionId: Id });
+export const MemberParams = t.Object({ userPkId: Id });
+
+/** `leaderUserId` is the leader's Member.id, `leaderName` its display name. */
+export const OrgUnit = t.Object({
+  id: t.String(),
+  parentId: Nullable(t.String()),
+  name: t.String(),
+  order: t.Integer(),
+  leaderUserId: Nullable(t.String()),
+  leaderName: Nullable(t.String()),
+  memberCount: t.Integer(),
+});
+export const OrgUnitList = t.Object({ orgUnits: t.Array(OrgUnit) });
+
+export const CreateOrgUnitBody = t.Object({ name: Name, parentId: t.Optional(Nullable(RefId)) });
+export const UpdateOrgUnitBody = t.Object({
+  name: t.Optional(Name),
+  parentId: t.Optional(Nullable(RefId)),
+  order: t.Optional(Order),
+  leaderUserId: t.Optional(Nullable(RefId)),
+});
+
+export const OrgMemberItem = t.Object({
+  id: t.String(),
+  userId: Nullable(t.String()),
+  displayName: t.String(),
+  email: Nullable(t.String()),
+});
+export const OrgMemberPage = t.Object({ members: t.Array(OrgMemberItem), nextCursor: NextCursor });
+export const OrgMembersQuery = t.Object({ ...CursorQuery });
+
+export const Position = t.Object({ id: t.String(), name: t.String(), order: t.Integer(), memberCount: t.Integer() });
+export const CreatePositionBody = t.Object({ name: Name });
+export const UpdatePositionBody = t.Object({ name: t.Optional(Name), order: t.Optional(Order) });
+export const PositionSettings = t.Object({ enabled: t.Boolean(), positions: t.Array(Position) });
+export const PositionSettingsBody = t.Object({ enabled: t.Boolean({ error: "must be true or false" }) });
+export const PositionSettingsResult = t.Object({ enabled: t.Boolean() });
+
+export const AssignPositionBody = t.Object({ positionId: Nullable(RefId) });

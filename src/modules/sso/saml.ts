@@ -1,0 +1,207 @@
+import { randomBytes } from "node:crypto";
+import { deflateRawSync } from "node:zlib";
+import { FormatRegistry } from "@sinclair/typebox";
+import { eq, lt } from "drizzle-orm";
+import { indexMember, type TenantRow, tenantByKey } from "../../platform/db/registry";
+import type { TenantHandle } from "../../platform/db/tenant-store";
+import { type Db, write } from "../../platform/db/types";
+import { invalid, notFound } from "../../platform/http/errors";
+import type { Runtime } from "../../platform/runtime";
+import { startSession } from "../auth/session";
+import { insertMember } from "../members/create";
+import { members } from "../members/tables";
+import { roleByKey } from "../roles/builtin";
+import { SamlCheckFailed, verifySamlResponse } from "./saml-verify";
+import { isIdpConfigured, readSso, spUrls } from "./service";
+import { samlRequests, samlSeenAssertions } from "./tables";
+
+const STATE_TTL_MS = 10 * 60 * 1000;
+const xmlEscape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+export type RefusalCode = "SSO_FAILED" | "SSO_DISABLED" | "NOT_A_MEMBER" | "MEMBER_INACTIVE";
+class Refusal extends Error {
+  constructor(
+    readonly code: RefusalCode,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+function tenantOr404(rt: Runtime, tenantKey: string): TenantRow {
+  const tenant = tenantByKey(rt.platform.db, tenantKey);
+  if (!tenant) throw notFound();
+  return tenant;
+}
+
+/** DECISIONS §9.1: a relative path only (one leading `/`, no `//` or `/\`, no control characters). */
+export function checkReturnTo(returnTo: string | undefined): string {
+  if (returnTo === undefined) return "/";
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (!returnTo.startsWith("/") || returnTo.startsWith("//") || returnTo.startsWith("/\\") || /[\x00-\x1f\x7f]/.test(returnTo)) {
+    throw invalid("returnTo", "must be a relative path starting with a single /", "query");
+  }
+  return returnTo;
+}
+
+function redirectUrl(rt: Runtime, returnTo: string, error?: RefusalCode): string {
+  const url = new URL(`${rt.config.publicUrl}${returnTo}`);
+  if (error) url.searchParams.append("error", error);
+  return url.toString();
+}
+
+/** SP metadata: entityID = spEntityId, one ACS with the HTTP-POST binding. Served while SSO is off too. */
+export function samlMetadata(rt: Runtime, tenantKey: string): string {
+  const tenant = tenantOr404(rt, tenantKey);
+  const { spEntityId, spAcsUrl } = spUrls(rt, tenant.key);
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="${xmlEscape(spEntityId)}">
+  <md:SPSSODescriptor AuthnRequestsSigned="false" WantAssertionsSigned="true" protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">
+    <md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress</md:NameIDFormat>
+    <md:AssertionConsumerService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${xmlEscape(spAcsUrl)}" index="0" isDefault="true"/>
+  </md:SPSSODescriptor>
+</md:EntityDescriptor>
+`;
+}
+
+/** SP-initiated sign-in: saves a one-use state and redirects to the IdP (HTTP-Redirect binding). */
+export function startSamlSignIn(
+  rt: Runtime,
+  tenantKey: string,
+  query: { returnTo?: string; sessionType?: "personal" | "public" },
+  now = Date.now(),
+): string {
+  const returnTo = checkReturnTo(query.returnTo);
+  const tenant = tenantOr404(rt, tenantKey);
+  const { spEntityId, spAcsUrl } = spUrls(rt, tenant.key);
+  return rt.tenants.use(tenant.id, (h) => {
+    const sso = readSso(h.db);
+    if (!sso.enabled || !isIdpConfigured(sso) || !sso.idpSsoUrl) throw notFound();
+    const relayState = randomBytes(24).toString("base64url");
+    const requestId = `_${randomBytes(20).toString("hex")}`;
+    write(h.db, (tx) => {
+      tx.delete(samlRequests).where(lt(samlRequests.expiresAt, now)).run();
+      tx.insert(samlRequests)
+        .values({ relayState, requestId, returnTo, sessionType: query.sessionType ?? null, expiresAt: now + STATE_TTL_MS })
+        .run();
+    });
+    const request =
+      `<samlp:AuthnRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion"` +
+      ` ID="${requestId}" Version="2.0" IssueInstant="${new Date(now).toISOString()}" Destination="${xmlEscape(sso.idpSsoUrl)}"` +
+      ` AssertionConsumerServiceURL="${xmlEscape(spAcsUrl)}" ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST">` +
+      `<saml:Issuer>${xmlEscape(spEntityId)}</saml:Issuer>` +
+      `<samlp:NameIDPolicy Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified" AllowCreate="true"/>` +
+      `</samlp:AuthnRequest>`;
+    const url = new URL(sso.idpSsoUrl);
+    url.searchParams.append("SAMLRequest", deflateRawSync(Buffer.from(request)).toString("base64"));
+    url.searchParams.append("RelayState", relayState);
+    return url.toString();
+  });
+}
+
+/** Uses up the RelayState: a missing, unknown, expired or used one is 400 (no trusted returnTo). */
+function takeState(db: Db, relayState: string, now: number) {
+  return write(db, (tx) => {
+    const row = tx.select().from(samlRequests).where(eq(samlRequests.relayState, relayState)).get();
+    if (row) tx.delete(samlRequests).where(eq(samlRequests.relayState, relayState)).run();
+    if (!row || row.expiresAt <= now) throw invalid("RelayState", "is unknown, expired or already used");
+    return row;
+  });
+}
+
+const DISPLAY_NAME_OUT = /[^\p{L}\p{M}\p{N} _\-[\](){}/*]/gu;
+function cleanDisplayName(raw: string | undefined, email: string): string {
+  const base = raw?.trim() || (email.split("@")[0] ?? "");
+  return base.replace(DISPLAY_NAME_OUT, "").trim().slice(0, 255) || "SSO user";
+}
+
+const MEMBER_COLUMNS = ["displayName", "affiliation", "externalMemberCode", "bio"] as const;
+
+/** Finds (or provisions) the member of a verified assertion and refreshes its mapped columns. */
+function resolveSsoMember(
+  rt: Runtime,
+  h: TenantHandle,
+  tenant: TenantRow,
+  claims: { nameId: string; attributes: Map<string, string[]> },
+  now: number,
+) {
+  const sso = readSso(h.db);
+  const mapped = (fieldId: string) => {
+    const m = sso.attributeMappings.find((x) => x.fieldId === fieldId);
+    return m ? claims.attributes.get(m.samlAttribute)?.[0] : undefined;
+  };
+  const email = (mapped("email") ?? claims.nameId).trim().toLowerCase();
+  return write(h.db, (tx) => {
+    let member = tx.select().from(members).where(eq(members.email, email)).get();
+    if (!member) {
+      const isEmail = email.length <= 255 && (FormatRegistry.Get("ls-email")?.(email) ?? false);
+      if (!sso.provisionMembers || !isEmail) throw new Refusal("NOT_A_MEMBER", "no member with this e-mail");
+      const role = roleByKey(tx, "member");
+      if (!role) throw new Error("member role missing");
+      const displayName = cleanDisplayName(mapped("displayName") ?? claims.attributes.get("displayName")?.[0], email);
+      member = insertMember(tx, { displayName, email, roleId: role.id, passwordHash: null, isIssuedAccount: false }, now);
+      write(rt.platform.db, (ptx) => indexMember(ptx, email, tenant.id, member!.id));
+    }
+    if (!member.isActive) throw new Refusal("MEMBER_INACTIVE", "member is inactive");
+    const updates: Partial<Record<(typeof MEMBER_COLUMNS)[number], string>> = {};
+    for (const column of MEMBER_COLUMNS) {
+      const value = mapped(column);
+      if (value === undefined) continue;
+      updates[column] = column === "displayName" ? cleanDisplayName(value, email) : value.slice(0, 1000);
+    }
+    if (Object.keys(updates).length)
+      tx.update(members)
+        .set({ ...updates, updatedAt: now })
+        .where(eq(members.id, member.id))
+        .run();
+    return { memberId: member.id, email };
+  });
+}
+
+/**
+ * The ACS. Returns where to send the browser (303) and the refresh cookie on success; any refusal
+ * after a valid RelayState is a redirect to returnTo with `error=CODE` (reason in the log only).
+ */
+export async function consumeSamlAssertion(
+  rt: Runtime,
+  tenantKey: string,
+  form: { SAMLResponse: string; RelayState: string },
+  now = Date.now(),
+): Promise<{ location: string; cookie: string | null }> {
+  const tenant = tenantOr404(rt, tenantKey);
+  const state = rt.tenants.use(tenant.id, (h) => takeState(h.db, form.RelayState, now));
+  try {
+    const found = rt.tenants.use(tenant.id, (h) => {
+      const sso = readSso(h.db);
+      if (!sso.enabled || !isIdpConfigured(sso)) throw new Refusal("SSO_DISABLED", "SSO disabled or IdP unconfigured since start");
+      const { spEntityId, spAcsUrl } = spUrls(rt, tenant.key);
+      let claims: ReturnType<typeof verifySamlResponse>;
+      try {
+        const xml = Buffer.from(form.SAMLResponse.replace(/\s+/g, ""), "base64").toString("utf8");
+        claims = verifySamlResponse(xml, {
+          certBase64: sso.x509Cert!,
+          idpEntityId: sso.idpEntityUrl!,
+          spEntityId,
+          spAcsUrl,
+          requestId: state.requestId,
+          now,
+        });
+      } catch (e) {
+        throw new Refusal("SSO_FAILED", e instanceof SamlCheckFailed ? e.reason : `unexpected: ${(e as Error).message}`);
+      }
+      write(h.db, (tx) => {
+        tx.delete(samlSeenAssertions).where(lt(samlSeenAssertions.expiresAt, now)).run();
+        const seen = tx.select().from(samlSeenAssertions).where(eq(samlSeenAssertions.assertionId, claims.assertionId)).get();
+        if (seen) throw new Refusal("SSO_FAILED", "replayed assertion");
+        tx.insert(samlSeenAssertions).values({ assertionId: claims.assertionId, expiresAt: claims.keepUntil }).run();
+      });
+      return resolveSsoMember(rt, h, tenant, claims, now);
+    });
+    const issued = await startSession(rt, { tenant, memberId: found.memberId, email: found.email }, state.sessionType ?? undefined, now);
+    return { location: redirectUrl(rt, state.returnTo), cookie: issued.cookie };
+  } catch (e) {
+    if (!(e instanceof Refusal)) throw e;
+    rt.log({ level: "warn", event: "saml-refused", tenantKey: tenant.key, code: e.code, reason: e.reason });
+    return { location: redirectUrl(rt, state.returnTo, e.code), cookie: null };
+  }
+}

@@ -1,0 +1,199 @@
+import { X509Certificate } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Static } from "elysia";
+import { type Db, write } from "../../platform/db/types";
+import { forbidden, invalid } from "../../platform/http/errors";
+import type { Runtime } from "../../platform/runtime";
+import type { ProviderItem } from "../login-page/model";
+import { getLoginPageSettings } from "../login-page/service";
+import type { SsoSettings, UpdateSsoBody } from "./model";
+import { ssoSettings } from "./tables";
+
+export type SsoRow = typeof ssoSettings.$inferSelect;
+export type LoginProvider = Static<typeof ProviderItem>;
+export type AllowedLoginMethods = SsoRow["allowedLoginMethods"];
+
+/** Provider keys that name the built-in methods (DECISIONS Login 3). */
+const RESERVED_KEYS = new Set(["saml", "social_a", "social_b", "partner"]);
+/** Member columns an attribute may be mapped to besides custom fields, with their labels. */
+const COLUMN_LABELS: Record<string, string> = {
+  email: "E-mail",
+  displayName: "Display name",
+  userId: "User ID",
+  affiliation: "Affiliation",
+  externalMemberCode: "External member code",
+  bio: "Bio",
+};
+
+const DEFAULTS: SsoRow = {
+  id: 1,
+  enabled: false,
+  allowedLoginMethods: "ALL",
+  idpSsoUrl: null,
+  idpEntityUrl: null,
+  x509Cert: null,
+  provisionMembers: false,
+  attributeMappings: [],
+  partnerProviders: [],
+  updatedAt: 0,
+};
+
+export function readSso(db: Db): SsoRow {
+  return db.select().from(ssoSettings).where(eq(ssoSettings.id, 1)).get() ?? DEFAULTS;
+}
+
+export const isIdpConfigured = (row: SsoRow) => Boolean(row.idpSsoUrl && row.idpEntityUrl && row.x509Cert);
+
+/** SP endpoints on LEARNSPACE_PUBLIC_URL (DECISIONS §0, Login 3). */
+export function spUrls(rt: Runtime, tenantKey: string) {
+  const base = `${rt.config.publicUrl}/api/v1/public/tenants/${encodeURIComponent(tenantKey)}/saml`;
+  return { spAcsUrl: `${base}/acs`, spEntityId: `${base}/metadata`, loginUrl: `${base}/login` };
+}
+
+/**
+ * The sign-in providers of a tenant (DECISIONS Login 3): the SAML IdP first, then each partner
+ * provider in order; `available` says whether it can be used now.
+ */
+export function loginProviders(rt: Runtime, db: Db, tenantKey: string, row = readSso(db)): LoginProvider[] {
+  const page = getLoginPageSettings(db);
+  const samlAvailable = row.enabled && isIdpConfigured(row);
+  return [
+    {
+      key: "saml",
+      kind: "saml",
+      labelKo: page.buttonLabels.sso.ko,
+      labelEn: page.buttonLabels.sso.en,
+      enabled: row.enabled,
+      available: samlAvailable,
+      loginUrl: samlAvailable ? spUrls(rt, tenantKey).loginUrl : null,
+    },
+    ...row.partnerProviders.map((p) => ({
+      key: p.key,
+      kind: "partner" as const,
+      labelKo: p.labelKo,
+      labelEn: p.labelEn,
+      enabled: p.enabled,
+      available: p.enabled && page.methods.partner && row.allowedLoginMethods === "ALL",
+      loginUrl: null,
+    })),
+  ];
+}
+
+/** What the auth module needs to decide a sign-in: the tenant's policy and its providers. */
+export function loginPolicy(
+  rt: Runtime,
+  db: Db,
+  tenantKey: string,
+): { allowedLoginMethods: AllowedLoginMethods; providers: LoginProvider[] } {
+  const row = readSso(db);
+  return { allowedLoginMethods: row.allowedLoginMethods, providers: loginProviders(rt, db, tenantKey, row) };
+}
+
+/** Code and password sign-in: 403 SSO_ONLY while the tenant allows SSO only (DECISIONS §2). */
+export function assertPasswordOrCodeSignInAllowed(db: Db) {
+  if (readSso(db).allowedLoginMethods === "SSO_ONLY") throw forbidden("SSO_ONLY", "This tenant allows single sign-on only.");
+}
+
+/** An available provider by key (a partner or `saml`), or null: unknown and unavailable are alike (404). */
+export function availableProvider(rt: Runtime, db: Db, tenantKey: string, key: string): LoginProvider | null {
+  return loginProviders(rt, db, tenantKey).find((p) => p.key === key && p.available) ?? null;
+}
+
+export function toSsoSettings(rt: Runtime, db: Db, tenantKey: string, row: SsoRow): Static<typeof SsoSettings> {
+  const { spAcsUrl, spEntityId } = spUrls(rt, tenantKey);
+  return {
+    enabled: row.enabled,
+    idpSsoUrl: row.idpSsoUrl,
+    idpEntityUrl: row.idpEntityUrl,
+    x509Cert: row.x509Cert,
+    attributeMappings: row.attributeMappings,
+    spAcsUrl,
+    spEntityId,
+    mappingLabels: Object.fromEntries(row.attributeMappings.map((m) => [m.fieldId, COLUMN_LABELS[m.fieldId] ?? m.fieldId])),
+    idpConfigured: isIdpConfigured(row),
+    partnerProviders: row.partnerProviders,
+    allowedLoginMethods: row.allowedLoginMethods,
+    providers: loginProviders(rt, db, tenantKey, row),
+    provisionMembers: row.provisionMembers,
+  };
+}
+
+export function getSsoSettings(rt: Runtime, db: Db, tenantKey: string) {
+  return toSsoSettings(rt, db, tenantKey, readSso(db));
+}
+
+const PEM = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g;
+
+/**
+ * The IdP certificate as its one-line base64 DER body. Accepts the bare base64 body (whitespace
+ * ignored) or PEM; anything that is not exactly one X.509 certificate gets 400 naming x509Cert.
+ */
+export function normalizeCertificate(input: string): string {
+  const bad = () => invalid("x509Cert", "must be one X.509 certificate (PEM or base64 DER)");
+  let body = input;
+  if (input.includes("-----")) {
+    const blocks = [...input.matchAll(PEM)];
+    if (blocks.length !== 1 || input.replace(PEM, "").trim() !== "") throw bad();
+    body = blocks[0]?.[1] ?? "";
+  }
+  body = body.replace(/\s+/g, "");
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body) || body.length % 4 !== 0) throw bad();
+  const der = Buffer.from(body, "base64");
+  try {
+    const cert = new X509Certificate(der);
+    if (cert.raw.length !== der.length) throw bad();
+  } catch {
+    throw bad();
+  }
+  return der.toString("base64");
+}
+
+function checkUrl(field: string, value: string) {
+  try {
+    const u = new URL(value);
+    if (u.protocol === "https:" || u.protocol === "http:") return;
+  } catch {}
+  throw invalid(field, "must be an absolute http(s) URL");
+}
+
+/** PATCH: absent fields stay; a present array replaces the whole array. */
+export function updateSsoSettings(rt: Runtime, db: Db, tenantKey: string, input: Static<typeof UpdateSsoBody>, now = Date.now()) {
+  if (input.idpSsoUrl) checkUrl("idpSsoUrl", input.idpSsoUrl);
+  const x509Cert = input.x509Cert ? normalizeCertificate(input.x509Cert) : input.x509Cert;
+  const seenFields = new Set<string>();
+  input.attributeMappings?.forEach((m, i) => {
+    if (seenFields.has(m.fieldId)) throw invalid(`attributeMappings[${i}].fieldId`, "is mapped twice");
+    seenFields.add(m.fieldId);
+  });
+  const seenKeys = new Set<string>();
+  const partnerProviders = input.partnerProviders?.map((p, i) => {
+    if (RESERVED_KEYS.has(p.key)) throw invalid(`partnerProviders[${i}].key`, "is reserved (saml, social_a, social_b, partner)");
+    if (seenKeys.has(p.key)) throw invalid(`partnerProviders[${i}].key`, "is used twice");
+    seenKeys.add(p.key);
+    return {
+      key: p.key,
+      labelKo: p.labelKo ?? "",
+      labelEn: p.labelEn ?? "",
+      partnerKey: p.partnerKey ?? p.key,
+      enabled: p.enabled ?? true,
+    };
+  });
+  const row = write(db, (tx) => {
+    const next: SsoRow = {
+      ...readSso(tx),
+      ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+      ...(input.allowedLoginMethods !== undefined ? { allowedLoginMethods: input.allowedLoginMethods } : {}),
+      ...(input.idpSsoUrl !== undefined ? { idpSsoUrl: input.idpSsoUrl } : {}),
+      ...(input.idpEntityUrl !== undefined ? { idpEntityUrl: input.idpEntityUrl } : {}),
+      ...(x509Cert !== undefined ? { x509Cert } : {}),
+      ...(input.provisionMembers !== undefined ? { provisionMembers: input.provisionMembers } : {}),
+      ...(input.attributeMappings !== undefined ? { attributeMappings: input.attributeMappings.map((m) => ({ ...m })) } : {}),
+      ...(partnerProviders !== undefined ? { partnerProviders } : {}),
+      id: 1,
+      updatedAt: now,
+    };
+    tx.insert(ssoSettings).values(next).onConflictDoUpdate({ target: ssoSettings.id, set: next }).run();
+    return next;
+  });
+  return toSsoSettings(rt, db, tenantKey, row);
+}

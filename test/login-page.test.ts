@@ -1,0 +1,290 @@
+import { describe, expect, test } from "bun:test";
+import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
+
+const api = useServer();
+
+async function fixture() {
+  const tenant = await createTenantFixture(api.server);
+  const member = await createMemberFixture(api.server, tenant);
+  return { tenant, owner: tenant.token, member: member.token };
+}
+
+const full = {
+  logoImageUrl: "https://cdn.example.com/logo.png",
+  logoImageFileId: null,
+  titleKo: "환영합니다",
+  titleEn: "Welcome",
+  backgroundImageUrl: null,
+  backgroundTitleEnabled: true,
+  backgroundTitleKo: "배경",
+  backgroundTitleEn: "Background",
+  backgroundTitleColor: "#112233",
+  methods: { email: true, social_a: true, social_b: false, partner: false },
+  buttonLabels: {
+    email: { ko: "이메일", en: "E-mail" },
+    sso: { ko: "회사 계정", en: "Company account" },
+    social_a: { ko: "A", en: "A" },
+    social_b: { ko: "B", en: "B" },
+    partner: { ko: "P", en: "P" },
+  },
+  externalLinksEnabled: false,
+  externalLinks: [{ labelKo: "도움말", labelEn: "Help", url: "https://example.com/help" }],
+  externalFeed: { titleKo: "소식", titleEn: "News" },
+};
+
+const minimal = {
+  logoImageUrl: null,
+  titleKo: "",
+  titleEn: "",
+  backgroundImageUrl: null,
+  backgroundTitleEnabled: false,
+  backgroundTitleKo: "",
+  backgroundTitleEn: "",
+  backgroundTitleColor: "",
+  methods: { email: true },
+  externalLinks: [],
+};
+
+describe("GET /api/v1/login-page-settings — getLoginPageSettings", () => {
+  test("returns defaults for a tenant that saved none", async () => {
+    const { owner } = await fixture();
+    const res = await api.call("GET", "/api/v1/login-page-settings", { token: owner });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      logoImageUrl: null,
+      logoImageFileId: null,
+      backgroundTitleEnabled: false,
+      methods: { email: true, social_a: false, social_b: false, partner: false },
+      externalLinksEnabled: true,
+      externalLinks: [],
+      externalFeed: null,
+    });
+    expect(Object.keys(res.body.buttonLabels)).toEqual(["email", "sso", "social_a", "social_b", "partner"]);
+  });
+
+  test("returns 401 and 403", async () => {
+    const { member } = await fixture();
+    expectProblem(await api.call("GET", "/api/v1/login-page-settings"), 401, "UNAUTHENTICATED");
+    expectProblem(await api.call("GET", "/api/v1/login-page-settings", { token: member }), 403, "FORBIDDEN");
+  });
+});
+
+describe("PUT /api/v1/login-page-settings — replaceLoginPageSettings", () => {
+  test("replaces the settings; a later read shows them", async () => {
+    const { owner } = await fixture();
+    const res = await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: full });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ...full, backgroundImageFileId: null });
+    expect((await api.call("GET", "/api/v1/login-page-settings", { token: owner })).body).toEqual(res.body);
+  });
+
+  test("absent optional fields take their defaults (full replace)", async () => {
+    const { owner } = await fixture();
+    await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: full });
+    const res = await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: minimal });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      logoImageFileId: null,
+      externalLinksEnabled: true,
+      externalFeed: null,
+      methods: { email: true, social_a: false, social_b: false, partner: false },
+      buttonLabels: { sso: { en: "Sign in with SSO" } },
+    });
+  });
+
+  test("accepts the upper bounds", async () => {
+    const { owner } = await fixture();
+    const link = { labelKo: "k".repeat(255), labelEn: "e".repeat(255), url: `https://x.example/${"a".repeat(981)}` };
+    const res = await api.call("PUT", "/api/v1/login-page-settings", {
+      token: owner,
+      json: { ...full, titleKo: "가".repeat(255), backgroundTitleColor: "c".repeat(20), externalLinks: [link, link, link, link] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.externalLinks).toHaveLength(4);
+  });
+
+  const link = { labelKo: "a", labelEn: "b", url: "https://example.com" };
+  test.each([
+    ["titleKo", { titleKo: "x".repeat(256) }],
+    ["titleEn", { titleEn: "x".repeat(256) }],
+    ["backgroundTitleKo", { backgroundTitleKo: "x".repeat(256) }],
+    ["backgroundTitleEn", { backgroundTitleEn: "x".repeat(256) }],
+    ["backgroundTitleColor", { backgroundTitleColor: "x".repeat(21) }],
+    ["externalLinks", { externalLinks: [link, link, link, link, link] }],
+    ["externalLinks[0].labelKo", { externalLinks: [{ ...link, labelKo: "x".repeat(256) }] }],
+    ["externalLinks[0].labelEn", { externalLinks: [{ ...link, labelEn: "x".repeat(256) }] }],
+    ["externalLinks[0].url", { externalLinks: [{ ...link, url: "x".repeat(1001) }] }],
+    ["externalFeed", { externalFeed: { titleKo: "x".repeat(256), titleEn: "" } }],
+    ["methods.email", { methods: { email: "yes" } }],
+  ])("returns 400 naming %s", async (field, patch) => {
+    const { owner } = await fixture();
+    const body = expectProblem(
+      await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: { ...full, ...patch } }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect(body.errors.map((e: { field: string }) => e.field)).toContain(field);
+  });
+
+  test.each([
+    "titleKo",
+    "titleEn",
+    "backgroundTitleEnabled",
+    "backgroundTitleColor",
+    "methods",
+    "externalLinks",
+    "logoImageUrl",
+    "backgroundImageUrl",
+  ])("returns 400 when %s is missing", async (field) => {
+    const { owner } = await fixture();
+    const json: Record<string, unknown> = { ...full };
+    delete json[field];
+    const body = expectProblem(await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json }), 400, "VALIDATION_FAILED");
+    expect(body.errors.map((e: { field: string }) => e.field)).toContain(field);
+  });
+
+  test("returns 401 and 403", async () => {
+    const { member } = await fixture();
+    expectProblem(await api.call("PUT", "/api/v1/login-page-settings", { json: full }), 401, "UNAUTHENTICATED");
+    expectProblem(await api.call("PUT", "/api/v1/login-page-settings", { token: member, json: full }), 403, "FORBIDDEN");
+  });
+});
+
+describe("GET/PUT /api/v1/login-page-settings/draft — getLoginPageDraft, saveLoginPageDraft", () => {
+  test("without a draft returns the live settings", async () => {
+    const { owner } = await fixture();
+    await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: full });
+    const res = await api.call("GET", "/api/v1/login-page-settings/draft", { token: owner });
+    expect(res.status).toBe(200);
+    expect(res.body.draft).toEqual({ ...full, backgroundImageFileId: null });
+  });
+
+  test("a saved draft overlays the live settings and leaves them unchanged", async () => {
+    const { owner } = await fixture();
+    await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: full });
+    const saved = await api.call("PUT", "/api/v1/login-page-settings/draft", {
+      token: owner,
+      json: { titleEn: "Draft title", methods: { partner: true } },
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.draft).toMatchObject({ titleEn: "Draft title", titleKo: full.titleKo, methods: { ...full.methods, partner: true } });
+    expect((await api.call("GET", "/api/v1/login-page-settings/draft", { token: owner })).body).toEqual(saved.body);
+    expect((await api.call("GET", "/api/v1/login-page-settings", { token: owner })).body.titleEn).toBe("Welcome");
+  });
+
+  test("saving replaces the previous draft", async () => {
+    const { owner } = await fixture();
+    await api.call("PUT", "/api/v1/login-page-settings/draft", { token: owner, json: { titleEn: "one" } });
+    const res = await api.call("PUT", "/api/v1/login-page-settings/draft", { token: owner, json: { titleKo: "둘" } });
+    expect(res.body.draft).toMatchObject({ titleEn: "", titleKo: "둘" });
+  });
+
+  test.each([
+    ["titleKo", { titleKo: "x".repeat(256) }],
+    ["backgroundTitleColor", { backgroundTitleColor: "x".repeat(21) }],
+    ["externalLinks", { externalLinks: [{}, {}, {}, {}, {}].map(() => ({ labelKo: "", labelEn: "", url: "u" })) }],
+    ["externalLinks[0].url", { externalLinks: [{ labelKo: "", labelEn: "", url: "x".repeat(1001) }] }],
+  ])("returns 400 naming %s", async (field, json) => {
+    const { owner } = await fixture();
+    const body = expectProblem(
+      await api.call("PUT", "/api/v1/login-page-settings/draft", { token: owner, json }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect(body.errors.map((e: { field: string }) => e.field)).toContain(field);
+  });
+
+  test("returns 401 and 403", async () => {
+    const { member } = await fixture();
+    expectProblem(await api.call("GET", "/api/v1/login-page-settings/draft"), 401, "UNAUTHENTICATED");
+    expectProblem(await api.call("GET", "/api/v1/login-page-settings/draft", { token: member }), 403, "FORBIDDEN");
+    expectProblem(await api.call("PUT", "/api/v1/login-page-settings/draft", { json: {} }), 401, "UNAUTHENTICATED");
+    expectProblem(await api.call("PUT", "/api/v1/login-page-settings/draft", { token: member, json: {} }), 403, "FORBIDDEN");
+  });
+});
+
+describe("POST /api/v1/login-page-settings/draft/publish — publishLoginPageDraft", () => {
+  test("applies the draft to the live settings and clears it", async () => {
+    const { owner } = await fixture();
+    await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: full });
+    await api.call("PUT", "/api/v1/login-page-settings/draft", { token: owner, json: { titleEn: "Published", externalFeed: null } });
+    const res = await api.call("POST", "/api/v1/login-page-settings/draft/publish", { token: owner });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ titleEn: "Published", titleKo: full.titleKo, externalFeed: null });
+    expect((await api.call("GET", "/api/v1/login-page-settings", { token: owner })).body).toEqual(res.body);
+    // The draft is gone: a later draft read shows the live settings again.
+    await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: { ...full, titleEn: "Live again" } });
+    expect((await api.call("GET", "/api/v1/login-page-settings/draft", { token: owner })).body.draft.titleEn).toBe("Live again");
+  });
+
+  test("does nothing without a draft", async () => {
+    const { owner } = await fixture();
+    await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: full });
+    const res = await api.call("POST", "/api/v1/login-page-settings/draft/publish", { token: owner });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ...full, backgroundImageFileId: null });
+  });
+
+  test("returns 401 and 403", async () => {
+    const { member } = await fixture();
+    expectProblem(await api.call("POST", "/api/v1/login-page-settings/draft/publish"), 401, "UNAUTHENTICATED");
+    expectProblem(await api.call("POST", "/api/v1/login-page-settings/draft/publish", { token: member }), 403, "FORBIDDEN");
+  });
+});
+
+describe("GET /api/v1/public/tenants/{tenantKey}/login-page — getPublicLoginPage", () => {
+  test("returns defaults for a tenant that saved no settings", async () => {
+    const { tenant } = await fixture();
+    const res = await api.call("GET", `/api/v1/public/tenants/${tenant.tenantKey}/login-page`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      name: tenant.tenantName,
+      logoImageUrl: null,
+      loginIdentifier: "userId",
+      allowUserSelfSignUp: false,
+      methods: { email: true, social_a: false, social_b: false, partner: false },
+      ssoEnabled: false,
+      ssoProviders: [],
+      externalFeed: null,
+    });
+  });
+
+  test("shows the published settings, not the draft, and needs no token", async () => {
+    const { tenant, owner } = await fixture();
+    await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: full });
+    await api.call("PUT", "/api/v1/login-page-settings/draft", { token: owner, json: { titleEn: "Draft only" } });
+    const res = await api.call("GET", `/api/v1/public/tenants/${tenant.tenantKey}/login-page`);
+    expect(res.body).toMatchObject({
+      titleKo: full.titleKo,
+      titleEn: "Welcome",
+      backgroundTitleColor: "#112233",
+      methods: full.methods,
+      buttonLabels: full.buttonLabels,
+      externalFeed: full.externalFeed,
+    });
+    expect(res.body).not.toHaveProperty("externalLinks");
+  });
+
+  test("lists available partner providers as ssoProviders", async () => {
+    const { tenant, owner } = await fixture();
+    await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: { ...full, methods: { email: true, partner: true } } });
+    await api.call("PATCH", "/api/v1/sso-settings", {
+      token: owner,
+      json: {
+        partnerProviders: [
+          { key: "acme", labelKo: "에이크미", labelEn: "Acme" },
+          { key: "off", enabled: false },
+        ],
+      },
+    });
+    const res = await api.call("GET", `/api/v1/public/tenants/${tenant.tenantKey}/login-page`);
+    expect(res.body.ssoEnabled).toBe(false);
+    expect(res.body.ssoProviders).toEqual([
+      { key: "acme", kind: "partner", labelKo: "에이크미", labelEn: "Acme", enabled: true, available: true, loginUrl: null },
+    ]);
+  });
+
+  test("returns 404 for an unknown tenantKey", async () => {
+    expectProblem(await api.call("GET", "/api/v1/public/tenants/no-such-tenant/login-page"), 404, "NOT_FOUND");
+  });
+});

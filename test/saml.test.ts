@@ -1,0 +1,304 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { inflateRawSync } from "node:zlib";
+import { eq } from "drizzle-orm";
+import { SignedXml } from "xml-crypto";
+import { members } from "../src/modules/members/tables";
+import { makeIdpKeyPair } from "./helpers/saml-idp";
+import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
+
+const api = useServer();
+const idp = makeIdpKeyPair("idp");
+const rogue = makeIdpKeyPair("rogue");
+const IDP_ENTITY = "https://idp.example.com/entity";
+const RSA_SHA256 = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256";
+const SHA256 = "http://www.w3.org/2001/04/xmlenc#sha256";
+const EXC_C14N = "http://www.w3.org/2001/10/xml-exc-c14n#";
+const ENVELOPED = "http://www.w3.org/2000/09/xmldsig#enveloped-signature";
+
+type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
+let tenant: Tenant;
+let member: Awaited<ReturnType<typeof createMemberFixture>>;
+let sp: { spAcsUrl: string; spEntityId: string };
+
+beforeAll(async () => {
+  tenant = await createTenantFixture(api.server);
+  member = await createMemberFixture(api.server, tenant, { email: "Sso.Person@Example.com" });
+  const res = await api.call("PATCH", "/api/v1/sso-settings", {
+    token: tenant.token,
+    json: {
+      enabled: true,
+      idpSsoUrl: "https://idp.example.com/sso?tenant=x",
+      idpEntityUrl: IDP_ENTITY,
+      x509Cert: idp.certPem,
+      attributeMappings: [{ fieldId: "affiliation", samlAttribute: "dept" }],
+    },
+  });
+  expect(res.status).toBe(200);
+  sp = { spAcsUrl: res.body.spAcsUrl, spEntityId: res.body.spEntityId };
+});
+
+/** Starts a sign-in and returns the RelayState and the AuthnRequest ID the IdP would answer. */
+async function start(t: Tenant = tenant, query = "?returnTo=/home%3Ftab%3D1&sessionType=personal") {
+  const res = await api.call("GET", `/api/v1/public/tenants/${t.tenantKey}/saml/login${query}`);
+  expect(res.status).toBe(302);
+  const location = new URL(res.headers.get("location")!);
+  const request = inflateRawSync(Buffer.from(location.searchParams.get("SAMLRequest")!, "base64")).toString("utf8");
+  return { relayState: location.searchParams.get("RelayState")!, requestId: /ID="([^"]+)"/.exec(request)![1]!, location, request };
+}
+
+type Build = {
+  requestId: string;
+  nameId?: string;
+  audience?: string;
+  recipient?: string;
+  issuer?: string;
+  notOnOrAfter?: number;
+  status?: string;
+  attributes?: Record<string, string>;
+  assertionId?: string;
+};
+
+function responseXml(b: Build) {
+  const now = Date.now();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const until = b.notOnOrAfter ?? now + 5 * 60_000;
+  const attrs = Object.entries(b.attributes ?? {})
+    .map(([k, v]) => `<saml:Attribute Name="${k}"><saml:AttributeValue>${v}</saml:AttributeValue></saml:Attribute>`)
+    .join("");
+  return (
+    `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_r${crypto.randomUUID().replace(/-/g, "")}" Version="2.0" IssueInstant="${iso(now)}" Destination="${sp.spAcsUrl}" InResponseTo="${b.requestId}">` +
+    `<saml:Issuer>${b.issuer ?? IDP_ENTITY}</saml:Issuer>` +
+    `<samlp:Status><samlp:StatusCode Value="${b.status ?? "urn:oasis:names:tc:SAML:2.0:status:Success"}"/></samlp:Status>` +
+    `<saml:Assertion ID="${b.assertionId ?? `_a${crypto.randomUUID().replace(/-/g, "")}`}" Version="2.0" IssueInstant="${iso(now)}">` +
+    `<saml:Issuer>${b.issuer ?? IDP_ENTITY}</saml:Issuer>` +
+    `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${b.nameId ?? "sso.person@example.com"}</saml:NameID>` +
+    `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData InResponseTo="${b.requestId}" Recipient="${b.recipient ?? sp.spAcsUrl}" NotOnOrAfter="${iso(until)}"/></saml:SubjectConfirmation></saml:Subject>` +
+    `<saml:Conditions NotBefore="${iso(now - 60_000)}" NotOnOrAfter="${iso(until)}"><saml:AudienceRestriction><saml:Audience>${b.audience ?? sp.spEntityId}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
+    `<saml:AuthnStatement AuthnInstant="${iso(now)}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:Password</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
+    (attrs ? `<saml:AttributeStatement>${attrs}</saml:AttributeStatement>` : "") +
+    `</saml:Assertion></samlp:Response>`
+  );
+}
+
+function sign(xml: string, what: "Assertion" | "Response", key = idp.keyPem) {
+  const sig = new SignedXml({ privateKey: key, signatureAlgorithm: RSA_SHA256, canonicalizationAlgorithm: EXC_C14N });
+  sig.addReference({ xpath: `//*[local-name(.)='${what}']`, digestAlgorithm: SHA256, transforms: [ENVELOPED, EXC_C14N] });
+  sig.computeSignature(xml, {
+    prefix: "ds",
+    location: { reference: `//*[local-name(.)='${what}']/*[local-name(.)='Issuer']`, action: "after" },
+  });
+  return sig.getSignedXml();
+}
+
+async function post(relayState: string | undefined, xml: string | undefined, t: Tenant = tenant) {
+  const form = new URLSearchParams();
+  if (xml !== undefined) form.set("SAMLResponse", Buffer.from(xml).toString("base64"));
+  if (relayState !== undefined) form.set("RelayState", relayState);
+  return api.call("POST", `/api/v1/public/tenants/${t.tenantKey}/saml/acs`, {
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: form.toString(),
+  });
+}
+
+const errorOf = (res: { headers: Headers }) => new URL(res.headers.get("location")!).searchParams.get("error");
+
+describe("GET /api/v1/public/tenants/{tenantKey}/saml/metadata — getSamlMetadata", () => {
+  test("returns SP metadata with the entity id and the POST ACS", async () => {
+    const res = await api.call("GET", `/api/v1/public/tenants/${tenant.tenantKey}/saml/metadata`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toStartWith("application/samlmetadata+xml");
+    expect(res.body).toContain(`entityID="${sp.spEntityId}"`);
+    expect(res.body).toContain(`Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${sp.spAcsUrl}"`);
+  });
+
+  test("is served while SSO is disabled", async () => {
+    const other = await createTenantFixture(api.server);
+    expect((await api.call("GET", `/api/v1/public/tenants/${other.tenantKey}/saml/metadata`)).status).toBe(200);
+  });
+
+  test("returns 404 for an unknown tenantKey", async () => {
+    expectProblem(await api.call("GET", "/api/v1/public/tenants/no-such-tenant/saml/metadata"), 404, "NOT_FOUND");
+  });
+});
+
+describe("GET /api/v1/public/tenants/{tenantKey}/saml/login — startSamlSignIn", () => {
+  test("redirects to the IdP with a deflated AuthnRequest and a RelayState", async () => {
+    const { location, request, relayState } = await start();
+    expect(`${location.origin}${location.pathname}`).toBe("https://idp.example.com/sso");
+    expect(location.searchParams.get("tenant")).toBe("x");
+    expect(relayState.length).toBeGreaterThan(20);
+    expect(request).toContain(`AssertionConsumerServiceURL="${sp.spAcsUrl}"`);
+    expect(request).toContain(`<saml:Issuer>${sp.spEntityId}</saml:Issuer>`);
+  });
+
+  test.each(["https://evil.example.com/", "//evil.example.com", "/\\evil", "home", "/a\nb", "/a\tb"])(
+    "returns 400 for returnTo %s",
+    async (returnTo) => {
+      const res = await api.call("GET", `/api/v1/public/tenants/${tenant.tenantKey}/saml/login?returnTo=${encodeURIComponent(returnTo)}`);
+      expect(expectProblem(res, 400, "VALIDATION_FAILED").errors[0].field).toBe("returnTo");
+    },
+  );
+
+  test("returns 400 for a bad sessionType", async () => {
+    const res = await api.call("GET", `/api/v1/public/tenants/${tenant.tenantKey}/saml/login?sessionType=forever`);
+    expect(expectProblem(res, 400, "VALIDATION_FAILED").errors[0].field).toBe("sessionType");
+  });
+
+  test("returns 404 while SSO is disabled or unconfigured, and for an unknown tenant", async () => {
+    const other = await createTenantFixture(api.server);
+    expectProblem(await api.call("GET", `/api/v1/public/tenants/${other.tenantKey}/saml/login`), 404, "NOT_FOUND");
+    await api.call("PATCH", "/api/v1/sso-settings", { token: other.token, json: { enabled: true } });
+    expectProblem(await api.call("GET", `/api/v1/public/tenants/${other.tenantKey}/saml/login`), 404, "NOT_FOUND");
+    expectProblem(await api.call("GET", "/api/v1/public/tenants/no-such-tenant/saml/login"), 404, "NOT_FOUND");
+  });
+});
+
+describe("POST /api/v1/public/tenants/{tenantKey}/saml/acs — consumeSamlAssertion", () => {
+  test("signs the member in: 303 to returnTo with the refresh cookie", async () => {
+    const { relayState, requestId } = await start();
+    const res = await post(relayState, sign(responseXml({ requestId, attributes: { dept: "Sales" } }), "Assertion"));
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe(`${api.server.rt.config.publicUrl}/home?tab=1`);
+    const cookie = res.headers.get("set-cookie")!;
+    expect(cookie).toStartWith("lsp_session=");
+    expect(cookie).toContain("Path=/api/v1/auth/session");
+    expect(cookie).toContain("HttpOnly");
+    // The cookie is a real session of this member.
+    const refreshed = await api.call("POST", "/api/v1/auth/session/refresh", { headers: { cookie: cookie.split(";")[0]! } });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.user).toMatchObject({ id: member.memberId, tenantKey: tenant.tenantKey });
+    // attributeMappings refreshed the mapped column.
+    const row = api.server.rt.tenants.use(tenant.tenantId, (h) => h.db.select().from(members).where(eq(members.id, member.memberId)).get());
+    expect(row?.affiliation).toBe("Sales");
+    expect(row?.lastLoginAt).not.toBeNull();
+  });
+
+  test("accepts a signature on the Response only, and on both", async () => {
+    let s = await start();
+    expect(errorOf(await post(s.relayState, sign(responseXml({ requestId: s.requestId }), "Response")))).toBeNull();
+    s = await start();
+    const both = sign(sign(responseXml({ requestId: s.requestId }), "Assertion"), "Response");
+    const res = await post(s.relayState, both);
+    expect(res.status).toBe(303);
+    expect(errorOf(res)).toBeNull();
+  });
+
+  test("uses the RelayState up: a second post gets 400", async () => {
+    const { relayState, requestId } = await start();
+    const xml = sign(responseXml({ requestId }), "Assertion");
+    expect((await post(relayState, xml)).status).toBe(303);
+    const again = await post(relayState, xml);
+    expect(expectProblem(again, 400, "VALIDATION_FAILED").errors[0].field).toBe("RelayState");
+  });
+
+  test("returns 400 for a missing or unknown RelayState, and 404 for an unknown tenant", async () => {
+    const { requestId } = await start();
+    const xml = sign(responseXml({ requestId }), "Assertion");
+    expect(expectProblem(await post(undefined, xml), 400, "VALIDATION_FAILED").errors[0].field).toBe("RelayState");
+    expect(expectProblem(await post("nope", xml), 400, "VALIDATION_FAILED").errors[0].field).toBe("RelayState");
+    expect(expectProblem(await post("x", undefined), 400, "VALIDATION_FAILED").errors[0].field).toBe("SAMLResponse");
+    const form = new URLSearchParams({ SAMLResponse: "eA==", RelayState: "x" }).toString();
+    const res = await api.call("POST", "/api/v1/public/tenants/no-such-tenant/saml/acs", {
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: form,
+    });
+    expectProblem(res, 404, "NOT_FOUND");
+  });
+
+  const failures: [string, (requestId: string) => string][] = [
+    ["an unsigned response", (id) => responseXml({ requestId: id })],
+    ["a signature by another key", (id) => sign(responseXml({ requestId: id }), "Assertion", rogue.keyPem)],
+    [
+      "a NameID changed after signing",
+      (id) => sign(responseXml({ requestId: id }), "Assertion").replace("sso.person@example.com", "owner@example.com"),
+    ],
+    ["a wrong audience", (id) => sign(responseXml({ requestId: id, audience: "https://other-sp" }), "Assertion")],
+    ["a wrong recipient", (id) => sign(responseXml({ requestId: id, recipient: "https://other-sp/acs" }), "Assertion")],
+    ["a wrong issuer", (id) => sign(responseXml({ requestId: id, issuer: "https://evil-idp" }), "Assertion")],
+    ["a wrong InResponseTo", (id) => sign(responseXml({ requestId: `${id}x` }), "Assertion")],
+    ["an expired assertion", (id) => sign(responseXml({ requestId: id, notOnOrAfter: Date.now() - 5 * 60_000 }), "Assertion")],
+    ["a failure status", (id) => sign(responseXml({ requestId: id, status: "urn:oasis:names:tc:SAML:2.0:status:Requester" }), "Assertion")],
+    [
+      "a wrapped second assertion",
+      (id) => {
+        const signed = sign(responseXml({ requestId: id }), "Assertion");
+        const evil = responseXml({ requestId: id, nameId: tenant.email }).match(/<saml:Assertion[\s\S]*<\/saml:Assertion>/)![0];
+        return signed.replace("</samlp:Response>", `${evil}</samlp:Response>`);
+      },
+    ],
+    [
+      "a signed assertion moved under an unsigned one",
+      (id) => {
+        const signedAssertion = sign(responseXml({ requestId: id }), "Assertion").match(/<saml:Assertion[\s\S]*<\/saml:Assertion>/)![0];
+        const evil = responseXml({ requestId: id, nameId: tenant.email });
+        return evil.replace("</saml:Assertion>", `<saml:Advice>${signedAssertion}</saml:Advice></saml:Assertion>`);
+      },
+    ],
+    ["a DTD", (id) => `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e "x">]>${sign(responseXml({ requestId: id }), "Assertion")}`],
+    ["not XML", () => "garbage"],
+  ];
+  test.each(failures)("refuses %s with error=SSO_FAILED and no cookie", async (_name, build) => {
+    const { relayState, requestId } = await start();
+    const res = await post(relayState, build(requestId));
+    expect(res.status).toBe(303);
+    expect(errorOf(res)).toBe("SSO_FAILED");
+    expect(res.headers.get("location")).toStartWith(`${api.server.rt.config.publicUrl}/home?tab=1&error=`);
+    expect(res.headers.get("set-cookie")).toBeNull();
+  });
+
+  test("refuses a replayed assertion id", async () => {
+    const assertionId = `_replay${crypto.randomUUID().replace(/-/g, "")}`;
+    const first = await start();
+    expect(errorOf(await post(first.relayState, sign(responseXml({ requestId: first.requestId, assertionId }), "Assertion")))).toBeNull();
+    const second = await start();
+    expect(errorOf(await post(second.relayState, sign(responseXml({ requestId: second.requestId, assertionId }), "Assertion")))).toBe(
+      "SSO_FAILED",
+    );
+  });
+
+  test("NOT_A_MEMBER for an unknown e-mail; provisionMembers creates the member", async () => {
+    let s = await start();
+    expect(
+      errorOf(await post(s.relayState, sign(responseXml({ requestId: s.requestId, nameId: "new.person@example.com" }), "Assertion"))),
+    ).toBe("NOT_A_MEMBER");
+    await api.call("PATCH", "/api/v1/sso-settings", { token: tenant.token, json: { provisionMembers: true } });
+    s = await start();
+    const xml = sign(
+      responseXml({ requestId: s.requestId, nameId: "New.Person@example.com", attributes: { displayName: "New &lt;Person&gt;!" } }),
+      "Assertion",
+    );
+    const res = await post(s.relayState, xml);
+    expect(errorOf(res)).toBeNull();
+    expect(res.headers.get("set-cookie")).toStartWith("lsp_session=");
+    const row = api.server.rt.tenants.use(tenant.tenantId, (h) =>
+      h.db.select().from(members).where(eq(members.email, "new.person@example.com")).get(),
+    );
+    expect(row).toMatchObject({ displayName: "New Person", isIssuedAccount: false, passwordHash: null });
+    s = await start();
+    expect(errorOf(await post(s.relayState, sign(responseXml({ requestId: s.requestId, nameId: "not-an-email" }), "Assertion")))).toBe(
+      "NOT_A_MEMBER",
+    );
+    await api.call("PATCH", "/api/v1/sso-settings", { token: tenant.token, json: { provisionMembers: false } });
+  });
+
+  test("MEMBER_INACTIVE for an inactive member", async () => {
+    const inactive = await createMemberFixture(api.server, tenant, { email: "gone@example.com" });
+    api.server.rt.tenants.use(tenant.tenantId, (h) =>
+      h.db.update(members).set({ isActive: false }).where(eq(members.id, inactive.memberId)).run(),
+    );
+    const s = await start();
+    expect(errorOf(await post(s.relayState, sign(responseXml({ requestId: s.requestId, nameId: "gone@example.com" }), "Assertion")))).toBe(
+      "MEMBER_INACTIVE",
+    );
+  });
+
+  test("SSO_DISABLED when SSO was turned off since the start", async () => {
+    const s = await start();
+    await api.call("PATCH", "/api/v1/sso-settings", { token: tenant.token, json: { enabled: false } });
+    try {
+      expect(errorOf(await post(s.relayState, sign(responseXml({ requestId: s.requestId }), "Assertion")))).toBe("SSO_DISABLED");
+    } finally {
+      await api.call("PATCH", "/api/v1/sso-settings", { token: tenant.token, json: { enabled: true } });
+    }
+  });
+});
