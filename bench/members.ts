@@ -34,7 +34,11 @@ const GRADES = ["A", "B", "C", "D", "E"];
 // 1. Seed: the tenant through the provisioning code, then members and values through SQL.
 const seedStart = performance.now();
 const rt = createRuntime(loadConfig([], {}, { dataDir, quiet: true }), resolveMember);
-const tenant = provisionTenant(rt, { key: "bench", name: "Bench", owner: { email: "owner@bench.test", displayName: "Owner", passwordHash: null } });
+const tenant = provisionTenant(rt, {
+  key: "bench",
+  name: "Bench",
+  owner: { email: "owner@bench.test", displayName: "Owner", passwordHash: null },
+});
 const session = await openSession(rt, rt.platform.db, {
   accountId: null,
   email: "owner@bench.test",
@@ -56,7 +60,12 @@ const fields = rt.tenants.use(tenant.tenantId, (h) => {
     ).run(id, key, key, type, JSON.stringify(options), position, now, now);
     return id;
   };
-  const ids = { dept: field("dept", "SHORT_TEXT", 0), grade: field("grade", "SELECT", 1, GRADES), score: field("score", "NUMBER", 2), joined: field("joined", "DATE", 3) };
+  const ids = {
+    dept: field("dept", "SHORT_TEXT", 0),
+    grade: field("grade", "SELECT", 1, GRADES),
+    score: field("score", "NUMBER", 2),
+    joined: field("joined", "DATE", 3),
+  };
   const member = db.query(
     `INSERT INTO members (id, user_id, user_id_key, email, display_name, role_id, is_active, is_issued_account, must_change_password,
        last_login_at, failed_logins, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 0, ?, ?)`,
@@ -97,11 +106,14 @@ rt.close();
 const seedMs = round(performance.now() - seedStart);
 
 // 2. The server in its own process, then one closed loop per query.
-const server = Bun.spawn([process.execPath, join(import.meta.dir, "..", "src", "main.ts"), "serve", "--port", String(port), "--data-dir", dataDir], {
-  env: { ...process.env, LEARNSPACE_QUIET: "1" },
-  stdout: "ignore",
-  stderr: "inherit",
-});
+const server = Bun.spawn(
+  [process.execPath, join(import.meta.dir, "..", "src", "main.ts"), "serve", "--port", String(port), "--data-dir", dataDir],
+  {
+    env: { ...process.env, LEARNSPACE_QUIET: "1" },
+    stdout: "ignore",
+    stderr: "inherit",
+  },
+);
 try {
   await waitReady(`http://127.0.0.1:${port}/readyz`);
   const base = `http://127.0.0.1:${port}/api/v1/members`;

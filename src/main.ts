@@ -1,4 +1,5 @@
 #!/usr/bin/env bun
+import { PLATFORM_TERMS_USAGE, platformTermsCommand } from "./cli/platform-terms";
 import { reindex } from "./cli/reindex";
 import { loadConfig } from "./config";
 import { startServer } from "./server";
@@ -9,9 +10,12 @@ Usage:
   learnspace serve [--port N] [--data-dir DIR] [--dev-codes]   start the server
   learnspace migrate [--data-dir DIR]                          create/migrate the platform file and every tenant file
   learnspace reindex [--data-dir DIR]                          rebuild the e-mail directory from the tenant files
+  learnspace platform-terms list|create|update|set-current …  manage the platform terms (see below)
 
 Environment: LEARNSPACE_PORT, LEARNSPACE_DATA_DIR, LEARNSPACE_DEV_CODES=1, LEARNSPACE_PUBLIC_URL,
-LEARNSPACE_SMTP_URL, LEARNSPACE_SECRET, LEARNSPACE_IP_RATE_LIMIT, LEARNSPACE_TENANT_HANDLES.`;
+LEARNSPACE_SMTP_URL, LEARNSPACE_SECRET, LEARNSPACE_IP_RATE_LIMIT, LEARNSPACE_TENANT_HANDLES.
+
+${PLATFORM_TERMS_USAGE}`;
 
 const [command = "serve", ...args] = process.argv.slice(2);
 const config = loadConfig(args);
@@ -39,6 +43,9 @@ switch (command) {
     console.log(`${result.tenants} tenant files migrated, ${result.entries} directory entries written`);
     break;
   }
+  case "platform-terms":
+    process.exit(platformTermsCommand(config, args));
+    break;
   case "help":
   case "--help":
     console.log(USAGE);

@@ -317,3 +317,12 @@ describe("GET /api/v1/public/agreements — listDisplayAgreements", () => {
     );
   });
 });
+
+describe("learnspace platform-terms — server flags", () => {
+  test("ignores --data-dir among its options", () => {
+    const dir = api.server.dataDir;
+    expect(cli("update", "P_TMP", "--data-dir", dir, "--order", "5").code).toBe(0);
+    expect(cli("set-current", "P_TMP", "--data-dir", dir, "1").code).toBe(0);
+    expect(cli("list", `--data-dir=${dir}`).code).toBe(0);
+  });
+});

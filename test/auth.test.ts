@@ -643,3 +643,21 @@ describe("POST /api/v1/auth/external/{provider}/start — startExternalSignIn", 
     expect(p.errors[0].field).toBe("tenantKey");
   });
 });
+
+describe("GET /api/v1/auth/external/{provider}/callback — completeExternalSignIn", () => {
+  test("a missing state is 400 naming state, with no redirect", async () => {
+    const res = await s.call("GET", "/api/v1/auth/external/partner/callback?code=abc");
+    expect(res.status).toBe(400);
+    expect(res.headers.get("location")).toBeNull();
+    expect(res.body.errors[0]).toMatchObject({ in: "query", field: "state" });
+  });
+
+  test("an unknown state is 400 naming state, with no redirect and no cookie", async () => {
+    const res = await s.call("GET", "/api/v1/auth/external/partner/callback?state=forged&code=abc");
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe("VALIDATION_FAILED");
+    expect(res.body.errors[0].field).toBe("state");
+    expect(res.headers.get("location")).toBeNull();
+    expect(res.headers.get("set-cookie")).toBeNull();
+  });
+});

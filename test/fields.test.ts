@@ -22,7 +22,16 @@ describe("POST /api/v1/member-fields — createMemberField", () => {
     const { owner } = await fixture();
     const a = await create(owner, field("dept"));
     expect(a.status).toBe(201);
-    expect(a.body).toMatchObject({ key: "dept", label: "Label dept", type: "SHORT_TEXT", options: [], isDefault: false, required: false, order: 0, isActive: true });
+    expect(a.body).toMatchObject({
+      key: "dept",
+      label: "Label dept",
+      type: "SHORT_TEXT",
+      options: [],
+      isDefault: false,
+      required: false,
+      order: 0,
+      isActive: true,
+    });
     const b = await create(owner, { key: "grade", label: "Grade", type: "SELECT", options: ["A", "B"], required: true });
     expect(b.body).toMatchObject({ type: "SELECT", options: ["A", "B"], required: true, order: 1 });
     expect((await list(owner)).map((f) => f.key)).toEqual(["dept", "grade"]);

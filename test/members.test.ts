@@ -24,7 +24,8 @@ const listIds = async (token: string, query: string) => {
   if (res.status !== 200) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
   return res.body.members.map((m: { id: string }) => m.id) as string[];
 };
-const makeField = async (token: string, json: object) => (await api.call("POST", "/api/v1/member-fields", { token, json })).body.id as string;
+const makeField = async (token: string, json: object) =>
+  (await api.call("POST", "/api/v1/member-fields", { token, json })).body.id as string;
 const setValues = (token: string, id: string, values: object[]) => api.call("PUT", `${M}/${id}/field-values`, { token, json: { values } });
 /** Runs SQL on a tenant's file, for state the API cannot set (last sign-in). */
 const onTenant = (tenantId: string, sql: string, ...params: (string | number)[]) =>
@@ -121,7 +122,8 @@ describe("GET /api/v1/members — listMembers", () => {
 
   test("filters by search, roles, status, issued accounts and last sign-in", async () => {
     const { owner, tenant, member } = await fixture();
-    const kim = (await createMember(owner, { displayName: "Kim Minji", userId: "mk", email: `kim-${tenant.tenantKey}@x.org` })).body.member.id;
+    const kim = (await createMember(owner, { displayName: "Kim Minji", userId: "mk", email: `kim-${tenant.tenantKey}@x.org` })).body.member
+      .id;
     const lee = (await createMember(owner, { displayName: "Lee", userId: "LeeUser" })).body.member.id;
     expect(await listIds(owner, "search=MINJI")).toEqual([kim]);
     expect(await listIds(owner, "search=leeuser")).toEqual([lee]);
@@ -189,11 +191,53 @@ describe("GET /api/v1/members — listMembers", () => {
     expect(await listIds(owner, "sortBy=displayName&sortDir=asc")).toEqual([a, b, member.memberId, tenant.memberId]);
   });
 
+  test("gives the same answers when the filters match too few members for an index walk", async () => {
+    const { owner, tenant } = await fixture();
+    const grade = await makeField(owner, { key: "grade", label: "Grade", type: "SELECT", options: ["A", "B"] });
+    const dept = await makeField(owner, { key: "dept", label: "Dept", type: "SHORT_TEXT" });
+    const score = await makeField(owner, { key: "score", label: "Score", type: "NUMBER" });
+    // 1,000 members straight into the tenant file: one rare match makes the walk estimate exceed its bound.
+    const ids = api.server.rt.tenants.use(tenant.tenantId, (h) => {
+      const roleId = (h.sqlite.query("SELECT id FROM roles WHERE key = 'member'").get() as { id: string }).id;
+      const out: string[] = [];
+      h.sqlite.transaction(() => {
+        for (let i = 0; i < 1000; i++) {
+          const id = Bun.randomUUIDv7();
+          out.push(id);
+          h.sqlite
+            .query("INSERT INTO members (id, display_name, role_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)")
+            .run(id, `Bulk ${String(i).padStart(3, "0")}`, roleId, 1_000 + i, 1_000 + i);
+          h.sqlite
+            .query("INSERT INTO member_field_values (member_id, field_id, value_text) VALUES (?, ?, ?)")
+            .run(id, grade, i % 250 === 7 ? "B" : "A");
+          if (i % 250 === 7)
+            h.sqlite.query("INSERT INTO member_field_values (member_id, field_id, value_text) VALUES (?, ?, 'Rare Unit')").run(id, dept);
+          h.sqlite.query("INSERT INTO member_field_values (member_id, field_id, value_number) VALUES (?, ?, ?)").run(id, score, i);
+        }
+      })();
+      return out;
+    });
+    const rare = [ids[7], ids[257], ids[507], ids[757]] as string[];
+    const page = async (query: string) => (await api.call("GET", `${M}?${query}`, { token: owner })).body;
+    const byDriver = await page(`fieldFilters=${grade}:B&pageSize=100&sortBy=displayName&sortDir=asc`);
+    expect(byDriver.total).toBe(4);
+    expect(byDriver.members.map((m: any) => m.id)).toEqual(rare);
+    expect((await page(`fieldFilters=${dept}:rare&pageSize=100`)).members.map((m: any) => m.id)).toEqual([...rare].reverse());
+    expect((await page(`fieldFilters=${grade}:B&sortBy=${score}&pageSize=100`)).members.map((m: any) => m.id)).toEqual([...rare].reverse());
+    expect((await page(`fieldFilters=${grade}:B&sortBy=${score}&pageSize=2&page=2&sortDir=asc`)).members.map((m: any) => m.id)).toEqual(
+      rare.slice(2),
+    );
+    const walked = await page(`fieldFilters=${grade}:A&sortBy=${score}&sortDir=asc&pageSize=3&page=3`);
+    expect(walked.total).toBe(996);
+    expect(walked.members.map((m: any) => m.id)).toEqual([ids[6], ids[8], ids[9]]);
+  });
+
   test("rejects an unknown sort field with 400 UNKNOWN_SORT_FIELD", async () => {
     const { owner } = await fixture();
     const other = await fixture();
     const foreign = await makeField(other.owner, { key: "x", label: "X", type: "SHORT_TEXT" });
-    const space = (await api.call("POST", "/api/v1/space-fields", { token: owner, json: { key: "s", label: "S", type: "NUMBER" } })).body.id;
+    const space = (await api.call("POST", "/api/v1/space-fields", { token: owner, json: { key: "s", label: "S", type: "NUMBER" } })).body
+      .id;
     for (const sortBy of ["nope", "password", foreign, space, ""]) {
       const body = expectProblem(await api.call("GET", `${M}?sortBy=${sortBy}`, { token: owner }), 400, "UNKNOWN_SORT_FIELD");
       expect(body.message).toBe("unknown sort field");
@@ -284,7 +328,10 @@ describe("PATCH /api/v1/members/{userPkId} — updateMember", () => {
   test("changes the sent fields; null clears; absent ones stay", async () => {
     const { owner, member } = await fixture();
     const path = `${M}/${member.memberId}`;
-    const res = await api.call("PATCH", path, { token: owner, json: { displayName: "New Name", affiliation: "HQ", externalMemberCode: "E-1" } });
+    const res = await api.call("PATCH", path, {
+      token: owner,
+      json: { displayName: "New Name", affiliation: "HQ", externalMemberCode: "E-1" },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ displayName: "New Name", affiliation: "HQ", externalMemberCode: "E-1" });
     const cleared = await api.call("PATCH", path, { token: owner, json: { affiliation: null } });
@@ -308,7 +355,11 @@ describe("PATCH /api/v1/members/{userPkId} — updateMember", () => {
     const other = await fixture();
     expectProblem(await api.call("PATCH", `${M}/${other.member.memberId}`, { token: owner, json: { displayName: "X" } }), 404, "NOT_FOUND");
     expectProblem(await api.call("PATCH", `${M}/${member.memberId}`, { json: { displayName: "X" } }), 401, "UNAUTHENTICATED");
-    expectProblem(await api.call("PATCH", `${M}/${member.memberId}`, { token: member.token, json: { displayName: "X" } }), 403, "FORBIDDEN");
+    expectProblem(
+      await api.call("PATCH", `${M}/${member.memberId}`, { token: member.token, json: { displayName: "X" } }),
+      403,
+      "FORBIDDEN",
+    );
   });
 });
 
@@ -343,7 +394,11 @@ describe("POST /api/v1/members/bulk-delete — deleteMembers", () => {
     const dept = await makeField(owner, { key: "dept", label: "Dept", type: "SHORT_TEXT" });
     const id = (await createMember(owner, { displayName: "Gone", userId: "gone" })).body.member.id;
     await setValues(owner, id, [{ fieldId: dept, valueText: "x" }]);
-    onTenant(tenant.tenantId, "INSERT INTO grant_subjects (code, subject_type, subject_id, created_at) VALUES ('member:read', 'MEMBER', ?, 0)", id);
+    onTenant(
+      tenant.tenantId,
+      "INSERT INTO grant_subjects (code, subject_type, subject_id, created_at) VALUES ('member:read', 'MEMBER', ?, 0)",
+      id,
+    );
     expect((await api.call("POST", `${M}/bulk-delete`, { token: owner, json: { userPkIds: [id] } })).body.deleted).toEqual([id]);
     const left = api.server.rt.tenants.use(tenant.tenantId, (h) => ({
       values: h.sqlite.query("SELECT count(*) AS n FROM member_field_values WHERE member_id = ?").get(id),
@@ -371,7 +426,9 @@ describe("POST /api/v1/members/{userPkId}/reset-password — resetMemberPassword
     expect(given.status).toBe(200);
     expect(given.body).toEqual({ tempPassword: "N3wPassword" });
     const hash = () =>
-      api.server.rt.tenants.use(tenant.tenantId, (h) => h.sqlite.query("SELECT password_hash AS p FROM members WHERE id = ?").get(member.memberId)) as {
+      api.server.rt.tenants.use(tenant.tenantId, (h) =>
+        h.sqlite.query("SELECT password_hash AS p FROM members WHERE id = ?").get(member.memberId),
+      ) as {
         p: string;
       };
     expect(await Bun.password.verify("N3wPassword", hash().p)).toBe(true);
@@ -439,7 +496,8 @@ describe("PUT /api/v1/members/{userPkId}/field-values — setMemberFieldValues",
     const born = await makeField(owner, { key: "born", label: "Born", type: "DATE" });
     const short = await makeField(owner, { key: "short", label: "Short", type: "SHORT_TEXT" });
     const foreign = await makeField(other.owner, { key: "x", label: "X", type: "SHORT_TEXT" });
-    const space = (await api.call("POST", "/api/v1/space-fields", { token: owner, json: { key: "s", label: "S", type: "NUMBER" } })).body.id;
+    const space = (await api.call("POST", "/api/v1/space-fields", { token: owner, json: { key: "s", label: "S", type: "NUMBER" } })).body
+      .id;
     const put = (values: object[]) => setValues(owner, member.memberId, values);
     bad(await put([{ fieldId: "unknown", valueText: "x" }]), "values[0].fieldId");
     bad(await put([{ fieldId: foreign, valueText: "x" }]), "values[0].fieldId");
@@ -449,7 +507,13 @@ describe("PUT /api/v1/members/{userPkId}/field-values — setMemberFieldValues",
     bad(await put([{ fieldId: score, valueNumber: "1" }]), "values[0].valueNumber");
     bad(await put([{ fieldId: born, valueDate: "2000-01-01" }]), "values[0].valueDate");
     bad(await put([{ fieldId: short, valueText: "x".repeat(256) }]), "values[0].valueText");
-    bad(await put([{ fieldId: score, valueNumber: 1 }, { fieldId: score, valueNumber: 2 }]), "values[1].fieldId");
+    bad(
+      await put([
+        { fieldId: score, valueNumber: 1 },
+        { fieldId: score, valueNumber: 2 },
+      ]),
+      "values[1].fieldId",
+    );
     bad(await put(Array.from({ length: 201 }, () => ({ fieldId: score, valueNumber: 1 }))), "values");
     bad(await api.call("PUT", `${M}/${member.memberId}/field-values`, { token: owner, json: {} }), "values");
     expect((await api.call("GET", `${M}/${member.memberId}`, { token: owner })).body.fieldValues).toEqual([]);

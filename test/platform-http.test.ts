@@ -108,7 +108,13 @@ describe("validation errors", () => {
 
 describe("query parameters", () => {
   test("page and pageSize out of range are 400 naming the parameter; there is no clamping", async () => {
-    for (const [q, field] of [["page=0", "page"], ["pageSize=101", "pageSize"], ["pageSize=0", "pageSize"], ["page=abc", "page"], ["page=1.5", "page"]]) {
+    for (const [q, field] of [
+      ["page=0", "page"],
+      ["pageSize=101", "pageSize"],
+      ["pageSize=0", "pageSize"],
+      ["page=abc", "page"],
+      ["page=1.5", "page"],
+    ]) {
       const res = await fetch(`${base}/paged?${q}`);
       const body = await problem(res, 400, "VALIDATION_FAILED");
       expect(body.errors[0]).toMatchObject({ in: "query", field });

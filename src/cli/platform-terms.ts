@@ -12,6 +12,7 @@ export const PLATFORM_TERMS_USAGE = `Platform terms (shown to every account, con
   learnspace platform-terms update TOPIC [same options] [--active true|false]   edits the current version
   learnspace platform-terms set-current TOPIC VERSION`;
 
+const GLOBAL_OPTIONS = ["data-dir", "port"];
 const OPTIONS = ["essential", "visible", "order", "ttl-days", "title-ko", "title-en", "url-ko", "url-en", "active"];
 
 function parseOptions(args: string[]): Record<string, string> {
@@ -21,6 +22,12 @@ function parseOptions(args: string[]): Record<string, string> {
     if (!arg.startsWith("--")) throw new Error(`unexpected argument "${arg}"`);
     const eq = arg.indexOf("=");
     const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
+    // The server's own flags (read by loadConfig) may sit among ours.
+    if (name === "dev-codes") continue;
+    if (GLOBAL_OPTIONS.includes(name)) {
+      if (eq < 0) i++;
+      continue;
+    }
     if (!OPTIONS.includes(name)) throw new Error(`unknown option --${name}`);
     const value = eq >= 0 ? arg.slice(eq + 1) : args[++i];
     if (value === undefined) throw new Error(`--${name} needs a value`);
@@ -61,6 +68,11 @@ const strip = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).f
  */
 export function platformTermsCommand(config: Config, args: string[], out: (line: string) => void = console.log): number {
   const [sub, topic, ...rest] = args;
+  if (sub === "set-current") {
+    // VERSION is positional; drop the server's flags around it.
+    const positional = rest.filter((a, i) => !a.startsWith("--") && !GLOBAL_OPTIONS.some((g) => rest[i - 1] === `--${g}`));
+    rest.splice(0, rest.length, ...positional);
+  }
   const platform = openPlatformDb(config.dataDir);
   try {
     const db = platform.db;

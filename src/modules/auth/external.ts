@@ -1,4 +1,4 @@
-import { notFound } from "../../platform/http/errors";
+import { invalid, notFound } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { readSettings } from "../tenant/service";
 import { memberByIdentifier, tenantOfKey } from "./identity";
@@ -27,4 +27,15 @@ export function lookupLoginIdentifier(rt: Runtime, tenantKey: string, identifier
     const password = exists && !!m?.passwordHash && allowedLoginMethods(h) === "ALL";
     return { exists, methods: password ? ["password"] : [], allowUserSelfSignUp: readSettings(h.db).allowUserSelfSignUp };
   });
+}
+
+/**
+ * completeExternalSignIn: the return leg of startExternalSignIn. The only startable provider is the
+ * tenant's SAML IdP, whose answer goes to the ACS instead; no partner or social provider has an
+ * authorization endpoint configured, so no external state is ever issued and every `state` that
+ * arrives here is unknown: 400 naming it, with no redirect (DECISIONS §9.1 Browser redirects).
+ */
+export function completeExternalSignIn(query: { state?: string; code?: string }): never {
+  if (!query.state) throw invalid("state", "is required", "query");
+  throw invalid("state", "is unknown, expired or already used", "query");
 }

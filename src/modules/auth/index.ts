@@ -13,7 +13,7 @@ import {
   signUp,
   verifySignUpCode,
 } from "./account";
-import { lookupLoginIdentifier, startExternalSignIn } from "./external";
+import { completeExternalSignIn, lookupLoginIdentifier, startExternalSignIn } from "./external";
 import { joinTenant, requestTenantCode } from "./join";
 import { changeOwnPassword, getCurrentUser, listMyProfiles } from "./me";
 import {
@@ -21,6 +21,7 @@ import {
   ChangePasswordBody,
   CodeIssued,
   CodeTenantsResult,
+  CompleteExternalQuery,
   ConfirmResetBody,
   EmailBody,
   EmailCodeBody,
@@ -166,6 +167,12 @@ export function authModule(rt: Runtime) {
       params: ProviderParams,
       body: StartExternalBody,
       response: { 200: t.Object({ url: t.String() }) },
+    })
+    .get("/auth/external/:provider/callback", ({ query }) => completeExternalSignIn(query), {
+      ...pub("completeExternalSignIn"),
+      params: ProviderParams,
+      query: CompleteExternalQuery,
+      response: { 302: t.Void() },
     })
     .get("/me/profile-id", ({ actor }) => ({ profileId: actor.profileId }), {
       ...route("getMyProfileId", AUTH, "session"),

@@ -114,3 +114,9 @@ export const IdentifierLookupResult = t.Object({
   methods: t.Array(t.String()),
   allowUserSelfSignUp: t.Boolean(),
 });
+
+export const CompleteExternalQuery = t.Object({
+  state: t.Optional(t.String({ maxLength: 2000 })),
+  code: t.Optional(t.String({ maxLength: 4000 })),
+  error: t.Optional(t.String({ maxLength: 2000 })),
+});

@@ -24,14 +24,18 @@ export function fieldsModule(rt: Runtime) {
       ...route("listMemberFields", "fields", "session"),
       response: { 200: FieldList },
     })
-    .post("/member-fields", ({ actor, body, set }) => {
-      set.status = 201;
-      return createField(actor.db, "member", body);
-    }, {
-      ...route("createMemberField", "fields", MANAGE),
-      body: CreateFieldBody,
-      response: { 201: CustomField },
-    })
+    .post(
+      "/member-fields",
+      ({ actor, body, set }) => {
+        set.status = 201;
+        return createField(actor.db, "member", body);
+      },
+      {
+        ...route("createMemberField", "fields", MANAGE),
+        body: CreateFieldBody,
+        response: { 201: CustomField },
+      },
+    )
     .post("/member-fields/batch", ({ actor, body }) => batchEditMemberFields(actor.db, body), {
       ...route("batchEditMemberFields", "fields", MANAGE),
       body: BatchEditBody,
@@ -61,14 +65,18 @@ export function fieldsModule(rt: Runtime) {
       ...route("listSpaceFields", "fields", "session"),
       response: { 200: FieldList },
     })
-    .post("/space-fields", ({ actor, body, set }) => {
-      set.status = 201;
-      return createField(actor.db, "space", body);
-    }, {
-      ...route("createSpaceField", "fields", MANAGE),
-      body: CreateFieldBody,
-      response: { 201: CustomField },
-    })
+    .post(
+      "/space-fields",
+      ({ actor, body, set }) => {
+        set.status = 201;
+        return createField(actor.db, "space", body);
+      },
+      {
+        ...route("createSpaceField", "fields", MANAGE),
+        body: CreateFieldBody,
+        response: { 201: CustomField },
+      },
+    )
     .put("/space-fields/order", ({ actor, body }) => reorderFields(actor.db, "space", body.orderedIds), {
       ...route("reorderSpaceFields", "fields", MANAGE),
       body: ReorderBody,

@@ -1,5 +1,5 @@
-import type { Static } from "elysia";
 import { and, eq, inArray } from "drizzle-orm";
+import type { Static } from "elysia";
 import { type Db, write } from "../../platform/db/types";
 import { conflict, invalid, notFound } from "../../platform/http/errors";
 import { DEFAULT_MEMBER_COLUMNS, type FieldRow, fieldOf, fieldsOf } from "./lookup";
@@ -138,7 +138,10 @@ export function batchEditMemberFields(db: Db, input: Static<typeof BatchEditBody
       deletes.forEach((id, i) => {
         if (!fieldOf(tx, "member", id)) throw invalid(`deletes[${i}]`, "is not a member field");
       });
-      if (deletes.length) tx.delete(customFields).where(and(eq(customFields.kind, "member"), inArray(customFields.id, deletes))).run();
+      if (deletes.length)
+        tx.delete(customFields)
+          .where(and(eq(customFields.kind, "member"), inArray(customFields.id, deletes)))
+          .run();
       (input.updates ?? []).forEach((u, i) => {
         const row = fieldOf(tx, "member", u.id);
         if (!row) throw invalid(`updates[${i}].id`, "is not a member field");

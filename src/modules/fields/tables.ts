@@ -21,12 +21,17 @@ export const customFields = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [uniqueIndex("custom_fields_kind_key_idx").on(t.kind, t.key), index("custom_fields_kind_position_idx").on(t.kind, t.position, t.id)],
+  (t) => [
+    uniqueIndex("custom_fields_kind_key_idx").on(t.kind, t.key),
+    index("custom_fields_kind_position_idx").on(t.kind, t.position, t.id),
+  ],
 );
 
 /** The member-list display (setMemberFieldDisplay): one row, the entries as sent; no row = defaults. */
 export const memberFieldDisplay = sqliteTable("member_field_display", {
   id: integer("id").primaryKey(),
-  entries: text("entries", { mode: "json" }).$type<{ fieldId: string; visible: boolean; order: number; visibility: "PUBLIC" }[]>().notNull(),
+  entries: text("entries", { mode: "json" })
+    .$type<{ fieldId: string; visible: boolean; order: number; visibility: "PUBLIC" }[]>()
+    .notNull(),
   updatedAt: integer("updated_at").notNull(),
 });

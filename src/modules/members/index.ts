@@ -30,14 +30,18 @@ function rawArrays(request: Request) {
 export function membersModule(rt: Runtime) {
   return new Elysia({ name: "module.members" })
     .use(authPlugin(rt))
-    .post("/members", async ({ actor, body, set }) => {
-      set.status = 201;
-      return createMember(rt, actor, body);
-    }, {
-      ...route("createMember", "members", "permission:member:invite"),
-      body: CreateMemberBody,
-      response: { 201: CreateMemberResult },
-    })
+    .post(
+      "/members",
+      async ({ actor, body, set }) => {
+        set.status = 201;
+        return createMember(rt, actor, body);
+      },
+      {
+        ...route("createMember", "members", "permission:member:invite"),
+        body: CreateMemberBody,
+        response: { 201: CreateMemberResult },
+      },
+    )
     .get("/members", ({ actor, query, request }) => listMembers(actor.handle.sqlite, query, rawArrays(request)), {
       ...route("listMembers", "members", "permission:member:read"),
       query: ListMembersQuery,

@@ -45,7 +45,7 @@ type Plan = {
   where: string;
   probe: string;
   params: Param[];
-  /** An exact-match field filter that drives the count from its index (d), and the other filters. */
+  /** A field filter (an exact one if any) that drives the count from its index (d), and the other filters. */
   driver: (Clause & { fieldId: string; rest: Clause }) | null;
   /** A search scans the members: its page and total come from one pass. */
   scan: boolean;
@@ -99,11 +99,12 @@ export function planList(sqlite: Database, q: ListQuery, raw: RawArrays): Plan {
   if (column) sort = { kind: "column", expr: column };
   else {
     const type = types.get(sortBy);
-    if (!type) throw badRequest("UNKNOWN_SORT_FIELD", "unknown sort field", [{ in: "query", field: "sortBy", message: "unknown sort field" }]);
+    if (!type)
+      throw badRequest("UNKNOWN_SORT_FIELD", "unknown sort field", [{ in: "query", field: "sortBy", message: "unknown sort field" }]);
     sort = { kind: "field", fieldId: sortBy, column: VALUE_COLUMN[type] };
   }
 
-  const clauses: (Clause & { probe?: string; driver?: Clause & { fieldId: string } })[] = [];
+  const clauses: (Clause & { probe?: string; driver?: Clause & { fieldId: string; exact: boolean } })[] = [];
   const add = (sql: string, ...params: Param[]) => clauses.push({ sql, params });
 
   // LIKE folds ASCII case only, as lower() would; the stored e-mail and userId key are lowercased.
@@ -148,8 +149,8 @@ export function planList(sqlite: Database, q: ListQuery, raw: RawArrays): Plan {
       probe: `EXISTS (SELECT 1 FROM member_field_values x WHERE x.member_id = m.id AND x.field_id = ? AND ${fieldMatch(type, f.value, f.at, "x.").sql})`,
       params: [f.fieldId, ...match.params],
     };
-    const d = match.exact ? fieldMatch(type, f.value, f.at, "d.") : null;
-    clauses.push(d ? { ...clause, driver: { fieldId: f.fieldId, sql: d.sql, params: d.params } } : clause);
+    const d = fieldMatch(type, f.value, f.at, "d.");
+    clauses.push({ ...clause, driver: { fieldId: f.fieldId, sql: d.sql, params: d.params, exact: match.exact } });
   }
 
   if (q.lastLoginFrom !== undefined) add("m.last_login_at >= ?", Date.parse(q.lastLoginFrom));
@@ -160,9 +161,12 @@ export function planList(sqlite: Database, q: ListQuery, raw: RawArrays): Plan {
   if (q.inactiveSpaceCountMin !== undefined) add(`${INACTIVE_SPACE_COUNT} >= ?`, q.inactiveSpaceCountMin);
   if (q.inactiveSpaceCountMax !== undefined) add(`${INACTIVE_SPACE_COUNT} <= ?`, q.inactiveSpaceCountMax);
 
-  const join = (cs: Clause[]): Clause => ({ sql: cs.length ? cs.map((c) => c.sql).join(" AND ") : "1", params: cs.flatMap((c) => c.params) });
+  const join = (cs: Clause[]): Clause => ({
+    sql: cs.length ? cs.map((c) => c.sql).join(" AND ") : "1",
+    params: cs.flatMap((c) => c.params),
+  });
   const all = join(clauses);
-  const first = clauses.find((c) => c.driver);
+  const first = clauses.find((c) => c.driver?.exact) ?? clauses.find((c) => c.driver);
   return {
     where: all.sql,
     probe: clauses.length ? clauses.map((c) => c.probe ?? c.sql).join(" AND ") : "1",
@@ -175,14 +179,17 @@ export function planList(sqlite: Database, q: ListQuery, raw: RawArrays): Plan {
 }
 
 /**
- * The number of matching members. An exact field filter drives it from its index and probes the
- * members through their covering lookup index: far fewer rows than a scan of the members.
+ * The number of matching members. A field filter drives it from its index (which it reads anyway)
+ * and probes only its matches in the members' covering lookup index (named: the planner would
+ * take the unique id index and read the table row as well).
  */
 function countOf(sqlite: Database, plan: Plan): number {
   const d = plan.driver;
   const row = d
     ? sqlite
-        .query(`SELECT count(*) AS n FROM member_field_values d CROSS JOIN members m WHERE d.field_id = ? AND ${d.sql} AND m.id = d.member_id AND ${d.rest.sql}`)
+        .query(
+          `SELECT count(*) AS n FROM member_field_values d CROSS JOIN members m INDEXED BY members_lookup_idx WHERE d.field_id = ? AND ${d.sql} AND m.id = d.member_id AND ${d.rest.sql}`,
+        )
         .get(d.fieldId, ...d.params, ...d.rest.params)
     : sqlite.query(`SELECT count(*) AS n FROM members m WHERE ${plan.where}`).get(...plan.params);
   return (row as { n: number }).n;
@@ -200,7 +207,9 @@ const MAX_WALK = 20_000;
  */
 function pageIds(sqlite: Database, plan: Plan, limit: number, offset: number, total: number): string[] {
   const { params, sort, dir, driver } = plan;
-  const everyone = plan.where === "1" ? total : (sqlite.query("SELECT count(*) AS n FROM members").get() as { n: number }).n;
+  // max(rowid) estimates the member count in one index step (deletes leave gaps; an estimate is enough).
+  const everyone =
+    plan.where === "1" ? total : ((sqlite.query("SELECT max(rowid) AS n FROM members").get() as { n: number | null }).n ?? 0);
   const walk = ((offset + limit) * everyone) / Math.max(total, 1) <= MAX_WALK;
   const where = walk ? plan.probe : plan.where;
   if (sort.kind === "column") {
@@ -213,9 +222,11 @@ function pageIds(sqlite: Database, plan: Plan, limit: number, offset: number, to
     return idsOf(sqlite.query(sql).all(...params, limit, offset));
   }
   const col = `s.${sort.column}`;
-  const valued = `FROM member_field_values s JOIN members m ON m.id = s.member_id WHERE s.field_id = ? AND ${col} IS NOT NULL AND ${where}`;
+  const valued = `FROM member_field_values s CROSS JOIN members m INDEXED BY members_lookup_idx ON m.id = s.member_id WHERE s.field_id = ? AND ${col} IS NOT NULL AND ${where}`;
   const first = idsOf(
-    sqlite.query(`SELECT m.id ${valued} ORDER BY ${col} ${dir}, s.member_id ${dir} LIMIT ? OFFSET ?`).all(sort.fieldId, ...params, limit, offset),
+    sqlite
+      .query(`SELECT m.id ${valued} ORDER BY ${col} ${dir}, s.member_id ${dir} LIMIT ? OFFSET ?`)
+      .all(sort.fieldId, ...params, limit, offset),
   );
   if (first.length === limit) return first;
   // The page reaches past the members with a value: continue with those without one.

@@ -1,5 +1,5 @@
-import type { Static } from "elysia";
 import { and, eq, inArray } from "drizzle-orm";
+import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { hashPassword } from "../../platform/auth/password";
 import { indexMember, unindexMember } from "../../platform/db/registry";
@@ -129,7 +129,11 @@ export function deleteMembers(rt: Runtime, actor: Actor, userPkIds: string[]) {
     }
     return out;
   });
-  if (emails.length) write(rt.platform.db, (tx) => emails.forEach((email) => unindexMember(tx, email, actor.tenantId)));
+  if (emails.length) {
+    write(rt.platform.db, (tx) => {
+      for (const email of emails) unindexMember(tx, email, actor.tenantId);
+    });
+  }
   return { deleted, failed };
 }
 
@@ -180,7 +184,8 @@ function typedValue(field: typeof customFields.$inferSelect, v: ValueInput, at: 
       if (text !== null && field.type === "SELECT" && !field.options.includes(text)) {
         throw invalid(`${at}.valueText`, "must be one of the field's options");
       }
-      if (text !== null && field.type === "SHORT_TEXT" && text.length > 255) throw invalid(`${at}.valueText`, "must be at most 255 characters");
+      if (text !== null && field.type === "SHORT_TEXT" && text.length > 255)
+        throw invalid(`${at}.valueText`, "must be at most 255 characters");
       return { valueText: text, valueNumber: null, valueDate: null };
     }
   }
@@ -209,7 +214,9 @@ export function setMemberFieldValues(actor: Actor, id: string, values: ValueInpu
       if (seen.has(v.fieldId)) throw invalid(`${at}.fieldId`, "is listed twice");
       seen.add(v.fieldId);
       const value = typedValue(field, v, at);
-      return value.valueText === null && value.valueNumber === null && value.valueDate === null ? [] : [{ memberId: id, fieldId: v.fieldId, ...value }];
+      return value.valueText === null && value.valueNumber === null && value.valueDate === null
+        ? []
+        : [{ memberId: id, fieldId: v.fieldId, ...value }];
     });
     tx.delete(memberFieldValues).where(eq(memberFieldValues.memberId, id)).run();
     if (rows.length) tx.insert(memberFieldValues).values(rows).run();
