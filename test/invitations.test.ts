@@ -493,6 +493,17 @@ describe("POST /api/v1/invitations/{invitationId}/resend — resendInvitation", 
   });
 });
 
+describe("POST /api/v1/invitations — role assignment needs member:manage-role", () => {
+  test("an inviter with member:invite alone may invite as member but not with another role (403)", async () => {
+    await s.call("POST", "/api/v1/roles", { json: { key: "deputy", name: "Deputy", permissions: ["member:manage"] }, token: owner.token });
+    expectProblem(await invite({ emails: [email("Escalate")], roleKey: "owner" }, inviter.token), 403, "FORBIDDEN");
+    expectProblem(await invite({ emails: [email("Escalate2")], roleKey: "deputy" }, inviter.token), 403, "FORBIDDEN");
+    expect((await invite({ emails: [email("Plain")], roleKey: "member" }, inviter.token)).status).toBe(201);
+    const manager = await createMemberFixture(s.server, owner, { permissions: ["member:invite", "member:manage-role"] });
+    expect((await invite({ emails: [email("Deputy")], roleKey: "deputy" }, manager.token)).status).toBe(201);
+  });
+});
+
 describe("POST /api/v1/public/invitations/{token}/accept — acceptInvitation", () => {
   test("end to end: invite, read the mail, accept; the member exists with the invited role", async () => {
     await s.call("POST", "/api/v1/roles", {
@@ -500,7 +511,7 @@ describe("POST /api/v1/public/invitations/{token}/accept — acceptInvitation", 
       token: owner.token,
     });
     const a = email("Accept");
-    const inv = await inviteOne(a, inviter, "assistant");
+    const inv = await inviteOne(a, owner, "assistant");
     const res = await accept(lastToken(a), { displayName: "Kim Min-su (TA)", password: "Str0ng-pass", userId: "kim_ta-1" });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ tenantKey: owner.tenantKey, identifier: "kim_ta-1" });

@@ -14,3 +14,13 @@ export function hasPermission(actor: Actor, code: string): boolean {
 export function requirePermission(actor: Actor, code: string): void {
   if (!actor.permissionSet.has(code)) throw forbidden();
 }
+
+/**
+ * Handing out a role other than the default `member` (creating a member, inviting) needs
+ * `member:manage-role` too: otherwise `member:invite` alone could mint owners.
+ */
+export function requireRoleAssignable(actor: Actor, roleKey: string): void {
+  if (roleKey !== "member" && !actor.permissionSet.has("member:manage-role")) {
+    throw forbidden("FORBIDDEN", "Assigning this role needs the member:manage-role permission.");
+  }
+}

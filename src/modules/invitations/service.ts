@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, count, desc, eq, gt, inArray, lte, type SQL, sql } from "drizzle-orm";
 import type { Static } from "elysia";
+import { requireRoleAssignable } from "../../platform/access";
 import type { Actor } from "../../platform/auth/actor";
 import { mac } from "../../platform/crypto";
 import { type Db, write } from "../../platform/db/types";
@@ -83,6 +84,7 @@ export async function createInvitations(rt: Runtime, actor: Actor, input: Static
     // Inside the transaction: deleteRole checks for pending invitations inside its own.
     const role = roleByKey(tx, input.roleKey ?? "member");
     if (!role) throw invalid("roleKey", "does not name a role of this tenant");
+    requireRoleAssignable(actor, role.key);
     const lowered = input.emails.map((e) => e.toLowerCase());
     const { memberEmails, invitedEmails } = emailStates(tx, [...new Set(lowered)], now);
     const failed: { email: string; reason: "member" | "invited" }[] = [];
