@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { loadConfig } from "../src/config";
 import { resolveMember } from "../src/modules/members/actor";
 import { provisionTenant } from "../src/modules/tenant/provision";
-import { openSession, PERSONAL_SESSION_MS } from "../src/platform/auth/sessions";
+import { openMemberSession } from "../src/platform/auth/sessions";
 import { createRuntime } from "../src/platform/runtime";
 
 const [dataDir, count] = [process.argv[2] as string, Number(process.argv[3] ?? 1000)];
@@ -17,16 +17,7 @@ for (let i = 0; i < count; i++) {
     name: `Bench ${i}`,
     owner: { email: `owner${i}@bench.test`, displayName: "Owner", passwordHash: null },
   });
-  const s = await openSession(rt, rt.platform.db, {
-    accountId: null,
-    email: `owner${i}@bench.test`,
-    tenantId: t.tenantId,
-    tenantKey: key,
-    memberId: t.memberId,
-    sessionType: "personal",
-    confirmed: true,
-    absoluteExpiresAt: Date.now() + PERSONAL_SESSION_MS,
-  });
+  const s = await openMemberSession(rt, { email: `owner${i}@bench.test`, tenantId: t.tenantId, tenantKey: key, memberId: t.memberId });
   tokens.push(s.accessToken);
 }
 writeFileSync(join(dataDir, "bench-tokens.json"), JSON.stringify(tokens));

@@ -7,7 +7,7 @@ import { insertMember } from "../../src/modules/members/create";
 import { roleByKey } from "../../src/modules/roles/builtin";
 import { roles } from "../../src/modules/roles/tables";
 import { provisionTenant } from "../../src/modules/tenant/provision";
-import { openSession, PERSONAL_SESSION_MS } from "../../src/platform/auth/sessions";
+import { openMemberSession } from "../../src/platform/auth/sessions";
 import { indexMember } from "../../src/platform/db/registry";
 import { write } from "../../src/platform/db/types";
 import { startServer } from "../../src/server";
@@ -76,16 +76,7 @@ export async function createTenantFixture(server: TestServer, opts: { key?: stri
   const rt = server.rt;
   const passwordHash = await Bun.password.hash("Passw0rd!", { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
   const t = provisionTenant(rt, { key, name: opts.name ?? `Tenant ${key}`, owner: { email, displayName: "Owner", passwordHash } });
-  const session = await openSession(rt, rt.platform.db, {
-    accountId: null,
-    email,
-    tenantId: t.tenantId,
-    tenantKey: key,
-    memberId: t.memberId,
-    sessionType: "personal",
-    confirmed: true,
-    absoluteExpiresAt: Date.now() + PERSONAL_SESSION_MS,
-  });
+  const session = await openMemberSession(rt, { email, tenantId: t.tenantId, tenantKey: key, memberId: t.memberId });
   return { ...t, email, password: "Passw0rd!", token: session.accessToken, sessionId: session.sessionId };
 }
 
@@ -134,15 +125,6 @@ export async function createMemberFixture(
     }),
   );
   write(rt.platform.db, (tx) => indexMember(tx, email, tenant.tenantId, member.id));
-  const session = await openSession(rt, rt.platform.db, {
-    accountId: null,
-    email,
-    tenantId: tenant.tenantId,
-    tenantKey: tenant.tenantKey,
-    memberId: member.id,
-    sessionType: "personal",
-    confirmed: true,
-    absoluteExpiresAt: Date.now() + PERSONAL_SESSION_MS,
-  });
+  const session = await openMemberSession(rt, { email, tenantId: tenant.tenantId, tenantKey: tenant.tenantKey, memberId: member.id });
   return { memberId: member.id, profileId: member.profileId, email, password: "Passw0rd!", token: session.accessToken };
 }

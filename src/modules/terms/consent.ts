@@ -7,7 +7,7 @@ import type { Runtime } from "../../platform/runtime";
 import type { TermTables } from "./columns";
 import type { AgreementRecord, ConsentBody, DisplayAgreement, PendingAgreement } from "./model";
 import { platformTermTables } from "./platform-tables";
-import { currentTermRow, currentTermRows, type TermVersionRow } from "./service";
+import { currentTermRow, currentTermRows, type TermVersionRow, toDisplayAgreement } from "./service";
 import { tenantTermTables } from "./tables";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -44,18 +44,7 @@ function toRecord(scope: TermTables["scope"], r: ConsentRow, now: number): Stati
   };
 }
 
-function toDisplay(scope: TermTables["scope"], row: TermVersionRow): Static<typeof DisplayAgreement> {
-  return {
-    scope,
-    topic: row.topic,
-    version: row.version,
-    isEssential: row.isEssential,
-    isVisible: row.isVisible,
-    order: row.order,
-    title: { ko: row.titleKo, en: row.titleEn },
-    documentUrl: { ko: row.documentUrlKo, en: row.documentUrlEn },
-  };
-}
+const toDisplay = (scope: TermTables["scope"], row: TermVersionRow): Static<typeof DisplayAgreement> => toDisplayAgreement(scope, row);
 
 /** The subject's consent records, newest first. */
 function recordsOf(side: Side): ConsentRow[] {

@@ -46,7 +46,8 @@ function consentCounts(db: Db, tables: TermTables, now: number): Map<string, num
   return new Map(rows.map((r) => [`${r.topic}\0${r.version}`, r.n]));
 }
 
-export function toTerm(scope: TermTables["scope"], row: TermVersionRow, consentCount: number): TermRecord {
+/** A term version as shown to people who consent (DisplayAgreement). */
+export function toDisplayAgreement(scope: TermTables["scope"], row: TermVersionRow) {
   return {
     scope,
     topic: row.topic,
@@ -56,6 +57,12 @@ export function toTerm(scope: TermTables["scope"], row: TermVersionRow, consentC
     order: row.order,
     title: { ko: row.titleKo, en: row.titleEn },
     documentUrl: { ko: row.documentUrlKo, en: row.documentUrlEn },
+  };
+}
+
+export function toTerm(scope: TermTables["scope"], row: TermVersionRow, consentCount: number): TermRecord {
+  return {
+    ...toDisplayAgreement(scope, row),
     consentTtlDays: row.consentTtlDays,
     isActive: row.isActive,
     consentCount,

@@ -47,3 +47,14 @@ export async function openSession(rt: Runtime, db: Db, input: NewSession, now = 
   );
   return { sessionId: id, refreshToken, ...access };
 }
+
+/** A confirmed personal session for a tenant member (fixtures, benchmarks, operator tooling). */
+export function openMemberSession(rt: Runtime, m: { email: string; tenantId: string; tenantKey: string; memberId: string }) {
+  return openSession(rt, rt.platform.db, {
+    accountId: null,
+    ...m,
+    sessionType: "personal",
+    confirmed: true,
+    absoluteExpiresAt: Date.now() + PERSONAL_SESSION_MS,
+  });
+}
