@@ -95,13 +95,17 @@ describe("POST /api/v1/members — createMember", () => {
     expect((await createMember(other.owner, { displayName: "B", userId: "taken-id", email: tenant.email })).status).toBe(201);
   });
 
-  test("returns 401, 403 without member:invite, and 403 when handing out a role beyond the caller's own", async () => {
+  test("returns 401, 403 without member:invite, and 403 for a role other than member without member:manage-role", async () => {
     const { tenant, member } = await fixture();
     expectProblem(await api.call("POST", M, { json: { displayName: "A", userId: "a" } }), 401, "UNAUTHENTICATED");
     expectProblem(await createMember(member.token, { displayName: "A", userId: "a" }), 403, "FORBIDDEN");
     const inviter = await createMemberFixture(api.server, tenant, { permissions: ["member:invite"] });
     expectProblem(await createMember(inviter.token, { displayName: "A", userId: "a", roleKey: "owner" }), 403, "FORBIDDEN");
     expect((await createMember(inviter.token, { displayName: "A", userId: "a" })).status).toBe(201);
+    const manager = await createMemberFixture(api.server, tenant, { permissions: ["member:invite", "member:manage-role"] });
+    const made = await createMember(manager.token, { displayName: "B", userId: "b", roleKey: "owner" });
+    expect(made.status).toBe(201);
+    expect(made.body.member.role.key).toBe("owner");
   });
 });
 

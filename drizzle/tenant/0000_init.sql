@@ -134,6 +134,7 @@ CREATE UNIQUE INDEX `members_email_idx` ON `members` (`email`);--> statement-bre
 CREATE INDEX `members_created_idx` ON `members` (`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `members_role_idx` ON `members` (`role_id`);--> statement-breakpoint
 CREATE INDEX `members_display_name_idx` ON `members` (`display_name`,`id`);--> statement-breakpoint
+CREATE INDEX `members_position_idx` ON `members` (`position_id`);--> statement-breakpoint
 CREATE INDEX `members_active_created_idx` ON `members` (`is_active`,`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `members_last_login_idx` ON `members` (`last_login_at`,`id`);--> statement-breakpoint
 CREATE INDEX `members_issued_created_idx` ON `members` (`is_issued_account`,`created_at`,`id`);--> statement-breakpoint

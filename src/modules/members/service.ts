@@ -1,5 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Static } from "elysia";
+import { requireRoleAssignable } from "../../platform/access";
 import type { Actor } from "../../platform/auth/actor";
 import { hashPassword } from "../../platform/auth/password";
 import { indexMember, unindexMember } from "../../platform/db/registry";
@@ -32,7 +33,7 @@ export function generatePassword(): string {
 
 const isUnique = (e: unknown) => (e as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE";
 
-/** A caller may hand out, or take over, only a role whose permissions it holds itself. */
+/** A caller may take over (reset the password of) only a member whose role's permissions it holds itself. */
 function checkNoEscalation(actor: Actor, permissions: string[]) {
   if (permissions.some((p) => !actor.permissionSet.has(p))) throw forbidden();
 }
@@ -57,7 +58,7 @@ export async function createMember(rt: Runtime, actor: Actor, input: Static<type
   }
   const role = roleByKey(actor.db, input.roleKey ?? "member");
   if (!role) throw invalid("roleKey", "does not name an existing role");
-  checkNoEscalation(actor, role.permissions);
+  requireRoleAssignable(actor, role.key);
   existingConflicts(actor, input.userId, input.email);
   const tempPassword = input.password ?? generatePassword();
   const passwordHash = await hashPassword(tempPassword);

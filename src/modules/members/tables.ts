@@ -39,6 +39,7 @@ export const members = sqliteTable(
     index("members_created_idx").on(t.createdAt, t.id),
     index("members_role_idx").on(t.roleId),
     index("members_display_name_idx").on(t.displayName, t.id),
+    index("members_position_idx").on(t.positionId),
     // listMembers filters: status (with the default sort), last-login range, issued accounts.
     index("members_active_created_idx").on(t.isActive, t.createdAt, t.id),
     index("members_last_login_idx").on(t.lastLoginAt, t.id),
