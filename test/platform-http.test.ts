@@ -8,7 +8,7 @@ import { resolveMember } from "../src/modules/members/actor";
 import { authPlugin } from "../src/platform/auth/context";
 import { httpPlugin } from "../src/platform/http/plugin";
 import { route } from "../src/platform/http/route";
-import { DisplayName, Email, PageQuery, Password } from "../src/platform/http/schemas";
+import { DisplayName, Email, Enum, PageQuery, Password } from "../src/platform/http/schemas";
 import { createRuntime, type Runtime } from "../src/platform/runtime";
 
 // The platform's HTTP behaviour (errors, limits, request ids) on a probe module built with the same
@@ -31,7 +31,10 @@ beforeAll(() => {
         tasks: t.Optional(t.Array(t.Object({ title: t.String({ minLength: 1, maxLength: 30 }) }))),
       }),
     })
-    .get("/paged", ({ query }) => query, { ...route("paged", "probe", "public"), query: t.Object(PageQuery) })
+    .get("/paged", ({ query }) => query, {
+      ...route("paged", "probe", "public"),
+      query: t.Object({ ...PageQuery, kinds: t.Optional(t.Array(Enum(["a", "b"]), { minItems: 1, maxItems: 2 })) }),
+    })
     .post("/guarded", () => ({ ok: true }), { ...route("guarded", "probe", "session"), body: t.Object({ a: t.String() }) })
     .get(
       "/boom",
@@ -120,6 +123,18 @@ describe("query parameters", () => {
       expect(body.errors[0]).toMatchObject({ in: "query", field });
     }
     expect(await (await fetch(`${base}/paged?page=3&pageSize=100`)).json()).toEqual({ page: 3, pageSize: 100 });
+  });
+
+  test("a repeated-key array names the bad item or the bad count", async () => {
+    for (const [q, field] of [
+      ["kinds=x", "kinds[0]"],
+      ["kinds=a&kinds=zz", "kinds[1]"],
+      ["kinds=a&kinds=b&kinds=a", "kinds"],
+    ]) {
+      const body = await problem(await fetch(`${base}/paged?${q}`), 400, "VALIDATION_FAILED");
+      expect(body.errors[0]).toMatchObject({ in: "query", field });
+    }
+    expect(await (await fetch(`${base}/paged?kinds=a&kinds=b`)).json()).toEqual({ page: 1, pageSize: 20, kinds: ["a", "b"] });
   });
 });
 

@@ -53,11 +53,25 @@ function validationErrors(e: ValidationError): FieldError[] {
   return out.length ? out : [{ in: where, field: where, message: "is not valid" }];
 }
 
-type QuerySchema = { properties?: Record<string, TSchema & { type?: string; anyOf?: { type?: string }[]; error?: string }> };
+type Schema = TSchema & { type?: string; anyOf?: Schema[]; items?: Schema; error?: string; minItems?: number; maxItems?: number };
+type QuerySchema = { properties?: Record<string, Schema> };
+
+const isNumeric = (s: Schema) => [s.type, ...(s.anyOf ?? []).map((a) => a.type)].some((t) => t === "integer" || t === "number");
+
+/** The error of one scalar query value, with numbers explained by the numeric member of a union. */
+function scalarError(prop: Schema, raw: string): string | null {
+  const value = isNumeric(prop) && raw !== "" && !Number.isNaN(Number(raw)) ? Number(raw) : raw;
+  if (Value.Check(prop, value)) return null;
+  if (prop.error) return prop.error;
+  if (typeof value !== "number") return "has the wrong type or value";
+  const target = prop.anyOf?.find((a) => a.type === "integer" || a.type === "number") ?? prop;
+  return Value.Errors(target, value).First()?.message ?? "is not valid";
+}
 
 /**
- * Elysia checks numeric query parameters one at a time and reports them without a name; find the
- * offending parameter again from the route's query schema so that the error names it.
+ * Elysia checks numeric and array query parameters one at a time and reports them without a name
+ * (or as a decode error); find the offending parameter again from the route's query schema so that
+ * the error names it, e.g. `page` or `statuses[0]`.
  */
 function queryPropertyErrors(schema: QuerySchema | undefined, url: string): FieldError[] {
   const params = new URL(url).searchParams;
@@ -65,14 +79,22 @@ function queryPropertyErrors(schema: QuerySchema | undefined, url: string): Fiel
   for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
     const raw = params.getAll(name);
     if (raw.length === 0) continue;
-    const types = [prop.type, ...(prop.anyOf ?? []).map((a) => a.type)];
-    const numeric = types.includes("integer") || types.includes("number");
-    const value = prop.type === "array" ? raw : numeric && raw[0] !== "" && !Number.isNaN(Number(raw[0])) ? Number(raw[0]) : raw[0];
-    if (!Value.Check(prop, value)) {
-      // Elysia wraps numbers in a union with their string form: explain with the numeric member.
-      const target = (prop.anyOf?.find((a) => a.type === "integer" || a.type === "number") as TSchema | undefined) ?? prop;
-      const message = typeof value === "number" ? Value.Errors(target, value).First()?.message : "has the wrong type or value";
-      out.push({ in: "query", field: name, message: prop.error ?? message ?? "is not valid" });
+    const array = prop.type === "array" ? prop : prop.anyOf?.find((a) => a.type === "array");
+    if (array) {
+      if ((array.minItems !== undefined && raw.length < array.minItems) || (array.maxItems !== undefined && raw.length > array.maxItems)) {
+        out.push({
+          in: "query",
+          field: name,
+          message: array.error ?? `must have ${array.minItems ?? 0}..${array.maxItems ?? "any"} items`,
+        });
+      }
+      raw.forEach((r, i) => {
+        const message = array.items ? scalarError(array.items, r) : null;
+        if (message) out.push({ in: "query", field: `${name}[${i}]`, message });
+      });
+    } else {
+      const message = scalarError(prop, raw[0] as string);
+      if (message) out.push({ in: "query", field: name, message });
     }
   }
   return out;
@@ -107,7 +129,9 @@ export function httpPlugin(rt: Runtime, routes: () => { method: string; path: st
       // Elysia wraps whatever the parse hook throws (413, INVALID_JSON) in a ParseError.
       const cause = (error as { cause?: unknown }).cause;
       if (code === "PARSE" && cause instanceof Problem) return problemResponse(cause, id);
-      if (error instanceof ValidationError && error.type === "property") {
+      // Query errors are re-derived per parameter: Elysia reports some without a name or as a decode error.
+      const queryError = error instanceof ValidationError ? error.type === "property" || error.type === "query" : code === "VALIDATION";
+      if (queryError) {
         const r = routes().find((x) => x.method === request.method && x.path === route);
         const errors = queryPropertyErrors((r?.hooks as { query?: QuerySchema } | undefined)?.query, request.url);
         return problemResponse(
