@@ -44,8 +44,8 @@ describe("GET /openapi.json", () => {
     }
   });
 
-  test("every documented operation matches the catalog's method, path and auth", async () => {
-    if (catalog.length === 0) return; // the catalog lives in ../shared beside the checkout
+  // The catalog lives in ../shared beside the checkout (as in CI); without it these are skipped, not passed.
+  test.skipIf(catalog.length === 0)("every documented operation matches the catalog's method, path and auth", async () => {
     const { ops } = await documentOps();
     const byId = new Map(catalog.map((c) => [c.id, c]));
     for (const [id, o] of ops) {
@@ -64,7 +64,7 @@ describe("GET /openapi.json", () => {
   });
 });
 
-describe("access rules of the catalog", () => {
+describe.skipIf(catalog.length === 0)("access rules of the catalog", () => {
   test("every implemented non-public operation answers 401 without a token", async () => {
     const { ops } = await documentOps();
     for (const c of catalog) {
