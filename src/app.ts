@@ -3,6 +3,7 @@ import pkg from "../package.json" with { type: "json" };
 import type { Config } from "./config";
 import { authModule } from "./modules/auth";
 import { fieldsModule } from "./modules/fields";
+import { filesModule } from "./modules/files";
 import { grantsModule } from "./modules/grants";
 import { groupsModule } from "./modules/groups";
 import { healthModule } from "./modules/health";
@@ -13,6 +14,7 @@ import { membersModule } from "./modules/members";
 import { resolveMember } from "./modules/members/actor";
 import { orgModule } from "./modules/org";
 import { rolesModule } from "./modules/roles";
+import { spacesModule } from "./modules/spaces";
 import { ssoModule } from "./modules/sso";
 import { tenantModule } from "./modules/tenant";
 import { termsModule } from "./modules/terms";
@@ -41,7 +43,9 @@ export function createApp(config: Config) {
     .use(fieldsModule(rt))
     .use(groupsModule(rt))
     .use(grantsModule(rt))
-    .use(orgModule(rt));
+    .use(orgModule(rt))
+    .use(filesModule(rt))
+    .use(spacesModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox" })
     .use(httpPlugin(rt, () => root?.routes ?? []))
     .use(authPlugin(rt))

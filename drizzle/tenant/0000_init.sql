@@ -20,6 +20,29 @@ CREATE TABLE `member_field_display` (
 	`updated_at` integer NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE `space_field_values` (
+	`space_id` text NOT NULL,
+	`field_id` text NOT NULL,
+	`value_text` text,
+	`value_number` real,
+	`value_date` integer,
+	PRIMARY KEY(`space_id`, `field_id`),
+	FOREIGN KEY (`space_id`) REFERENCES `spaces`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`field_id`) REFERENCES `custom_fields`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE TABLE `files` (
+	`id` text PRIMARY KEY NOT NULL,
+	`uploader_member_id` text NOT NULL,
+	`file_name` text NOT NULL,
+	`content_type` text NOT NULL,
+	`size` integer,
+	`status` text NOT NULL,
+	`created_at` integer NOT NULL,
+	`ready_at` integer
+);
+--> statement-breakpoint
+CREATE INDEX `files_uploader_idx` ON `files` (`uploader_member_id`,`created_at`);--> statement-breakpoint
 CREATE TABLE `grant_subjects` (
 	`code` text NOT NULL,
 	`subject_type` text NOT NULL,
@@ -194,6 +217,150 @@ CREATE TABLE `roles` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `roles_key_unique` ON `roles` (`key`);--> statement-breakpoint
 CREATE INDEX `roles_list_idx` ON `roles` (`is_builtin`,`name`,`id`);--> statement-breakpoint
+CREATE TABLE `space_blocks` (
+	`id` text PRIMARY KEY NOT NULL,
+	`space_id` text NOT NULL,
+	`member_id` text NOT NULL,
+	`reason` text,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`space_id`) REFERENCES `spaces`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`member_id`) REFERENCES `members`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `space_blocks_space_member_idx` ON `space_blocks` (`space_id`,`member_id`);--> statement-breakpoint
+CREATE INDEX `space_blocks_list_idx` ON `space_blocks` (`space_id`,`created_at`);--> statement-breakpoint
+CREATE TABLE `space_categories` (
+	`id` text PRIMARY KEY NOT NULL,
+	`name` text NOT NULL,
+	`order` integer NOT NULL,
+	`created_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `space_categories_order_idx` ON `space_categories` (`order`,`id`);--> statement-breakpoint
+CREATE TABLE `space_category_settings` (
+	`id` integer PRIMARY KEY NOT NULL,
+	`semester_enabled` integer NOT NULL,
+	`semester_with_year` integer NOT NULL,
+	`tags` text NOT NULL,
+	`roles` text NOT NULL,
+	`start_menu` text NOT NULL,
+	`enabled_menus` text NOT NULL,
+	`updated_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `space_defaults` (
+	`id` integer PRIMARY KEY NOT NULL,
+	`default_auto_join` integer NOT NULL,
+	`default_exit_restricted` integer NOT NULL,
+	`default_allow_file_download` integer NOT NULL,
+	`default_vod_concurrent_limit` integer NOT NULL,
+	`enforce_file_download_disabled` integer NOT NULL,
+	`enforce_vod_concurrent_limit` integer NOT NULL,
+	`updated_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `space_enrollment_history` (
+	`id` text PRIMARY KEY NOT NULL,
+	`space_id` text NOT NULL,
+	`member_id` text NOT NULL,
+	`role` text NOT NULL,
+	`joined_at` integer NOT NULL,
+	`left_at` integer NOT NULL,
+	`reason` text NOT NULL,
+	FOREIGN KEY (`space_id`) REFERENCES `spaces`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`member_id`) REFERENCES `members`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `space_enrollment_history_space_idx` ON `space_enrollment_history` (`space_id`,`left_at`);--> statement-breakpoint
+CREATE INDEX `space_enrollment_history_member_idx` ON `space_enrollment_history` (`member_id`);--> statement-breakpoint
+CREATE TABLE `space_group_members` (
+	`group_id` text NOT NULL,
+	`set_id` text NOT NULL,
+	`member_id` text NOT NULL,
+	`position` integer NOT NULL,
+	PRIMARY KEY(`group_id`, `member_id`),
+	FOREIGN KEY (`group_id`) REFERENCES `space_groups`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`set_id`) REFERENCES `space_group_sets`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`member_id`) REFERENCES `members`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `space_group_members_set_member_idx` ON `space_group_members` (`set_id`,`member_id`);--> statement-breakpoint
+CREATE INDEX `space_group_members_member_idx` ON `space_group_members` (`member_id`);--> statement-breakpoint
+CREATE TABLE `space_group_sets` (
+	`id` text PRIMARY KEY NOT NULL,
+	`space_id` text NOT NULL,
+	`name` text NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`space_id`) REFERENCES `spaces`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `space_group_sets_space_idx` ON `space_group_sets` (`space_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE TABLE `space_groups` (
+	`id` text PRIMARY KEY NOT NULL,
+	`set_id` text NOT NULL,
+	`name` text NOT NULL,
+	`position` integer NOT NULL,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`set_id`) REFERENCES `space_group_sets`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `space_groups_set_idx` ON `space_groups` (`set_id`,`position`);--> statement-breakpoint
+CREATE TABLE `space_join_codes` (
+	`id` text PRIMARY KEY NOT NULL,
+	`space_id` text NOT NULL,
+	`code` text NOT NULL,
+	`role` text NOT NULL,
+	`password` text,
+	`enabled` integer DEFAULT true NOT NULL,
+	`expires_at` integer,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`space_id`) REFERENCES `spaces`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `space_join_codes_code_unique` ON `space_join_codes` (`code`);--> statement-breakpoint
+CREATE INDEX `space_join_codes_space_idx` ON `space_join_codes` (`space_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE TABLE `space_members` (
+	`space_id` text NOT NULL,
+	`member_id` text NOT NULL,
+	`role` text NOT NULL,
+	`is_owner` integer DEFAULT false NOT NULL,
+	`created_at` integer NOT NULL,
+	PRIMARY KEY(`space_id`, `member_id`),
+	FOREIGN KEY (`space_id`) REFERENCES `spaces`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`member_id`) REFERENCES `members`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `space_members_member_idx` ON `space_members` (`member_id`,`space_id`);--> statement-breakpoint
+CREATE INDEX `space_members_list_idx` ON `space_members` (`space_id`,`created_at`,`member_id`);--> statement-breakpoint
+CREATE INDEX `space_members_role_idx` ON `space_members` (`space_id`,`role`);--> statement-breakpoint
+CREATE TABLE `spaces` (
+	`id` text PRIMARY KEY NOT NULL,
+	`name` text NOT NULL,
+	`representative_name` text,
+	`description` text,
+	`thumbnail_file_id` text,
+	`semester` text,
+	`is_active` integer DEFAULT true NOT NULL,
+	`is_public` integer DEFAULT false NOT NULL,
+	`auto_join` integer DEFAULT false NOT NULL,
+	`exit_restricted` integer DEFAULT false NOT NULL,
+	`allow_file_download` integer DEFAULT true NOT NULL,
+	`vod_concurrent_limit` integer DEFAULT false NOT NULL,
+	`retain_enrollment_history` integer DEFAULT false NOT NULL,
+	`start_menu` text NOT NULL,
+	`enabled_menus` text NOT NULL,
+	`message_enabled` integer DEFAULT false NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `spaces_created_idx` ON `spaces` (`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `spaces_active_created_idx` ON `spaces` (`is_active`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `spaces_semester_created_idx` ON `spaces` (`semester`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `spaces_auto_join_created_idx` ON `spaces` (`auto_join`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `spaces_exit_restricted_created_idx` ON `spaces` (`exit_restricted`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `spaces_public_created_idx` ON `spaces` (`is_public`,`created_at`,`id`);--> statement-breakpoint
 CREATE TABLE `saml_requests` (
 	`relay_state` text PRIMARY KEY NOT NULL,
 	`request_id` text NOT NULL,

@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
 import { route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
+import { FieldValues, SetFieldValuesBody } from "../members/model";
 import { BatchEditBody, CreateFieldBody, CustomField, DisplayBody, DisplayList, FieldList, ReorderBody, UpdateFieldBody } from "./model";
 import {
   batchEditMemberFields,
@@ -12,11 +13,11 @@ import {
   setMemberFieldDisplay,
   updateField,
 } from "./service";
+import { setSpaceFieldValues } from "./space-values";
 
 const FieldParams = t.Object({ fieldId: t.String({ minLength: 1, maxLength: 100 }) });
 const MANAGE = "permission:tenant-settings:manage";
 
-// setSpaceFieldValues (PUT /spaces/{spaceId}/field-values) waits for the spaces module.
 export function fieldsModule(rt: Runtime) {
   return new Elysia({ name: "module.fields" })
     .use(authPlugin(rt))
@@ -87,5 +88,11 @@ export function fieldsModule(rt: Runtime) {
       params: FieldParams,
       body: UpdateFieldBody,
       response: { 200: CustomField },
+    })
+    .put("/spaces/:spaceId/field-values", ({ actor, params, body }) => setSpaceFieldValues(actor, params.spaceId, body.values), {
+      ...route("setSpaceFieldValues", "fields", "spaceAdmin"),
+      params: t.Object({ spaceId: t.String({ minLength: 1, maxLength: 100 }) }),
+      body: SetFieldValuesBody,
+      response: { 200: FieldValues },
     });
 }

@@ -1,4 +1,5 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { spaces } from "../spaces/tables";
 
 export const FIELD_TYPES = ["SHORT_TEXT", "LONG_TEXT", "NUMBER", "DATE", "SELECT"] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -35,3 +36,21 @@ export const memberFieldDisplay = sqliteTable("member_field_display", {
     .notNull(),
   updatedAt: integer("updated_at").notNull(),
 });
+
+/** Custom-field values of spaces (setSpaceFieldValues), shaped like member_field_values. */
+export const spaceFieldValues = sqliteTable(
+  "space_field_values",
+  {
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => spaces.id, { onDelete: "cascade" }),
+    fieldId: text("field_id")
+      .notNull()
+      .references(() => customFields.id, { onDelete: "cascade" }),
+    valueText: text("value_text"),
+    valueNumber: real("value_number"),
+    /** Epoch ms. */
+    valueDate: integer("value_date"),
+  },
+  (t) => [primaryKey({ columns: [t.spaceId, t.fieldId] })],
+);

@@ -11,12 +11,14 @@ export type RawArrays = { roleKeys: string[]; statuses: string[]; fieldFilters: 
 type Param = string | number;
 
 /**
- * Space counts. No space memberships exist yet, so both are 0; filters and sorts already go
- * through these expressions. When spaces land, replace them with correlated counts over the
- * space-membership table (indexed by member id).
+ * Space counts: enrolments (ADMIN or PARTICIPANT) in active / inactive spaces, as correlated
+ * counts over space_members(member_id, space_id) probing each space's primary key. Filters,
+ * sorts and the include=spaceCounts output all go through these expressions.
  */
-const ACTIVE_SPACE_COUNT = "CAST(0 AS INTEGER)";
-const INACTIVE_SPACE_COUNT = "CAST(0 AS INTEGER)";
+const spaceCount = (active: 0 | 1) =>
+  `(SELECT count(*) FROM space_members sm JOIN spaces sp ON sp.id = sm.space_id WHERE sm.member_id = m.id AND sp.is_active = ${active})`;
+const ACTIVE_SPACE_COUNT = spaceCount(1);
+const INACTIVE_SPACE_COUNT = spaceCount(0);
 
 /** Sortable default columns (spec Members 2); nullable ones sort their nulls last in both directions. */
 const COLUMN_SORTS: Record<string, string> = {
@@ -261,13 +263,16 @@ type MemberRow = {
   position_id: string | null;
   role_key: string;
   role_name: string;
+  active_space_count: number;
+  inactive_space_count: number;
 };
 type ValueRow = { member_id: string; field_id: string; value_text: string | null; value_number: number | null; value_date: number | null };
 
 const LOAD_MEMBERS = `
   SELECT m.id, m.user_id, m.display_name, m.email, m.is_active, m.last_login_at, m.created_at, m.picture_url,
          m.affiliation, m.external_member_code, m.bio, m.is_issued_account, m.position_id,
-         r.key AS role_key, r.name AS role_name
+         r.key AS role_key, r.name AS role_name,
+         ${ACTIVE_SPACE_COUNT} AS active_space_count, ${INACTIVE_SPACE_COUNT} AS inactive_space_count
   FROM members m JOIN roles r ON r.id = m.role_id WHERE m.id IN (SELECT value FROM json_each(?))`;
 const LOAD_VALUES = `
   SELECT v.member_id, v.field_id, v.value_text, v.value_number, v.value_date
@@ -294,7 +299,7 @@ function toMember(row: MemberRow, values: ValueRow[], spaceCounts: boolean): Sta
     bio: row.bio,
     isIssuedAccount: row.is_issued_account === 1,
     positionId: row.position_id,
-    ...(spaceCounts ? { activeSpaceCount: 0, inactiveSpaceCount: 0 } : {}),
+    ...(spaceCounts ? { activeSpaceCount: row.active_space_count, inactiveSpaceCount: row.inactive_space_count } : {}),
     fieldValues: values.map(toFieldValue),
   };
 }

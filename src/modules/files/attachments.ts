@@ -1,0 +1,73 @@
+// What the modules that attach files (posts, challenges, library, submissions, quizzes, surveys)
+// use: check the ids a caller sends, load the rows of stored ids, and render Attachments.
+import { and, eq, inArray } from "drizzle-orm";
+import type { Static } from "elysia";
+import type { Db } from "../../platform/db/types";
+import { fileDownloadUrl } from "../../platform/files/tokens";
+import { type FieldError, invalidMany } from "../../platform/http/errors";
+import type { Runtime } from "../../platform/runtime";
+import type { Attachment } from "./model";
+import { files } from "./tables";
+
+export { fileDownloadUrl } from "../../platform/files/tokens";
+
+export type ReadyFile = { id: string; fileName: string; contentType: string; size: number };
+
+const readyColumns = { id: files.id, fileName: files.fileName, contentType: files.contentType, size: files.size };
+
+/**
+ * Body references (DECISIONS §1): every id must be the caller's own `ready` upload, listed once,
+ * else 400 VALIDATION_FAILED naming each bad item (`fileIds[2]`). Returns the rows in the order
+ * given, from one query. A record that keeps files attached by someone else (an edit by another
+ * admin) should pass only the ids it newly attaches.
+ */
+export function requireReadyFiles(db: Db, actor: { memberId: string }, fileIds: readonly string[], field = "fileIds"): ReadyFile[] {
+  if (fileIds.length === 0) return [];
+  const rows = db
+    .select(readyColumns)
+    .from(files)
+    .where(and(inArray(files.id, [...new Set(fileIds)]), eq(files.uploaderMemberId, actor.memberId), eq(files.status, "ready")))
+    .all();
+  const byId = new Map(rows.map((r) => [r.id, { ...r, size: r.size ?? 0 }]));
+  const seen = new Set<string>();
+  const errors: FieldError[] = [];
+  fileIds.forEach((id, i) => {
+    if (seen.has(id)) errors.push({ in: "body", field: `${field}[${i}]`, message: "repeats an earlier file" });
+    else if (!byId.has(id)) errors.push({ in: "body", field: `${field}[${i}]`, message: "must be one of your own uploaded (ready) files" });
+    seen.add(id);
+  });
+  if (errors.length) throw invalidMany(errors);
+  return fileIds.map((id) => byId.get(id) as ReadyFile);
+}
+
+/** The ready files among stored ids (no owner check: for rendering records that attach them), in one query. */
+export function readyFilesByIds(db: Db, fileIds: readonly string[]): Map<string, ReadyFile> {
+  if (fileIds.length === 0) return new Map();
+  const rows = db
+    .select(readyColumns)
+    .from(files)
+    .where(and(inArray(files.id, [...new Set(fileIds)]), eq(files.status, "ready")))
+    .all();
+  return new Map(rows.map((r) => [r.id, { ...r, size: r.size ?? 0 }]));
+}
+
+/**
+ * The spec's Attachment for one reader: `url` is a 1-hour download URL bound to the file, the
+ * reader and the attaching record (`attachedTo`, e.g. "post:<id>"). Callers that must hide the URL
+ * (a post with allowFileDownload false, for non-ADMIN readers) set `url: null` on the result.
+ */
+export function attachmentOf(
+  rt: Runtime,
+  actor: { tenantId: string; memberId: string },
+  row: ReadyFile,
+  attachedTo: string,
+): Static<typeof Attachment> {
+  return {
+    fileId: row.id,
+    name: row.fileName,
+    contentType: row.contentType,
+    size: row.size,
+    url: fileDownloadUrl(rt, { tenantId: actor.tenantId, fileId: row.id, readerId: actor.memberId, attachedTo }),
+    preview: { status: "none", pdfUrl: null, pageCount: null, reason: null },
+  };
+}

@@ -1,0 +1,63 @@
+import { Elysia, t } from "elysia";
+import { authPlugin } from "../../platform/auth/context";
+import { route } from "../../platform/http/route";
+import type { Runtime } from "../../platform/runtime";
+import { FileIdParams, FileRecord, RequestUploadBody, SignedUrlQuery, UploadTicket } from "./model";
+import { downloadFileContent, getFile, requestUpload, uploadFileContent } from "./service";
+
+export { Attachment } from "./model";
+
+const UPLOAD_PATH = /^\/api\/v1\/files\/[^/]+\/content$/;
+const uploadTypes = new WeakMap<Request, string | null>();
+
+/**
+ * The global body parser reads JSON and form bodies up to 4 MiB, and Elysia's defaults read text
+ * and octet-stream bodies whole. An upload's bytes must reach the service as a stream whatever
+ * their type, so its Content-Type is taken aside before parsing; the service compares the saved one.
+ */
+function setUploadBodyAside(request: Request) {
+  if (request.method !== "PUT" || !UPLOAD_PATH.test(new URL(request.url).pathname)) return;
+  uploadTypes.set(request, request.headers.get("content-type"));
+  request.headers.delete("content-type");
+}
+
+export function filesModule(rt: Runtime) {
+  return new Elysia({ name: "module.files" })
+    .use(authPlugin(rt))
+    .onRequest(({ request }) => setUploadBodyAside(request))
+    .post("/files", ({ actor, body, status }) => status(201, requestUpload(rt, actor, body)), {
+      ...route("requestUpload", "files", "session"),
+      body: RequestUploadBody,
+      response: { 201: UploadTicket },
+    })
+    .put(
+      "/files/:fileId/content",
+      ({ params, query, request }) => uploadFileContent(rt, params.fileId, query.token, request, uploadTypes.get(request) ?? null),
+      {
+        ...route("uploadFileContent", "files", "signedUrl"),
+        params: FileIdParams,
+        query: SignedUrlQuery,
+        detail: {
+          ...route("uploadFileContent", "files", "signedUrl").detail,
+          requestBody: {
+            required: true,
+            description: "The raw bytes: exactly the declared size, with the declared contentType as Content-Type",
+            content: { "*/*": { schema: { type: "string", format: "binary" } } },
+          },
+        },
+        response: { 200: FileRecord },
+      },
+    )
+    .get("/files/:fileId", ({ actor, params }) => getFile(actor, params.fileId), {
+      ...route("getFile", "files", "session"),
+      params: FileIdParams,
+      response: { 200: FileRecord },
+    })
+    .get("/files/:fileId/content", ({ params, query }) => downloadFileContent(rt, params.fileId, query.token), {
+      ...route("downloadFileContent", "files", "signedUrl"),
+      params: FileIdParams,
+      query: SignedUrlQuery,
+      detail: { ...route("downloadFileContent", "files", "signedUrl").detail, "x-response-media": "application/octet-stream" },
+      response: { 200: t.String({ format: "binary", description: "The file's bytes, as an attachment with its name and type" }) },
+    });
+}

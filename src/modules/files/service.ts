@@ -1,0 +1,173 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Static } from "elysia";
+import type { Actor } from "../../platform/auth/actor";
+import { prepared, TenantFileMissingError, type TenantHandle } from "../../platform/db/tenant-store";
+import { write } from "../../platform/db/types";
+import {
+  attachmentDisposition,
+  commitFile,
+  discardFile,
+  MAX_UPLOAD_BYTES,
+  receiveFile,
+  storedFilePath,
+  storedSize,
+  UploadSizeError,
+} from "../../platform/files/storage";
+import { fileUploadUrl, verifyFileToken } from "../../platform/files/tokens";
+import { conflict, invalid, notFound, unauthenticated } from "../../platform/http/errors";
+import { isoRequired } from "../../platform/http/schemas";
+import type { Runtime } from "../../platform/runtime";
+import type { FileRecord, RequestUploadBody, UploadTicket } from "./model";
+import { files } from "./tables";
+
+export type FileRow = typeof files.$inferSelect;
+
+export function toFileRecord(row: FileRow): Static<typeof FileRecord> {
+  return {
+    fileId: row.id,
+    fileName: row.fileName,
+    contentType: row.contentType,
+    size: row.size,
+    status: row.status,
+    createdAt: isoRequired(row.createdAt),
+  };
+}
+
+function fileById(handle: TenantHandle, fileId: string): FileRow | undefined {
+  return prepared(handle, "files.byId", () =>
+    handle.db
+      .select()
+      .from(files)
+      .where(eq(files.id, sql.placeholder("id")))
+      .prepare(),
+  ).get({ id: fileId });
+}
+
+/** A pending file record and its one-use upload URL (DECISIONS §6 Files 1). */
+export function requestUpload(
+  rt: Runtime,
+  actor: Actor,
+  input: Static<typeof RequestUploadBody>,
+  now = Date.now(),
+): Static<typeof UploadTicket> {
+  const fileId = Bun.randomUUIDv7();
+  write(actor.db, (tx) =>
+    tx
+      .insert(files)
+      .values({
+        id: fileId,
+        uploaderMemberId: actor.memberId,
+        fileName: input.fileName,
+        contentType: input.contentType,
+        size: input.size ?? null,
+        status: "pending",
+        createdAt: now,
+      })
+      .run(),
+  );
+  return { fileId, uploadUrl: fileUploadUrl(rt, { tenantId: actor.tenantId, fileId }, now), contentType: input.contentType };
+}
+
+/**
+ * Visible to the uploader only, else 404. This rule grows with the modules that attach files:
+ * a caller who can see a post, challenge, content or submission attaching the file sees it too
+ * (DECISIONS §9.2 getFile); each adds its check here when it lands.
+ */
+export function getFile(actor: Actor, fileId: string) {
+  const row = fileById(actor.handle, fileId);
+  if (!row || row.uploaderMemberId !== actor.memberId) throw notFound();
+  return toFileRecord(row);
+}
+
+/** Runs a short synchronous step in the tenant a verified token names; a removed tenant is 404. */
+function inTenant<T>(rt: Runtime, tenantId: string, fn: (handle: TenantHandle) => T): T {
+  try {
+    return rt.tenants.use(tenantId, fn);
+  } catch (e) {
+    if (e instanceof TenantFileMissingError) throw notFound();
+    throw e;
+  }
+}
+
+const sameMediaType = (sent: string | null, declared: string) =>
+  sent !== null && sent.trim().toLowerCase() === declared.trim().toLowerCase();
+
+/**
+ * uploadFileContent (DECISIONS §9.2): the token is the authorization; the bytes stream to disk
+ * and must match the declared size and type. One use: the pending → ready change happens once,
+ * in the same transaction that publishes the file, so of two racing uploads one gets 409.
+ */
+export async function uploadFileContent(
+  rt: Runtime,
+  fileId: string,
+  token: string | undefined,
+  request: Request,
+  contentType: string | null,
+): Promise<Static<typeof FileRecord>> {
+  const claims = verifyFileToken(rt.secret, token);
+  if (claims?.purpose !== "upload" || claims.fileId !== fileId) throw unauthenticated();
+  const { tenantId } = claims;
+  const row = inTenant(rt, tenantId, (h) => fileById(h, fileId));
+  if (!row) throw notFound();
+  if (!sameMediaType(contentType, row.contentType)) throw invalid("Content-Type", "must equal the contentType declared in requestUpload");
+  const sizeMessage =
+    row.size === null ? `must be at most ${MAX_UPLOAD_BYTES} bytes` : "must have exactly the size declared in requestUpload";
+  const length = request.headers.get("content-length");
+  if (length !== null && (row.size === null ? Number(length) > MAX_UPLOAD_BYTES : Number(length) !== row.size)) {
+    throw invalid("body", sizeMessage);
+  }
+  if (row.status !== "pending") throw conflict("INVALID_STATE", "This file has already been uploaded.");
+
+  const finalPath = storedFilePath(rt.config.dataDir, tenantId, fileId);
+  const bound = row.size === null ? { max: MAX_UPLOAD_BYTES } : { max: row.size, exact: row.size };
+  const received = await receiveFile(finalPath, request.body, bound).catch((e) => {
+    throw e instanceof UploadSizeError ? invalid("body", sizeMessage) : e;
+  });
+  try {
+    const ready = inTenant(rt, tenantId, (h) =>
+      write(h.db, (tx) => {
+        const updated = tx
+          .update(files)
+          .set({ status: "ready", size: received.size, readyAt: Date.now() })
+          .where(and(eq(files.id, fileId), eq(files.status, "pending")))
+          .returning()
+          .get();
+        if (!updated) throw conflict("INVALID_STATE", "This file has already been uploaded.");
+        commitFile(received.tempPath, finalPath);
+        return updated;
+      }),
+    );
+    return toFileRecord(ready);
+  } finally {
+    discardFile(received.tempPath);
+  }
+}
+
+/**
+ * downloadFileContent (DECISIONS §9.2): streams a ready file to the reader the token names, as an
+ * attachment. Download-time rules of the attaching record (`claims.attachedTo`, e.g. a post's
+ * allowFileDownload → 403 for non-ADMIN readers) are added here by the modules that attach files.
+ */
+export function downloadFileContent(rt: Runtime, fileId: string, token: string | undefined): Response {
+  const claims = verifyFileToken(rt.secret, token);
+  if (claims?.purpose !== "download" || claims.fileId !== fileId) throw unauthenticated();
+  const row = inTenant(rt, claims.tenantId, (h) => {
+    if (!rt.resolveMember(h, claims.readerId)?.isActive) throw unauthenticated();
+    return fileById(h, fileId);
+  });
+  if (row?.status !== "ready") throw notFound();
+  const path = storedFilePath(rt.config.dataDir, claims.tenantId, fileId);
+  const size = storedSize(path);
+  if (size === null) throw notFound();
+  return new Response(Bun.file(path), {
+    headers: {
+      "content-type": row.contentType,
+      "content-length": String(size),
+      "content-disposition": attachmentDisposition(row.fileName),
+      // The type is the uploader's word: never sniff it, never render it as our origin's page.
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "sandbox",
+      "cache-control": "private, no-cache",
+    },
+  });
+}

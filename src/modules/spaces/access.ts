@@ -1,0 +1,79 @@
+import { and, count, eq, inArray } from "drizzle-orm";
+import type { Actor } from "../../platform/auth/actor";
+import type { Db } from "../../platform/db/types";
+import { forbidden, notFound } from "../../platform/http/errors";
+import { type SpaceRole, spaceMembers, spaces } from "./tables";
+
+export type SpaceRow = typeof spaces.$inferSelect;
+/** A space the caller can see, with the caller's role in it (null = not enrolled). */
+export type VisibleSpace = SpaceRow & { callerRole: SpaceRole | null };
+
+/** The member's role in the space, or null when not enrolled. */
+export function spaceRole(db: Db, spaceId: string, memberId: string): SpaceRole | null {
+  const row = db
+    .select({ role: spaceMembers.role })
+    .from(spaceMembers)
+    .where(and(eq(spaceMembers.spaceId, spaceId), eq(spaceMembers.memberId, memberId)))
+    .get();
+  return row?.role ?? null;
+}
+
+/** DECISIONS §4: enrolled, or a public space, or the caller holds space:create. */
+export function canSeeSpace(actor: Actor, space: SpaceRow, role: SpaceRole | null): boolean {
+  return role !== null || space.isPublic || actor.permissionSet.has("space:create");
+}
+
+/** The space if the caller can see it; unknown, other-tenant and invisible spaces alike are 404. */
+export function visibleSpace(actor: Actor, spaceId: string, db: Db = actor.db): VisibleSpace {
+  const space = db.select().from(spaces).where(eq(spaces.id, spaceId)).get();
+  if (!space) throw notFound();
+  const callerRole = spaceRole(db, spaceId, actor.memberId);
+  if (!canSeeSpace(actor, space, callerRole)) throw notFound();
+  return { ...space, callerRole };
+}
+
+/** `spaceMember` rule: 404 when not visible, then 403 when the caller is not enrolled. */
+export function requireSpaceMember(actor: Actor, spaceId: string, db: Db = actor.db): VisibleSpace {
+  const space = visibleSpace(actor, spaceId, db);
+  if (space.callerRole === null) throw forbidden();
+  return space;
+}
+
+/** `spaceAdmin` rule: 404 when not visible, then 403 unless the caller is an ADMIN (tenant permissions never count). */
+export function requireSpaceAdmin(actor: Actor, spaceId: string, db: Db = actor.db): VisibleSpace {
+  const space = visibleSpace(actor, spaceId, db);
+  if (space.callerRole !== "ADMIN") throw forbidden();
+  return space;
+}
+
+export type RoleCounts = { adminCount: number; participantCount: number };
+
+/** adminCount/participantCount of a page of spaces in one grouped query over (space_id, role). */
+export function spaceRoleCounts(db: Db, spaceIds: string[]): Map<string, RoleCounts> {
+  const out = new Map<string, RoleCounts>();
+  if (spaceIds.length === 0) return out;
+  const rows = db
+    .select({ spaceId: spaceMembers.spaceId, role: spaceMembers.role, n: count() })
+    .from(spaceMembers)
+    .where(inArray(spaceMembers.spaceId, spaceIds))
+    .groupBy(spaceMembers.spaceId, spaceMembers.role)
+    .all();
+  for (const r of rows) {
+    const c = out.get(r.spaceId) ?? { adminCount: 0, participantCount: 0 };
+    if (r.role === "ADMIN") c.adminCount = r.n;
+    else c.participantCount = r.n;
+    out.set(r.spaceId, c);
+  }
+  return out;
+}
+
+export type ContentCounts = { postCount: number; contentCount: number };
+
+/**
+ * postCount/contentCount of a page of spaces. Posts and the library do not exist yet, so both are
+ * 0: the posts module plugs in a grouped count of posts by space_id, the library one of contents
+ * in the space's nodes (one query each for the whole page, never per row).
+ */
+export function spaceContentCounts(_db: Db, spaceIds: string[]): Map<string, ContentCounts> {
+  return new Map(spaceIds.map((id) => [id, { postCount: 0, contentCount: 0 }]));
+}

@@ -1,0 +1,142 @@
+import { randomInt, timingSafeEqual } from "node:crypto";
+import { and, desc, eq } from "drizzle-orm";
+import type { Static } from "elysia";
+import type { Actor } from "../../platform/auth/actor";
+import { type Db, write } from "../../platform/db/types";
+import { badRequest, conflict, forbidden, notFound } from "../../platform/http/errors";
+import { iso, isoRequired } from "../../platform/http/schemas";
+import type { Runtime } from "../../platform/runtime";
+import { tenantJoinCodes } from "../join-codes/tables";
+import { requireSpaceAdmin, type SpaceRow } from "./access";
+import { spaceMemberItem } from "./members";
+import type { CreateSpaceJoinCodeBody, JoinSpaceBody, SpaceJoinCode, SpaceMember, UpdateSpaceJoinCodeBody } from "./model";
+import { spaceRecord } from "./service";
+import { spaceBlocks, spaceJoinCodes, spaceMembers, spaces } from "./tables";
+
+type CodeRow = typeof spaceJoinCodes.$inferSelect;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+// The tenant join codes' alphabet: no 0/O/1/I/L, codes are read aloud and typed by hand.
+const ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+const newCode = () => Array.from({ length: 10 }, () => ALPHABET[randomInt(ALPHABET.length)]).join("");
+
+function toJoinCode(rt: Runtime, tenantKey: string, row: CodeRow): Static<typeof SpaceJoinCode> {
+  return {
+    id: row.id,
+    role: row.role,
+    code: row.code,
+    link: `${rt.config.publicUrl}/t/${encodeURIComponent(tenantKey)}/spaces/join?code=${encodeURIComponent(row.code)}`,
+    enabled: row.enabled,
+    password: row.password,
+    expiresAt: iso(row.expiresAt),
+    createdAt: isoRequired(row.createdAt),
+  };
+}
+
+/** Codes are unique in the tenant: across space codes and tenant join codes. */
+function codeTaken(tx: Db, code: string): boolean {
+  return (
+    tx.select({ id: spaceJoinCodes.id }).from(spaceJoinCodes).where(eq(spaceJoinCodes.code, code)).get() !== undefined ||
+    tx.select({ id: tenantJoinCodes.id }).from(tenantJoinCodes).where(eq(tenantJoinCodes.code, code)).get() !== undefined
+  );
+}
+
+export function createSpaceJoinCode(
+  rt: Runtime,
+  actor: Actor,
+  spaceId: string,
+  input: Static<typeof CreateSpaceJoinCodeBody>,
+  now = Date.now(),
+) {
+  const row = write(actor.db, (tx) => {
+    requireSpaceAdmin(actor, spaceId, tx);
+    let code = newCode();
+    while (codeTaken(tx, code)) code = newCode();
+    return tx
+      .insert(spaceJoinCodes)
+      .values({
+        id: Bun.randomUUIDv7(),
+        spaceId,
+        code,
+        role: input.role ?? "PARTICIPANT",
+        password: input.password ?? null,
+        enabled: true,
+        expiresAt: input.expiresInDays == null ? null : now + input.expiresInDays * DAY_MS,
+        createdAt: now,
+      })
+      .returning()
+      .get();
+  });
+  return toJoinCode(rt, actor.tenantKey, row);
+}
+
+export function updateSpaceJoinCode(rt: Runtime, actor: Actor, spaceId: string, id: string, input: Static<typeof UpdateSpaceJoinCodeBody>) {
+  const row = write(actor.db, (tx) => {
+    requireSpaceAdmin(actor, spaceId, tx);
+    const current = tx
+      .select()
+      .from(spaceJoinCodes)
+      .where(and(eq(spaceJoinCodes.id, id), eq(spaceJoinCodes.spaceId, spaceId)))
+      .get();
+    if (!current) throw notFound();
+    return tx
+      .update(spaceJoinCodes)
+      .set({ enabled: input.enabled ?? current.enabled, password: input.password === undefined ? current.password : input.password })
+      .where(eq(spaceJoinCodes.id, id))
+      .returning()
+      .get() as CodeRow;
+  });
+  return toJoinCode(rt, actor.tenantKey, row);
+}
+
+/** ADMIN only (passwords show); newest first, disabled and expired included. */
+export function listSpaceJoinCodes(rt: Runtime, actor: Actor, spaceId: string) {
+  requireSpaceAdmin(actor, spaceId);
+  const rows = actor.db
+    .select()
+    .from(spaceJoinCodes)
+    .where(eq(spaceJoinCodes.spaceId, spaceId))
+    .orderBy(desc(spaceJoinCodes.createdAt), desc(spaceJoinCodes.id))
+    .all();
+  return { joinCodes: rows.map((r) => toJoinCode(rt, actor.tenantKey, r)) };
+}
+
+const invalidCode = (field: "code" | "password") =>
+  badRequest("INVALID_CODE", "The join code or its password is not valid.", [
+    { in: "body", field, message: field === "code" ? "is not a usable join code" : "does not match the join code's password" },
+  ]);
+
+function samePassword(stored: string, sent: string | null | undefined): boolean {
+  if (sent == null) return false;
+  const a = Buffer.from(stored);
+  const b = Buffer.from(sent);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Unknown, disabled or expired code, or a wrong password: 400 INVALID_CODE. Blocked: 403; inactive
+ * space: 409. Enrols with the code's role; an enrolled caller stays as is.
+ */
+export function joinSpaceWithCode(rt: Runtime, actor: Actor, input: Static<typeof JoinSpaceBody>, now = Date.now()) {
+  return write(actor.db, (tx) => {
+    const code = tx.select().from(spaceJoinCodes).where(eq(spaceJoinCodes.code, input.code.trim().toUpperCase())).get();
+    if (!code?.enabled || (code.expiresAt !== null && code.expiresAt <= now)) throw invalidCode("code");
+    if (code.password !== null && !samePassword(code.password, input.password)) throw invalidCode("password");
+    const space = tx.select().from(spaces).where(eq(spaces.id, code.spaceId)).get() as SpaceRow;
+    const enrolled = spaceMemberItem(tx, space.id, actor.memberId);
+    if (!enrolled) {
+      const blocked = tx
+        .select({ id: spaceBlocks.id })
+        .from(spaceBlocks)
+        .where(and(eq(spaceBlocks.spaceId, space.id), eq(spaceBlocks.memberId, actor.memberId)))
+        .get();
+      if (blocked) throw forbidden("FORBIDDEN", "You are blocked in this space.");
+      if (!space.isActive) throw conflict("INVALID_STATE", "The space is not active.");
+      tx.insert(spaceMembers).values({ spaceId: space.id, memberId: actor.memberId, role: code.role, isOwner: false, createdAt: now }).run();
+    } else if (!space.isActive) {
+      throw conflict("INVALID_STATE", "The space is not active.");
+    }
+    const member = enrolled ?? (spaceMemberItem(tx, space.id, actor.memberId) as Static<typeof SpaceMember>);
+    return { space: spaceRecord(tx, { rt, actor }, space), member };
+  });
+}

@@ -1,0 +1,179 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Static } from "elysia";
+import type { Actor } from "../../platform/auth/actor";
+import { type Db, write } from "../../platform/db/types";
+import type { Cursors } from "../../platform/http/cursor";
+import { conflict, invalid, notFound } from "../../platform/http/errors";
+import { requireMemberIds } from "../groups/lookup";
+import { members } from "../members/tables";
+import { requireSpaceAdmin, requireSpaceMember, type SpaceRow } from "./access";
+import type { SpaceMember, SpaceMemberPage } from "./model";
+import { type SpaceRole, spaceBlocks, spaceEnrollmentHistory, spaceGroupMembers, spaceGroupSets, spaceMembers } from "./tables";
+
+const MEMBERS_OP = "listSpaceMembers";
+export const FIRST_PAGE = 30;
+
+type MemberItem = Static<typeof SpaceMember>;
+
+const memberColumns = {
+  id: members.id,
+  userId: members.userId,
+  displayName: members.displayName,
+  email: members.email,
+  role: spaceMembers.role,
+  isOwner: spaceMembers.isOwner,
+  createdAt: spaceMembers.createdAt,
+};
+
+const toSpaceMember = ({ createdAt: _c, ...m }: MemberItem & { createdAt: number }): MemberItem => m;
+
+/** One page of a space's members in enrolment order (created_at, member id). */
+export function membersPage(db: Db, cursors: Cursors, spaceId: string, after: [number, string] | null, limit: number) {
+  const rows = db
+    .select(memberColumns)
+    .from(spaceMembers)
+    .innerJoin(members, eq(members.id, spaceMembers.memberId))
+    .where(
+      and(
+        eq(spaceMembers.spaceId, spaceId),
+        after ? sql`(${spaceMembers.createdAt}, ${spaceMembers.memberId}) > (${after[0]}, ${after[1]})` : undefined,
+      ),
+    )
+    .orderBy(asc(spaceMembers.createdAt), asc(spaceMembers.memberId))
+    .limit(limit + 1)
+    .all();
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const nextCursor = rows.length > limit && last ? cursors.encode(MEMBERS_OP, { spaceId }, [last.createdAt, last.id]) : null;
+  return { members: page.map(toSpaceMember), nextCursor } satisfies Static<typeof SpaceMemberPage>;
+}
+
+export function listSpaceMembers(actor: Actor, cursors: Cursors, spaceId: string, q: { cursor?: string; limit?: number }) {
+  const after = cursors.decode<unknown>(MEMBERS_OP, { spaceId }, q.cursor);
+  if (after !== null && !(Array.isArray(after) && after.length === 2 && typeof after[0] === "number" && typeof after[1] === "string")) {
+    throw invalid("cursor", "is not a valid cursor for this list", "query");
+  }
+  requireSpaceMember(actor, spaceId);
+  return membersPage(actor.db, cursors, spaceId, after as [number, string] | null, q.limit ?? FIRST_PAGE);
+}
+
+/** The caller's (or anyone's) enrolment as a SpaceMember item, or null. */
+export function spaceMemberItem(db: Db, spaceId: string, memberId: string): MemberItem | null {
+  const row = db
+    .select(memberColumns)
+    .from(spaceMembers)
+    .innerJoin(members, eq(members.id, spaceMembers.memberId))
+    .where(and(eq(spaceMembers.spaceId, spaceId), eq(spaceMembers.memberId, memberId)))
+    .get();
+  return row ? toSpaceMember(row) : null;
+}
+
+/** Enrols members; the enrolled stay unchanged. A blocked member is refused (400): unblock first. */
+export function addSpaceMembers(actor: Actor, cursors: Cursors, spaceId: string, userIds: string[], role: SpaceRole, now = Date.now()) {
+  return write(actor.db, (tx) => {
+    requireSpaceAdmin(actor, spaceId, tx);
+    const ids = requireMemberIds(tx, userIds);
+    const blocked = new Set(
+      tx
+        .select({ id: spaceBlocks.memberId })
+        .from(spaceBlocks)
+        .where(and(eq(spaceBlocks.spaceId, spaceId), inArray(spaceBlocks.memberId, ids)))
+        .all()
+        .map((r) => r.id),
+    );
+    const i = userIds.findIndex((id) => blocked.has(id));
+    if (i >= 0) throw invalid(`userIds[${i}]`, "is blocked in this space; unblock the member first");
+    tx.insert(spaceMembers)
+      .values(ids.map((memberId) => ({ spaceId, memberId, role, isOwner: false, createdAt: now })))
+      .onConflictDoNothing()
+      .run();
+    return membersPage(tx, cursors, spaceId, null, FIRST_PAGE);
+  });
+}
+
+export type EndReason = "LEFT" | "REMOVED" | "BLOCKED";
+
+/**
+ * Ends an enrolment: the member leaves the space's groups (sets only hold enrolled members) and,
+ * when the space retains enrolment history, the enrolment is kept in space_enrollment_history.
+ * Challenges will hook in here ("also leaves the space's challenges").
+ */
+export function endEnrolment(
+  tx: Db,
+  space: SpaceRow,
+  enrolment: { memberId: string; role: SpaceRole; createdAt: number },
+  reason: EndReason,
+  now: number,
+) {
+  tx.delete(spaceMembers)
+    .where(and(eq(spaceMembers.spaceId, space.id), eq(spaceMembers.memberId, enrolment.memberId)))
+    .run();
+  tx.delete(spaceGroupMembers)
+    .where(
+      and(
+        eq(spaceGroupMembers.memberId, enrolment.memberId),
+        inArray(spaceGroupMembers.setId, tx.select({ id: spaceGroupSets.id }).from(spaceGroupSets).where(eq(spaceGroupSets.spaceId, space.id))),
+      ),
+    )
+    .run();
+  if (space.retainEnrollmentHistory) {
+    tx.insert(spaceEnrollmentHistory)
+      .values({
+        id: Bun.randomUUIDv7(),
+        spaceId: space.id,
+        memberId: enrolment.memberId,
+        role: enrolment.role,
+        joinedAt: enrolment.createdAt,
+        leftAt: now,
+        reason,
+      })
+      .run();
+  }
+}
+
+export function enrolmentOf(db: Db, spaceId: string, memberId: string) {
+  return db
+    .select()
+    .from(spaceMembers)
+    .where(and(eq(spaceMembers.spaceId, spaceId), eq(spaceMembers.memberId, memberId)))
+    .get();
+}
+
+/** Not enrolled: 404. The owner cannot be removed (409). Removal is not a block. */
+export function removeSpaceMember(actor: Actor, spaceId: string, memberId: string, now = Date.now()) {
+  write(actor.db, (tx) => {
+    const space = requireSpaceAdmin(actor, spaceId, tx);
+    const enrolment = enrolmentOf(tx, spaceId, memberId);
+    if (!enrolment) throw notFound("This member is not enrolled in the space.");
+    if (enrolment.isOwner) throw conflict("INVALID_STATE", "The owner of a space cannot be removed.");
+    endEnrolment(tx, space, enrolment, "REMOVED", now);
+  });
+}
+
+export function updateSpaceMemberRole(actor: Actor, spaceId: string, memberId: string, role: SpaceRole) {
+  return write(actor.db, (tx) => {
+    requireSpaceAdmin(actor, spaceId, tx);
+    const enrolment = enrolmentOf(tx, spaceId, memberId);
+    if (!enrolment) throw notFound("This member is not enrolled in the space.");
+    if (enrolment.isOwner) throw conflict("INVALID_STATE", "The owner's role cannot be changed.");
+    tx.update(spaceMembers)
+      .set({ role })
+      .where(and(eq(spaceMembers.spaceId, spaceId), eq(spaceMembers.memberId, memberId)))
+      .run();
+    return spaceMemberItem(tx, spaceId, memberId) as MemberItem;
+  });
+}
+
+/** A PARTICIPANT of an exitRestricted space may not leave; the owner never (409). */
+export function leaveSpace(actor: Actor, spaceId: string, now = Date.now()) {
+  write(actor.db, (tx) => {
+    const space = requireSpaceMember(actor, spaceId, tx);
+    const enrolment = enrolmentOf(tx, spaceId, actor.memberId);
+    if (!enrolment) throw notFound();
+    if (enrolment.isOwner) throw conflict("INVALID_STATE", "The owner cannot leave the space.");
+    if (space.exitRestricted && enrolment.role === "PARTICIPANT") {
+      throw conflict("EXIT_RESTRICTED", "Participants may not leave this space.");
+    }
+    endEnrolment(tx, space, enrolment, "LEFT", now);
+  });
+}

@@ -1,0 +1,217 @@
+import { t } from "elysia";
+import { CursorQuery, Email, Enum, NextCursor, Nullable, QueryBool, SafeInt, Timestamp } from "../../platform/http/schemas";
+import { FieldValue } from "../members/model";
+import { SPACE_ROLES } from "./tables";
+
+const Id = t.String({ minLength: 1, maxLength: 100 });
+export const SpaceParams = t.Object({ spaceId: Id });
+export const SpaceMemberParams = t.Object({ spaceId: Id, userPkId: Id });
+export const SpaceJoinCodeParams = t.Object({ spaceId: Id, joinCodeId: Id });
+export const SpaceGroupSetParams = t.Object({ spaceId: Id, groupSetId: Id });
+export const CategoryParams = t.Object({ categoryId: Id });
+
+export const SpaceRoleSchema = Enum(SPACE_ROLES);
+/** The menus of a space (spec Spaces 9). */
+export const MENUS = ["announcement", "content", "community", "team", "challenge", "grade"] as const;
+
+export const Space = t.Object({
+  id: t.String(),
+  name: t.String(),
+  representativeName: Nullable(t.String()),
+  description: Nullable(t.String()),
+  thumbnailUrl: Nullable(t.String()),
+  semester: Nullable(t.String()),
+  isActive: t.Boolean(),
+  isPublic: t.Boolean(),
+  autoJoin: t.Boolean(),
+  exitRestricted: t.Boolean(),
+  allowFileDownload: t.Boolean(),
+  vodConcurrentLimit: t.Boolean(),
+  retainEnrollmentHistory: t.Boolean(),
+  startMenu: t.String(),
+  enabledMenus: t.Array(t.String()),
+  messageEnabled: t.Boolean(),
+  adminCount: t.Integer(),
+  participantCount: t.Integer(),
+  postCount: t.Integer(),
+  contentCount: t.Integer(),
+  createdAt: Timestamp,
+  fieldValues: t.Array(FieldValue),
+});
+
+const Name = t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" });
+const Text255 = Nullable(t.String({ maxLength: 255, error: "must be at most 255 characters" }));
+const Description = Nullable(t.String({ maxLength: 15000, error: "must be at most 15000 characters" }));
+const FileId = Nullable(t.String({ minLength: 1, maxLength: 100, error: "must be a file id" }));
+
+export const CreateSpaceBody = t.Object({
+  name: Name,
+  representativeName: t.Optional(Text255),
+  description: t.Optional(Description),
+  thumbnailFileId: t.Optional(FileId),
+  semester: t.Optional(Text255),
+  isPublic: t.Optional(t.Boolean()),
+  autoJoin: t.Optional(t.Boolean()),
+  exitRestricted: t.Optional(t.Boolean()),
+  allowFileDownload: t.Optional(t.Boolean()),
+  vodConcurrentLimit: t.Optional(t.Boolean()),
+  retainEnrollmentHistory: t.Optional(t.Boolean()),
+});
+
+export const UpdateSpaceBody = t.Object({
+  name: t.Optional(Name),
+  representativeName: t.Optional(Text255),
+  description: t.Optional(Description),
+  thumbnailFileId: t.Optional(FileId),
+  semester: t.Optional(Text255),
+  isActive: t.Optional(t.Boolean()),
+  isPublic: t.Optional(t.Boolean()),
+  startMenu: t.Optional(t.String({ minLength: 1, maxLength: 20, error: "must be 1..20 characters" })),
+  enabledMenus: t.Optional(
+    t.Array(t.String({ minLength: 1, maxLength: 20, error: "must be 1..20 characters" }), {
+      maxItems: 10,
+      error: "must be at most 10 menus of 1..20 characters",
+    }),
+  ),
+  messageEnabled: t.Optional(t.Boolean()),
+  autoJoin: t.Optional(t.Boolean()),
+  exitRestricted: t.Optional(t.Boolean()),
+  allowFileDownload: t.Optional(t.Boolean()),
+  vodConcurrentLimit: t.Optional(t.Boolean()),
+  retainEnrollmentHistory: t.Optional(t.Boolean()),
+});
+
+export const ListSpacesQuery = t.Object({
+  search: t.Optional(t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" })),
+  isActive: t.Optional(QueryBool),
+  semester: t.Optional(t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" })),
+  autoJoin: t.Optional(QueryBool),
+  exitRestricted: t.Optional(QueryBool),
+  ...CursorQuery,
+});
+export const SpacePage = t.Object({ spaces: t.Array(Space), total: t.Integer(), nextCursor: NextCursor });
+
+export const SpaceMember = t.Object({
+  id: t.String(),
+  userId: Nullable(t.String()),
+  displayName: t.String(),
+  email: Nullable(t.String()),
+  role: SpaceRoleSchema,
+  isOwner: t.Boolean(),
+});
+export const SpaceMemberPage = t.Object({ members: t.Array(SpaceMember), nextCursor: NextCursor });
+export const SpaceMembersQuery = t.Object({ ...CursorQuery });
+
+const UserIds = t.Array(Id, { minItems: 1, maxItems: 500, error: "must be 1..500 member ids" });
+export const AddSpaceMembersBody = t.Object({ userIds: UserIds, role: t.Optional(SpaceRoleSchema) });
+export const UpdateSpaceMemberRoleBody = t.Object({ role: SpaceRoleSchema });
+
+export const SpaceJoinCode = t.Object({
+  id: t.String(),
+  role: SpaceRoleSchema,
+  code: t.String(),
+  link: t.String({ description: "URL carrying the code; it leads to joinSpaceWithCode." }),
+  enabled: t.Boolean(),
+  password: Nullable(t.String()),
+  expiresAt: Nullable(Timestamp),
+  createdAt: Timestamp,
+});
+export const SpaceJoinCodeList = t.Object({ joinCodes: t.Array(SpaceJoinCode) });
+/** A join code's password is a shared word, not an account password: 1..255 characters. */
+const CodePassword = Nullable(t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" }));
+export const CreateSpaceJoinCodeBody = t.Object({
+  role: t.Optional(SpaceRoleSchema),
+  password: t.Optional(CodePassword),
+  expiresInDays: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: 3650, error: "must be an integer 1..3650" }))),
+});
+export const UpdateSpaceJoinCodeBody = t.Object({
+  enabled: t.Optional(t.Boolean({ error: "must be true or false" })),
+  password: t.Optional(CodePassword),
+});
+export const JoinSpaceBody = t.Object({
+  code: t.String({ minLength: 1, maxLength: 100, error: "must be 1..100 characters" }),
+  password: t.Optional(Nullable(t.String({ maxLength: 255, error: "must be at most 255 characters" }))),
+});
+export const JoinSpaceResult = t.Object({ space: Space, member: SpaceMember });
+
+export const SpaceBlock = t.Object({
+  id: t.String(),
+  userId: t.String({ description: "Member.id of the blocked member." }),
+  displayName: t.String(),
+  reason: Nullable(t.String()),
+  createdAt: Timestamp,
+});
+export const SpaceBlockList = t.Object({ blocks: t.Array(SpaceBlock) });
+export const BlockSpaceUserBody = t.Object({
+  userId: Id,
+  reason: t.Optional(Nullable(t.String({ maxLength: 1000, error: "must be at most 1000 characters" }))),
+});
+
+const GroupName = t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" });
+const GroupItem = t.Object({
+  id: t.Optional(Id),
+  name: GroupName,
+  memberIds: t.Array(Id, { maxItems: 500, error: "must be at most 500 member ids" }),
+});
+const Groups = t.Array(GroupItem, { minItems: 1, maxItems: 200, error: "must be 1..200 groups" });
+export const CreateGroupSetBody = t.Object({ name: GroupName, groups: Groups });
+export const UpdateGroupSetBody = t.Object({ name: GroupName, groups: Groups });
+export const SpaceGroupSet = t.Object({
+  id: t.String(),
+  spaceId: t.String(),
+  name: t.String(),
+  groups: t.Array(
+    t.Object({
+      id: t.String(),
+      name: t.String(),
+      members: t.Array(t.Object({ id: t.String(), userId: Nullable(t.String()), displayName: t.String() })),
+    }),
+  ),
+  createdAt: Timestamp,
+});
+export const SpaceGroupSetList = t.Object({ groupSets: t.Array(SpaceGroupSet) });
+
+export const EmailCountBody = t.Object({ email: Email });
+export const EmailCountResult = t.Object({ email: t.String(), count: t.Integer() });
+
+export const SpaceDefaults = t.Object({
+  defaultAutoJoin: t.Boolean(),
+  defaultExitRestricted: t.Boolean(),
+  defaultAllowFileDownload: t.Boolean(),
+  defaultVodConcurrentLimit: t.Boolean(),
+  enforceFileDownloadDisabled: t.Boolean(),
+  enforceVodConcurrentLimit: t.Boolean(),
+});
+export const UpdateSpaceDefaultsBody = t.Partial(SpaceDefaults);
+
+const Menu = Enum(MENUS);
+const Words = t.Array(t.String({ maxLength: 50, error: "must be at most 50 characters" }), {
+  maxItems: 100,
+  error: "must be at most 100 items of at most 50 characters",
+});
+const CategoryName = t.String({ minLength: 1, maxLength: 100, error: "must be 1..100 characters" });
+export const Category = t.Object({ id: t.String(), name: t.String(), order: t.Integer() });
+export const SpaceCategories = t.Object({
+  semesterEnabled: t.Boolean(),
+  semesterWithYear: t.Boolean(),
+  tags: t.Array(t.String()),
+  roles: t.Array(t.String()),
+  startMenu: t.String(),
+  enabledMenus: t.Array(t.String()),
+  categories: t.Array(Category),
+});
+export const UpdateSpaceCategoriesBody = t.Object({
+  semesterEnabled: t.Optional(t.Boolean()),
+  semesterWithYear: t.Optional(t.Boolean()),
+  tags: t.Optional(Words),
+  roles: t.Optional(Words),
+  startMenu: t.Optional(Menu),
+  enabledMenus: t.Optional(t.Array(Menu, { maxItems: 10, error: "must be at most 10 menus" })),
+  categories: t.Optional(
+    t.Array(t.Object({ id: t.Optional(Id), name: CategoryName, order: t.Optional(SafeInt()) }), {
+      maxItems: 20,
+      error: "must be at most 20 categories",
+    }),
+  ),
+});
+export const UpdateSpaceCategoryBody = t.Object({ name: t.Optional(CategoryName), order: t.Optional(SafeInt()) });
