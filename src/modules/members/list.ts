@@ -12,11 +12,12 @@ type Param = string | number;
 
 /**
  * Space counts: enrolments (ADMIN or PARTICIPANT) in active / inactive spaces, as correlated
- * counts over space_members(member_id, space_id) probing each space's primary key. Filters,
+ * counts over space_members(member_id, space_id) probing each space's primary key (CROSS JOIN
+ * keeps that order: otherwise the planner may walk every active space per member). Filters,
  * sorts and the include=spaceCounts output all go through these expressions.
  */
 const spaceCount = (active: 0 | 1) =>
-  `(SELECT count(*) FROM space_members sm JOIN spaces sp ON sp.id = sm.space_id WHERE sm.member_id = m.id AND sp.is_active = ${active})`;
+  `(SELECT count(*) FROM space_members sm CROSS JOIN spaces sp ON sp.id = sm.space_id WHERE sm.member_id = m.id AND sp.is_active = ${active})`;
 const ACTIVE_SPACE_COUNT = spaceCount(1);
 const INACTIVE_SPACE_COUNT = spaceCount(0);
 

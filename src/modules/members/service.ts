@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Static } from "elysia";
 import { requireRoleAssignable } from "../../platform/access";
 import type { Actor } from "../../platform/auth/actor";
@@ -7,7 +7,7 @@ import { indexMember, unindexMember } from "../../platform/db/registry";
 import { write } from "../../platform/db/types";
 import { conflict, forbidden, invalid, invalidMany, notFound } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
-import { customFields } from "../fields/tables";
+import { typedFieldValues } from "../fields/values";
 import { grantSubjects } from "../grants/tables";
 import { roleByKey } from "../roles/builtin";
 import { roles } from "../roles/tables";
@@ -162,63 +162,11 @@ export async function resetMemberPassword(actor: Actor, id: string, password: st
 }
 
 type ValueInput = Static<typeof SetFieldValuesBody>["values"][number];
-type StoredValue = { valueText: string | null; valueNumber: number | null; valueDate: number | null };
-
-/** The value of an entry in the column of its field's type; any other column must be absent or null. */
-function typedValue(field: typeof customFields.$inferSelect, v: ValueInput, at: string): StoredValue {
-  const other = (name: "valueText" | "valueNumber" | "valueDate") => {
-    if (v[name] !== undefined && v[name] !== null) throw invalid(`${at}.${name}`, `is not used by a ${field.type} field`);
-  };
-  switch (field.type) {
-    case "NUMBER":
-      other("valueText");
-      other("valueDate");
-      return { valueText: null, valueNumber: v.valueNumber ?? null, valueDate: null };
-    case "DATE":
-      other("valueText");
-      other("valueNumber");
-      return { valueText: null, valueNumber: null, valueDate: v.valueDate == null ? null : Date.parse(v.valueDate) };
-    default: {
-      other("valueNumber");
-      other("valueDate");
-      const text = v.valueText ?? null;
-      if (text !== null && field.type === "SELECT" && !field.options.includes(text)) {
-        throw invalid(`${at}.valueText`, "must be one of the field's options");
-      }
-      if (text !== null && field.type === "SHORT_TEXT" && text.length > 255)
-        throw invalid(`${at}.valueText`, "must be at most 255 characters");
-      return { valueText: text, valueNumber: null, valueDate: null };
-    }
-  }
-}
-
 /** PUT: the member's values become exactly the entries sent (an entry with no value clears its field). */
 export function setMemberFieldValues(actor: Actor, id: string, values: ValueInput[]) {
   return write(actor.db, (tx) => {
     if (!tx.select({ id: members.id }).from(members).where(eq(members.id, id)).get()) throw notFound();
-    const ids = [...new Set(values.map((v) => v.fieldId))];
-    const fields = new Map(
-      (ids.length
-        ? tx
-            .select()
-            .from(customFields)
-            .where(and(eq(customFields.kind, "member"), inArray(customFields.id, ids)))
-            .all()
-        : []
-      ).map((f) => [f.id, f]),
-    );
-    const seen = new Set<string>();
-    const rows = values.flatMap((v, i) => {
-      const at = `values[${i}]`;
-      const field = fields.get(v.fieldId);
-      if (!field) throw invalid(`${at}.fieldId`, "is not a member field");
-      if (seen.has(v.fieldId)) throw invalid(`${at}.fieldId`, "is listed twice");
-      seen.add(v.fieldId);
-      const value = typedValue(field, v, at);
-      return value.valueText === null && value.valueNumber === null && value.valueDate === null
-        ? []
-        : [{ memberId: id, fieldId: v.fieldId, ...value }];
-    });
+    const rows = typedFieldValues(tx, "member", values).map((v) => ({ memberId: id, ...v }));
     tx.delete(memberFieldValues).where(eq(memberFieldValues.memberId, id)).run();
     if (rows.length) tx.insert(memberFieldValues).values(rows).run();
     const stored = actor.handle.sqlite

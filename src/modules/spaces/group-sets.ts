@@ -46,7 +46,13 @@ function toSets(db: Db, sets: SetRow[], onlyMember: string | null = null): SetRe
     if (onlyMember !== null && !list.some((m) => m.id === onlyMember)) continue;
     bySet.set(g.setId, [...(bySet.get(g.setId) ?? []), { id: g.id, name: g.name, members: list }]);
   }
-  return sets.map((s) => ({ id: s.id, spaceId: s.spaceId, name: s.name, groups: bySet.get(s.id) ?? [], createdAt: isoRequired(s.createdAt) }));
+  return sets.map((s) => ({
+    id: s.id,
+    spaceId: s.spaceId,
+    name: s.name,
+    groups: bySet.get(s.id) ?? [],
+    createdAt: isoRequired(s.createdAt),
+  }));
 }
 
 /** Any space member; ADMINs see every group, participants only the groups they are in. */
@@ -106,7 +112,11 @@ export function createSpaceGroupSet(actor: Actor, spaceId: string, input: Static
   return write(actor.db, (tx) => {
     requireSpaceAdmin(actor, spaceId, tx);
     checkMembers(tx, spaceId, input.groups);
-    const set = tx.insert(spaceGroupSets).values({ id: Bun.randomUUIDv7(), spaceId, name: input.name, createdAt: now, updatedAt: now }).returning().get();
+    const set = tx
+      .insert(spaceGroupSets)
+      .values({ id: Bun.randomUUIDv7(), spaceId, name: input.name, createdAt: now, updatedAt: now })
+      .returning()
+      .get();
     insertGroups(
       tx,
       set.id,
@@ -162,7 +172,12 @@ export function updateSpaceGroupSet(
     const gone = [...existing].filter((id) => !keep.has(id));
     if (gone.length) tx.delete(spaceGroups).where(inArray(spaceGroups.id, gone)).run();
     insertGroups(tx, setId, input.groups, keep, now);
-    const row = tx.update(spaceGroupSets).set({ name: input.name, updatedAt: now }).where(eq(spaceGroupSets.id, set.id)).returning().get() as SetRow;
+    const row = tx
+      .update(spaceGroupSets)
+      .set({ name: input.name, updatedAt: now })
+      .where(eq(spaceGroupSets.id, set.id))
+      .returning()
+      .get() as SetRow;
     return toSets(tx, [row])[0] as SetRecord;
   });
 }

@@ -132,7 +132,9 @@ export function joinSpaceWithCode(rt: Runtime, actor: Actor, input: Static<typeo
         .get();
       if (blocked) throw forbidden("FORBIDDEN", "You are blocked in this space.");
       if (!space.isActive) throw conflict("INVALID_STATE", "The space is not active.");
-      tx.insert(spaceMembers).values({ spaceId: space.id, memberId: actor.memberId, role: code.role, isOwner: false, createdAt: now }).run();
+      tx.insert(spaceMembers)
+        .values({ spaceId: space.id, memberId: actor.memberId, role: code.role, isOwner: false, createdAt: now })
+        .run();
     } else if (!space.isActive) {
       throw conflict("INVALID_STATE", "The space is not active.");
     }

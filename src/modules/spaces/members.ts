@@ -112,7 +112,10 @@ export function endEnrolment(
     .where(
       and(
         eq(spaceGroupMembers.memberId, enrolment.memberId),
-        inArray(spaceGroupMembers.setId, tx.select({ id: spaceGroupSets.id }).from(spaceGroupSets).where(eq(spaceGroupSets.spaceId, space.id))),
+        inArray(
+          spaceGroupMembers.setId,
+          tx.select({ id: spaceGroupSets.id }).from(spaceGroupSets).where(eq(spaceGroupSets.spaceId, space.id)),
+        ),
       ),
     )
     .run();

@@ -81,10 +81,7 @@ export const spaceEnrollmentHistory = sqliteTable(
     leftAt: integer("left_at").notNull(),
     reason: text("reason", { enum: ["LEFT", "REMOVED", "BLOCKED"] }).notNull(),
   },
-  (t) => [
-    index("space_enrollment_history_space_idx").on(t.spaceId, t.leftAt),
-    index("space_enrollment_history_member_idx").on(t.memberId),
-  ],
+  (t) => [index("space_enrollment_history_space_idx").on(t.spaceId, t.leftAt), index("space_enrollment_history_member_idx").on(t.memberId)],
 );
 
 /** Space join codes; `code` is unique in the tenant together with tenant_join_codes (checked on create). */
@@ -119,7 +116,10 @@ export const spaceBlocks = sqliteTable(
     reason: text("reason"),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [uniqueIndex("space_blocks_space_member_idx").on(t.spaceId, t.memberId), index("space_blocks_list_idx").on(t.spaceId, t.createdAt)],
+  (t) => [
+    uniqueIndex("space_blocks_space_member_idx").on(t.spaceId, t.memberId),
+    index("space_blocks_list_idx").on(t.spaceId, t.createdAt),
+  ],
 );
 
 export const spaceGroupSets = sqliteTable(

@@ -1,0 +1,148 @@
+// Who may see and manage library records (DECISIONS §4 contentManager, contentViewer, Visibility).
+// Later modules (assignments, group assignments, peer assessments, quizzes, surveys) use these.
+import { and, count, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Actor } from "../../platform/auth/actor";
+import type { Db } from "../../platform/db/types";
+import { forbidden, notFound } from "../../platform/http/errors";
+import { members, profiles } from "../members/tables";
+import { spaceRole } from "../spaces/access";
+import { spaceMembers } from "../spaces/tables";
+import { type ContentType, libraryContentShares, libraryContents, libraryNodes } from "./tables";
+
+export type ContentRow = typeof libraryContents.$inferSelect;
+export type NodeRow = typeof libraryNodes.$inferSelect;
+/** A content row as the caller sees it: its author's name and whether the caller manages it. */
+export type ContentAccess = ContentRow & { authorName: string | null; canManage: boolean };
+
+type Who = Pick<Actor, "memberId" | "profileId">;
+
+/** canManage as SQL over library_contents: the author, or an ADMIN of the space owning its node. */
+export function canManageSql(actor: Who): SQL<boolean> {
+  const c = libraryContents;
+  return sql<boolean>`(${c.authorProfileId} = ${actor.profileId} OR (${c.spaceId} IS NOT NULL AND EXISTS (SELECT 1 FROM space_members sm WHERE sm.space_id = ${c.spaceId} AND sm.member_id = ${actor.memberId} AND sm.role = 'ADMIN')))`.mapWith(
+    (v) => v === 1 || v === true,
+  );
+}
+
+/**
+ * Content visibility as SQL over library_contents (DECISIONS §4): canManage, or PUBLIC, or SHARED
+ * with the caller, or SHARED/PUBLIC in a space where the caller is enrolled. PRIVATE content in a
+ * space's folder is a draft its managers alone see.
+ */
+export function visibleContentSql(actor: Who): SQL<boolean> {
+  const c = libraryContents;
+  return sql<boolean>`(${c.visibility} = 'PUBLIC' OR ${c.authorProfileId} = ${actor.profileId} OR (${c.spaceId} IS NOT NULL AND EXISTS (SELECT 1 FROM space_members sm WHERE sm.space_id = ${c.spaceId} AND sm.member_id = ${actor.memberId} AND (sm.role = 'ADMIN' OR ${c.visibility} = 'SHARED'))) OR (${c.visibility} = 'SHARED' AND EXISTS (SELECT 1 FROM library_content_shares s WHERE s.content_id = ${c.id} AND s.member_id = ${actor.memberId})))`.mapWith(
+    (v) => v === 1 || v === true,
+  );
+}
+
+/** The columns every content read selects: the row, the author's name, canManage and visibility. */
+export function contentColumns(actor: Who) {
+  return {
+    row: libraryContents,
+    authorName: members.displayName,
+    canManage: canManageSql(actor),
+    visible: visibleContentSql(actor),
+  };
+}
+
+/** FROM library_contents with the author's name joined (left: the author may be gone). */
+export function selectContents(db: Db, actor: Who) {
+  return db
+    .select(contentColumns(actor))
+    .from(libraryContents)
+    .leftJoin(profiles, eq(profiles.id, libraryContents.authorProfileId))
+    .leftJoin(members, eq(members.id, profiles.memberId));
+}
+
+/** One content with the caller's access to it, in one query; null when the id is unknown. */
+function loadContent(db: Db, actor: Who, contentId: string) {
+  const r = selectContents(db, actor).where(eq(libraryContents.id, contentId)).get();
+  return r ? { access: { ...r.row, authorName: r.authorName, canManage: r.canManage } as ContentAccess, visible: r.visible } : null;
+}
+
+const typeMatches = (actual: ContentType, type: ContentType | readonly ContentType[] | undefined) =>
+  type === undefined || (typeof type === "string" ? actual === type : type.includes(actual));
+
+/**
+ * `contentViewer`: the content is visible to the caller and of the route's type (one or several),
+ * else 404. Managers pass too.
+ */
+export function contentForViewer(actor: Actor, contentId: string, type?: ContentType | readonly ContentType[], db: Db = actor.db): ContentAccess {
+  const found = loadContent(db, actor, contentId);
+  if (!found?.visible || !typeMatches(found.access.type, type)) throw notFound();
+  return found.access;
+}
+
+/**
+ * `contentManager`: 404 when the content is unknown, invisible or of another type; 403 when the
+ * caller sees it but is neither its author nor an ADMIN of the space owning its node.
+ */
+export function contentForManager(actor: Actor, contentId: string, type?: ContentType | readonly ContentType[], db: Db = actor.db): ContentAccess {
+  const content = contentForViewer(actor, contentId, type, db);
+  if (!content.canManage) throw forbidden();
+  return content;
+}
+
+/** `Content.canManage` for a row loaded elsewhere: the author, or an ADMIN of the content's space. */
+export function canManageContent(actor: Actor, content: Pick<ContentRow, "authorProfileId" | "spaceId">, db: Db = actor.db) {
+  if (content.authorProfileId === actor.profileId) return true;
+  return content.spaceId !== null && spaceRole(db, content.spaceId, actor.memberId) === "ADMIN";
+}
+
+export type PopulationMember = { memberId: string; profileId: string };
+
+/**
+ * DECISIONS §9.3 "Who should answer": the PARTICIPANTs now enrolled in the space owning the
+ * content's node; for content outside any space, the members its shares name while it is SHARED
+ * (otherwise nobody). Each with the member's main profile (attempts and responses carry profileId).
+ */
+export function contentPopulation(db: Db, content: Pick<ContentRow, "id" | "spaceId" | "visibility">): PopulationMember[] {
+  if (content.spaceId !== null) {
+    return db
+      .select({ memberId: spaceMembers.memberId, profileId: profiles.id })
+      .from(spaceMembers)
+      .innerJoin(profiles, and(eq(profiles.memberId, spaceMembers.memberId), eq(profiles.isMain, true)))
+      .where(and(eq(spaceMembers.spaceId, content.spaceId), eq(spaceMembers.role, "PARTICIPANT")))
+      .all();
+  }
+  if (content.visibility !== "SHARED") return [];
+  return db
+    .select({ memberId: libraryContentShares.memberId, profileId: profiles.id })
+    .from(libraryContentShares)
+    .innerJoin(profiles, and(eq(profiles.memberId, libraryContentShares.memberId), eq(profiles.isMain, true)))
+    .where(eq(libraryContentShares.contentId, content.id))
+    .all();
+}
+
+/**
+ * Space.contentCount for a page of spaces, in one grouped query: the contents in each space's
+ * folders that its participants can see (SHARED or PUBLIC; drafts are not counted).
+ */
+export function contentCounts(db: Db, spaceIds: string[]): Map<string, number> {
+  const out = new Map<string, number>(spaceIds.map((id) => [id, 0]));
+  if (spaceIds.length === 0) return out;
+  const rows = db
+    .select({ spaceId: libraryContents.spaceId, n: count() })
+    .from(libraryContents)
+    .where(and(inArray(libraryContents.spaceId, spaceIds), inArray(libraryContents.visibility, ["SHARED", "PUBLIC"])))
+    .groupBy(libraryContents.spaceId)
+    .all();
+  for (const r of rows) if (r.spaceId !== null) out.set(r.spaceId, r.n);
+  return out;
+}
+
+/** Node visibility as SQL over library_nodes: the tenant library to every member, a space's nodes to its enrolled members. */
+export function visibleNodeSql(actor: Who): SQL<boolean> {
+  const n = libraryNodes;
+  return sql<boolean>`(${n.spaceId} IS NULL OR EXISTS (SELECT 1 FROM space_members sm WHERE sm.space_id = ${n.spaceId} AND sm.member_id = ${actor.memberId}))`;
+}
+
+/** The node if the caller can see it, else null (unknown, other tenant and invisible alike). */
+export function findVisibleNode(db: Db, actor: Who, nodeId: string): NodeRow | null {
+  return db
+    .select()
+    .from(libraryNodes)
+    .where(and(eq(libraryNodes.id, nodeId), visibleNodeSql(actor)))
+    .get() ?? null;
+}
