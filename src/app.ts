@@ -9,6 +9,7 @@ import { groupsModule } from "./modules/groups";
 import { healthModule } from "./modules/health";
 import { invitationsModule } from "./modules/invitations";
 import { joinCodesModule } from "./modules/join-codes";
+import { libraryModule } from "./modules/library";
 import { loginPageModule } from "./modules/login-page";
 import { membersModule } from "./modules/members";
 import { resolveMember } from "./modules/members/actor";
@@ -45,7 +46,8 @@ export function createApp(config: Config) {
     .use(grantsModule(rt))
     .use(orgModule(rt))
     .use(filesModule(rt))
-    .use(spacesModule(rt));
+    .use(spacesModule(rt))
+    .use(libraryModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox" })
     .use(httpPlugin(rt, () => root?.routes ?? []))
     .use(authPlugin(rt))

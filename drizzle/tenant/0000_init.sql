@@ -107,6 +107,63 @@ CREATE TABLE `tenant_join_codes` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `tenant_join_codes_code_unique` ON `tenant_join_codes` (`code`);--> statement-breakpoint
 CREATE INDEX `tenant_join_codes_created_idx` ON `tenant_join_codes` (`created_at`,`id`);--> statement-breakpoint
+CREATE TABLE `library_content_files` (
+	`content_id` text NOT NULL,
+	`file_id` text NOT NULL,
+	`position` integer NOT NULL,
+	PRIMARY KEY(`content_id`, `file_id`),
+	FOREIGN KEY (`content_id`) REFERENCES `library_contents`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `library_content_files_file_idx` ON `library_content_files` (`file_id`);--> statement-breakpoint
+CREATE TABLE `library_content_shares` (
+	`content_id` text NOT NULL,
+	`member_id` text NOT NULL,
+	`position` integer NOT NULL,
+	PRIMARY KEY(`content_id`, `member_id`),
+	FOREIGN KEY (`content_id`) REFERENCES `library_contents`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`member_id`) REFERENCES `members`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `library_content_shares_member_idx` ON `library_content_shares` (`member_id`,`content_id`);--> statement-breakpoint
+CREATE TABLE `library_contents` (
+	`id` text PRIMARY KEY NOT NULL,
+	`type` text NOT NULL,
+	`title` text NOT NULL,
+	`description` text DEFAULT '' NOT NULL,
+	`visibility` text NOT NULL,
+	`node_id` text,
+	`space_id` text,
+	`author_profile_id` text NOT NULL,
+	`info` text,
+	`info_file_id` text,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`node_id`) REFERENCES `library_nodes`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`space_id`) REFERENCES `spaces`(`id`) ON UPDATE no action ON DELETE set null
+);
+--> statement-breakpoint
+CREATE INDEX `library_contents_created_idx` ON `library_contents` (`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `library_contents_node_created_idx` ON `library_contents` (`node_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `library_contents_type_created_idx` ON `library_contents` (`type`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `library_contents_space_idx` ON `library_contents` (`space_id`,`visibility`);--> statement-breakpoint
+CREATE INDEX `library_contents_author_idx` ON `library_contents` (`author_profile_id`);--> statement-breakpoint
+CREATE INDEX `library_contents_info_file_idx` ON `library_contents` (`info_file_id`);--> statement-breakpoint
+CREATE TABLE `library_nodes` (
+	`id` text PRIMARY KEY NOT NULL,
+	`space_id` text,
+	`parent_id` text,
+	`title` text NOT NULL,
+	`rank` text NOT NULL,
+	`depth` integer NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`space_id`) REFERENCES `spaces`(`id`) ON UPDATE no action ON DELETE set null,
+	FOREIGN KEY (`parent_id`) REFERENCES `library_nodes`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `library_nodes_parent_idx` ON `library_nodes` (`parent_id`,`rank`,`id`);--> statement-breakpoint
+CREATE INDEX `library_nodes_space_idx` ON `library_nodes` (`space_id`,`parent_id`,`rank`,`id`);--> statement-breakpoint
 CREATE TABLE `login_page_settings` (
 	`id` integer PRIMARY KEY NOT NULL,
 	`live` text,

@@ -7,7 +7,7 @@ import { forbidden, notFound } from "../../platform/http/errors";
 import { members, profiles } from "../members/tables";
 import { spaceRole } from "../spaces/access";
 import { spaceMembers } from "../spaces/tables";
-import { type ContentType, libraryContentShares, libraryContents, libraryNodes } from "./tables";
+import { type ContentType, libraryContentFiles, libraryContentShares, libraryContents, libraryNodes } from "./tables";
 
 export type ContentRow = typeof libraryContents.$inferSelect;
 export type NodeRow = typeof libraryNodes.$inferSelect;
@@ -68,7 +68,12 @@ const typeMatches = (actual: ContentType, type: ContentType | readonly ContentTy
  * `contentViewer`: the content is visible to the caller and of the route's type (one or several),
  * else 404. Managers pass too.
  */
-export function contentForViewer(actor: Actor, contentId: string, type?: ContentType | readonly ContentType[], db: Db = actor.db): ContentAccess {
+export function contentForViewer(
+  actor: Actor,
+  contentId: string,
+  type?: ContentType | readonly ContentType[],
+  db: Db = actor.db,
+): ContentAccess {
   const found = loadContent(db, actor, contentId);
   if (!found?.visible || !typeMatches(found.access.type, type)) throw notFound();
   return found.access;
@@ -78,7 +83,12 @@ export function contentForViewer(actor: Actor, contentId: string, type?: Content
  * `contentManager`: 404 when the content is unknown, invisible or of another type; 403 when the
  * caller sees it but is neither its author nor an ADMIN of the space owning its node.
  */
-export function contentForManager(actor: Actor, contentId: string, type?: ContentType | readonly ContentType[], db: Db = actor.db): ContentAccess {
+export function contentForManager(
+  actor: Actor,
+  contentId: string,
+  type?: ContentType | readonly ContentType[],
+  db: Db = actor.db,
+): ContentAccess {
   const content = contentForViewer(actor, contentId, type, db);
   if (!content.canManage) throw forbidden();
   return content;
@@ -140,9 +150,34 @@ export function visibleNodeSql(actor: Who): SQL<boolean> {
 
 /** The node if the caller can see it, else null (unknown, other tenant and invisible alike). */
 export function findVisibleNode(db: Db, actor: Who, nodeId: string): NodeRow | null {
-  return db
-    .select()
-    .from(libraryNodes)
-    .where(and(eq(libraryNodes.id, nodeId), visibleNodeSql(actor)))
-    .get() ?? null;
+  return (
+    db
+      .select()
+      .from(libraryNodes)
+      .where(and(eq(libraryNodes.id, nodeId), visibleNodeSql(actor)))
+      .get() ?? null
+  );
+}
+
+/**
+ * For getFile (DECISIONS §9.2): whether the caller can see a content that attaches the file, as an
+ * attachment or as its VIDEO/DOCUMENT file. Two indexed probes.
+ */
+export function canSeeContentFile(db: Db, actor: Who, fileId: string): boolean {
+  const visible = visibleContentSql(actor);
+  const asInfo = db
+    .select({ id: libraryContents.id })
+    .from(libraryContents)
+    .where(and(eq(libraryContents.infoFileId, fileId), visible))
+    .limit(1)
+    .get();
+  if (asInfo) return true;
+  const asAttachment = db
+    .select({ id: libraryContents.id })
+    .from(libraryContentFiles)
+    .innerJoin(libraryContents, eq(libraryContents.id, libraryContentFiles.contentId))
+    .where(and(eq(libraryContentFiles.fileId, fileId), visible))
+    .limit(1)
+    .get();
+  return asAttachment !== undefined;
 }

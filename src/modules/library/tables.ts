@@ -71,6 +71,8 @@ export const libraryContents = sqliteTable(
     /** No foreign key: the content outlives its author's member record (authorName turns null). */
     authorProfileId: text("author_profile_id").notNull(),
     info: text("info", { mode: "json" }).$type<StoredInfo>(),
+    /** The file of a VIDEO or DOCUMENT info, indexed for "who may read this file" (getFile). */
+    infoFileId: text("info_file_id"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -80,6 +82,7 @@ export const libraryContents = sqliteTable(
     index("library_contents_type_created_idx").on(t.type, t.createdAt, t.id),
     index("library_contents_space_idx").on(t.spaceId, t.visibility),
     index("library_contents_author_idx").on(t.authorProfileId),
+    index("library_contents_info_file_idx").on(t.infoFileId),
   ],
 );
 

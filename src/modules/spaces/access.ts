@@ -2,6 +2,7 @@ import { and, count, eq, inArray } from "drizzle-orm";
 import type { Actor } from "../../platform/auth/actor";
 import type { Db } from "../../platform/db/types";
 import { forbidden, notFound } from "../../platform/http/errors";
+import { contentCounts } from "../library/access";
 import { type SpaceRole, spaceMembers, spaces } from "./tables";
 
 export type SpaceRow = typeof spaces.$inferSelect;
@@ -69,11 +70,8 @@ export function spaceRoleCounts(db: Db, spaceIds: string[]): Map<string, RoleCou
 
 export type ContentCounts = { postCount: number; contentCount: number };
 
-/**
- * postCount/contentCount of a page of spaces. Posts and the library do not exist yet, so both are
- * 0: the posts module plugs in a grouped count of posts by space_id, the library one of contents
- * in the space's nodes (one query each for the whole page, never per row).
- */
-export function spaceContentCounts(_db: Db, spaceIds: string[]): Map<string, ContentCounts> {
-  return new Map(spaceIds.map((id) => [id, { postCount: 0, contentCount: 0 }]));
+/** postCount/contentCount of a page of spaces: one grouped query per kind, never per row. */
+export function spaceContentCounts(db: Db, spaceIds: string[]): Map<string, ContentCounts> {
+  const contents = contentCounts(db, spaceIds);
+  return new Map(spaceIds.map((id) => [id, { postCount: 0, contentCount: contents.get(id) ?? 0 }]));
 }

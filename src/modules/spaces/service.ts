@@ -8,6 +8,7 @@ import type { Runtime } from "../../platform/runtime";
 import { customFields, spaceFieldValues } from "../fields/tables";
 import { fileDownloadUrl, readyFilesByIds, requireReadyFiles } from "../files/attachments";
 import { contains } from "../groups/lookup";
+import { detachSpaceNodes } from "../library/nodes";
 import type { FieldValue } from "../members/model";
 import { members } from "../members/tables";
 import { requireSpaceAdmin, type SpaceRow, spaceContentCounts, spaceRoleCounts, visibleSpace } from "./access";
@@ -192,6 +193,8 @@ export function deleteSpace(rt: Runtime, actor: Actor, spaceId: string) {
   return write(actor.db, (tx) => {
     const space = requireSpaceAdmin(actor, spaceId, tx);
     const record = spaceRecord(tx, { rt, actor }, space);
+    // The space's folders and their contents move to the tenant library; nothing there is deleted.
+    detachSpaceNodes(tx, spaceId);
     tx.delete(spaces).where(eq(spaces.id, spaceId)).run();
     return record;
   });
