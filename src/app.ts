@@ -17,6 +17,7 @@ import { orgModule } from "./modules/org";
 import { rolesModule } from "./modules/roles";
 import { spacesModule } from "./modules/spaces";
 import { ssoModule } from "./modules/sso";
+import { surveysModule } from "./modules/surveys";
 import { tenantModule } from "./modules/tenant";
 import { termsModule } from "./modules/terms";
 import { authPlugin } from "./platform/auth/context";
@@ -47,7 +48,8 @@ export function createApp(config: Config) {
     .use(orgModule(rt))
     .use(filesModule(rt))
     .use(spacesModule(rt))
-    .use(libraryModule(rt));
+    .use(libraryModule(rt))
+    .use(surveysModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox" })
     .use(httpPlugin(rt, () => root?.routes ?? []))
     .use(authPlugin(rt))

@@ -114,7 +114,7 @@ describe("PUT /api/v1/login-page-settings — replaceLoginPageSettings", () => {
     ["externalLinks[0].labelKo", { externalLinks: [{ ...link, labelKo: "x".repeat(256) }] }],
     ["externalLinks[0].labelEn", { externalLinks: [{ ...link, labelEn: "x".repeat(256) }] }],
     ["externalLinks[0].url", { externalLinks: [{ ...link, url: "x".repeat(1001) }] }],
-    ["externalFeed", { externalFeed: { titleKo: "x".repeat(256), titleEn: "" } }],
+    ["externalFeed.titleKo", { externalFeed: { titleKo: "x".repeat(256), titleEn: "" } }],
     ["methods.email", { methods: { email: "yes" } }],
   ])("returns 400 naming %s", async (field, patch) => {
     const { owner } = await fixture();

@@ -8,7 +8,7 @@ import { resolveMember } from "../src/modules/members/actor";
 import { authPlugin } from "../src/platform/auth/context";
 import { httpPlugin } from "../src/platform/http/plugin";
 import { route } from "../src/platform/http/route";
-import { DisplayName, Email, Enum, PageQuery, Password } from "../src/platform/http/schemas";
+import { DisplayName, Email, Enum, Nullable, PageQuery, Password } from "../src/platform/http/schemas";
 import { createRuntime, type Runtime } from "../src/platform/runtime";
 
 // The platform's HTTP behaviour (errors, limits, request ids) on a probe module built with the same
@@ -34,6 +34,11 @@ beforeAll(() => {
     .get("/paged", ({ query }) => query, {
       ...route("paged", "probe", "public"),
       query: t.Object({ ...PageQuery, kinds: t.Optional(t.Array(Enum(["a", "b"]), { minItems: 1, maxItems: 2 })) }),
+    })
+    .get("/needs", ({ query }) => query, { ...route("needs", "probe", "public"), query: t.Object({ spaceId: t.String({ minLength: 1 }) }) })
+    .post("/lists", ({ body }) => body, {
+      ...route("lists", "probe", "public"),
+      body: t.Object({ options: Nullable(t.Array(t.Object({ label: t.String({ minLength: 1 }) }))) }),
     })
     .post("/guarded", () => ({ ok: true }), { ...route("guarded", "probe", "session"), body: t.Object({ a: t.String() }) })
     .get(
@@ -135,6 +140,23 @@ describe("query parameters", () => {
       expect(body.errors[0]).toMatchObject({ in: "query", field });
     }
     expect(await (await fetch(`${base}/paged?kinds=a&kinds=b`)).json()).toEqual({ page: 1, pageSize: 20, kinds: ["a", "b"] });
+  });
+});
+
+describe("required query parameters and nested lists", () => {
+  test("a missing required query parameter is 400 naming it", async () => {
+    const body = await problem(await fetch(`${base}/needs`), 400, "VALIDATION_FAILED");
+    expect(body.errors).toEqual([{ in: "query", field: "spaceId", message: "is required" }]);
+  });
+
+  test("an item error inside a nullable list names the item's field", async () => {
+    const body = await problem(
+      await post("/lists", JSON.stringify({ options: [{ label: "a" }, { label: "" }] })),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect(body.errors[0].field).toBe("options[1].label");
+    expect((await post("/lists", JSON.stringify({ options: null }))).status).toBe(200);
   });
 });
 

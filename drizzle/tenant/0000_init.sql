@@ -446,6 +446,46 @@ CREATE TABLE `sso_settings` (
 	`updated_at` integer NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE `survey_answers` (
+	`response_id` text NOT NULL,
+	`content_id` text NOT NULL,
+	`question_id` text NOT NULL,
+	`option_ids` text NOT NULL,
+	`etc_text` text,
+	`text` text,
+	`scale_value` integer,
+	`submitted_at` integer,
+	PRIMARY KEY(`response_id`, `question_id`),
+	FOREIGN KEY (`response_id`) REFERENCES `survey_responses`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `survey_answers_content_idx` ON `survey_answers` (`content_id`,`submitted_at`,`question_id`);--> statement-breakpoint
+CREATE INDEX `survey_answers_question_idx` ON `survey_answers` (`question_id`,`submitted_at`,`response_id`);--> statement-breakpoint
+CREATE TABLE `survey_configs` (
+	`content_id` text PRIMARY KEY NOT NULL,
+	`description` text,
+	`is_anonymous` integer DEFAULT false NOT NULL,
+	`allow_resubmit` integer DEFAULT false NOT NULL,
+	`version` integer DEFAULT 0 NOT NULL,
+	`questions` text NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`content_id`) REFERENCES `library_contents`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE TABLE `survey_responses` (
+	`id` text PRIMARY KEY NOT NULL,
+	`content_id` text NOT NULL,
+	`profile_id` text NOT NULL,
+	`status` text NOT NULL,
+	`version` integer NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	`submitted_at` integer,
+	FOREIGN KEY (`content_id`) REFERENCES `library_contents`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `survey_responses_respondent_idx` ON `survey_responses` (`content_id`,`profile_id`);--> statement-breakpoint
+CREATE INDEX `survey_responses_status_idx` ON `survey_responses` (`content_id`,`status`,`profile_id`);--> statement-breakpoint
 CREATE TABLE `tenant_settings` (
 	`id` integer PRIMARY KEY NOT NULL,
 	`tenant_id` text NOT NULL,

@@ -35,11 +35,37 @@ export function fieldPath(path: string): string {
     .reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), "");
 }
 
+type ItemError = {
+  type?: number;
+  path: string;
+  message: string;
+  value?: unknown;
+  schema?: { error?: unknown };
+  errors?: Iterable<ItemError>[];
+};
+
+/**
+ * A union's error says only "Expected union value"; when one variant got further (e.g. the array
+ * of a `Nullable(Array)`), report that variant's innermost error, which names the item.
+ */
+function innermost(item: ItemError): ItemError {
+  if (item.type !== ValueErrorType.Union || !item.errors?.length) return item;
+  let best = item;
+  for (const variant of item.errors) {
+    for (const inner of variant) {
+      if (inner.path.length > best.path.length) best = innermost(inner);
+      break;
+    }
+  }
+  return best;
+}
+
 function validationErrors(e: ValidationError): FieldError[] {
   const where: FieldError["in"] = e.type === "query" ? "query" : e.type === "params" ? "path" : "body";
   const seen = new Set<string>();
   const out: FieldError[] = [];
-  for (const item of e.all as { type?: number; path: string; message: string; value?: unknown; schema?: { error?: unknown } }[]) {
+  for (const raw of e.all as ItemError[]) {
+    const item = innermost(raw);
     const field = fieldPath(item.path ?? "") || where;
     if (seen.has(field)) continue;
     seen.add(field);
@@ -54,7 +80,7 @@ function validationErrors(e: ValidationError): FieldError[] {
 }
 
 type Schema = TSchema & { type?: string; anyOf?: Schema[]; items?: Schema; error?: string; minItems?: number; maxItems?: number };
-type QuerySchema = { properties?: Record<string, Schema> };
+type QuerySchema = { properties?: Record<string, Schema>; required?: string[] };
 
 const isNumeric = (s: Schema) => [s.type, ...(s.anyOf ?? []).map((a) => a.type)].some((t) => t === "integer" || t === "number");
 
@@ -78,7 +104,10 @@ function queryPropertyErrors(schema: QuerySchema | undefined, url: string): Fiel
   const out: FieldError[] = [];
   for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
     const raw = params.getAll(name);
-    if (raw.length === 0) continue;
+    if (raw.length === 0) {
+      if (schema?.required?.includes(name)) out.push({ in: "query", field: name, message: "is required" });
+      continue;
+    }
     const array = prop.type === "array" ? prop : prop.anyOf?.find((a) => a.type === "array");
     if (array) {
       if ((array.minItems !== undefined && raw.length < array.minItems) || (array.maxItems !== undefined && raw.length > array.maxItems)) {

@@ -1,0 +1,260 @@
+// Survey config: read, replace, and the side-effect-free change check (DECISIONS §6 Surveys 1/2, §9.3).
+import { and, count, eq } from "drizzle-orm";
+import type { Static } from "elysia";
+import type { Actor } from "../../platform/auth/actor";
+import { type Db, write } from "../../platform/db/types";
+import { type FieldError, invalidMany, Problem } from "../../platform/http/errors";
+import type { Runtime } from "../../platform/runtime";
+import { fileDownloadUrl, readyFilesByIds, requireReadyFiles } from "../files/attachments";
+import { contentForManager, contentForViewer } from "../library/access";
+import { CHANGE_REASONS, type ChangeReason, type SurveyConfig, type SurveyConfigBody, type SurveyQuestion } from "./model";
+import { type StoredOption, type StoredQuestion, type SurveyQuestionType, surveyConfigs, surveyResponses } from "./tables";
+
+export const SURVEY = "SURVEY" as const;
+
+export type StoredConfig = {
+  description: string | null;
+  isAnonymous: boolean;
+  allowResubmit: boolean;
+  version: number;
+  questions: StoredQuestion[];
+};
+
+const DEFAULT_CONFIG: StoredConfig = { description: null, isAnonymous: false, allowResubmit: false, version: 0, questions: [] };
+
+export const isChoice = (type: SurveyQuestionType) => type === "SINGLE_CHOICE" || type === "MULTIPLE_CHOICE";
+export const isText = (type: SurveyQuestionType) => type === "SHORT_TEXT" || type === "LONG_TEXT";
+
+/** The stored config of a survey, or the defaults (version 0, no questions) before the first save. */
+export function loadSurveyConfig(db: Db, contentId: string): StoredConfig {
+  const row = db.select().from(surveyConfigs).where(eq(surveyConfigs.contentId, contentId)).get();
+  if (!row) return { ...DEFAULT_CONFIG };
+  return {
+    description: row.description,
+    isAnonymous: row.isAnonymous,
+    allowResubmit: row.allowResubmit,
+    version: row.version,
+    questions: row.questions,
+  };
+}
+
+const fileIdsOf = (questions: StoredQuestion[]) => questions.flatMap((q) => [...q.fileIds, ...q.options.flatMap((o) => o.fileIds)]);
+
+/** The survey config record for one reader: attachments carry download URLs signed for them. */
+function toSurveyConfig(rt: Runtime, actor: Actor, contentId: string, cfg: StoredConfig, db: Db): Static<typeof SurveyConfig> {
+  const ready = readyFilesByIds(db, fileIdsOf(cfg.questions));
+  const attachments = (ids: string[]) =>
+    ids
+      .filter((id) => ready.has(id))
+      .map((fileId) => ({
+        fileId,
+        url: fileDownloadUrl(rt, { tenantId: actor.tenantId, fileId, readerId: actor.memberId, attachedTo: `survey:${contentId}` }),
+      }));
+  return {
+    description: cfg.description,
+    isAnonymous: cfg.isAnonymous,
+    allowResubmit: cfg.allowResubmit,
+    version: cfg.version,
+    questions: cfg.questions.map(
+      (q): Static<typeof SurveyQuestion> => ({
+        id: q.id,
+        type: q.type,
+        title: q.title,
+        description: q.description,
+        isRequired: q.isRequired,
+        attachments: attachments(q.fileIds),
+        options: q.options.map((o) => ({ id: o.id, label: o.label, isEtc: o.isEtc, attachments: attachments(o.fileIds) })),
+        scaleMin: q.scaleMin,
+        scaleMax: q.scaleMax,
+        scaleMinLabel: q.scaleMinLabel,
+        scaleMaxLabel: q.scaleMaxLabel,
+      }),
+    ),
+  };
+}
+
+export function getSurveyConfig(rt: Runtime, actor: Actor, contentId: string) {
+  contentForManager(actor, contentId, SURVEY);
+  return toSurveyConfig(rt, actor, contentId, loadSurveyConfig(actor.db, contentId), actor.db);
+}
+
+/** getSurveyForParticipant: the same record for any viewer (survey questions hold no answers). */
+export function getSurveyForParticipant(rt: Runtime, actor: Actor, contentId: string) {
+  contentForViewer(actor, contentId, SURVEY);
+  return toSurveyConfig(rt, actor, contentId, loadSurveyConfig(actor.db, contentId), actor.db);
+}
+
+type Body = Static<typeof SurveyConfigBody>;
+const blank = (v: string | null | undefined) => v === undefined || v === null || v === "";
+
+/**
+ * Validates a config body against the stored config and returns the config it would store (new
+ * questions and options get fresh ids). 400 naming every bad field: ids of another survey or
+ * question, option counts, fields of another type, files that are not the caller's ready uploads
+ * (files the survey already attaches are kept without that check).
+ */
+function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body): Omit<StoredConfig, "version"> {
+  const errors: FieldError[] = [];
+  const err = (field: string, message: string) => errors.push({ in: "body", field, message });
+  const stored = new Map(current.questions.map((q) => [q.id, q]));
+  const attached = new Set(fileIdsOf(current.questions));
+  const newFiles = new Map<string, string>(); // file id → first field naming it
+  const files = (ids: string[] | null | undefined, field: string) => {
+    const list = ids ?? [];
+    const seen = new Set<string>();
+    list.forEach((id, k) => {
+      if (seen.has(id)) err(`${field}[${k}]`, "repeats an earlier file");
+      else if (!attached.has(id) && !newFiles.has(id)) newFiles.set(id, `${field}[${k}]`);
+      seen.add(id);
+    });
+    return [...seen];
+  };
+  const seenQuestions = new Set<string>();
+  const questions = body.questions.map((q, i): StoredQuestion => {
+    const at = `questions[${i}]`;
+    let old: StoredQuestion | undefined;
+    if (q.id !== undefined) {
+      old = stored.get(q.id);
+      if (!old) err(`${at}.id`, "must be a question of this survey");
+      else if (seenQuestions.has(q.id)) err(`${at}.id`, "repeats an earlier question");
+      seenQuestions.add(q.id);
+    }
+    const choice = isChoice(q.type);
+    const scale = q.type === "SCALE";
+    const notHere = `must be absent, null or empty for a ${q.type} question`;
+    const inputOptions = q.options ?? [];
+    if (!choice && inputOptions.length > 0) err(`${at}.options`, notHere);
+    if (choice && inputOptions.length < 2) err(`${at}.options`, "must have 2..50 options for a choice question");
+    if (choice && inputOptions.filter((o) => o.isEtc).length > 1) err(`${at}.options`, "may have at most one isEtc option");
+    if (!scale) {
+      for (const key of ["scaleMin", "scaleMax"] as const) if (q[key] !== undefined && q[key] !== null) err(`${at}.${key}`, notHere);
+      for (const key of ["scaleMinLabel", "scaleMaxLabel"] as const) if (!blank(q[key])) err(`${at}.${key}`, notHere);
+    }
+    const oldOptions = new Map((old?.options ?? []).map((o) => [o.id, o]));
+    const seenOptions = new Set<string>();
+    const options = choice
+      ? inputOptions.map((o, j): StoredOption => {
+          if (o.id !== undefined) {
+            if (!oldOptions.has(o.id)) err(`${at}.options[${j}].id`, "must be an option of this question");
+            else if (seenOptions.has(o.id)) err(`${at}.options[${j}].id`, "repeats an earlier option");
+            seenOptions.add(o.id);
+          }
+          return {
+            id: o.id ?? Bun.randomUUIDv7(),
+            label: o.label,
+            isEtc: o.isEtc ?? false,
+            fileIds: files(o.attachmentFileIds, `${at}.options[${j}].attachmentFileIds`),
+          };
+        })
+      : [];
+    return {
+      id: q.id ?? Bun.randomUUIDv7(),
+      type: q.type,
+      title: q.title,
+      description: q.description ?? null,
+      isRequired: q.isRequired ?? false,
+      fileIds: files(q.attachmentFileIds, `${at}.attachmentFileIds`),
+      options,
+      scaleMin: scale ? (q.scaleMin ?? 1) : null,
+      scaleMax: scale ? (q.scaleMax ?? 5) : null,
+      scaleMinLabel: scale ? (q.scaleMinLabel ?? null) : null,
+      scaleMaxLabel: scale ? (q.scaleMaxLabel ?? null) : null,
+    };
+  });
+  if (newFiles.size > 0) {
+    const ids = [...newFiles.keys()];
+    try {
+      requireReadyFiles(db, actor, ids, "files");
+    } catch (e) {
+      if (!(e instanceof Problem) || !e.errors) throw e;
+      for (const fe of e.errors) {
+        const k = Number(/\[(\d+)\]$/.exec(fe.field)?.[1]);
+        err(newFiles.get(ids[k] as string) as string, fe.message);
+      }
+    }
+  }
+  if (errors.length) throw invalidMany(errors);
+  return {
+    description: body.description ?? null,
+    isAnonymous: body.isAnonymous ?? false,
+    allowResubmit: body.allowResubmit ?? false,
+    questions,
+  };
+}
+
+/** The changes between two configs that invalidate answers given to the first (see CHANGE_REASONS). */
+export function changeReasons(before: StoredQuestion[], after: StoredQuestion[]): ChangeReason[] {
+  const found = new Set<ChangeReason>();
+  const next = new Map(after.map((q) => [q.id, q]));
+  for (const q of before) {
+    const n = next.get(q.id);
+    if (!n) {
+      found.add("QUESTION_REMOVED");
+      continue;
+    }
+    if (q.type !== n.type && !(isText(q.type) && isText(n.type))) {
+      found.add("QUESTION_TYPE_CHANGED");
+      continue;
+    }
+    if (isChoice(q.type)) {
+      const options = new Map(n.options.map((o) => [o.id, o]));
+      for (const o of q.options) {
+        const no = options.get(o.id);
+        if (!no) found.add("OPTION_REMOVED");
+        else if (o.isEtc && !no.isEtc) found.add("ETC_OPTION_REMOVED");
+      }
+    }
+    if (q.type === "SCALE" && (q.scaleMin !== n.scaleMin || q.scaleMax !== n.scaleMax)) found.add("SCALE_CHANGED");
+  }
+  return CHANGE_REASONS.filter((r) => found.has(r));
+}
+
+function submitCount(db: Db, contentId: string): number {
+  return (
+    db
+      .select({ n: count() })
+      .from(surveyResponses)
+      .where(and(eq(surveyResponses.contentId, contentId), eq(surveyResponses.status, "SUBMITTED")))
+      .get()?.n ?? 0
+  );
+}
+
+const sameQuestions = (a: StoredQuestion[], b: StoredQuestion[]) => JSON.stringify(a) === JSON.stringify(b);
+
+/** checkSurveyConfigChange: what setSurveyConfig would do with this body, without doing it. */
+export function checkSurveyConfigChange(actor: Actor, contentId: string, body: Body) {
+  contentForManager(actor, contentId, SURVEY);
+  const current = loadSurveyConfig(actor.db, contentId);
+  const next = normalizeConfig(actor.db, actor, current, body);
+  const reasons = changeReasons(current.questions, next.questions);
+  const submitted = submitCount(actor.db, contentId);
+  const isModified =
+    next.description !== current.description ||
+    next.isAnonymous !== current.isAnonymous ||
+    next.allowResubmit !== current.allowResubmit ||
+    !sameQuestions(current.questions, next.questions);
+  return { submitCount: submitted, isModified, needReset: submitted > 0 && reasons.length > 0, reasons };
+}
+
+/**
+ * setSurveyConfig: full replace. A question or option sent with its id is kept (answers stay linked
+ * to it); one without is new; one left out is removed. `version` goes up when the questions change.
+ * A change with any CHANGE_REASONS resets the survey: every response (submitted or draft) is deleted.
+ */
+export function setSurveyConfig(rt: Runtime, actor: Actor, contentId: string, body: Body, now = Date.now()) {
+  return write(actor.db, (tx) => {
+    contentForManager(actor, contentId, SURVEY, tx);
+    const current = loadSurveyConfig(tx, contentId);
+    const next = normalizeConfig(tx, actor, current, body);
+    if (changeReasons(current.questions, next.questions).length > 0) {
+      tx.delete(surveyResponses).where(eq(surveyResponses.contentId, contentId)).run();
+    }
+    const version = current.version + (sameQuestions(current.questions, next.questions) ? 0 : 1);
+    const row = { ...next, version, updatedAt: now };
+    tx.insert(surveyConfigs)
+      .values({ contentId, ...row })
+      .onConflictDoUpdate({ target: surveyConfigs.contentId, set: row })
+      .run();
+    return toSurveyConfig(rt, actor, contentId, { ...next, version }, tx);
+  });
+}

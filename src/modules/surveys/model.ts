@@ -1,0 +1,226 @@
+import { t } from "elysia";
+import { CursorQuery, Email, Enum, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
+import { RESPONSE_STATUSES, SURVEY_QUESTION_TYPES } from "./tables";
+
+const Id = t.String({ minLength: 1, maxLength: 100 });
+const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an id" });
+const FileIds = t.Array(RefId, { maxItems: 20, error: "must be at most 20 file ids" });
+
+export const SurveyParams = t.Object({ contentId: Id });
+export const SurveyQuestionParams = t.Object({ contentId: Id, questionId: Id });
+
+export const QuestionTypeSchema = Enum(SURVEY_QUESTION_TYPES);
+
+/**
+ * What makes existing answers invalid (checkSurveyConfigChange, setSurveyConfig resets the
+ * responses when any is present). Listed in this order, each at most once.
+ */
+export const CHANGE_REASONS = [
+  "QUESTION_REMOVED",
+  "QUESTION_TYPE_CHANGED",
+  "OPTION_REMOVED",
+  "ETC_OPTION_REMOVED",
+  "SCALE_CHANGED",
+] as const;
+export type ChangeReason = (typeof CHANGE_REASONS)[number];
+
+// ---- config request -------------------------------------------------------------------------
+
+const OptionInput = t.Object({
+  id: t.Optional(RefId),
+  label: t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" }),
+  isEtc: t.Optional(t.Boolean()),
+  attachmentFileIds: t.Optional(FileIds),
+});
+
+const QuestionInput = t.Object({
+  id: t.Optional(RefId),
+  type: QuestionTypeSchema,
+  title: t.String({ minLength: 1, maxLength: 300, error: "must be 1..300 characters" }),
+  description: t.Optional(Nullable(t.String({ maxLength: 15000, error: "must be at most 15000 characters" }))),
+  isRequired: t.Optional(t.Boolean()),
+  attachmentFileIds: t.Optional(FileIds),
+  options: t.Optional(
+    t.Array(OptionInput, { maxItems: 50, error: "must be at most 50 options", description: "null is accepted and means []" }),
+  ),
+  scaleMin: t.Optional(Nullable(t.Integer({ minimum: 0, maximum: 1, error: "must be 0 or 1" }))),
+  scaleMax: t.Optional(Nullable(t.Integer({ minimum: 2, maximum: 10, error: "must be an integer 2..10" }))),
+  scaleMinLabel: t.Optional(Nullable(t.String({ maxLength: 100, error: "must be at most 100 characters" }))),
+  scaleMaxLabel: t.Optional(Nullable(t.String({ maxLength: 100, error: "must be at most 100 characters" }))),
+});
+
+/** setSurveyConfig and checkSurveyConfigChange (PUT: full replace; absent fields take their defaults). */
+export const SurveyConfigBody = t.Object({
+  description: t.Optional(Nullable(t.String({ maxLength: 15000, error: "must be at most 15000 characters" }))),
+  isAnonymous: t.Optional(t.Boolean()),
+  allowResubmit: t.Optional(t.Boolean()),
+  questions: t.Array(QuestionInput, { maxItems: 50, error: "must be at most 50 questions" }),
+});
+
+/**
+ * List fields that may be null ("absent, null or empty"): null becomes absent before validation, so
+ * that the schemas stay plain arrays and a bad item is named (`questions[0].options[1].label`)
+ * rather than the whole union.
+ */
+export function dropNullLists(body: unknown) {
+  const items = (v: unknown, key: string) =>
+    v && typeof v === "object" && Array.isArray((v as Record<string, unknown>)[key])
+      ? ((v as Record<string, unknown>)[key] as unknown[])
+      : [];
+  const drop = (o: unknown, keys: string[]) => {
+    if (o && typeof o === "object")
+      for (const k of keys) if ((o as Record<string, unknown>)[k] === null) delete (o as Record<string, unknown>)[k];
+  };
+  for (const q of items(body, "questions")) {
+    drop(q, ["options", "attachmentFileIds"]);
+    for (const o of items(q, "options")) drop(o, ["attachmentFileIds"]);
+  }
+  for (const a of items(body, "answers")) drop(a, ["optionIds"]);
+}
+
+// ---- config response ------------------------------------------------------------------------
+
+export const SurveyAttachment = t.Object({ fileId: t.String(), url: t.String() });
+
+export const SurveyOption = t.Object({
+  id: t.String(),
+  label: t.String(),
+  isEtc: t.Boolean(),
+  attachments: t.Array(SurveyAttachment),
+});
+
+/** The spec's "Survey question (response)". */
+export const SurveyQuestion = t.Object({
+  id: t.String(),
+  type: QuestionTypeSchema,
+  title: t.String(),
+  description: Nullable(t.String()),
+  isRequired: t.Boolean(),
+  attachments: t.Array(SurveyAttachment),
+  options: t.Array(SurveyOption, { description: "[] unless SINGLE_CHOICE or MULTIPLE_CHOICE" }),
+  scaleMin: Nullable(t.Integer({ description: "null unless SCALE" })),
+  scaleMax: Nullable(t.Integer()),
+  scaleMinLabel: Nullable(t.String()),
+  scaleMaxLabel: Nullable(t.String()),
+});
+
+export const SurveyConfig = t.Object({
+  description: Nullable(t.String()),
+  isAnonymous: t.Boolean(),
+  allowResubmit: t.Boolean(),
+  version: t.Integer({ description: "0 until questions are first saved; +1 on every change to the questions" }),
+  questions: t.Array(SurveyQuestion),
+});
+
+export const SurveyChangeCheck = t.Object({
+  submitCount: t.Integer({ description: "SUBMITTED responses" }),
+  isModified: t.Boolean({ description: "The body differs from the stored config" }),
+  needReset: t.Boolean({ description: "submitCount > 0 and reasons is not empty: saving discards the responses" }),
+  reasons: t.Array(Enum(CHANGE_REASONS), {
+    description:
+      "Changes that invalidate existing answers: QUESTION_REMOVED (a stored question is left out), QUESTION_TYPE_CHANGED (a kept question changes type, other than between SHORT_TEXT and LONG_TEXT), OPTION_REMOVED (a kept choice question leaves out a stored option), ETC_OPTION_REMOVED (a kept option is no longer isEtc), SCALE_CHANGED (a kept SCALE question changes scaleMin or scaleMax)",
+  }),
+});
+
+// ---- statistics, text answers, respondents ---------------------------------------------------
+
+export const SurveyStatistics = t.Object({
+  isAnonymous: t.Boolean(),
+  submittedCount: t.Integer(),
+  draftCount: t.Integer(),
+  notSubmittedCount: t.Integer(),
+  submitRate: t.Number({ description: "Percentage 0..100 of the population with a submitted response" }),
+  questionCount: t.Integer(),
+  questions: t.Array(
+    t.Object({
+      questionId: t.String(),
+      title: t.String(),
+      type: QuestionTypeSchema,
+      isRequired: t.Boolean(),
+      answeredCount: t.Integer(),
+      options: t.Array(
+        t.Object({
+          optionId: t.String(),
+          label: t.String(),
+          isEtc: t.Boolean(),
+          selectedCount: t.Integer(),
+          ratio: t.Number({ description: "selectedCount ÷ answeredCount × 100" }),
+        }),
+      ),
+      scale: Nullable(
+        t.Object({
+          distribution: t.Array(t.Object({ value: t.Integer(), count: t.Integer() })),
+          average: Nullable(t.Number()),
+          median: Nullable(t.Number()),
+        }),
+      ),
+    }),
+  ),
+});
+
+export const TextAnswersQuery = t.Object({ ...CursorQuery });
+export const TextAnswerPage = t.Object({
+  answers: t.Array(
+    t.Object({
+      text: t.String({ description: "The text answer, or for a choice question the etcText" }),
+      respondentName: Nullable(t.String({ description: "null in an anonymous survey" })),
+      submittedAt: Timestamp,
+    }),
+  ),
+  nextCursor: NextCursor,
+});
+
+export const RespondentStatus = Enum(["ALL", "SUBMITTED", "NOT_SUBMITTED"] as const);
+export const RespondentsQuery = t.Object({
+  // Required (DECISIONS §6 Surveys 5); checked by the service so that a missing one is named.
+  spaceId: t.Optional(t.String({ minLength: 1, maxLength: 100, description: "Required: the space whose PARTICIPANTs are listed" })),
+  status: t.Optional(RespondentStatus),
+  ...CursorQuery,
+});
+export const RespondentPage = t.Object({
+  respondents: t.Array(
+    t.Object({
+      profileId: t.String(),
+      displayName: t.String(),
+      submitted: t.Boolean(),
+      submittedAt: Nullable(Timestamp),
+    }),
+  ),
+  nextCursor: NextCursor,
+});
+
+export const EmailCountBody = t.Object({ email: Email });
+export const EmailCountResult = t.Object({ email: t.String(), count: t.Integer() });
+
+// ---- participant side -----------------------------------------------------------------------
+
+const AnswerInput = t.Object({
+  questionId: RefId,
+  optionIds: t.Optional(
+    t.Array(RefId, { maxItems: 50, error: "must be at most 50 option ids", description: "null is accepted and means []" }),
+  ),
+  etcText: t.Optional(Nullable(t.String({ maxLength: 1000, error: "must be at most 1000 characters" }))),
+  text: t.Optional(Nullable(t.String({ maxLength: 10000, error: "must be at most 10000 characters" }))),
+  scaleValue: t.Optional(Nullable(t.Integer({ error: "must be an integer" }))),
+});
+export const SurveyAnswersBody = t.Object({
+  answers: t.Array(AnswerInput, { maxItems: 50, error: "must be at most 50 answers" }),
+});
+
+export const SurveyResponse = t.Object({
+  status: Enum(RESPONSE_STATUSES),
+  version: t.Integer({ description: "The survey version the response was last saved or submitted against" }),
+  answers: t.Array(
+    t.Object({
+      questionId: t.String(),
+      optionIds: t.Array(t.String()),
+      etcText: Nullable(t.String()),
+      text: Nullable(t.String()),
+      scaleValue: Nullable(t.Integer()),
+    }),
+  ),
+  updatedAt: Timestamp,
+  submittedAt: Nullable(Timestamp),
+});
+export const SurveyResponseResult = t.Object({ response: SurveyResponse });
+export const MySurveyResponse = t.Object({ response: Nullable(SurveyResponse) });
