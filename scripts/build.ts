@@ -2,5 +2,5 @@
 import { $ } from "bun";
 
 await $`bun scripts/embed-migrations.ts`;
-await $`bun build --compile --minify-syntax --minify-whitespace --sourcemap src/main.ts --outfile dist/learnspace`;
+await $`bun build --compile --bytecode --minify-syntax --minify-whitespace --sourcemap src/main.ts --outfile dist/learnspace`;
 console.log("built dist/learnspace");

@@ -32,7 +32,7 @@ export function createApp(config: Config) {
   let document: object | null = null;
   let root: AnyElysia | null = null;
   // normalize "typebox": unknown fields are stripped, but a wrong-typed nested object is a 400, not {}.
-  const api = new Elysia({ prefix: "/api/v1", normalize: "typebox" })
+  const api = new Elysia({ prefix: "/api/v1", normalize: "typebox", encodeSchema: false })
     .use(authModule(rt))
     .use(membersModule(rt))
     .use(rolesModule(rt))
@@ -50,7 +50,7 @@ export function createApp(config: Config) {
     .use(spacesModule(rt))
     .use(libraryModule(rt))
     .use(surveysModule(rt));
-  const app = new Elysia({ name: "learnspace", normalize: "typebox" })
+  const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
     .use(httpPlugin(rt, () => root?.routes ?? []))
     .use(authPlugin(rt))
     .use(healthModule(rt))

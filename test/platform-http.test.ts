@@ -211,6 +211,22 @@ describe("errors and request ids", () => {
     await problem(await fetch(`${base}/no-such-route`), 404, "NOT_FOUND");
   });
 
+  test("the log line of a request reports the status that was sent, without the body", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = rt.log;
+    rt.log = (line) => lines.push(line as Record<string, unknown>);
+    try {
+      const res = await post("/probe", JSON.stringify({ email: "not-an-email", password: "hunter2-secret" }));
+      expect(res.status).toBe(400);
+      await Bun.sleep(20);
+      const line = lines.find((l) => l.requestId === res.headers.get("x-request-id"));
+      expect(line).toMatchObject({ method: "POST", route: "/api/v1/probe", status: 400 });
+      expect(JSON.stringify(lines)).not.toContain("hunter2-secret");
+    } finally {
+      rt.log = log;
+    }
+  });
+
   test("every response carries a distinct X-Request-Id", async () => {
     const a = await post("/probe", JSON.stringify({ email: "a@b.co" }));
     const b = await post("/probe", JSON.stringify({ email: "a@b.co" }));

@@ -129,8 +129,47 @@ function queryPropertyErrors(schema: QuerySchema | undefined, url: string): Fiel
   return out;
 }
 
+type RouteList = () => { method: string; path: string; hooks: unknown }[];
+
+type ErrorContext = { error: unknown; code: unknown; request: Request; route: string };
+
+/** Every error as a problem+json Response (DECISIONS §3). */
+function problemFor({ error, code, request, route }: ErrorContext, rt: Runtime, routes: RouteList): Response {
+  const id = started.get(request)?.id ?? Bun.randomUUIDv7();
+  if (error instanceof Problem) return problemResponse(error, id);
+  // Elysia wraps whatever the parse hook throws (413, INVALID_JSON) in a ParseError.
+  const cause = (error as { cause?: unknown }).cause;
+  if (code === "PARSE" && cause instanceof Problem) return problemResponse(cause, id);
+  // Query errors are re-derived per parameter: Elysia reports some without a name or as a decode error.
+  const queryError = error instanceof ValidationError ? error.type === "property" || error.type === "query" : code === "VALIDATION";
+  if (queryError) {
+    const r = routes().find((x) => x.method === request.method && x.path === route);
+    const errors = queryPropertyErrors((r?.hooks as { query?: QuerySchema } | undefined)?.query, request.url);
+    return problemResponse(
+      new Problem(
+        400,
+        "VALIDATION_FAILED",
+        "The request is not valid.",
+        errors.length ? errors : [{ in: "query", field: "query", message: "is not valid" }],
+      ),
+      id,
+    );
+  }
+  if (error instanceof ValidationError) {
+    return problemResponse(new Problem(400, "VALIDATION_FAILED", "The request is not valid.", validationErrors(error)), id);
+  }
+  if (code === "PARSE") return problemResponse(new Problem(400, "INVALID_JSON", "The request body is not valid JSON."), id);
+  if (code === "NOT_FOUND") return problemResponse(new Problem(404, "NOT_FOUND", "Not found."), id);
+  if (code === "INVALID_COOKIE_SIGNATURE") return problemResponse(new Problem(401, "SESSION_EXPIRED", "The session has expired."), id);
+  rt.log({ level: "error", requestId: id, error: error instanceof Error ? error.stack : String(error) });
+  return new Response(JSON.stringify(problemBody(500, "INTERNAL", `Internal error (request ${id}).`, undefined, id)), {
+    status: 500,
+    headers: { "content-type": "application/problem+json", "x-request-id": id },
+  });
+}
+
 /** Request ids, one JSON log line per request, body limits and problem+json for every error. */
-export function httpPlugin(rt: Runtime, routes: () => { method: string; path: string; hooks: unknown }[] = () => []) {
+export function httpPlugin(rt: Runtime, routes: RouteList = () => []) {
   return new Elysia({ name: "learnspace.http" })
     .onRequest(({ request, set }) => {
       const id = Bun.randomUUIDv7();
@@ -152,39 +191,11 @@ export function httpPlugin(rt: Runtime, routes: () => { method: string; path: st
         return Object.fromEntries(new URLSearchParams(await readLimited(request)));
       }
     })
-    .onError({ as: "global" }, ({ error, code, request, set, route }) => {
-      const id = started.get(request)?.id ?? Bun.randomUUIDv7();
-      if (error instanceof Problem) return problemResponse(error, id);
-      // Elysia wraps whatever the parse hook throws (413, INVALID_JSON) in a ParseError.
-      const cause = (error as { cause?: unknown }).cause;
-      if (code === "PARSE" && cause instanceof Problem) return problemResponse(cause, id);
-      // Query errors are re-derived per parameter: Elysia reports some without a name or as a decode error.
-      const queryError = error instanceof ValidationError ? error.type === "property" || error.type === "query" : code === "VALIDATION";
-      if (queryError) {
-        const r = routes().find((x) => x.method === request.method && x.path === route);
-        const errors = queryPropertyErrors((r?.hooks as { query?: QuerySchema } | undefined)?.query, request.url);
-        return problemResponse(
-          new Problem(
-            400,
-            "VALIDATION_FAILED",
-            "The request is not valid.",
-            errors.length ? errors : [{ in: "query", field: "query", message: "is not valid" }],
-          ),
-          id,
-        );
-      }
-      if (error instanceof ValidationError) {
-        return problemResponse(new Problem(400, "VALIDATION_FAILED", "The request is not valid.", validationErrors(error)), id);
-      }
-      if (code === "PARSE") return problemResponse(new Problem(400, "INVALID_JSON", "The request body is not valid JSON."), id);
-      if (code === "NOT_FOUND") return problemResponse(new Problem(404, "NOT_FOUND", "Not found."), id);
-      if (code === "INVALID_COOKIE_SIGNATURE") return problemResponse(new Problem(401, "SESSION_EXPIRED", "The session has expired."), id);
-      rt.log({ level: "error", requestId: id, error: error instanceof Error ? error.stack : String(error) });
-      set.status = 500;
-      return new Response(JSON.stringify(problemBody(500, "INTERNAL", `Internal error (request ${id}).`, undefined, id)), {
-        status: 500,
-        headers: { "content-type": "application/problem+json", "x-request-id": id },
-      });
+    .onError({ as: "global" }, (ctx) => {
+      const res = problemFor(ctx as unknown as ErrorContext, rt, routes);
+      // The log line reports what was sent, not Elysia's provisional 422 of a validation error.
+      ctx.set.status = res.status;
+      return res;
     })
     .onAfterResponse({ as: "global" }, ({ request, set, route }) => {
       releaseActor(rt, request);
