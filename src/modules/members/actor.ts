@@ -1,4 +1,5 @@
 import type { ActorMember, MemberResolver } from "../../platform/auth/actor";
+import { changeGuardedCache } from "../../platform/db/sqlite";
 import { prepared, type TenantHandle } from "../../platform/db/tenant-store";
 import { grantedCodes } from "../grants/effective";
 import { PERMISSIONS } from "../roles/permissions";
@@ -22,23 +23,15 @@ type Row = {
   profile_id: string;
 };
 
-type Cached = { changes: number; member: ActorMember | null };
-
 /**
  * Effective permissions = role permissions ∪ grants, in enumeration order (DECISIONS §4). Cached
  * per handle until the next write on that file: every write of this process goes through the
  * handle's one connection, so its total_changes() moves whenever anything may have changed.
  */
-export const resolveMember: MemberResolver = (handle, memberId) => {
-  const changes = (handle.sqlite.query("SELECT total_changes() AS n").get() as { n: number }).n;
-  const cache = prepared(handle, "members.actorCache", () => new Map<string, Cached>());
-  const hit = cache.get(memberId);
-  if (hit && hit.changes === changes) return hit.member;
-  const member = loadMember(handle, memberId);
-  if (cache.size >= 1000) cache.clear();
-  cache.set(memberId, { changes, member });
-  return member;
-};
+export const resolveMember: MemberResolver = (handle, memberId) =>
+  prepared(handle, "members.actorCache", () => changeGuardedCache<ActorMember | null>(handle.sqlite))(memberId, () =>
+    loadMember(handle, memberId),
+  );
 
 function loadMember(handle: TenantHandle, memberId: string): ActorMember | null {
   const row = handle.sqlite.query(LOAD).get(memberId) as Row | null;

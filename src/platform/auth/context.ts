@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { changeGuardedCache } from "../db/sqlite";
 import { forbidden, unauthenticated } from "../http/errors";
 import type { Runtime } from "../runtime";
 import type { Actor } from "./actor";
@@ -21,6 +22,21 @@ const actors = new WeakMap<Request, Actor>();
 
 type SessionRow = { revoked_at: number | null; absolute_expires_at: number };
 
+const sessionCaches = new WeakMap<Runtime, (sid: string, load: () => SessionRow | null) => SessionRow | null>();
+
+/** The session's revocation and expiry, cached until the platform file's next write (sign-out, rotation…). */
+function sessionRow(rt: Runtime, sid: string): SessionRow | null {
+  let cache = sessionCaches.get(rt);
+  if (!cache) {
+    cache = changeGuardedCache<SessionRow | null>(rt.platform.sqlite, 10_000);
+    sessionCaches.set(rt, cache);
+  }
+  return cache(
+    sid,
+    () => rt.platform.sqlite.query("SELECT revoked_at, absolute_expires_at FROM sessions WHERE id = ?").get(sid) as SessionRow | null,
+  );
+}
+
 /** Token → Actor: 401 for a missing, bad, expired or revoked token; 403 NO_TENANT without a tenant. */
 export async function authenticate(rt: Runtime, request: Request): Promise<Actor> {
   const header = request.headers.get("authorization");
@@ -28,9 +44,7 @@ export async function authenticate(rt: Runtime, request: Request): Promise<Actor
   if (!token) throw unauthenticated();
   const claims = await rt.tokens.verify(token);
   if (!claims) throw unauthenticated();
-  const session = rt.platform.sqlite
-    .query("SELECT revoked_at, absolute_expires_at FROM sessions WHERE id = ?")
-    .get(claims.sid) as SessionRow | null;
+  const session = sessionRow(rt, claims.sid);
   if (!session || session.revoked_at !== null || session.absolute_expires_at <= Date.now()) throw unauthenticated();
   if (!claims.tid || !claims.tkey || !claims.sub) throw forbidden("NO_TENANT", "This session is not bound to a tenant.");
   const handle = rt.tenants.acquire(claims.tid);
