@@ -1,6 +1,7 @@
 import { type AnyElysia, Elysia } from "elysia";
 import pkg from "../package.json" with { type: "json" };
 import type { Config } from "./config";
+import { assignmentsModule } from "./modules/assignments";
 import { authModule } from "./modules/auth";
 import { fieldsModule } from "./modules/fields";
 import { filesModule } from "./modules/files";
@@ -49,7 +50,8 @@ export function createApp(config: Config) {
     .use(filesModule(rt))
     .use(spacesModule(rt))
     .use(libraryModule(rt))
-    .use(surveysModule(rt));
+    .use(surveysModule(rt))
+    .use(assignmentsModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
     .use(httpPlugin(rt, () => root?.routes ?? []))
     .use(authPlugin(rt))

@@ -1,3 +1,55 @@
+CREATE TABLE `assignment_configs` (
+	`content_id` text PRIMARY KEY NOT NULL,
+	`max_score` integer,
+	`allow_late_submit` integer DEFAULT false NOT NULL,
+	`allow_resubmit` integer DEFAULT false NOT NULL,
+	`body_required` integer DEFAULT false NOT NULL,
+	`file_required` integer DEFAULT false NOT NULL,
+	`due_at` integer,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`content_id`) REFERENCES `library_contents`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE TABLE `assignment_rubrics` (
+	`content_id` text PRIMARY KEY NOT NULL,
+	`use_level` integer NOT NULL,
+	`visibility` text NOT NULL,
+	`criteria` text NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`content_id`) REFERENCES `library_contents`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE TABLE `assignment_submission_files` (
+	`submission_id` text NOT NULL,
+	`file_id` text NOT NULL,
+	`position` integer NOT NULL,
+	PRIMARY KEY(`submission_id`, `file_id`),
+	FOREIGN KEY (`submission_id`) REFERENCES `assignment_submissions`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `assignment_submission_files_file_idx` ON `assignment_submission_files` (`file_id`);--> statement-breakpoint
+CREATE TABLE `assignment_submissions` (
+	`id` text PRIMARY KEY NOT NULL,
+	`content_id` text NOT NULL,
+	`profile_id` text NOT NULL,
+	`revision` integer NOT NULL,
+	`is_latest` integer NOT NULL,
+	`body` text,
+	`status` text NOT NULL,
+	`submitted_at` integer NOT NULL,
+	`due_at_at_submit` integer,
+	`is_late` integer NOT NULL,
+	`score` integer,
+	`feedback` text,
+	`graded_at` integer,
+	`returned_at` integer,
+	`rubric_items` text,
+	FOREIGN KEY (`content_id`) REFERENCES `library_contents`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `assignment_submissions_submitter_idx` ON `assignment_submissions` (`content_id`,`profile_id`,`revision`);--> statement-breakpoint
+CREATE INDEX `assignment_submissions_latest_idx` ON `assignment_submissions` (`content_id`,`is_latest`,`submitted_at`,`id`);--> statement-breakpoint
+CREATE INDEX `assignment_submissions_latest_status_idx` ON `assignment_submissions` (`content_id`,`is_latest`,`status`,`submitted_at`,`id`);--> statement-breakpoint
 CREATE TABLE `custom_fields` (
 	`id` text PRIMARY KEY NOT NULL,
 	`kind` text NOT NULL,

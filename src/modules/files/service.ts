@@ -17,6 +17,7 @@ import { fileUploadUrl, verifyFileToken } from "../../platform/files/tokens";
 import { conflict, invalid, notFound, unauthenticated } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
+import { canSeeSubmissionFile } from "../assignments/submissions";
 import type { FileRecord, RequestUploadBody, UploadTicket } from "./model";
 import { files } from "./tables";
 
@@ -75,7 +76,8 @@ export function requestUpload(
  */
 export function getFile(actor: Actor, fileId: string) {
   const row = fileById(actor.handle, fileId);
-  if (!row || row.uploaderMemberId !== actor.memberId) throw notFound();
+  if (!row) throw notFound();
+  if (row.uploaderMemberId !== actor.memberId && !canSeeSubmissionFile(actor.db, actor, fileId)) throw notFound();
   return toFileRecord(row);
 }
 

@@ -1,0 +1,120 @@
+import { Elysia } from "elysia";
+import { authPlugin } from "../../platform/auth/context";
+import { route } from "../../platform/http/route";
+import type { Runtime } from "../../platform/runtime";
+import { getAssignmentConfig, getAssignmentRubric, setAssignmentConfig, setAssignmentRubric } from "./config";
+import { gradeSubmission, returnSubmission, saveSubmissionFeedback } from "./grading";
+import {
+  AssignmentConfig,
+  AssignmentConfigBody,
+  AssignmentParams,
+  FeedbackBody,
+  GradeBody,
+  MySubmission,
+  Rubric,
+  RubricBody,
+  Submission,
+  SubmissionPage,
+  SubmissionParams,
+  SubmissionsQuery,
+  SubmitBody,
+  SubmitterHistory,
+  SubmitterParams,
+} from "./model";
+import { getMySubmission, getSubmitterHistory, listAssignmentSubmissions, submitAssignment } from "./submissions";
+
+const TAG = "assignments";
+
+/** Assignments: the manager's config, rubric and grading, and the participant's own submissions. */
+export function assignmentsModule(rt: Runtime) {
+  return new Elysia({ name: "module.assignments" })
+    .use(authPlugin(rt))
+    .put("/assignments/:contentId/config", ({ actor, params, body }) => setAssignmentConfig(actor, params.contentId, body), {
+      ...route("setAssignmentConfig", TAG, "contentManager"),
+      params: AssignmentParams,
+      body: AssignmentConfigBody,
+      response: { 200: AssignmentConfig },
+    })
+    .get("/assignments/:contentId/config", ({ actor, params }) => getAssignmentConfig(actor, params.contentId), {
+      ...route("getAssignmentConfig", TAG, "contentViewer"),
+      params: AssignmentParams,
+      response: { 200: AssignmentConfig },
+    })
+    .put("/assignments/:contentId/rubric", ({ actor, params, body }) => setAssignmentRubric(actor, params.contentId, body), {
+      ...route("setAssignmentRubric", TAG, "contentManager"),
+      params: AssignmentParams,
+      body: RubricBody,
+      response: { 200: Rubric },
+    })
+    .get("/assignments/:contentId/rubric", ({ actor, params }) => getAssignmentRubric(actor, params.contentId), {
+      ...route("getAssignmentRubric", TAG, "contentViewer"),
+      params: AssignmentParams,
+      response: { 200: Rubric },
+    })
+    .get(
+      "/assignments/:contentId/submissions",
+      ({ actor, params, query }) => listAssignmentSubmissions(rt, actor, params.contentId, query),
+      {
+        ...route("listAssignmentSubmissions", TAG, "contentManager"),
+        params: AssignmentParams,
+        query: SubmissionsQuery,
+        response: { 200: SubmissionPage },
+      },
+    )
+    .get(
+      "/assignments/:contentId/submitters/:profileId/history",
+      ({ actor, params }) => getSubmitterHistory(rt, actor, params.contentId, params.profileId),
+      {
+        ...route("getSubmitterHistory", TAG, "contentManager"),
+        params: SubmitterParams,
+        response: { 200: SubmitterHistory },
+      },
+    )
+    .put(
+      "/assignments/:contentId/submissions/:submissionId/grade",
+      ({ actor, params, body }) => gradeSubmission(rt, actor, params.contentId, params.submissionId, body),
+      {
+        ...route("gradeSubmission", TAG, "contentManager"),
+        params: SubmissionParams,
+        body: GradeBody,
+        response: { 200: Submission },
+      },
+    )
+    .put(
+      "/assignments/:contentId/submissions/:submissionId/feedback",
+      ({ actor, params, body }) => saveSubmissionFeedback(rt, actor, params.contentId, params.submissionId, body),
+      {
+        ...route("saveSubmissionFeedback", TAG, "contentManager"),
+        params: SubmissionParams,
+        body: FeedbackBody,
+        response: { 200: Submission },
+      },
+    )
+    .post(
+      "/assignments/:contentId/submissions/:submissionId/return",
+      ({ actor, params }) => returnSubmission(rt, actor, params.contentId, params.submissionId),
+      {
+        ...route("returnSubmission", TAG, "contentManager"),
+        params: SubmissionParams,
+        response: { 200: Submission },
+      },
+    )
+    .post(
+      "/assignments/:contentId/submissions",
+      ({ actor, params, body, set }) => {
+        set.status = 201;
+        return submitAssignment(rt, actor, params.contentId, body);
+      },
+      {
+        ...route("submitAssignment", TAG, "contentViewer"),
+        params: AssignmentParams,
+        body: SubmitBody,
+        response: { 201: Submission },
+      },
+    )
+    .get("/assignments/:contentId/my-submission", ({ actor, params }) => getMySubmission(rt, actor, params.contentId), {
+      ...route("getMySubmission", TAG, "contentViewer"),
+      params: AssignmentParams,
+      response: { 200: MySubmission },
+    });
+}

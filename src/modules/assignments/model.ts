@@ -1,0 +1,126 @@
+import { t } from "elysia";
+import { DateTimeInput, Enum, Nullable, PageFields, PageQuery, Timestamp } from "../../platform/http/schemas";
+import { RUBRIC_VISIBILITIES, SUBMISSION_STATUSES } from "./tables";
+
+const Id = t.String({ minLength: 1, maxLength: 100 });
+const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an id" });
+const Points = t.Integer({ minimum: 0, maximum: 10000, error: "must be an integer 0..10000" });
+
+export const AssignmentParams = t.Object({ contentId: Id });
+export const SubmissionParams = t.Object({ contentId: Id, submissionId: Id });
+export const SubmitterParams = t.Object({ contentId: Id, profileId: Id });
+
+export const SubmissionStatusSchema = Enum(SUBMISSION_STATUSES);
+export const RubricVisibilitySchema = Enum(RUBRIC_VISIBILITIES);
+
+// ---- config ---------------------------------------------------------------------------------
+
+/** setAssignmentConfig (PUT: full replace; absent fields take their defaults). */
+export const AssignmentConfigBody = t.Object({
+  maxScore: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: 10000, error: "must be an integer 1..10000 or null" }))),
+  allowLateSubmit: t.Optional(t.Boolean()),
+  allowResubmit: t.Optional(t.Boolean()),
+  bodyRequired: t.Optional(t.Boolean()),
+  fileRequired: t.Optional(t.Boolean()),
+  dueAt: t.Optional(Nullable(DateTimeInput)),
+});
+
+export const AssignmentConfig = t.Object({
+  maxScore: Nullable(t.Integer()),
+  allowLateSubmit: t.Boolean(),
+  allowResubmit: t.Boolean(),
+  bodyRequired: t.Boolean(),
+  fileRequired: t.Boolean(),
+  dueAt: Nullable(Timestamp),
+});
+
+// ---- rubric ---------------------------------------------------------------------------------
+
+const Name = t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" });
+const Description = t.Optional(Nullable(t.String({ maxLength: 5000, error: "must be at most 5000 characters" })));
+
+const LevelInput = t.Object({ id: t.Optional(RefId), name: Name, description: Description, points: Points });
+const CriterionInput = t.Object({
+  id: t.Optional(RefId),
+  name: Name,
+  description: Description,
+  maxPoints: Points,
+  levels: t.Optional(t.Array(LevelInput, { maxItems: 20, error: "must be at most 20 levels" })),
+});
+
+/** setAssignmentRubric (PUT: full replace). An item with the id of a stored one keeps it; one without is new. */
+export const RubricBody = t.Object({
+  useLevel: t.Boolean(),
+  visibility: RubricVisibilitySchema,
+  criteria: t.Array(CriterionInput, { maxItems: 20, error: "must be at most 20 criteria" }),
+});
+
+const Level = t.Object({ id: t.String(), name: t.String(), description: Nullable(t.String()), points: t.Integer() });
+export const Rubric = t.Object({
+  useLevel: t.Boolean(),
+  visibility: RubricVisibilitySchema,
+  criteria: t.Array(
+    t.Object({
+      id: t.String(),
+      index: t.Integer(),
+      name: t.String(),
+      description: Nullable(t.String()),
+      maxPoints: t.Integer(),
+      levels: t.Array(Level),
+    }),
+  ),
+  totalMaxPoints: t.Integer(),
+});
+
+// ---- submissions ----------------------------------------------------------------------------
+
+const RubricItem = t.Object({ criterionId: t.String(), levelId: Nullable(t.String()), points: t.Integer() });
+
+export const Submission = t.Object({
+  id: t.String(),
+  profileId: t.String(),
+  displayName: Nullable(t.String()),
+  revision: t.Integer(),
+  body: Nullable(t.String()),
+  attachments: t.Array(t.Object({ fileId: t.String(), fileName: t.String(), downloadUrl: t.String() })),
+  status: SubmissionStatusSchema,
+  submittedAt: Timestamp,
+  dueAtAtSubmit: Nullable(Timestamp),
+  isLate: t.Boolean(),
+  score: Nullable(t.Integer()),
+  feedback: Nullable(t.String()),
+  gradedAt: Nullable(Timestamp),
+  returnedAt: Nullable(Timestamp),
+  rubricEvaluation: Nullable(t.Object({ items: t.Array(RubricItem), total: t.Integer() })),
+  similarity: Nullable(
+    t.Object({ status: t.String({ examples: ["PENDING"] }), copyRatio: Nullable(t.Number()), gptCopyRatio: Nullable(t.Number()) }),
+  ),
+});
+
+export const SubmitBody = t.Object({
+  body: t.Optional(Nullable(t.String({ maxLength: 200000, error: "must be at most 200000 characters" }))),
+  fileIds: t.Optional(t.Array(RefId, { maxItems: 20, error: "must be at most 20 file ids" })),
+});
+
+export const SubmissionsQuery = t.Object({ ...PageQuery, status: t.Optional(SubmissionStatusSchema) });
+export const SubmissionPage = t.Object({ ...PageFields, submissions: t.Array(Submission), pendingCount: t.Integer() });
+
+export const SubmitterHistory = t.Object({ latest: Submission, history: t.Array(Submission) });
+export const MySubmission = t.Object({ latest: Nullable(Submission), history: t.Array(Submission) });
+
+// ---- grading --------------------------------------------------------------------------------
+
+export const GradeBody = t.Object({
+  score: t.Optional(Nullable(Points)),
+  feedback: t.Optional(Nullable(t.String({ maxLength: 10000, error: "must be at most 10000 characters" }))),
+  rubric: t.Optional(
+    t.Array(t.Object({ criterionId: RefId, levelId: t.Optional(Nullable(RefId)), points: t.Optional(Points) }), {
+      maxItems: 20,
+      error: "must be at most 20 items",
+    }),
+  ),
+});
+
+export const FeedbackBody = t.Object({
+  feedback: t.Optional(Nullable(t.String({ maxLength: 10000, error: "must be at most 10000 characters" }))),
+});

@@ -1,0 +1,197 @@
+// Submissions: the participant's submit and own history, the manager's list and per-submitter history.
+import { and, asc, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Static } from "elysia";
+import type { Actor } from "../../platform/auth/actor";
+import { type Db, write } from "../../platform/db/types";
+import { conflict, type FieldError, invalidMany, notFound } from "../../platform/http/errors";
+import { iso, isoRequired, pageOf } from "../../platform/http/schemas";
+import type { Runtime } from "../../platform/runtime";
+import { fileDownloadUrl, readyFilesByIds, requireReadyFiles } from "../files/attachments";
+import { canManageSql, contentForManager, contentForViewer } from "../library/access";
+import { libraryContents } from "../library/tables";
+import { members, profiles } from "../members/tables";
+import { ASSIGNMENT, loadAssignmentConfig } from "./config";
+import type { Submission, SubmissionsQuery, SubmitBody } from "./model";
+import { assignmentSubmissionFiles, assignmentSubmissions } from "./tables";
+
+export type SubmissionRow = typeof assignmentSubmissions.$inferSelect;
+type Loaded = { row: SubmissionRow; displayName: string | null };
+/** Managers see everything; a participant sees the grade only once RETURNED and never the similarity. */
+export type View = "manager" | "participant";
+
+const s = assignmentSubmissions;
+
+/** Submissions with their submitter's name (left join: the member may be gone), newest revision first. */
+export function selectSubmissions(db: Db, where: SQL | undefined) {
+  return db
+    .select({ row: s, displayName: members.displayName })
+    .from(s)
+    .leftJoin(profiles, eq(profiles.id, s.profileId))
+    .leftJoin(members, eq(members.id, profiles.memberId))
+    .where(where);
+}
+
+/** The Submission records of loaded rows for one reader: their files in one query, URLs signed for the reader. */
+export function toSubmissions(rt: Runtime, actor: Actor, db: Db, loaded: Loaded[], view: View): Static<typeof Submission>[] {
+  const ids = loaded.map((l) => l.row.id);
+  const links = ids.length
+    ? db
+        .select()
+        .from(assignmentSubmissionFiles)
+        .where(inArray(assignmentSubmissionFiles.submissionId, ids))
+        .orderBy(asc(assignmentSubmissionFiles.position))
+        .all()
+    : [];
+  const ready = readyFilesByIds(
+    db,
+    links.map((l) => l.fileId),
+  );
+  const filesOf = new Map<string, string[]>();
+  for (const l of links) filesOf.set(l.submissionId, [...(filesOf.get(l.submissionId) ?? []), l.fileId]);
+  return loaded.map(({ row, displayName }) => {
+    const released = view === "manager" || row.status === "RETURNED";
+    const items = row.rubricItems;
+    return {
+      id: row.id,
+      profileId: row.profileId,
+      displayName,
+      revision: row.revision,
+      body: row.body,
+      attachments: (filesOf.get(row.id) ?? []).flatMap((fileId) => {
+        const f = ready.get(fileId);
+        if (!f) return [];
+        const attachedTo = `assignment-submission:${row.id}`;
+        return [
+          {
+            fileId,
+            fileName: f.fileName,
+            downloadUrl: fileDownloadUrl(rt, { tenantId: actor.tenantId, fileId, readerId: actor.memberId, attachedTo }),
+          },
+        ];
+      }),
+      status: row.status,
+      submittedAt: isoRequired(row.submittedAt),
+      dueAtAtSubmit: iso(row.dueAtAtSubmit),
+      isLate: row.isLate,
+      score: released ? row.score : null,
+      feedback: released ? row.feedback : null,
+      gradedAt: iso(row.gradedAt),
+      returnedAt: iso(row.returnedAt),
+      rubricEvaluation: released && items ? { items, total: items.reduce((sum, i) => sum + i.points, 0) } : null,
+      // No similarity checker runs yet: every revision stays PENDING (DECISIONS §9.2 submitAssignment).
+      similarity: view === "manager" ? { status: "PENDING", copyRatio: null, gptCopyRatio: null } : null,
+    };
+  });
+}
+
+/** {latest, history} of one submitter: every revision, newest first, in one query; latest null without any. */
+function historyOf(rt: Runtime, actor: Actor, db: Db, contentId: string, profileId: string, view: View) {
+  const loaded = selectSubmissions(db, and(eq(s.contentId, contentId), eq(s.profileId, profileId)))
+    .orderBy(desc(s.revision))
+    .all();
+  const [latest = null, ...history] = toSubmissions(rt, actor, db, loaded, view);
+  return { latest, history };
+}
+
+const blank = (v: string | null | undefined) => v == null || v.trim() === "";
+
+/**
+ * submitAssignment (DECISIONS §9.2): body and file rules (400), the deadline (409 DEADLINE_PASSED
+ * unless allowLateSubmit, then isLate), a resubmit only with allowResubmit (409 RESUBMIT_NOT_ALLOWED).
+ * The new revision is SUBMITTED, ungraded and the latest; older ones stay as history.
+ */
+export function submitAssignment(rt: Runtime, actor: Actor, contentId: string, input: Static<typeof SubmitBody>, now = Date.now()) {
+  return write(actor.db, (tx) => {
+    contentForViewer(actor, contentId, ASSIGNMENT, tx);
+    const cfg = loadAssignmentConfig(tx, contentId);
+    const fileIds = input.fileIds ?? [];
+    const errors: FieldError[] = [];
+    if (cfg.bodyRequired && blank(input.body)) errors.push({ in: "body", field: "body", message: "is required by this assignment" });
+    if (cfg.fileRequired && fileIds.length === 0) {
+      errors.push({ in: "body", field: "fileIds", message: "must name at least one file for this assignment" });
+    }
+    if (errors.length) throw invalidMany(errors);
+    requireReadyFiles(tx, actor, fileIds);
+    const isLate = cfg.dueAt !== null && now > cfg.dueAt;
+    if (isLate && !cfg.allowLateSubmit) throw conflict("DEADLINE_PASSED", "The deadline of this assignment has passed.");
+    const previous = tx
+      .select({ id: s.id, revision: s.revision })
+      .from(s)
+      .where(and(eq(s.contentId, contentId), eq(s.profileId, actor.profileId)))
+      .orderBy(desc(s.revision))
+      .limit(1)
+      .get();
+    if (previous && !cfg.allowResubmit) throw conflict("RESUBMIT_NOT_ALLOWED", "This assignment does not allow resubmitting.");
+    if (previous) tx.update(s).set({ isLatest: false }).where(eq(s.id, previous.id)).run();
+    const id = Bun.randomUUIDv7();
+    tx.insert(s)
+      .values({
+        id,
+        contentId,
+        profileId: actor.profileId,
+        revision: (previous?.revision ?? 0) + 1,
+        isLatest: true,
+        body: input.body ?? null,
+        status: "SUBMITTED",
+        submittedAt: now,
+        dueAtAtSubmit: cfg.dueAt,
+        isLate,
+      })
+      .run();
+    if (fileIds.length) {
+      tx.insert(assignmentSubmissionFiles)
+        .values(fileIds.map((fileId, position) => ({ submissionId: id, fileId, position })))
+        .run();
+    }
+    const loaded = selectSubmissions(tx, eq(s.id, id)).all();
+    return toSubmissions(rt, actor, tx, loaded, "participant")[0] as Static<typeof Submission>;
+  });
+}
+
+/** getMySubmission: the caller's latest (null if none) and earlier revisions; the returned-grade rule. */
+export function getMySubmission(rt: Runtime, actor: Actor, contentId: string) {
+  contentForViewer(actor, contentId, ASSIGNMENT);
+  return historyOf(rt, actor, actor.db, contentId, actor.profileId, "participant");
+}
+
+/** getSubmitterHistory: one submitter's revisions; a profile without any here is 404. */
+export function getSubmitterHistory(rt: Runtime, actor: Actor, contentId: string, profileId: string) {
+  contentForManager(actor, contentId, ASSIGNMENT);
+  const { latest, history } = historyOf(rt, actor, actor.db, contentId, profileId, "manager");
+  if (!latest) throw notFound();
+  return { latest, history };
+}
+
+const latestCount = (db: Db, where: SQL | undefined) => db.select({ n: count() }).from(s).where(where).get()?.n ?? 0;
+
+/**
+ * listAssignmentSubmissions (DECISIONS §9.3 Submission lists): one row per submitter, its latest
+ * revision, newest submittedAt first; the status filter, total and pendingCount count these rows.
+ * Page style over the (content, is_latest[, status], submitted_at, id) indexes.
+ */
+export function listAssignmentSubmissions(rt: Runtime, actor: Actor, contentId: string, query: Static<typeof SubmissionsQuery>) {
+  contentForManager(actor, contentId, ASSIGNMENT);
+  const latest = and(eq(s.contentId, contentId), eq(s.isLatest, true));
+  const where = query.status ? and(latest, eq(s.status, query.status)) : latest;
+  const page = pageOf(latestCount(actor.db, where), query.page, query.pageSize);
+  const loaded = selectSubmissions(actor.db, where).orderBy(desc(s.submittedAt), desc(s.id)).limit(page.pageSize).offset(page.offset).all();
+  const pendingCount = query.status === "SUBMITTED" ? page.total : latestCount(actor.db, and(latest, eq(s.status, "SUBMITTED")));
+  const { offset: _, ...fields } = page;
+  return { ...fields, submissions: toSubmissions(rt, actor, actor.db, loaded, "manager"), pendingCount };
+}
+
+/**
+ * For getFile (DECISIONS §9.2): whether the caller submitted, or manages the assignment of, a
+ * submission attaching the file. One indexed probe.
+ */
+export function canSeeSubmissionFile(db: Db, actor: Pick<Actor, "memberId" | "profileId">, fileId: string): boolean {
+  const hit = db
+    .select({ one: sql`1` })
+    .from(assignmentSubmissionFiles)
+    .innerJoin(s, eq(s.id, assignmentSubmissionFiles.submissionId))
+    .innerJoin(libraryContents, eq(libraryContents.id, s.contentId))
+    .where(and(eq(assignmentSubmissionFiles.fileId, fileId), sql`(${s.profileId} = ${actor.profileId} OR ${canManageSql(actor)})`))
+    .limit(1)
+    .get();
+  return hit !== undefined;
+}
