@@ -2,6 +2,7 @@ import { type AnyElysia, Elysia } from "elysia";
 import pkg from "../package.json" with { type: "json" };
 import type { Config } from "./config";
 import { authModule } from "./modules/auth";
+import { challengesModule } from "./modules/challenges";
 import { fieldsModule } from "./modules/fields";
 import { filesModule } from "./modules/files";
 import { grantsModule } from "./modules/grants";
@@ -49,7 +50,8 @@ export function createApp(config: Config) {
     .use(filesModule(rt))
     .use(spacesModule(rt))
     .use(libraryModule(rt))
-    .use(surveysModule(rt));
+    .use(surveysModule(rt))
+    .use(challengesModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox" })
     .use(httpPlugin(rt, () => root?.routes ?? []))
     .use(authPlugin(rt))
