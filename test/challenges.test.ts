@@ -187,6 +187,27 @@ describe("POST /api/v1/spaces/{spaceId}/challenges — createChallenge", () => {
     expect(fieldsOf(res)).toEqual(["tasks[1].targetContentId", "tasks[2].targetContentId"]);
   });
 
+  test("a target must be in this space's folders or the tenant library: another space's content is 400", async () => {
+    const lib = await as(owner).post("/library/contents", { type: "DOCUMENT", title: "Tenant doc", visibility: "PUBLIC" });
+    expect(lib.status).toBe(201);
+    const otherNode = await as(owner).post("/library/nodes", { title: "Elsewhere", spaceId: publicSpaceId });
+    const elsewhere = await as(owner).post("/library/contents", {
+      type: "DOCUMENT",
+      title: "Other space doc",
+      nodeId: otherNode.body.id,
+      visibility: "PUBLIC",
+    });
+    expect(elsewhere.status).toBe(201);
+    const ok = await newChallenge({ tasks: [task("Lib", 0, null, { targetContentId: lib.body.id })] });
+    expect(ok.tasks[0].targetContentId).toBe(lib.body.id);
+    const res = await as(owner).post(`/spaces/${spaceId}/challenges`, {
+      title: "X",
+      emoji: "x",
+      tasks: [task("B", 0, null, { targetContentId: elsewhere.body.id })],
+    });
+    expect(fieldsOf(res)).toEqual(["tasks[0].targetContentId"]);
+  });
+
   test("400 names each bound", async () => {
     const base = { title: "T", emoji: "e", tasks: [task("t", 0)] };
     const post = (body: unknown) => as(p1).post(`/spaces/${spaceId}/challenges`, body);

@@ -1,7 +1,8 @@
 // Clean-ups other modules call inside their own transaction.
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
-import { challengeCompletions, challengeMembers, challenges } from "./tables";
+import { spaceMembers } from "../spaces/tables";
+import { challengeCompletions, challengeFiles, challengeMembers, challenges } from "./tables";
 
 /**
  * An enrolment ended (left, removed or blocked): the member also leaves the space's challenges,
@@ -15,4 +16,20 @@ export function leaveSpaceChallenges(tx: Db, spaceId: string, memberId: string):
   tx.delete(challengeMembers)
     .where(and(eq(challengeMembers.memberId, memberId), inArray(challengeMembers.challengeId, ofSpace)))
     .run();
+}
+
+/**
+ * For getFile (DECISIONS §9.2): whether a challenge the caller can read (enrolled in its space)
+ * attaches the file. One probe on (file_id) then the enrolment primary key.
+ */
+export function canSeeChallengeFile(db: Db, actor: { memberId: string }, fileId: string): boolean {
+  const row = db
+    .select({ id: challengeFiles.challengeId })
+    .from(challengeFiles)
+    .innerJoin(challenges, eq(challenges.id, challengeFiles.challengeId))
+    .innerJoin(spaceMembers, and(eq(spaceMembers.spaceId, challenges.spaceId), eq(spaceMembers.memberId, actor.memberId)))
+    .where(eq(challengeFiles.fileId, fileId))
+    .limit(1)
+    .get();
+  return row !== undefined;
 }
