@@ -3,6 +3,7 @@ import pkg from "../package.json" with { type: "json" };
 import type { Config } from "./config";
 import { assignmentsModule } from "./modules/assignments";
 import { authModule } from "./modules/auth";
+import { challengesModule } from "./modules/challenges";
 import { fieldsModule } from "./modules/fields";
 import { filesModule } from "./modules/files";
 import { grantsModule } from "./modules/grants";
@@ -51,7 +52,8 @@ export function createApp(config: Config) {
     .use(spacesModule(rt))
     .use(libraryModule(rt))
     .use(surveysModule(rt))
-    .use(assignmentsModule(rt));
+    .use(assignmentsModule(rt))
+    .use(challengesModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
     .use(httpPlugin(rt, () => root?.routes ?? []))
     .use(authPlugin(rt))

@@ -50,6 +50,76 @@ CREATE TABLE `assignment_submissions` (
 CREATE UNIQUE INDEX `assignment_submissions_submitter_idx` ON `assignment_submissions` (`content_id`,`profile_id`,`revision`);--> statement-breakpoint
 CREATE INDEX `assignment_submissions_latest_idx` ON `assignment_submissions` (`content_id`,`is_latest`,`submitted_at`,`id`);--> statement-breakpoint
 CREATE INDEX `assignment_submissions_latest_status_idx` ON `assignment_submissions` (`content_id`,`is_latest`,`status`,`submitted_at`,`id`);--> statement-breakpoint
+CREATE TABLE `challenge_completions` (
+	`challenge_id` text NOT NULL,
+	`member_id` text NOT NULL,
+	`task_id` text NOT NULL,
+	`completed_at` integer NOT NULL,
+	PRIMARY KEY(`challenge_id`, `member_id`, `task_id`),
+	FOREIGN KEY (`challenge_id`) REFERENCES `challenges`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`member_id`) REFERENCES `members`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`task_id`) REFERENCES `challenge_tasks`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `challenge_completions_task_idx` ON `challenge_completions` (`task_id`,`member_id`);--> statement-breakpoint
+CREATE INDEX `challenge_completions_member_idx` ON `challenge_completions` (`member_id`);--> statement-breakpoint
+CREATE TABLE `challenge_files` (
+	`challenge_id` text NOT NULL,
+	`file_id` text NOT NULL,
+	`position` integer NOT NULL,
+	PRIMARY KEY(`challenge_id`, `file_id`),
+	FOREIGN KEY (`challenge_id`) REFERENCES `challenges`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `challenge_files_file_idx` ON `challenge_files` (`file_id`);--> statement-breakpoint
+CREATE TABLE `challenge_members` (
+	`challenge_id` text NOT NULL,
+	`member_id` text NOT NULL,
+	`joined_at` integer NOT NULL,
+	PRIMARY KEY(`challenge_id`, `member_id`),
+	FOREIGN KEY (`challenge_id`) REFERENCES `challenges`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`member_id`) REFERENCES `members`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `challenge_members_list_idx` ON `challenge_members` (`challenge_id`,`joined_at`,`member_id`);--> statement-breakpoint
+CREATE INDEX `challenge_members_member_idx` ON `challenge_members` (`member_id`,`challenge_id`);--> statement-breakpoint
+CREATE TABLE `challenge_tasks` (
+	`id` text PRIMARY KEY NOT NULL,
+	`challenge_id` text NOT NULL,
+	`title` text NOT NULL,
+	`guide` text,
+	`type` text NOT NULL,
+	`index` integer NOT NULL,
+	`started_at` integer NOT NULL,
+	`deadline` integer,
+	`target_content_id` text,
+	`default_tags` text NOT NULL,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`challenge_id`) REFERENCES `challenges`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`target_content_id`) REFERENCES `library_contents`(`id`) ON UPDATE no action ON DELETE set null
+);
+--> statement-breakpoint
+CREATE INDEX `challenge_tasks_challenge_idx` ON `challenge_tasks` (`challenge_id`,`index`);--> statement-breakpoint
+CREATE INDEX `challenge_tasks_target_idx` ON `challenge_tasks` (`target_content_id`);--> statement-breakpoint
+CREATE TABLE `challenges` (
+	`id` text PRIMARY KEY NOT NULL,
+	`space_id` text NOT NULL,
+	`author_member_id` text,
+	`is_written_by_admin` integer NOT NULL,
+	`title` text NOT NULL,
+	`emoji` text NOT NULL,
+	`body` text DEFAULT '' NOT NULL,
+	`reminder_minutes` text NOT NULL,
+	`started_at` integer NOT NULL,
+	`ended_at` integer,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`space_id`) REFERENCES `spaces`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`author_member_id`) REFERENCES `members`(`id`) ON UPDATE no action ON DELETE set null
+);
+--> statement-breakpoint
+CREATE INDEX `challenges_space_created_idx` ON `challenges` (`space_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `challenges_author_idx` ON `challenges` (`author_member_id`);--> statement-breakpoint
 CREATE TABLE `custom_fields` (
 	`id` text PRIMARY KEY NOT NULL,
 	`kind` text NOT NULL,

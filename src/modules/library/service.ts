@@ -69,8 +69,9 @@ function attachedFileIds(db: Db, contentId: string): string[] {
 /**
  * fileIds of a create or update: listed once each; ids not attached yet must be the caller's own
  * ready uploads (kept ones may be another manager's). Errors name the position sent (`fileIds[2]`).
+ * Challenges use it too.
  */
-function checkFileIds(tx: Db, actor: Actor, fileIds: string[], kept: Set<string>) {
+export function checkFileIds(tx: Db, actor: Actor, fileIds: string[], kept: Set<string>) {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   const fresh: { id: string; at: number }[] = [];

@@ -4,6 +4,7 @@ import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import type { Cursors } from "../../platform/http/cursor";
 import { conflict, invalid, notFound } from "../../platform/http/errors";
+import { leaveSpaceChallenges } from "../challenges/hooks";
 import { requireMemberIds } from "../groups/lookup";
 import { members } from "../members/tables";
 import { requireSpaceAdmin, requireSpaceMember, type SpaceRow } from "./access";
@@ -96,7 +97,7 @@ export type EndReason = "LEFT" | "REMOVED" | "BLOCKED";
 /**
  * Ends an enrolment: the member leaves the space's groups (sets only hold enrolled members) and,
  * when the space retains enrolment history, the enrolment is kept in space_enrollment_history.
- * Challenges will hook in here ("also leaves the space's challenges").
+ * It also leaves the space's challenges.
  */
 export function endEnrolment(
   tx: Db,
@@ -119,6 +120,7 @@ export function endEnrolment(
       ),
     )
     .run();
+  leaveSpaceChallenges(tx, space.id, enrolment.memberId);
   if (space.retainEnrollmentHistory) {
     tx.insert(spaceEnrollmentHistory)
       .values({
