@@ -14,6 +14,7 @@ import { loginPageModule } from "./modules/login-page";
 import { membersModule } from "./modules/members";
 import { resolveMember } from "./modules/members/actor";
 import { orgModule } from "./modules/org";
+import { postsModule } from "./modules/posts";
 import { rolesModule } from "./modules/roles";
 import { spacesModule } from "./modules/spaces";
 import { ssoModule } from "./modules/sso";
@@ -49,6 +50,7 @@ export function createApp(config: Config) {
     .use(filesModule(rt))
     .use(spacesModule(rt))
     .use(libraryModule(rt))
+    .use(postsModule(rt))
     .use(surveysModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox" })
     .use(httpPlugin(rt, () => root?.routes ?? []))

@@ -14,9 +14,10 @@ import {
   UploadSizeError,
 } from "../../platform/files/storage";
 import { fileUploadUrl, verifyFileToken } from "../../platform/files/tokens";
-import { conflict, invalid, notFound, unauthenticated } from "../../platform/http/errors";
+import { conflict, forbidden, invalid, notFound, unauthenticated } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
+import { canSeePostFile, postFileDownload } from "../posts/access";
 import type { FileRecord, RequestUploadBody, UploadTicket } from "./model";
 import { files } from "./tables";
 
@@ -75,7 +76,7 @@ export function requestUpload(
  */
 export function getFile(actor: Actor, fileId: string) {
   const row = fileById(actor.handle, fileId);
-  if (!row || row.uploaderMemberId !== actor.memberId) throw notFound();
+  if (!row || (row.uploaderMemberId !== actor.memberId && !canSeePostFile(actor.db, actor.memberId, fileId))) throw notFound();
   return toFileRecord(row);
 }
 
@@ -153,6 +154,11 @@ export function downloadFileContent(rt: Runtime, fileId: string, token: string |
   if (claims?.purpose !== "download" || claims.fileId !== fileId) throw unauthenticated();
   const row = inTenant(rt, claims.tenantId, (h) => {
     if (!rt.resolveMember(h, claims.readerId)?.isActive) throw unauthenticated();
+    if (claims.attachedTo.startsWith("post:")) {
+      const rule = postFileDownload(h.db, claims.attachedTo.slice(5), fileId, claims.readerId);
+      if (rule === "forbidden") throw forbidden();
+      if (rule === "gone") throw notFound();
+    }
     return fileById(h, fileId);
   });
   if (row?.status !== "ready") throw notFound();
