@@ -150,9 +150,11 @@ describe("POST /api/v1/posts — createPost", () => {
     expect(fieldOf(await as(owner).post("/posts", { spaceId: space, title: "x", fileIds: [theirs] }))).toBe("fileIds[0]");
   });
 
-  test("content of exactly 200000 characters is accepted", async () => {
-    const post = await newPost(owner, { content: "x".repeat(200000) });
+  test("values at the upper bounds are accepted", async () => {
+    const tags = Array.from({ length: 50 }, (_, i) => `${i}`.padEnd(50, "t"));
+    const post = await newPost(owner, { title: "x".repeat(300), content: "x".repeat(200000), tags });
     expect(post.content.length).toBe(200000);
+    expect(post.tags).toEqual(tags);
   });
 
   test("returns 401 without a token", async () => {
@@ -215,6 +217,14 @@ describe("POST /api/v1/posts/bulk-create — createPostsInSpaces", () => {
       ],
       posts: [],
     });
+  });
+
+  test("takes 500 space ids", async () => {
+    const spaceIds = [space, ...Array.from({ length: 499 }, (_, i) => `missing-${i}`)];
+    const res = await as(owner).post("/posts/bulk-create", { spaceIds, title: "Wide" });
+    expect(res.status).toBe(201);
+    expect(res.body.created).toBe(1);
+    expect(res.body.skipped.length).toBe(499);
   });
 
   test("another tenant's spaces are NOT_FOUND", async () => {

@@ -21,6 +21,7 @@ type PostRow = typeof posts.$inferSelect;
 type PostView = { row: PostRow; spaceName: string; spaceAllowsDownload: boolean; authorName: string | null; callerRole: SpaceRole | null };
 
 const LIST_OP = "listPosts";
+const LINK_CHUNK = 2000;
 
 /** FROM posts with its space, author and the reader's enrolment joined; `enrolled` makes that join inner. */
 function selectPosts(db: Db, actor: Actor, enrolled = false) {
@@ -155,11 +156,12 @@ function insertPosts(tx: Db, actor: Actor, spaceIds: string[], input: PostInput,
     updatedAt: now,
   }));
   tx.insert(posts).values(rows).run();
-  if (fileIds.length) {
+  const links = rows.flatMap((r) => fileIds.map((fileId, position) => ({ postId: r.id, fileId, position })));
+  // 500 spaces x 20 files: chunks keep each statement well under SQLite's bound-parameter limit.
+  for (let i = 0; i < links.length; i += LINK_CHUNK)
     tx.insert(postFiles)
-      .values(rows.flatMap((r) => fileIds.map((fileId, position) => ({ postId: r.id, fileId, position }))))
+      .values(links.slice(i, i + LINK_CHUNK))
       .run();
-  }
   return rows.map((r) => r.id);
 }
 
