@@ -16,6 +16,7 @@ import { loginPageModule } from "./modules/login-page";
 import { membersModule } from "./modules/members";
 import { resolveMember } from "./modules/members/actor";
 import { orgModule } from "./modules/org";
+import { postsModule } from "./modules/posts";
 import { rolesModule } from "./modules/roles";
 import { spacesModule } from "./modules/spaces";
 import { ssoModule } from "./modules/sso";
@@ -53,7 +54,8 @@ export function createApp(config: Config) {
     .use(libraryModule(rt))
     .use(surveysModule(rt))
     .use(assignmentsModule(rt))
-    .use(challengesModule(rt));
+    .use(challengesModule(rt))
+    .use(postsModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
     .use(httpPlugin(rt, () => root?.routes ?? []))
     .use(authPlugin(rt))

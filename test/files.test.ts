@@ -302,7 +302,7 @@ describe("GET /api/v1/files/{fileId}/content — downloadFileContent", () => {
     ]) {
       await problemOf(await fetch(`${base}${query}`), 401, "UNAUTHENTICATED");
     }
-    expect((await download(downloadUrl(t.fileId, { readerId: member.memberId, attachedTo: "post:x" }))).status).toBe(200);
+    expect((await download(downloadUrl(t.fileId, { readerId: member.memberId, attachedTo: "probe:x" }))).status).toBe(200);
   });
 
   test("returns 404 for a file that is pending, gone from disk, or in a tenant whose file is gone", async () => {
@@ -348,7 +348,7 @@ describe("attachments — requireReadyFiles and attachmentOf", () => {
       "attachmentFileIds[4]",
     ]);
 
-    const attachment = attachmentOf(s.server.rt, { tenantId: owner.tenantId, memberId: member.memberId }, rows[0]!, "post:p1");
+    const attachment = attachmentOf(s.server.rt, { tenantId: owner.tenantId, memberId: member.memberId }, rows[0]!, "probe:p1");
     expect(attachment).toEqual({
       fileId: b.fileId,
       name: "b.txt",

@@ -385,6 +385,42 @@ CREATE TABLE `positions` (
 );
 --> statement-breakpoint
 CREATE INDEX `positions_order_idx` ON `positions` (`order`,`id`);--> statement-breakpoint
+CREATE TABLE `post_files` (
+	`post_id` text NOT NULL,
+	`file_id` text NOT NULL,
+	`position` integer NOT NULL,
+	PRIMARY KEY(`post_id`, `file_id`),
+	FOREIGN KEY (`post_id`) REFERENCES `posts`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `post_files_file_idx` ON `post_files` (`file_id`);--> statement-breakpoint
+CREATE TABLE `posts` (
+	`id` text PRIMARY KEY NOT NULL,
+	`space_id` text NOT NULL,
+	`index` integer NOT NULL,
+	`title` text NOT NULL,
+	`content` text NOT NULL,
+	`type` text NOT NULL,
+	`tags` text NOT NULL,
+	`is_emergency` integer NOT NULL,
+	`is_pinned` integer NOT NULL,
+	`allow_file_download` integer NOT NULL,
+	`status` text NOT NULL,
+	`publish_at` integer NOT NULL,
+	`author_member_id` text,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`space_id`) REFERENCES `spaces`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`author_member_id`) REFERENCES `members`(`id`) ON UPDATE no action ON DELETE set null
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `posts_space_index_idx` ON `posts` (`space_id`,`index`);--> statement-breakpoint
+CREATE INDEX `posts_list_idx` ON `posts` (`is_pinned`,`publish_at`,`id`);--> statement-breakpoint
+CREATE INDEX `posts_space_list_idx` ON `posts` (`space_id`,`is_pinned`,`publish_at`,`id`);--> statement-breakpoint
+CREATE INDEX `posts_type_list_idx` ON `posts` (`type`,`is_pinned`,`publish_at`,`id`);--> statement-breakpoint
+CREATE INDEX `posts_status_idx` ON `posts` (`status`,`publish_at`);--> statement-breakpoint
+CREATE INDEX `posts_space_status_idx` ON `posts` (`space_id`,`status`,`publish_at`);--> statement-breakpoint
+CREATE INDEX `posts_author_idx` ON `posts` (`author_member_id`);--> statement-breakpoint
 CREATE TABLE `roles` (
 	`id` text PRIMARY KEY NOT NULL,
 	`key` text NOT NULL,

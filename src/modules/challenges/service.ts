@@ -6,8 +6,8 @@ import { type Db, write } from "../../platform/db/types";
 import { type FieldError, invalidMany } from "../../platform/http/errors";
 import { parseTime } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
+import { requireAttachableFiles } from "../files/attachments";
 import { visibleContentSql } from "../library/access";
-import { checkFileIds } from "../library/service";
 import { libraryContents } from "../library/tables";
 import { members } from "../members/tables";
 import { requireSpaceMember } from "../spaces/access";
@@ -97,7 +97,7 @@ export function createChallenge(rt: Runtime, actor: Actor, spaceId: string, inpu
     const space = requireSpaceMember(actor, spaceId, tx);
     const tasks = prepareTasks(tx, actor, spaceId, input.tasks, new Map());
     const fileIds = input.fileIds ?? [];
-    checkFileIds(tx, actor, fileIds, new Set());
+    requireAttachableFiles(tx, actor, fileIds, new Set());
     const id = Bun.randomUUIDv7();
     tx.insert(challenges)
       .values({
@@ -139,7 +139,7 @@ export function updateChallenge(rt: Runtime, actor: Actor, spaceId: string, chal
       .from(challengeFiles)
       .where(eq(challengeFiles.challengeId, challengeId))
       .all();
-    checkFileIds(tx, actor, fileIds, new Set(attached.map((r) => r.fileId)));
+    requireAttachableFiles(tx, actor, fileIds, new Set(attached.map((r) => r.fileId)));
 
     const keep = new Set(tasks.map((t) => t.id));
     const gone = [...existing.keys()].filter((id) => !keep.has(id));

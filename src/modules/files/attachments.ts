@@ -4,7 +4,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Db } from "../../platform/db/types";
 import { fileDownloadUrl } from "../../platform/files/tokens";
-import { type FieldError, invalidMany } from "../../platform/http/errors";
+import { type FieldError, invalidMany, Problem } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import type { Attachment } from "./model";
 import { files } from "./tables";
@@ -38,6 +38,43 @@ export function requireReadyFiles(db: Db, actor: { memberId: string }, fileIds: 
   });
   if (errors.length) throw invalidMany(errors);
   return fileIds.map((id) => byId.get(id) as ReadyFile);
+}
+
+/**
+ * fileIds of a create or update of a record that attaches files: each listed once; ids the record
+ * does not attach yet (`kept` = those it does) must be the caller's own ready uploads, while kept
+ * ones may be another manager's. Errors name the position sent (`fileIds[2]`).
+ */
+export function requireAttachableFiles(
+  db: Db,
+  actor: { memberId: string },
+  fileIds: readonly string[],
+  kept: ReadonlySet<string>,
+  field = "fileIds",
+) {
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  const fresh: { id: string; at: number }[] = [];
+  fileIds.forEach((id, i) => {
+    if (seen.has(id)) errors.push({ in: "body", field: `${field}[${i}]`, message: "repeats an earlier file" });
+    else if (!kept.has(id)) fresh.push({ id, at: i });
+    seen.add(id);
+  });
+  try {
+    requireReadyFiles(
+      db,
+      actor,
+      fresh.map((f) => f.id),
+      field,
+    );
+  } catch (e) {
+    if (!(e instanceof Problem) || !e.errors) throw e;
+    for (const err of e.errors) {
+      const j = Number(/\[(\d+)\]$/.exec(err.field)?.[1]);
+      errors.push({ ...err, field: `${field}[${fresh[j]?.at ?? j}]` });
+    }
+  }
+  if (errors.length) throw invalidMany(errors.sort((a, b) => a.field.localeCompare(b.field, "en", { numeric: true })));
 }
 
 /** The ready files among stored ids (no owner check: for rendering records that attach them), in one query. */

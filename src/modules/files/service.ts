@@ -14,10 +14,13 @@ import {
   UploadSizeError,
 } from "../../platform/files/storage";
 import { fileUploadUrl, verifyFileToken } from "../../platform/files/tokens";
-import { conflict, invalid, notFound, unauthenticated } from "../../platform/http/errors";
+import { conflict, forbidden, invalid, notFound, unauthenticated } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { canSeeSubmissionFile } from "../assignments/submissions";
+import { canSeeChallengeFile } from "../challenges/hooks";
+import { canSeeContentFile } from "../library/access";
+import { canSeePostFile, postFileDownload } from "../posts/access";
 import type { FileRecord, RequestUploadBody, UploadTicket } from "./model";
 import { files } from "./tables";
 
@@ -77,7 +80,13 @@ export function requestUpload(
 export function getFile(actor: Actor, fileId: string) {
   const row = fileById(actor.handle, fileId);
   if (!row) throw notFound();
-  if (row.uploaderMemberId !== actor.memberId && !canSeeSubmissionFile(actor.db, actor, fileId)) throw notFound();
+  const visible =
+    row.uploaderMemberId === actor.memberId ||
+    canSeePostFile(actor.db, actor.memberId, fileId) ||
+    canSeeChallengeFile(actor.db, actor, fileId) ||
+    canSeeContentFile(actor.db, actor, fileId) ||
+    canSeeSubmissionFile(actor.db, actor, fileId);
+  if (!visible) throw notFound();
   return toFileRecord(row);
 }
 
@@ -155,6 +164,11 @@ export function downloadFileContent(rt: Runtime, fileId: string, token: string |
   if (claims?.purpose !== "download" || claims.fileId !== fileId) throw unauthenticated();
   const row = inTenant(rt, claims.tenantId, (h) => {
     if (!rt.resolveMember(h, claims.readerId)?.isActive) throw unauthenticated();
+    if (claims.attachedTo.startsWith("post:")) {
+      const rule = postFileDownload(h.db, claims.attachedTo.slice(5), fileId, claims.readerId);
+      if (rule === "forbidden") throw forbidden();
+      if (rule === "gone") throw notFound();
+    }
     return fileById(h, fileId);
   });
   if (row?.status !== "ready") throw notFound();

@@ -3,9 +3,9 @@ import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
-import { type FieldError, invalid, invalidMany, Problem } from "../../platform/http/errors";
+import { invalid } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
-import { attachmentOf, readyFilesByIds, requireReadyFiles } from "../files/attachments";
+import { attachmentOf, readyFilesByIds, requireAttachableFiles } from "../files/attachments";
 import { contains } from "../groups/lookup";
 import { members } from "../members/tables";
 import { type ContentAccess, contentForManager, contentForViewer, findVisibleNode, selectContents, visibleContentSql } from "./access";
@@ -66,36 +66,6 @@ function attachedFileIds(db: Db, contentId: string): string[] {
     .map((r) => r.fileId);
 }
 
-/**
- * fileIds of a create or update: listed once each; ids not attached yet must be the caller's own
- * ready uploads (kept ones may be another manager's). Errors name the position sent (`fileIds[2]`).
- * Challenges use it too.
- */
-export function checkFileIds(tx: Db, actor: Actor, fileIds: string[], kept: Set<string>) {
-  const errors: FieldError[] = [];
-  const seen = new Set<string>();
-  const fresh: { id: string; at: number }[] = [];
-  fileIds.forEach((id, i) => {
-    if (seen.has(id)) errors.push({ in: "body", field: `fileIds[${i}]`, message: "repeats an earlier file" });
-    else if (!kept.has(id)) fresh.push({ id, at: i });
-    seen.add(id);
-  });
-  try {
-    requireReadyFiles(
-      tx,
-      actor,
-      fresh.map((f) => f.id),
-    );
-  } catch (e) {
-    if (!(e instanceof Problem) || !e.errors) throw e;
-    for (const err of e.errors) {
-      const j = Number(/\[(\d+)\]$/.exec(err.field)?.[1]);
-      errors.push({ ...err, field: `fileIds[${fresh[j]?.at ?? j}]` });
-    }
-  }
-  if (errors.length) throw invalidMany(errors.sort((a, b) => a.field.localeCompare(b.field, "en", { numeric: true })));
-}
-
 function replaceFiles(tx: Db, contentId: string, fileIds: string[]) {
   tx.delete(libraryContentFiles).where(eq(libraryContentFiles.contentId, contentId)).run();
   if (fileIds.length)
@@ -111,7 +81,7 @@ function replaceFiles(tx: Db, contentId: string, fileIds: string[]) {
 export function createContent(rt: Runtime, actor: Actor, input: Static<typeof CreateContentBody>, now = Date.now()): Detail {
   return write(actor.db, (tx) => {
     const fileIds = input.fileIds ?? [];
-    checkFileIds(tx, actor, fileIds, new Set());
+    requireAttachableFiles(tx, actor, fileIds, new Set());
     const node = input.nodeId != null ? nodeForContent(tx, actor, input.nodeId) : null;
     const id = Bun.randomUUIDv7();
     tx.insert(libraryContents)
@@ -143,7 +113,7 @@ export function updateContent(rt: Runtime, actor: Actor, contentId: string, inpu
   return write(actor.db, (tx) => {
     contentForManager(actor, contentId, undefined, tx);
     if (input.fileIds !== undefined) {
-      checkFileIds(tx, actor, input.fileIds, new Set(attachedFileIds(tx, contentId)));
+      requireAttachableFiles(tx, actor, input.fileIds, new Set(attachedFileIds(tx, contentId)));
       replaceFiles(tx, contentId, input.fileIds);
     }
     const patch: Partial<typeof libraryContents.$inferInsert> = { updatedAt: now };

@@ -3,6 +3,7 @@ import type { Actor } from "../../platform/auth/actor";
 import type { Db } from "../../platform/db/types";
 import { forbidden, notFound } from "../../platform/http/errors";
 import { contentCounts } from "../library/access";
+import { postCounts } from "../posts/access";
 import { type SpaceRole, spaceMembers, spaces } from "./tables";
 
 export type SpaceRow = typeof spaces.$inferSelect;
@@ -73,5 +74,6 @@ export type ContentCounts = { postCount: number; contentCount: number };
 /** postCount/contentCount of a page of spaces: one grouped query per kind, never per row. */
 export function spaceContentCounts(db: Db, spaceIds: string[]): Map<string, ContentCounts> {
   const contents = contentCounts(db, spaceIds);
-  return new Map(spaceIds.map((id) => [id, { postCount: 0, contentCount: contents.get(id) ?? 0 }]));
+  const postsBySpace = postCounts(db, spaceIds);
+  return new Map(spaceIds.map((id) => [id, { postCount: postsBySpace.get(id) ?? 0, contentCount: contents.get(id) ?? 0 }]));
 }

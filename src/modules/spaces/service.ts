@@ -186,8 +186,8 @@ export function updateSpace(rt: Runtime, actor: Actor, spaceId: string, input: S
 }
 
 /**
- * Returns the removed space. Its members, join codes, blocks, group sets, field values and
- * enrolment history go by cascade; posts, challenges and library nodes will hook in here.
+ * Returns the removed space. Its members, join codes, blocks, group sets, field values, enrolment
+ * history, posts and challenges go by cascade; its library folders move to the tenant library.
  */
 export function deleteSpace(rt: Runtime, actor: Actor, spaceId: string) {
   return write(actor.db, (tx) => {

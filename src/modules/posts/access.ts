@@ -1,0 +1,79 @@
+// Post visibility as SQL and the hooks other modules call (space counts, file reads). Imports
+// tables only, so spaces/access.ts can use it without an import cycle through the services.
+import { and, count, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../platform/db/types";
+import { spaceMembers, spaces } from "../spaces/tables";
+import { type PostStatus, postFiles, posts } from "./tables";
+
+/** A stored SCHEDULED post reads as PUBLISHED once its publish time has come (DECISIONS §9.3). */
+export function publishedSql(now: number): SQL {
+  return sql`(${posts.status} = 'PUBLISHED' OR (${posts.status} = 'SCHEDULED' AND ${posts.publishAt} <= ${now}))`;
+}
+
+export function effectiveStatus(row: { status: PostStatus; publishAt: number }, now: number): PostStatus {
+  return row.status === "SCHEDULED" && row.publishAt <= now ? "PUBLISHED" : row.status;
+}
+
+/** The status filter of listPosts, on the status as read. */
+export function statusSql(status: PostStatus, now: number): SQL {
+  if (status === "PUBLISHED") return publishedSql(now);
+  if (status === "SCHEDULED") return sql`(${posts.status} = 'SCHEDULED' AND ${posts.publishAt} > ${now})`;
+  return eq(posts.status, "ARCHIVED");
+}
+
+/**
+ * Space.postCount of a page of spaces in one grouped query: the posts every member of the space
+ * can read (published), so scheduled and archived posts do not show through the count.
+ */
+export function postCounts(db: Db, spaceIds: string[], now = Date.now()): Map<string, number> {
+  if (spaceIds.length === 0) return new Map();
+  const rows = db
+    .select({ spaceId: posts.spaceId, n: count() })
+    .from(posts)
+    .where(and(inArray(posts.spaceId, spaceIds), publishedSql(now)))
+    .groupBy(posts.spaceId)
+    .all();
+  return new Map(rows.map((r) => [r.spaceId, r.n]));
+}
+
+/**
+ * Hook for getFile (DECISIONS §9.2): the reader can see a post that attaches the file (enrolled in
+ * its space, and the post is published or the reader is ADMIN there).
+ */
+export function canSeePostFile(db: Db, memberId: string, fileId: string, now = Date.now()): boolean {
+  const row = db
+    .select({ id: posts.id })
+    .from(postFiles)
+    .innerJoin(posts, eq(posts.id, postFiles.postId))
+    .innerJoin(spaceMembers, and(eq(spaceMembers.spaceId, posts.spaceId), eq(spaceMembers.memberId, memberId)))
+    .where(and(eq(postFiles.fileId, fileId), sql`(${spaceMembers.role} = 'ADMIN' OR ${publishedSql(now)})`))
+    .limit(1)
+    .get();
+  return row !== undefined;
+}
+
+/**
+ * Hook for downloadFileContent of a URL emitted for `post:<postId>` (DECISIONS §9.2): "ok" while the
+ * reader can still see the post and it still attaches the file; "forbidden" for a non-ADMIN reader
+ * while the post's or its space's allowFileDownload is false; "gone" otherwise (404).
+ */
+export function postFileDownload(db: Db, postId: string, fileId: string, readerId: string, now = Date.now()): "ok" | "forbidden" | "gone" {
+  const row = db
+    .select({
+      status: posts.status,
+      publishAt: posts.publishAt,
+      allowFileDownload: posts.allowFileDownload,
+      spaceAllows: spaces.allowFileDownload,
+      role: spaceMembers.role,
+    })
+    .from(postFiles)
+    .innerJoin(posts, eq(posts.id, postFiles.postId))
+    .innerJoin(spaces, eq(spaces.id, posts.spaceId))
+    .innerJoin(spaceMembers, and(eq(spaceMembers.spaceId, posts.spaceId), eq(spaceMembers.memberId, readerId)))
+    .where(and(eq(postFiles.postId, postId), eq(postFiles.fileId, fileId)))
+    .get();
+  if (!row) return "gone";
+  if (row.role === "ADMIN") return "ok";
+  if (effectiveStatus(row, now) !== "PUBLISHED") return "gone";
+  return row.allowFileDownload && row.spaceAllows ? "ok" : "forbidden";
+}

@@ -1,0 +1,100 @@
+import { type Static, t } from "elysia";
+import { CursorQuery, DateTimeInput, Enum, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
+import { Attachment } from "../files/model";
+import { POST_STATUSES, POST_TYPES } from "./tables";
+
+const Id = t.String({ minLength: 1, maxLength: 100, error: "must be a non-empty id" });
+export const PostParams = t.Object({ postId: Id });
+
+export const PostTypeSchema = Enum(POST_TYPES);
+export const PostStatusSchema = Enum(POST_STATUSES);
+
+export const Post = t.Object({
+  id: t.String(),
+  spaceId: t.String(),
+  spaceName: t.String(),
+  index: t.Integer(),
+  title: t.String(),
+  content: t.String(),
+  type: PostTypeSchema,
+  tags: t.Array(t.String()),
+  isEmergency: t.Boolean(),
+  isPinned: t.Boolean(),
+  allowFileDownload: t.Boolean(),
+  status: PostStatusSchema,
+  publishAt: Timestamp,
+  authorName: Nullable(t.String()),
+  attachments: t.Array(Attachment),
+  createdAt: Timestamp,
+});
+
+// Spec Posts 1 and Limits: title 1..300, content max 200000, 50 tags of 1..50, 20 files.
+const Title = t.String({ minLength: 1, maxLength: 300, error: "must be 1..300 characters" });
+const Content = t.String({ maxLength: 200000, error: "must be at most 200000 characters" });
+const Tags = t.Array(t.String({ minLength: 1, maxLength: 50, error: "must be 1..50 characters" }), {
+  maxItems: 50,
+  error: "must be at most 50 tags",
+});
+const FileIds = t.Array(t.String({ minLength: 1, maxLength: 100, error: "must be a file id" }), {
+  maxItems: 20,
+  error: "must be at most 20 files",
+});
+const PublishAt = Nullable(DateTimeInput);
+
+const postFields = {
+  title: Title,
+  content: t.Optional(Content),
+  type: t.Optional(PostTypeSchema),
+  tags: t.Optional(Tags),
+  isEmergency: t.Optional(t.Boolean()),
+  isPinned: t.Optional(t.Boolean()),
+  allowFileDownload: t.Optional(t.Boolean()),
+  publishAt: t.Optional(PublishAt),
+  fileIds: t.Optional(FileIds),
+};
+
+export const CreatePostBody = t.Object({
+  spaceId: t.String({ minLength: 1, maxLength: 100, error: "must be a non-empty space id" }),
+  ...postFields,
+});
+
+export const CreatePostsInSpacesBody = t.Object({
+  spaceIds: t.Array(t.String({ minLength: 1, maxLength: 100, error: "must be a non-empty space id" }), {
+    minItems: 1,
+    maxItems: 500,
+    error: "must be 1..500 space ids",
+  }),
+  ...postFields,
+});
+
+/** The fields a post takes, shared by the single and the multi-space create. */
+export type PostInput = Omit<Static<typeof CreatePostBody>, "spaceId">;
+
+export const CreatePostsInSpacesResult = t.Object({
+  created: t.Integer(),
+  skipped: t.Array(t.Object({ spaceId: t.String(), reason: Enum(["NOT_FOUND", "FORBIDDEN"]) })),
+  posts: t.Array(Post),
+});
+
+export const UpdatePostBody = t.Object({
+  title: t.Optional(Title),
+  content: t.Optional(Content),
+  type: t.Optional(PostTypeSchema),
+  tags: t.Optional(Tags),
+  isEmergency: t.Optional(t.Boolean()),
+  isPinned: t.Optional(t.Boolean()),
+  allowFileDownload: t.Optional(t.Boolean()),
+  publishAt: t.Optional(PublishAt),
+  status: t.Optional(PostStatusSchema),
+  fileIds: t.Optional(FileIds),
+});
+
+export const ListPostsQuery = t.Object({
+  search: t.Optional(t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" })),
+  spaceId: t.Optional(t.String({ minLength: 1, maxLength: 100, error: "must be a non-empty space id" })),
+  status: t.Optional(PostStatusSchema),
+  type: t.Optional(PostTypeSchema),
+  ...CursorQuery,
+});
+
+export const PostPage = t.Object({ posts: t.Array(Post), total: t.Integer(), nextCursor: NextCursor });
