@@ -14,6 +14,7 @@ import { loginPageModule } from "./modules/login-page";
 import { membersModule } from "./modules/members";
 import { resolveMember } from "./modules/members/actor";
 import { orgModule } from "./modules/org";
+import { quizzesModule } from "./modules/quizzes";
 import { rolesModule } from "./modules/roles";
 import { spacesModule } from "./modules/spaces";
 import { ssoModule } from "./modules/sso";
@@ -49,7 +50,8 @@ export function createApp(config: Config) {
     .use(filesModule(rt))
     .use(spacesModule(rt))
     .use(libraryModule(rt))
-    .use(surveysModule(rt));
+    .use(surveysModule(rt))
+    .use(quizzesModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox" })
     .use(httpPlugin(rt, () => root?.routes ?? []))
     .use(authPlugin(rt))
