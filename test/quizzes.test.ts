@@ -255,6 +255,9 @@ describe("PUT /api/v1/quizzes/{contentId}/config — setQuizConfig", () => {
     expect(fieldOf(await one({ type: "SHORT_ANSWER", body: "x", answerCandidates: [{ text: "a".repeat(256) }] }))).toBe(
       "questions[0].answerCandidates[0].text",
     );
+    expect(fieldOf(await one({ type: "SHORT_ANSWER", body: "x", answerCandidates: [{ text: "ok" }, { text: "  " }] }))).toBe(
+      "questions[0].answerCandidates[1].text",
+    );
     expect(fieldOf(await one({ type: "ESSAY", body: "x", options: [{ body: "A" }, { body: "B" }] }))).toBe("questions[0].options");
     expect(fieldOf(await one({ ...QUESTIONS[0], answerCandidates: [{ text: "a" }] }))).toBe("questions[0].answerCandidates");
     expect(fieldOf(await one({ ...QUESTIONS[3], id: "no-such-question" }))).toBe("questions[0].id");
@@ -391,6 +394,22 @@ describe("POST /api/v1/quizzes/{contentId}/my-attempts — startQuizAttempt", ()
     expect(next.status).toBe(201);
     expect(next.body.attempt.attemptId).not.toBe(attemptId);
     expect(next.body.attemptsUsed).toBe(2);
+  });
+
+  test("a submit is accepted up to 30 s after expiresAt, a save only until expiresAt", async () => {
+    const { id, config } = await configured({ timeLimitMin: 1 });
+    const attemptId = await start(p2, id);
+    tenantSql("UPDATE quiz_attempts SET expires_at = ? WHERE id = ?", Date.now() - 10_000, attemptId);
+    expectProblem(
+      await as(p2).put(`/quizzes/${id}/my-attempts/${attemptId}/answers`, answers(config, { single: 1 })),
+      409,
+      "INVALID_STATE",
+    );
+    const view = (await as(p2).get(`/quizzes/${id}/participant-view`)).body;
+    expect(view.attempt.attemptId).toBe(attemptId); // still open during the grace period
+    const res = await api.call("POST", `/api/v1/quizzes/${id}/my-attempts/${attemptId}/submit`, { token: p2.token });
+    expect(res.status).toBe(200);
+    expect([res.body.score, res.body.hasPendingManual]).toEqual([0, false]);
   });
 
   test("returns 401, and 404 to another tenant and to an outsider", async () => {

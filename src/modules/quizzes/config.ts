@@ -158,6 +158,9 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
     if (q.type === "SINGLE" && inputOptions.length >= 2 && correct !== 1) err(`${at}.options`, "must have exactly one isCorrect option");
     if (q.type === "MULTIPLE" && inputOptions.length >= 2 && correct < 1) err(`${at}.options`, "must have at least one isCorrect option");
     if (q.type === "SHORT_ANSWER" && inputCandidates.length < 1) err(`${at}.answerCandidates`, "must have 1..20 candidates");
+    inputCandidates.forEach((c, j) => {
+      if (c.text.trim() === "") err(`${at}.answerCandidates[${j}].text`, "must not be blank");
+    });
     const oldOptions = new Set((old?.options ?? []).map((o) => o.id));
     const seenOptions = new Set<string>();
     const options = choice

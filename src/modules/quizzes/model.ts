@@ -133,14 +133,23 @@ const AttemptFields = {
   attemptId: t.String(),
   profileId: t.String(),
   displayName: Nullable(t.String({ description: "null once the member is deleted" })),
-  score: Nullable(t.Integer()),
-  passed: Nullable(t.Boolean()),
+  score: Nullable(
+    t.Integer({ description: "Points awarded so far (an ESSAY answer waiting for scoreQuizAnswer counts 0); null before submission" }),
+  ),
+  passed: Nullable(
+    t.Boolean({ description: "score >= the current passScore once scoring is complete; null without passScore or while pending" }),
+  ),
   submittedAt: Nullable(Timestamp),
   scoringCompletedAt: Nullable(Timestamp),
   hasPendingManual: t.Boolean(),
 };
 
-export const AttemptPage = t.Object({ attempts: t.Array(t.Object(AttemptFields)), nextCursor: NextCursor });
+export const AttemptPage = t.Object({
+  attempts: t.Array(t.Object(AttemptFields), {
+    description: "Submitted attempts, newest submission first (attempts in progress are not listed)",
+  }),
+  nextCursor: NextCursor,
+});
 
 export const Feedback = t.Object({
   text: t.String(),
@@ -190,7 +199,8 @@ const AnswerInput = t.Object({
 });
 const Answers = t.Array(AnswerInput, { maxItems: 60, error: "must be at most 60 answers" });
 export const SaveAnswersBody = t.Object({ answers: Answers });
-export const SubmitAttemptBody = t.Object({ answers: t.Optional(Answers) });
+/** The body itself may be absent (nothing more to answer). */
+export const SubmitAttemptBody = t.Optional(t.Object({ answers: t.Optional(Answers) }));
 export type AnswerInput = typeof AnswerInput.static;
 
 const SavedAnswer = t.Object({ questionId: t.String(), selectedOptionIds: t.Array(t.String()), textAnswer: Nullable(t.String()) });
