@@ -323,6 +323,9 @@ describe("GET /api/v1/quizzes/{contentId}/participant-view — getQuizForPartici
     const first = (await as(p1).post(`/quizzes/${id}/my-attempts`)).body.attempt;
     const again = (await as(p1).get(`/quizzes/${id}/participant-view`)).body.attempt;
     expect(again.questions).toEqual(first.questions);
+    // turning shuffling off does not reorder an attempt in progress
+    expect((await as(owner).put(`/quizzes/${id}/config`, { ...config, shuffleQuestions: false, shuffleOptions: false })).status).toBe(200);
+    expect((await as(p1).get(`/quizzes/${id}/participant-view`)).body.attempt.questions).toEqual(first.questions);
     const order = first.questions.map((q: any) => q.id);
     expect([...order].sort()).toEqual(config.questions.map((q: any) => q.id).sort());
     expect(order).not.toEqual(config.questions.map((q: any) => q.id));

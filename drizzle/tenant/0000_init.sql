@@ -289,6 +289,8 @@ CREATE TABLE `quiz_attempts` (
 	`content_id` text NOT NULL,
 	`question_set_id` text NOT NULL,
 	`profile_id` text NOT NULL,
+	`shuffle_questions` integer DEFAULT false NOT NULL,
+	`shuffle_options` integer DEFAULT false NOT NULL,
 	`started_at` integer NOT NULL,
 	`expires_at` integer,
 	`submitted_at` integer,

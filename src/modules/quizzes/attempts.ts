@@ -148,7 +148,7 @@ function participantView(
   let attempt: Static<typeof ParticipantView>["attempt"] = null;
   if (open) {
     const set = loadQuestionSet(db, open.questionSetId);
-    const questions = cfg.shuffleQuestions ? shuffled(set, open.id) : set;
+    const questions = open.shuffleQuestions ? shuffled(set, open.id) : set;
     const attachments = quizAttachments(rt, actor, db, contentId, set);
     const saved = new Map((answersOf(db, [open.id]).get(open.id) ?? []).map((a) => [a.questionId, a]));
     attempt = {
@@ -161,7 +161,7 @@ function participantView(
         body: q.body,
         point: q.point,
         attachments: attachments(q.fileIds),
-        options: (cfg.shuffleOptions ? shuffled(q.options, `${open.id}:${q.id}`) : q.options).map((o) => ({
+        options: (open.shuffleOptions ? shuffled(q.options, `${open.id}:${q.id}`) : q.options).map((o) => ({
           id: o.id,
           body: o.body,
           attachments: attachments(o.fileIds),
@@ -218,6 +218,8 @@ export function startQuizAttempt(rt: Runtime, actor: Actor, contentId: string, n
         contentId,
         questionSetId: cfg.questionSetId,
         profileId: actor.profileId,
+        shuffleQuestions: cfg.shuffleQuestions,
+        shuffleOptions: cfg.shuffleOptions,
         startedAt: now,
         expiresAt: cfg.timeLimitMin === null ? null : now + cfg.timeLimitMin * 60_000,
       })

@@ -76,6 +76,9 @@ export const quizAttempts = sqliteTable(
       .notNull()
       .references(() => quizQuestionSets.id, { onDelete: "cascade" }),
     profileId: text("profile_id").notNull(),
+    /** The config's shuffle flags when the attempt started: its order stays stable whatever the config becomes. */
+    shuffleQuestions: integer("shuffle_questions", { mode: "boolean" }).notNull().default(false),
+    shuffleOptions: integer("shuffle_options", { mode: "boolean" }).notNull().default(false),
     startedAt: integer("started_at").notNull(),
     expiresAt: integer("expires_at"),
     submittedAt: integer("submitted_at"),
