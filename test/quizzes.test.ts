@@ -667,12 +667,13 @@ describe("manager results: listQuizAttempts, getQuizAttempt, scoreQuizAnswer, ge
   let config: any;
   let a1: any; // p1's attempt, pending ESSAY
   let a2: any; // p2's attempt, complete
+  let a3: string; // p3's attempt id, in progress
 
   beforeAll(async () => {
     ({ id, config } = await configured({ passScore: 8 }));
     a1 = await take(p1, id, answers(config, { single: 0, multi: [0, 1], short: "Boston", essay: "Long answer" }));
     a2 = await take(p2, id, answers(config, { single: 1, multi: [0] }));
-    await start(p3, id); // in progress: not listed, not counted
+    a3 = await start(p3, id); // in progress: not listed, not counted
   });
 
   test("GET /attempts — listQuizAttempts: submitted attempts, newest first, keyset pages", async () => {
@@ -845,11 +846,49 @@ describe("manager results: listQuizAttempts, getQuizAttempt, scoreQuizAnswer, ge
     expect((await as(owner).get(`/quizzes/${id}/attempts/${a1.attemptId}`)).body.answers[3].pointsAwarded).toBe(3);
   });
 
+  test("an attempt in progress can be read but not scored; an unanswered ESSAY is not scored by hand", async () => {
+    const open = await as(owner).get(`/quizzes/${id}/attempts/${a3}`);
+    expect(open.status).toBe(200);
+    expect(open.body).toMatchObject({ submittedAt: null, score: null, passed: null, hasPendingManual: false });
+    expect(open.body.answers.map((a: any) => a.pointsAwarded)).toEqual([null, null, null, null]);
+    const essayOpen = open.body.answers[3].answerId;
+    expectProblem(
+      await as(owner).put(`/quizzes/${id}/attempts/${a3}/answers/${essayOpen}/score`, { pointsAwarded: 1 }),
+      409,
+      "INVALID_STATE",
+    );
+    const unanswered = (await as(owner).get(`/quizzes/${id}/attempts/${a2.attemptId}`)).body.answers[3];
+    expect([unanswered.pointsAwarded, unanswered.isCorrect]).toEqual([0, false]);
+    expectProblem(
+      await as(owner).put(`/quizzes/${id}/attempts/${a2.attemptId}/answers/${unanswered.answerId}/score`, { pointsAwarded: 1 }),
+      409,
+      "INVALID_STATE",
+    );
+  });
+
   test("GET /statistics — returns 401, 403, 404", async () => {
     unauth(await anon("GET", `/quizzes/${id}/statistics`));
     forbidden(await as(p1).get(`/quizzes/${id}/statistics`));
     notFound(await as(other).get(`/quizzes/${id}/statistics`));
     notFound(await as(outsider).get(`/quizzes/${id}/statistics`));
+  });
+});
+
+describe("getQuizStatistics — who should answer", () => {
+  test("content outside any space counts the members its shares name, while SHARED", async () => {
+    const lib = await as(owner).post("/library/contents", { type: "QUIZ", title: "Lib", visibility: "SHARED" });
+    const id = lib.body.id;
+    await as(owner).put(`/library/contents/${id}/shares`, {
+      shares: [
+        { targetType: "USER", targetId: outsider.memberId, level: "VIEW" },
+        { targetType: "USER", targetId: p1.memberId, level: "VIEW" },
+      ],
+    });
+    const cfg = (await as(owner).put(`/quizzes/${id}/config`, { questions: [QUESTIONS[0]] })).body;
+    await take(outsider, id, { answers: [{ questionId: cfg.questions[0].id, selectedOptionIds: [cfg.questions[0].options[0].id] }] });
+    const s = (await as(owner).get(`/quizzes/${id}/statistics`)).body;
+    expect([s.submittedCount, s.gradedCount, s.notSubmittedCount, s.averageScore, s.passRate]).toEqual([1, 1, 1, 2, null]);
+    expect(s.questions[0]).toMatchObject({ answeredCount: 1, correctRate: 100 });
   });
 });
 
