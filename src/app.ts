@@ -17,6 +17,7 @@ import { membersModule } from "./modules/members";
 import { resolveMember } from "./modules/members/actor";
 import { orgModule } from "./modules/org";
 import { postsModule } from "./modules/posts";
+import { quizzesModule } from "./modules/quizzes";
 import { rolesModule } from "./modules/roles";
 import { spacesModule } from "./modules/spaces";
 import { ssoModule } from "./modules/sso";
@@ -55,7 +56,8 @@ export function createApp(config: Config) {
     .use(surveysModule(rt))
     .use(assignmentsModule(rt))
     .use(challengesModule(rt))
-    .use(postsModule(rt));
+    .use(postsModule(rt))
+    .use(quizzesModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
     .use(httpPlugin(rt, () => root?.routes ?? []))
     .use(authPlugin(rt))

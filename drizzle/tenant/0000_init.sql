@@ -421,6 +421,71 @@ CREATE INDEX `posts_type_list_idx` ON `posts` (`type`,`is_pinned`,`publish_at`,`
 CREATE INDEX `posts_status_idx` ON `posts` (`status`,`publish_at`);--> statement-breakpoint
 CREATE INDEX `posts_space_status_idx` ON `posts` (`space_id`,`status`,`publish_at`);--> statement-breakpoint
 CREATE INDEX `posts_author_idx` ON `posts` (`author_member_id`);--> statement-breakpoint
+CREATE TABLE `quiz_answers` (
+	`id` text PRIMARY KEY NOT NULL,
+	`attempt_id` text NOT NULL,
+	`content_id` text NOT NULL,
+	`question_id` text NOT NULL,
+	`selected_option_ids` text NOT NULL,
+	`text_answer` text,
+	`answered` integer DEFAULT false NOT NULL,
+	`is_correct` integer,
+	`points_awarded` integer,
+	`feedback_text` text,
+	`feedback_author_profile_id` text,
+	`feedback_created_at` integer,
+	`feedback_updated_at` integer,
+	`saved_at` integer,
+	`submitted_at` integer,
+	FOREIGN KEY (`attempt_id`) REFERENCES `quiz_attempts`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `quiz_answers_attempt_idx` ON `quiz_answers` (`attempt_id`,`question_id`);--> statement-breakpoint
+CREATE INDEX `quiz_answers_content_idx` ON `quiz_answers` (`content_id`,`submitted_at`,`question_id`);--> statement-breakpoint
+CREATE TABLE `quiz_attempts` (
+	`id` text PRIMARY KEY NOT NULL,
+	`content_id` text NOT NULL,
+	`question_set_id` text NOT NULL,
+	`profile_id` text NOT NULL,
+	`shuffle_questions` integer DEFAULT false NOT NULL,
+	`shuffle_options` integer DEFAULT false NOT NULL,
+	`started_at` integer NOT NULL,
+	`expires_at` integer,
+	`submitted_at` integer,
+	`score` integer,
+	`has_pending_manual` integer DEFAULT false NOT NULL,
+	`scoring_completed_at` integer,
+	FOREIGN KEY (`content_id`) REFERENCES `library_contents`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`question_set_id`) REFERENCES `quiz_question_sets`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `quiz_attempts_profile_idx` ON `quiz_attempts` (`content_id`,`profile_id`,`started_at`);--> statement-breakpoint
+CREATE INDEX `quiz_attempts_submitted_idx` ON `quiz_attempts` (`content_id`,`submitted_at`,`id`);--> statement-breakpoint
+CREATE TABLE `quiz_configs` (
+	`content_id` text PRIMARY KEY NOT NULL,
+	`pass_score` integer,
+	`max_attempts` integer,
+	`time_limit_min` integer,
+	`shuffle_questions` integer DEFAULT false NOT NULL,
+	`shuffle_options` integer DEFAULT false NOT NULL,
+	`result_expose_level` text DEFAULT 'ALL' NOT NULL,
+	`score_aggregation` text DEFAULT 'HIGHEST' NOT NULL,
+	`partial_credit_multiple` integer DEFAULT false NOT NULL,
+	`question_set_id` text NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`content_id`) REFERENCES `library_contents`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`question_set_id`) REFERENCES `quiz_question_sets`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE TABLE `quiz_question_sets` (
+	`id` text PRIMARY KEY NOT NULL,
+	`content_id` text NOT NULL,
+	`questions` text NOT NULL,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`content_id`) REFERENCES `library_contents`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `quiz_question_sets_content_idx` ON `quiz_question_sets` (`content_id`);--> statement-breakpoint
 CREATE TABLE `roles` (
 	`id` text PRIMARY KEY NOT NULL,
 	`key` text NOT NULL,

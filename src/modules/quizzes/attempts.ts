@@ -1,0 +1,391 @@
+// The participant side: the safe view, starting, saving and submitting attempts, own results (DECISIONS §9.2).
+import { and, desc, eq, inArray, isNull, lt } from "drizzle-orm";
+import type { Static } from "elysia";
+import type { Actor } from "../../platform/auth/actor";
+import { type Db, write } from "../../platform/db/types";
+import { conflict, type FieldError, invalidMany, notFound } from "../../platform/http/errors";
+import { iso, isoRequired } from "../../platform/http/schemas";
+import type { Runtime } from "../../platform/runtime";
+import { contentForViewer } from "../library/access";
+import { isChoice, loadQuestionSet, loadQuizConfig, QUIZ, quizAttachments, type StoredConfig } from "./config";
+import type { AnswerInput, Feedback, MyQuizAttempt, MyQuizAttempts, ParticipantView } from "./model";
+import { type AnswerValue, attemptTotals, finalScoreOf, isAnswered, passedOf, scoreAnswer, shuffled } from "./scoring";
+import { quizAnswers, quizAttempts, quizQuestionSets, type ResultExposeLevel, type StoredQuestion } from "./tables";
+
+export type AttemptRow = typeof quizAttempts.$inferSelect;
+export type AnswerRow = typeof quizAnswers.$inferSelect;
+
+/** A submit is accepted this long after `expiresAt`; later the attempt is submitted with its saved answers. */
+export const SUBMIT_GRACE_MS = 30_000;
+
+// ---- shared with the manager side --------------------------------------------------------------
+
+export function feedbackOf(a: AnswerRow): Static<typeof Feedback> | null {
+  if (a.feedbackText === null || a.feedbackAuthorProfileId === null) return null;
+  return {
+    text: a.feedbackText,
+    authorProfileId: a.feedbackAuthorProfileId,
+    createdAt: isoRequired(a.feedbackCreatedAt as number),
+    updatedAt: isoRequired(a.feedbackUpdatedAt as number),
+  };
+}
+
+export const correctOptionIds = (q: StoredQuestion) => q.options.filter((o) => o.isCorrect).map((o) => o.id);
+
+/** The question sets of some attempts, in one query. */
+export function questionSetsOf(db: Db, ids: string[]): Map<string, StoredQuestion[]> {
+  if (ids.length === 0) return new Map();
+  const rows = db
+    .select({ id: quizQuestionSets.id, questions: quizQuestionSets.questions })
+    .from(quizQuestionSets)
+    .where(inArray(quizQuestionSets.id, [...new Set(ids)]))
+    .all();
+  return new Map(rows.map((r) => [r.id, r.questions]));
+}
+
+/** The answer rows of some attempts, in one query, grouped by attempt. */
+export function answersOf(db: Db, attemptIds: string[]): Map<string, AnswerRow[]> {
+  const out = new Map<string, AnswerRow[]>(attemptIds.map((id) => [id, []]));
+  if (attemptIds.length === 0) return out;
+  for (const a of db.select().from(quizAnswers).where(inArray(quizAnswers.attemptId, attemptIds)).all()) out.get(a.attemptId)?.push(a);
+  return out;
+}
+
+/** Answer rows in the order of the questions of their set. */
+export function inQuestionOrder(questions: StoredQuestion[], answers: AnswerRow[]): { q: StoredQuestion; a: AnswerRow }[] {
+  const byQuestion = new Map(answers.map((a) => [a.questionId, a]));
+  return questions.flatMap((q) => {
+    const a = byQuestion.get(q.id);
+    return a ? [{ q, a }] : [];
+  });
+}
+
+/** Scores every answer of an attempt and closes it (submit, or the automatic submit after expiry). */
+function closeAttempt(tx: Db, attempt: AttemptRow, cfg: StoredConfig, submittedAt: number) {
+  const questions = loadQuestionSet(tx, attempt.questionSetId);
+  const rows = tx.select().from(quizAnswers).where(eq(quizAnswers.attemptId, attempt.id)).all();
+  const scored = inQuestionOrder(questions, rows).map(({ q, a }) => {
+    const s = scoreAnswer(q, a, cfg.partialCreditMultiple);
+    tx.update(quizAnswers)
+      .set({ ...s, submittedAt })
+      .where(eq(quizAnswers.id, a.id))
+      .run();
+    return s;
+  });
+  const totals = attemptTotals(scored);
+  return tx
+    .update(quizAttempts)
+    .set({ submittedAt, ...totals, scoringCompletedAt: totals.hasPendingManual ? null : submittedAt })
+    .where(eq(quizAttempts.id, attempt.id))
+    .returning()
+    .get();
+}
+
+/** Attempts of a quiz (of one profile, or all) whose time and grace are over but that were never submitted. */
+function expiredAttempts(db: Db, contentId: string, profileId: string | null, now: number) {
+  return db
+    .select()
+    .from(quizAttempts)
+    .where(
+      and(
+        eq(quizAttempts.contentId, contentId),
+        isNull(quizAttempts.submittedAt),
+        profileId === null ? undefined : eq(quizAttempts.profileId, profileId),
+        lt(quizAttempts.expiresAt, now - SUBMIT_GRACE_MS),
+      ),
+    )
+    .all();
+}
+
+/** Submits, inside the caller's transaction, the expired attempts with their saved answers (submittedAt = expiresAt). */
+function closeExpired(tx: Db, contentId: string, profileId: string | null, now: number) {
+  const expired = expiredAttempts(tx, contentId, profileId, now);
+  if (expired.length === 0) return;
+  const cfg = loadQuizConfig(tx, contentId);
+  for (const a of expired) closeAttempt(tx, a, cfg, a.expiresAt as number);
+}
+
+/**
+ * Before a read: submits the expired attempts of the quiz (of one profile, or all). One indexed
+ * probe; a write transaction only when there is something to close.
+ */
+export function settleExpired(db: Db, contentId: string, profileId: string | null, now: number) {
+  if (expiredAttempts(db, contentId, profileId, now).length === 0) return;
+  write(db, (tx) => closeExpired(tx, contentId, profileId, now));
+}
+
+// ---- the participant view ----------------------------------------------------------------------
+
+function ownAttempts(db: Db, contentId: string, profileId: string): AttemptRow[] {
+  return db
+    .select()
+    .from(quizAttempts)
+    .where(and(eq(quizAttempts.contentId, contentId), eq(quizAttempts.profileId, profileId)))
+    .orderBy(desc(quizAttempts.startedAt), desc(quizAttempts.id))
+    .all();
+}
+
+function ownAttempt(db: Db, contentId: string, profileId: string, attemptId: string): AttemptRow {
+  const row = db
+    .select()
+    .from(quizAttempts)
+    .where(and(eq(quizAttempts.id, attemptId), eq(quizAttempts.contentId, contentId), eq(quizAttempts.profileId, profileId)))
+    .get();
+  if (!row) throw notFound();
+  return row;
+}
+
+/** The participant view: settings and totals of the current config, and the attempt in progress. */
+function participantView(
+  rt: Runtime,
+  actor: Actor,
+  db: Db,
+  contentId: string,
+  cfg: StoredConfig,
+  attemptsUsed: number,
+  open: AttemptRow | null,
+): Static<typeof ParticipantView> {
+  let attempt: Static<typeof ParticipantView>["attempt"] = null;
+  if (open) {
+    const set = loadQuestionSet(db, open.questionSetId);
+    const questions = open.shuffleQuestions ? shuffled(set, open.id) : set;
+    const attachments = quizAttachments(rt, actor, db, contentId, set);
+    const saved = new Map((answersOf(db, [open.id]).get(open.id) ?? []).map((a) => [a.questionId, a]));
+    attempt = {
+      attemptId: open.id,
+      startedAt: isoRequired(open.startedAt),
+      expiresAt: iso(open.expiresAt),
+      questions: questions.map((q) => ({
+        id: q.id,
+        type: q.type,
+        body: q.body,
+        point: q.point,
+        attachments: attachments(q.fileIds),
+        options: (open.shuffleOptions ? shuffled(q.options, `${open.id}:${q.id}`) : q.options).map((o) => ({
+          id: o.id,
+          body: o.body,
+          attachments: attachments(o.fileIds),
+        })),
+      })),
+      answers: questions.flatMap((q) => {
+        const a = saved.get(q.id);
+        return a && a.savedAt !== null ? [{ questionId: q.id, selectedOptionIds: a.selectedOptionIds, textAnswer: a.textAnswer }] : [];
+      }),
+    };
+  }
+  return {
+    passScore: cfg.passScore,
+    maxAttempts: cfg.maxAttempts,
+    timeLimitMin: cfg.timeLimitMin,
+    resultExposeLevel: cfg.resultExposeLevel,
+    questionCount: cfg.questions.length,
+    totalPoints: cfg.questions.reduce((s, q) => s + q.point, 0),
+    attemptsUsed,
+    attempt,
+  };
+}
+
+/** getQuizForParticipant: no answers, correct options or candidates; questions only inside an attempt. */
+export function getQuizForParticipant(rt: Runtime, actor: Actor, contentId: string, now = Date.now()) {
+  contentForViewer(actor, contentId, QUIZ);
+  settleExpired(actor.db, contentId, actor.profileId, now);
+  const db = actor.db;
+  const cfg = loadQuizConfig(db, contentId);
+  const mine = ownAttempts(db, contentId, actor.profileId);
+  return participantView(rt, actor, db, contentId, cfg, mine.length, mine.find((a) => a.submittedAt === null) ?? null);
+}
+
+/**
+ * startQuizAttempt: a new attempt on the current questions (one empty answer row per question), or
+ * the one in progress (created=false). 409 ATTEMPT_LIMIT at maxAttempts, INVALID_STATE without questions.
+ */
+export function startQuizAttempt(rt: Runtime, actor: Actor, contentId: string, now = Date.now()) {
+  return write(actor.db, (tx) => {
+    contentForViewer(actor, contentId, QUIZ, tx);
+    closeExpired(tx, contentId, actor.profileId, now);
+    const cfg = loadQuizConfig(tx, contentId);
+    const mine = ownAttempts(tx, contentId, actor.profileId);
+    const open = mine.find((a) => a.submittedAt === null);
+    if (open) return { created: false, view: participantView(rt, actor, tx, contentId, cfg, mine.length, open) };
+    if (cfg.questionSetId === null || cfg.questions.length === 0) throw conflict("INVALID_STATE", "This quiz has no questions yet.");
+    if (cfg.maxAttempts !== null && mine.length >= cfg.maxAttempts) {
+      throw conflict("ATTEMPT_LIMIT", "You have used every attempt of this quiz.");
+    }
+    const attempt = tx
+      .insert(quizAttempts)
+      .values({
+        id: Bun.randomUUIDv7(),
+        contentId,
+        questionSetId: cfg.questionSetId,
+        profileId: actor.profileId,
+        shuffleQuestions: cfg.shuffleQuestions,
+        shuffleOptions: cfg.shuffleOptions,
+        startedAt: now,
+        expiresAt: cfg.timeLimitMin === null ? null : now + cfg.timeLimitMin * 60_000,
+      })
+      .returning()
+      .get();
+    tx.insert(quizAnswers)
+      .values(
+        cfg.questions.map((q) => ({ id: Bun.randomUUIDv7(), attemptId: attempt.id, contentId, questionId: q.id, selectedOptionIds: [] })),
+      )
+      .run();
+    return { created: true, view: participantView(rt, actor, tx, contentId, cfg, mine.length + 1, attempt) };
+  });
+}
+
+/**
+ * Checks answers against the attempt's questions (§9.3 Quiz question types): the question must be
+ * of the attempt, once; options must be the question's, distinct, at most one for SINGLE; the answer
+ * field of the other kind must be absent, null or empty. 400 naming every bad field.
+ */
+function checkAnswers(questions: StoredQuestion[], input: AnswerInput[]): Map<string, AnswerValue> {
+  const errors: FieldError[] = [];
+  const err = (field: string, message: string) => errors.push({ in: "body", field, message });
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  const out = new Map<string, AnswerValue>();
+  for (const [i, a] of input.entries()) {
+    const at = `answers[${i}]`;
+    const q = byId.get(a.questionId);
+    if (!q || out.has(q.id)) {
+      err(`${at}.questionId`, q ? "repeats an earlier answer" : "must be a question of this attempt");
+      continue;
+    }
+    const notHere = `must be absent, null or empty for a ${q.type} question`;
+    const selected = a.selectedOptionIds ?? [];
+    const text = a.textAnswer ?? null;
+    if (isChoice(q.type)) {
+      if (text !== null && text !== "") err(`${at}.textAnswer`, notHere);
+      const options = new Set(q.options.map((o) => o.id));
+      const seen = new Set<string>();
+      selected.forEach((id, j) => {
+        if (!options.has(id)) err(`${at}.selectedOptionIds[${j}]`, "must be an option of this question");
+        else if (seen.has(id)) err(`${at}.selectedOptionIds[${j}]`, "repeats an earlier option");
+        seen.add(id);
+      });
+      if (q.type === "SINGLE" && selected.length > 1) err(`${at}.selectedOptionIds`, "may select at most one option for SINGLE");
+      out.set(q.id, { selectedOptionIds: selected, textAnswer: null });
+    } else {
+      if (selected.length > 0) err(`${at}.selectedOptionIds`, notHere);
+      out.set(q.id, { selectedOptionIds: [], textAnswer: text });
+    }
+  }
+  if (errors.length) throw invalidMany(errors);
+  return out;
+}
+
+/** Writes checked answers into the attempt's rows (an upsert per question: the rows exist from the start). */
+function storeAnswers(tx: Db, attemptId: string, values: Map<string, AnswerValue>, now: number) {
+  for (const [questionId, v] of values) {
+    tx.update(quizAnswers)
+      .set({ ...v, answered: isAnswered(v), savedAt: now })
+      .where(and(eq(quizAnswers.attemptId, attemptId), eq(quizAnswers.questionId, questionId)))
+      .run();
+  }
+}
+
+/** The caller's attempt, still open for answers: 404 if not theirs, 409 once submitted or past its time (+ grace). */
+function openAttempt(tx: Db, actor: Actor, contentId: string, attemptId: string, now: number, graceMs: number) {
+  const attempt = ownAttempt(tx, contentId, actor.profileId, attemptId);
+  if (attempt.submittedAt !== null) throw conflict("INVALID_STATE", "This attempt is already submitted.");
+  if (attempt.expiresAt !== null && now > attempt.expiresAt + graceMs) {
+    throw conflict("INVALID_STATE", "The time limit of this attempt is over.");
+  }
+  return attempt;
+}
+
+/** saveQuizAnswers: upsert per question while the attempt is open and within its time. */
+export function saveQuizAnswers(actor: Actor, contentId: string, attemptId: string, input: AnswerInput[], now = Date.now()) {
+  return write(actor.db, (tx) => {
+    contentForViewer(actor, contentId, QUIZ, tx);
+    const attempt = openAttempt(tx, actor, contentId, attemptId, now, 0);
+    storeAnswers(tx, attempt.id, checkAnswers(loadQuestionSet(tx, attempt.questionSetId), input), now);
+    return { attemptId: attempt.id, savedAt: isoRequired(now), expiresAt: iso(attempt.expiresAt) };
+  });
+}
+
+/** submitQuizAttempt: optional final answers (as save), then every answer is scored; up to 30 s after expiresAt. */
+export function submitQuizAttempt(actor: Actor, contentId: string, attemptId: string, input: AnswerInput[], now = Date.now()) {
+  return write(actor.db, (tx) => {
+    contentForViewer(actor, contentId, QUIZ, tx);
+    const attempt = openAttempt(tx, actor, contentId, attemptId, now, SUBMIT_GRACE_MS);
+    const questions = loadQuestionSet(tx, attempt.questionSetId);
+    storeAnswers(tx, attempt.id, checkAnswers(questions, input), now);
+    const cfg = loadQuizConfig(tx, contentId);
+    const closed = closeAttempt(tx, attempt, cfg, now);
+    const answers = answersOf(tx, [closed.id]).get(closed.id) ?? [];
+    return toMyAttempt(closed, cfg.resultExposeLevel, cfg.passScore, { questions, answers });
+  });
+}
+
+/** MyQuizAttempt as resultExposeLevel allows: STATUS_ONLY hides scores, only ALL shows answers (of a submitted attempt). */
+function toMyAttempt(
+  a: AttemptRow,
+  level: ResultExposeLevel,
+  passScore: number | null,
+  detail: { questions: StoredQuestion[]; answers: AnswerRow[] } | null,
+): Static<typeof MyQuizAttempt> {
+  const showScore = level !== "STATUS_ONLY";
+  const showAnswers = level === "ALL" && a.submittedAt !== null && detail !== null;
+  return {
+    attemptId: a.id,
+    startedAt: isoRequired(a.startedAt),
+    expiresAt: iso(a.expiresAt),
+    submittedAt: iso(a.submittedAt),
+    score: showScore ? a.score : null,
+    passed: showScore ? passedOf(a.score, a.scoringCompletedAt !== null, passScore) : null,
+    hasPendingManual: a.hasPendingManual,
+    scoringCompletedAt: iso(a.scoringCompletedAt),
+    answers: showAnswers
+      ? inQuestionOrder(detail.questions, detail.answers).map(({ q, a: x }) => ({
+          questionId: q.id,
+          selectedOptionIds: x.selectedOptionIds,
+          textAnswer: x.textAnswer,
+          isCorrect: x.isCorrect,
+          pointsAwarded: x.pointsAwarded,
+          correctOptionIds: correctOptionIds(q),
+          explanation: q.explanation,
+          feedback: feedbackOf(x),
+        }))
+      : null,
+  };
+}
+
+/** listMyQuizAttempts: newest first; finalScore per scoreAggregation over fully scored attempts. */
+export function listMyQuizAttempts(actor: Actor, contentId: string, now = Date.now()): Static<typeof MyQuizAttempts> {
+  contentForViewer(actor, contentId, QUIZ);
+  settleExpired(actor.db, contentId, actor.profileId, now);
+  const db = actor.db;
+  const cfg = loadQuizConfig(db, contentId);
+  const mine = ownAttempts(db, contentId, actor.profileId);
+  const level = cfg.resultExposeLevel;
+  const submitted = mine.filter((a) => a.submittedAt !== null);
+  const sets =
+    level === "ALL"
+      ? questionSetsOf(
+          db,
+          submitted.map((a) => a.questionSetId),
+        )
+      : new Map();
+  const answers =
+    level === "ALL"
+      ? answersOf(
+          db,
+          submitted.map((a) => a.id),
+        )
+      : new Map();
+  const scored = mine.flatMap((a) =>
+    a.scoringCompletedAt !== null && a.score !== null && a.submittedAt !== null
+      ? [{ id: a.id, score: a.score, submittedAt: a.submittedAt }]
+      : [],
+  );
+  const finalScore = level === "STATUS_ONLY" ? null : finalScoreOf(scored, cfg.scoreAggregation);
+  return {
+    resultExposeLevel: level,
+    finalScore,
+    passed: finalScore === null ? null : passedOf(finalScore, true, cfg.passScore),
+    attempts: mine.map((a) =>
+      toMyAttempt(a, level, cfg.passScore, { questions: sets.get(a.questionSetId) ?? [], answers: answers.get(a.id) ?? [] }),
+    ),
+  };
+}

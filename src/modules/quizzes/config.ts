@@ -1,0 +1,242 @@
+// Quiz config: read and replace (spec Quizzes 1, DECISIONS §6 Quizzes 1, §9.3 Quiz question types).
+import { eq } from "drizzle-orm";
+import type { Static } from "elysia";
+import type { Actor } from "../../platform/auth/actor";
+import { type Db, write } from "../../platform/db/types";
+import { type FieldError, invalidMany, Problem } from "../../platform/http/errors";
+import type { Runtime } from "../../platform/runtime";
+import { fileDownloadUrl, readyFilesByIds, requireReadyFiles } from "../files/attachments";
+import { contentForManager } from "../library/access";
+import type { QuizConfig, QuizConfigBody, QuizQuestion } from "./model";
+import {
+  type QuizQuestionType,
+  quizConfigs,
+  quizQuestionSets,
+  type ResultExposeLevel,
+  type ScoreAggregation,
+  type StoredOption,
+  type StoredQuestion,
+} from "./tables";
+
+export const QUIZ = "QUIZ" as const;
+
+export type StoredConfig = {
+  /** null before the first save. */
+  questionSetId: string | null;
+  passScore: number | null;
+  maxAttempts: number | null;
+  timeLimitMin: number | null;
+  shuffleQuestions: boolean;
+  shuffleOptions: boolean;
+  resultExposeLevel: ResultExposeLevel;
+  scoreAggregation: ScoreAggregation;
+  partialCreditMultiple: boolean;
+  questions: StoredQuestion[];
+};
+
+const DEFAULT_CONFIG: StoredConfig = {
+  questionSetId: null,
+  passScore: null,
+  maxAttempts: null,
+  timeLimitMin: null,
+  shuffleQuestions: false,
+  shuffleOptions: false,
+  resultExposeLevel: "ALL",
+  scoreAggregation: "HIGHEST",
+  partialCreditMultiple: false,
+  questions: [],
+};
+
+export const isChoice = (type: QuizQuestionType) => type === "SINGLE" || type === "MULTIPLE";
+export const isText = (type: QuizQuestionType) => type === "SHORT_ANSWER" || type === "ESSAY";
+
+/** The stored config of a quiz with its current questions, or the defaults (no questions) before the first save. */
+export function loadQuizConfig(db: Db, contentId: string): StoredConfig {
+  const row = db
+    .select({ config: quizConfigs, questions: quizQuestionSets.questions })
+    .from(quizConfigs)
+    .innerJoin(quizQuestionSets, eq(quizQuestionSets.id, quizConfigs.questionSetId))
+    .where(eq(quizConfigs.contentId, contentId))
+    .get();
+  if (!row) return { ...DEFAULT_CONFIG };
+  const { contentId: _, updatedAt: __, ...cfg } = row.config;
+  return { ...cfg, questions: row.questions };
+}
+
+/** The questions of one set (an attempt's). */
+export function loadQuestionSet(db: Db, questionSetId: string): StoredQuestion[] {
+  return db.select({ q: quizQuestionSets.questions }).from(quizQuestionSets).where(eq(quizQuestionSets.id, questionSetId)).get()?.q ?? [];
+}
+
+export const fileIdsOf = (questions: StoredQuestion[]) => questions.flatMap((q) => [...q.fileIds, ...q.options.flatMap((o) => o.fileIds)]);
+
+/** Renders `[{fileId, url}]` for one reader: ready files only, URLs signed for "quiz:<contentId>". */
+export function quizAttachments(rt: Runtime, actor: Actor, db: Db, contentId: string, questions: StoredQuestion[]) {
+  const ready = readyFilesByIds(db, fileIdsOf(questions));
+  return (ids: string[]) =>
+    ids
+      .filter((id) => ready.has(id))
+      .map((fileId) => ({
+        fileId,
+        url: fileDownloadUrl(rt, { tenantId: actor.tenantId, fileId, readerId: actor.memberId, attachedTo: `quiz:${contentId}` }),
+      }));
+}
+
+/** The quiz config record (answers included: managers only). */
+function toQuizConfig(rt: Runtime, actor: Actor, contentId: string, cfg: StoredConfig, db: Db): Static<typeof QuizConfig> {
+  const attachments = quizAttachments(rt, actor, db, contentId, cfg.questions);
+  return {
+    passScore: cfg.passScore,
+    maxAttempts: cfg.maxAttempts,
+    timeLimitMin: cfg.timeLimitMin,
+    shuffleQuestions: cfg.shuffleQuestions,
+    shuffleOptions: cfg.shuffleOptions,
+    resultExposeLevel: cfg.resultExposeLevel,
+    scoreAggregation: cfg.scoreAggregation,
+    partialCreditMultiple: cfg.partialCreditMultiple,
+    questions: cfg.questions.map(
+      (q): Static<typeof QuizQuestion> => ({
+        id: q.id,
+        type: q.type,
+        body: q.body,
+        point: q.point,
+        explanation: q.explanation,
+        attachments: attachments(q.fileIds),
+        options: q.options.map((o) => ({ id: o.id, body: o.body, isCorrect: o.isCorrect, attachments: attachments(o.fileIds) })),
+        answerCandidates: q.answerCandidates.map((c) => ({ text: c.text, ignoreWildcard: c.ignoreWildcard })),
+      }),
+    ),
+  };
+}
+
+export function getQuizConfig(rt: Runtime, actor: Actor, contentId: string) {
+  contentForManager(actor, contentId, QUIZ);
+  return toQuizConfig(rt, actor, contentId, loadQuizConfig(actor.db, contentId), actor.db);
+}
+
+type Body = Static<typeof QuizConfigBody>;
+
+/**
+ * Validates a config body against the stored config and returns the config it would store (new
+ * questions and options get fresh ids). 400 naming every bad field: ids of another quiz or question,
+ * option and candidate counts, correct-option counts, fields of another type, files that are not the
+ * caller's ready uploads (files the quiz already attaches are kept without that check).
+ */
+function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body): Omit<StoredConfig, "questionSetId"> {
+  const errors: FieldError[] = [];
+  const err = (field: string, message: string) => errors.push({ in: "body", field, message });
+  const stored = new Map(current.questions.map((q) => [q.id, q]));
+  const attached = new Set(fileIdsOf(current.questions));
+  const newFiles = new Map<string, string>(); // file id → first field naming it
+  const files = (ids: string[] | undefined, field: string) => {
+    const seen = new Set<string>();
+    (ids ?? []).forEach((id, k) => {
+      if (seen.has(id)) err(`${field}[${k}]`, "repeats an earlier file");
+      else if (!attached.has(id) && !newFiles.has(id)) newFiles.set(id, `${field}[${k}]`);
+      seen.add(id);
+    });
+    return [...seen];
+  };
+  const seenQuestions = new Set<string>();
+  const questions = body.questions.map((q, i): StoredQuestion => {
+    const at = `questions[${i}]`;
+    let old: StoredQuestion | undefined;
+    if (q.id !== undefined) {
+      old = stored.get(q.id);
+      if (!old) err(`${at}.id`, "must be a question of this quiz");
+      else if (seenQuestions.has(q.id)) err(`${at}.id`, "repeats an earlier question");
+      seenQuestions.add(q.id);
+    }
+    const choice = isChoice(q.type);
+    const notHere = `must be absent, null or empty for a ${q.type} question`;
+    const inputOptions = q.options ?? [];
+    const inputCandidates = q.answerCandidates ?? [];
+    if (!choice && inputOptions.length > 0) err(`${at}.options`, notHere);
+    if (q.type !== "SHORT_ANSWER" && inputCandidates.length > 0) err(`${at}.answerCandidates`, notHere);
+    if (choice && inputOptions.length < 2) err(`${at}.options`, `must have 2..20 options for a ${q.type} question`);
+    const correct = inputOptions.filter((o) => o.isCorrect === true).length;
+    if (q.type === "SINGLE" && inputOptions.length >= 2 && correct !== 1) err(`${at}.options`, "must have exactly one isCorrect option");
+    if (q.type === "MULTIPLE" && inputOptions.length >= 2 && correct < 1) err(`${at}.options`, "must have at least one isCorrect option");
+    if (q.type === "SHORT_ANSWER" && inputCandidates.length < 1) err(`${at}.answerCandidates`, "must have 1..20 candidates");
+    inputCandidates.forEach((c, j) => {
+      if (c.text.trim() === "") err(`${at}.answerCandidates[${j}].text`, "must not be blank");
+    });
+    const oldOptions = new Set((old?.options ?? []).map((o) => o.id));
+    const seenOptions = new Set<string>();
+    const options = choice
+      ? inputOptions.map((o, j): StoredOption => {
+          if (o.id !== undefined) {
+            if (!oldOptions.has(o.id)) err(`${at}.options[${j}].id`, "must be an option of this question");
+            else if (seenOptions.has(o.id)) err(`${at}.options[${j}].id`, "repeats an earlier option");
+            seenOptions.add(o.id);
+          }
+          return {
+            id: o.id ?? Bun.randomUUIDv7(),
+            body: o.body,
+            isCorrect: o.isCorrect ?? false,
+            fileIds: files(o.attachmentFileIds, `${at}.options[${j}].attachmentFileIds`),
+          };
+        })
+      : [];
+    return {
+      id: q.id ?? Bun.randomUUIDv7(),
+      type: q.type,
+      body: q.body,
+      point: q.point ?? 1,
+      explanation: q.explanation ?? null,
+      fileIds: files(q.attachmentFileIds, `${at}.attachmentFileIds`),
+      options,
+      answerCandidates:
+        q.type === "SHORT_ANSWER" ? inputCandidates.map((c) => ({ text: c.text, ignoreWildcard: c.ignoreWildcard ?? false })) : [],
+    };
+  });
+  if (newFiles.size > 0) {
+    const ids = [...newFiles.keys()];
+    try {
+      requireReadyFiles(db, actor, ids, "files");
+    } catch (e) {
+      if (!(e instanceof Problem) || !e.errors) throw e;
+      for (const fe of e.errors) {
+        const k = Number(/\[(\d+)\]$/.exec(fe.field)?.[1]);
+        err(newFiles.get(ids[k] as string) as string, fe.message);
+      }
+    }
+  }
+  if (errors.length) throw invalidMany(errors);
+  return {
+    passScore: body.passScore ?? null,
+    maxAttempts: body.maxAttempts ?? null,
+    timeLimitMin: body.timeLimitMin ?? null,
+    shuffleQuestions: body.shuffleQuestions ?? false,
+    shuffleOptions: body.shuffleOptions ?? false,
+    resultExposeLevel: body.resultExposeLevel ?? "ALL",
+    scoreAggregation: body.scoreAggregation ?? "HIGHEST",
+    partialCreditMultiple: body.partialCreditMultiple ?? false,
+    questions,
+  };
+}
+
+/**
+ * setQuizConfig: full replace. A question or option sent with its id is kept; one without is new;
+ * one left out is removed. Changed questions become a new question set; attempts keep the set they
+ * were started on (an attempt in progress is finished on its own questions). Statistics follow the
+ * current questions by id.
+ */
+export function setQuizConfig(rt: Runtime, actor: Actor, contentId: string, body: Body, now = Date.now()) {
+  return write(actor.db, (tx) => {
+    contentForManager(actor, contentId, QUIZ, tx);
+    const current = loadQuizConfig(tx, contentId);
+    const { questions, ...settings } = normalizeConfig(tx, actor, current, body);
+    let questionSetId = current.questionSetId;
+    if (questionSetId === null || JSON.stringify(questions) !== JSON.stringify(current.questions)) {
+      questionSetId = Bun.randomUUIDv7();
+      tx.insert(quizQuestionSets).values({ id: questionSetId, contentId, questions, createdAt: now }).run();
+    }
+    const row = { ...settings, questionSetId, updatedAt: now };
+    tx.insert(quizConfigs)
+      .values({ contentId, ...row })
+      .onConflictDoUpdate({ target: quizConfigs.contentId, set: row })
+      .run();
+    return toQuizConfig(rt, actor, contentId, { ...settings, questionSetId, questions }, tx);
+  });
+}

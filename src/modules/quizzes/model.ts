@@ -1,0 +1,269 @@
+import { t } from "elysia";
+import { CursorQuery, Email, Enum, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
+import { QUIZ_QUESTION_TYPES, RESULT_EXPOSE_LEVELS, SCORE_AGGREGATIONS } from "./tables";
+
+const Id = t.String({ minLength: 1, maxLength: 100 });
+const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an id" });
+const FileIds = t.Array(RefId, { maxItems: 20, error: "must be at most 20 file ids", description: "null is accepted and means []" });
+
+export const QuizParams = t.Object({ contentId: Id });
+export const AttemptParams = t.Object({ contentId: Id, attemptId: Id });
+export const AnswerParams = t.Object({ contentId: Id, attemptId: Id, answerId: Id });
+
+export const QuestionTypeSchema = Enum(QUIZ_QUESTION_TYPES);
+export const ExposeLevelSchema = Enum(RESULT_EXPOSE_LEVELS);
+export const AggregationSchema = Enum(SCORE_AGGREGATIONS);
+
+// ---- config request -------------------------------------------------------------------------
+
+const OptionInput = t.Object({
+  id: t.Optional(RefId),
+  body: t.String({ minLength: 1, maxLength: 2000, error: "must be 1..2000 characters" }),
+  isCorrect: t.Optional(t.Boolean()),
+  attachmentFileIds: t.Optional(FileIds),
+});
+
+const CandidateInput = t.Object({
+  text: t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" }),
+  ignoreWildcard: t.Optional(t.Boolean()),
+});
+
+const QuestionInput = t.Object({
+  id: t.Optional(RefId),
+  type: QuestionTypeSchema,
+  body: t.String({ minLength: 1, maxLength: 15000, error: "must be 1..15000 characters" }),
+  point: t.Optional(t.Integer({ minimum: 0, maximum: 10000, error: "must be an integer 0..10000", description: "Default 1" })),
+  explanation: t.Optional(Nullable(t.String({ maxLength: 15000, error: "must be at most 15000 characters" }))),
+  attachmentFileIds: t.Optional(FileIds),
+  options: t.Optional(
+    t.Array(OptionInput, { maxItems: 20, error: "must be at most 20 options", description: "SINGLE and MULTIPLE: 2..20; null means []" }),
+  ),
+  answerCandidates: t.Optional(
+    t.Array(CandidateInput, { maxItems: 20, error: "must be at most 20 candidates", description: "SHORT_ANSWER: 1..20; null means []" }),
+  ),
+});
+
+/** setQuizConfig (PUT: full replace; absent fields take their defaults). */
+export const QuizConfigBody = t.Object({
+  passScore: t.Optional(Nullable(t.Integer({ minimum: 0, maximum: 600000, error: "must be an integer 0..600000 or null" }))),
+  maxAttempts: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: 1000, error: "must be an integer 1..1000 or null" }))),
+  timeLimitMin: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: 43200, error: "must be an integer 1..43200 or null" }))),
+  shuffleQuestions: t.Optional(t.Boolean()),
+  shuffleOptions: t.Optional(t.Boolean()),
+  resultExposeLevel: t.Optional(ExposeLevelSchema),
+  scoreAggregation: t.Optional(AggregationSchema),
+  partialCreditMultiple: t.Optional(t.Boolean()),
+  questions: t.Array(QuestionInput, { maxItems: 60, error: "must be at most 60 questions" }),
+});
+
+/**
+ * List fields that may be null ("absent, null or empty"): null becomes absent before validation, so
+ * the schemas stay plain arrays and a bad item is named (`questions[0].options[1].body`).
+ */
+export function dropNullLists(body: unknown) {
+  const items = (v: unknown, key: string) =>
+    v && typeof v === "object" && Array.isArray((v as Record<string, unknown>)[key])
+      ? ((v as Record<string, unknown>)[key] as unknown[])
+      : [];
+  const drop = (o: unknown, keys: string[]) => {
+    if (o && typeof o === "object")
+      for (const k of keys) if ((o as Record<string, unknown>)[k] === null) delete (o as Record<string, unknown>)[k];
+  };
+  for (const q of items(body, "questions")) {
+    drop(q, ["options", "answerCandidates", "attachmentFileIds"]);
+    for (const o of items(q, "options")) drop(o, ["attachmentFileIds"]);
+  }
+  for (const a of items(body, "answers")) drop(a, ["selectedOptionIds"]);
+}
+
+// ---- config response ------------------------------------------------------------------------
+
+export const QuizAttachment = t.Object({ fileId: t.String(), url: t.String() });
+
+/** The spec's "Quiz question (response)". */
+export const QuizQuestion = t.Object({
+  id: t.String(),
+  type: QuestionTypeSchema,
+  body: t.String(),
+  point: t.Integer(),
+  explanation: Nullable(t.String()),
+  attachments: t.Array(QuizAttachment),
+  options: t.Array(t.Object({ id: t.String(), body: t.String(), isCorrect: t.Boolean(), attachments: t.Array(QuizAttachment) }), {
+    description: "[] unless SINGLE or MULTIPLE",
+  }),
+  answerCandidates: t.Array(t.Object({ text: t.String(), ignoreWildcard: t.Boolean() }), { description: "[] unless SHORT_ANSWER" }),
+});
+
+export const QuizConfig = t.Object({
+  passScore: Nullable(t.Integer()),
+  maxAttempts: Nullable(t.Integer()),
+  timeLimitMin: Nullable(t.Integer()),
+  shuffleQuestions: t.Boolean(),
+  shuffleOptions: t.Boolean(),
+  resultExposeLevel: ExposeLevelSchema,
+  scoreAggregation: AggregationSchema,
+  partialCreditMultiple: t.Boolean(),
+  questions: t.Array(QuizQuestion),
+});
+
+// ---- manager results ------------------------------------------------------------------------
+
+export const QuizStatistics = t.Object({
+  submittedCount: t.Integer({ description: "Submitters: profiles with at least one submitted attempt" }),
+  gradedCount: t.Integer({ description: "Submitters with a final score (at least one fully scored attempt)" }),
+  pendingManualCount: t.Integer({ description: "Submitted attempts waiting for manual (ESSAY) scoring" }),
+  averageScore: Nullable(t.Number({ description: "Mean of the graded submitters' final scores; null without any" })),
+  passRate: Nullable(t.Number({ description: "Percentage 0..100 of graded submitters whose final score passed; null without passScore" })),
+  notSubmittedCount: t.Integer({ description: "Population members without a submitted attempt (DECISIONS §9.3 Who should answer)" }),
+  questions: t.Array(
+    t.Object({
+      questionId: t.String(),
+      body: t.String(),
+      type: QuestionTypeSchema,
+      answeredCount: t.Integer({ description: "Answered (non-empty) answers in submitted attempts" }),
+      correctRate: t.Number({ description: "Answers with isCorrect ÷ answeredCount × 100" }),
+      options: t.Array(t.Object({ optionId: t.String(), body: t.String(), selectedCount: t.Integer() })),
+    }),
+  ),
+});
+
+export const AttemptsQuery = t.Object({ ...CursorQuery });
+
+const AttemptFields = {
+  attemptId: t.String(),
+  profileId: t.String(),
+  displayName: Nullable(t.String({ description: "null once the member is deleted" })),
+  score: Nullable(
+    t.Integer({ description: "Points awarded so far (an ESSAY answer waiting for scoreQuizAnswer counts 0); null before submission" }),
+  ),
+  passed: Nullable(
+    t.Boolean({ description: "score >= the current passScore once scoring is complete; null without passScore or while pending" }),
+  ),
+  submittedAt: Nullable(Timestamp),
+  scoringCompletedAt: Nullable(Timestamp),
+  hasPendingManual: t.Boolean(),
+};
+
+export const AttemptPage = t.Object({
+  attempts: t.Array(t.Object(AttemptFields), {
+    description: "Submitted attempts, newest submission first (attempts in progress are not listed)",
+  }),
+  nextCursor: NextCursor,
+});
+
+export const Feedback = t.Object({
+  text: t.String(),
+  authorProfileId: t.String(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+const Candidate = t.Object({ text: t.String(), ignoreWildcard: t.Boolean() });
+
+export const AttemptDetail = t.Object({
+  ...AttemptFields,
+  startedAt: Timestamp,
+  expiresAt: Nullable(Timestamp),
+  answers: t.Array(
+    t.Object({
+      answerId: t.String(),
+      questionId: t.String(),
+      type: QuestionTypeSchema,
+      questionBody: t.String(),
+      point: t.Integer(),
+      selectedOptionIds: t.Array(t.String()),
+      textAnswer: Nullable(t.String()),
+      isCorrect: Nullable(t.Boolean()),
+      pointsAwarded: Nullable(t.Integer()),
+      isManualScoring: t.Boolean({ description: "ESSAY questions are scored by hand" }),
+      correctOptionIds: t.Array(t.String()),
+      answerCandidates: t.Array(Candidate),
+      feedback: Nullable(Feedback),
+    }),
+  ),
+});
+
+export const ScoreAnswerBody = t.Object({
+  pointsAwarded: t.Integer({ minimum: 0, maximum: 9007199254740991, error: "must be an integer >= 0" }),
+  feedback: t.Optional(Nullable(t.String({ maxLength: 5000, error: "must be at most 5000 characters" }))),
+});
+
+export const EmailCountBody = t.Object({ email: Email });
+export const EmailCountResult = t.Object({ email: t.String(), count: t.Integer() });
+
+// ---- participant side -----------------------------------------------------------------------
+
+const AnswerInput = t.Object({
+  questionId: RefId,
+  selectedOptionIds: t.Optional(t.Array(RefId, { maxItems: 20, error: "must be at most 20 option ids", description: "null means []" })),
+  textAnswer: t.Optional(Nullable(t.String({ maxLength: 10000, error: "must be at most 10000 characters" }))),
+});
+const Answers = t.Array(AnswerInput, { maxItems: 60, error: "must be at most 60 answers" });
+export const SaveAnswersBody = t.Object({ answers: Answers });
+/** The body itself may be absent (nothing more to answer). */
+export const SubmitAttemptBody = t.Optional(t.Object({ answers: t.Optional(Answers) }));
+export type AnswerInput = typeof AnswerInput.static;
+
+const SavedAnswer = t.Object({ questionId: t.String(), selectedOptionIds: t.Array(t.String()), textAnswer: Nullable(t.String()) });
+
+export const ParticipantView = t.Object({
+  passScore: Nullable(t.Integer()),
+  maxAttempts: Nullable(t.Integer()),
+  timeLimitMin: Nullable(t.Integer()),
+  resultExposeLevel: ExposeLevelSchema,
+  questionCount: t.Integer(),
+  totalPoints: t.Integer(),
+  attemptsUsed: t.Integer({ description: "Attempts started, the one in progress included" }),
+  attempt: Nullable(
+    t.Object({
+      attemptId: t.String(),
+      startedAt: Timestamp,
+      expiresAt: Nullable(Timestamp),
+      questions: t.Array(
+        t.Object({
+          id: t.String(),
+          type: QuestionTypeSchema,
+          body: t.String(),
+          point: t.Integer(),
+          attachments: t.Array(QuizAttachment),
+          options: t.Array(t.Object({ id: t.String(), body: t.String(), attachments: t.Array(QuizAttachment) })),
+        }),
+      ),
+      answers: t.Array(SavedAnswer),
+    }),
+  ),
+});
+
+export const SaveAnswersResult = t.Object({ attemptId: t.String(), savedAt: Timestamp, expiresAt: Nullable(Timestamp) });
+
+export const MyQuizAttempt = t.Object({
+  attemptId: t.String(),
+  startedAt: Timestamp,
+  expiresAt: Nullable(Timestamp),
+  submittedAt: Nullable(Timestamp),
+  score: Nullable(t.Integer()),
+  passed: Nullable(t.Boolean()),
+  hasPendingManual: t.Boolean(),
+  scoringCompletedAt: Nullable(Timestamp),
+  answers: Nullable(
+    t.Array(
+      t.Object({
+        questionId: t.String(),
+        selectedOptionIds: t.Array(t.String()),
+        textAnswer: Nullable(t.String()),
+        isCorrect: Nullable(t.Boolean()),
+        pointsAwarded: Nullable(t.Integer()),
+        correctOptionIds: t.Array(t.String()),
+        explanation: Nullable(t.String()),
+        feedback: Nullable(Feedback),
+      }),
+      { description: "Only with resultExposeLevel ALL on a submitted attempt" },
+    ),
+  ),
+});
+
+export const MyQuizAttempts = t.Object({
+  resultExposeLevel: ExposeLevelSchema,
+  finalScore: Nullable(t.Number({ description: "Per scoreAggregation over fully scored attempts (AVERAGE may be fractional)" })),
+  passed: Nullable(t.Boolean()),
+  attempts: t.Array(MyQuizAttempt),
+});
