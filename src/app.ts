@@ -5,6 +5,7 @@ import { authModule } from "./modules/auth";
 import { fieldsModule } from "./modules/fields";
 import { filesModule } from "./modules/files";
 import { grantsModule } from "./modules/grants";
+import { groupAssignmentsModule } from "./modules/group-assignments";
 import { groupsModule } from "./modules/groups";
 import { healthModule } from "./modules/health";
 import { invitationsModule } from "./modules/invitations";
@@ -49,7 +50,8 @@ export function createApp(config: Config) {
     .use(filesModule(rt))
     .use(spacesModule(rt))
     .use(libraryModule(rt))
-    .use(surveysModule(rt));
+    .use(surveysModule(rt))
+    .use(groupAssignmentsModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox" })
     .use(httpPlugin(rt, () => root?.routes ?? []))
     .use(authPlugin(rt))

@@ -57,6 +57,55 @@ CREATE TABLE `grants` (
 	`all_enabled` integer DEFAULT false NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE `group_assignment_configs` (
+	`content_id` text PRIMARY KEY NOT NULL,
+	`space_group_set_id` text,
+	`space_group_set_name` text,
+	`link_invalid_reason` text,
+	`max_score` integer,
+	`allow_late_submit` integer DEFAULT false NOT NULL,
+	`submission_method` text DEFAULT 'ANY_MEMBER' NOT NULL,
+	`body_required` integer DEFAULT false NOT NULL,
+	`file_required` integer DEFAULT false NOT NULL,
+	`due_at` integer,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`content_id`) REFERENCES `library_contents`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `group_assignment_configs_set_idx` ON `group_assignment_configs` (`space_group_set_id`);--> statement-breakpoint
+CREATE TABLE `group_member_scores` (
+	`submission_id` text NOT NULL,
+	`profile_id` text NOT NULL,
+	`score` integer NOT NULL,
+	PRIMARY KEY(`submission_id`, `profile_id`),
+	FOREIGN KEY (`submission_id`) REFERENCES `group_submissions`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE TABLE `group_submissions` (
+	`id` text PRIMARY KEY NOT NULL,
+	`content_id` text NOT NULL,
+	`group_id` text NOT NULL,
+	`group_name` text NOT NULL,
+	`submitter_member_id` text NOT NULL,
+	`submitter_name` text NOT NULL,
+	`revision` integer NOT NULL,
+	`is_latest` integer NOT NULL,
+	`body` text NOT NULL,
+	`file_ids` text NOT NULL,
+	`status` text NOT NULL,
+	`submitted_at` integer NOT NULL,
+	`due_at_at_submit` integer,
+	`is_late` integer NOT NULL,
+	`score` integer,
+	`feedback` text,
+	`graded_at` integer,
+	`returned_at` integer,
+	FOREIGN KEY (`content_id`) REFERENCES `library_contents`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `group_submissions_chain_idx` ON `group_submissions` (`content_id`,`group_id`,`revision`);--> statement-breakpoint
+CREATE INDEX `group_submissions_latest_idx` ON `group_submissions` (`content_id`,`is_latest`,`submitted_at`,`id`);--> statement-breakpoint
+CREATE INDEX `group_submissions_status_idx` ON `group_submissions` (`content_id`,`is_latest`,`status`,`submitted_at`,`id`);--> statement-breakpoint
 CREATE TABLE `group_members` (
 	`group_id` text NOT NULL,
 	`member_id` text NOT NULL,
