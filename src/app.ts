@@ -15,6 +15,7 @@ import { loginPageModule } from "./modules/login-page";
 import { membersModule } from "./modules/members";
 import { resolveMember } from "./modules/members/actor";
 import { orgModule } from "./modules/org";
+import { peerAssessmentsModule } from "./modules/peer-assessments";
 import { rolesModule } from "./modules/roles";
 import { spacesModule } from "./modules/spaces";
 import { ssoModule } from "./modules/sso";
@@ -51,7 +52,8 @@ export function createApp(config: Config) {
     .use(spacesModule(rt))
     .use(libraryModule(rt))
     .use(surveysModule(rt))
-    .use(groupAssignmentsModule(rt));
+    .use(groupAssignmentsModule(rt))
+    .use(peerAssessmentsModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox" })
     .use(httpPlugin(rt, () => root?.routes ?? []))
     .use(authPlugin(rt))

@@ -312,6 +312,48 @@ CREATE TABLE `positions` (
 );
 --> statement-breakpoint
 CREATE INDEX `positions_order_idx` ON `positions` (`order`,`id`);--> statement-breakpoint
+CREATE TABLE `peer_answers` (
+	`assessment_id` text NOT NULL,
+	`content_id` text NOT NULL,
+	`target_id` text NOT NULL,
+	`question_id` text NOT NULL,
+	`score` integer NOT NULL,
+	`comment` text,
+	PRIMARY KEY(`assessment_id`, `question_id`),
+	FOREIGN KEY (`assessment_id`) REFERENCES `peer_assessments`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `peer_answers_target_idx` ON `peer_answers` (`content_id`,`target_id`,`question_id`);--> statement-breakpoint
+CREATE INDEX `peer_answers_question_idx` ON `peer_answers` (`content_id`,`question_id`);--> statement-breakpoint
+CREATE TABLE `peer_assessment_configs` (
+	`content_id` text PRIMARY KEY NOT NULL,
+	`snapshot_id` text NOT NULL,
+	`space_group_set_id` text,
+	`space_group_set_name` text,
+	`link_invalid_reason` text,
+	`allow_descriptive_assessment` integer DEFAULT false NOT NULL,
+	`allow_self_assessment` integer DEFAULT false NOT NULL,
+	`submit_type` text DEFAULT 'GROUP_MEMBER' NOT NULL,
+	`questions` text NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`content_id`) REFERENCES `library_contents`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `peer_assessment_configs_set_idx` ON `peer_assessment_configs` (`space_group_set_id`);--> statement-breakpoint
+CREATE TABLE `peer_assessments` (
+	`id` text PRIMARY KEY NOT NULL,
+	`content_id` text NOT NULL,
+	`assessor_profile_id` text NOT NULL,
+	`target_id` text NOT NULL,
+	`target_name` text NOT NULL,
+	`group_id` text NOT NULL,
+	`group_name` text NOT NULL,
+	`submitted_at` integer NOT NULL,
+	FOREIGN KEY (`content_id`) REFERENCES `library_contents`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `peer_assessments_assessor_idx` ON `peer_assessments` (`content_id`,`assessor_profile_id`,`target_id`);--> statement-breakpoint
+CREATE INDEX `peer_assessments_target_idx` ON `peer_assessments` (`content_id`,`target_id`);--> statement-breakpoint
 CREATE TABLE `roles` (
 	`id` text PRIMARY KEY NOT NULL,
 	`key` text NOT NULL,

@@ -6,6 +6,7 @@ import { invalid, notFound } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
 import { markGroupAssignmentLinksDeleted } from "../group-assignments/link";
 import { members } from "../members/tables";
+import { markPeerAssessmentLinksDeleted } from "../peer-assessments/config";
 import { requireSpaceAdmin, requireSpaceMember } from "./access";
 import type { CreateGroupSetBody, SpaceGroupSet } from "./model";
 import { spaceGroupMembers, spaceGroupSets, spaceGroups, spaceMembers } from "./tables";
@@ -189,6 +190,7 @@ export function deleteSpaceGroupSet(actor: Actor, spaceId: string, setId: string
     requireSpaceAdmin(actor, spaceId, tx);
     setOf(tx, spaceId, setId);
     markGroupAssignmentLinksDeleted(tx, setId);
+    markPeerAssessmentLinksDeleted(tx, setId);
     tx.delete(spaceGroupSets).where(eq(spaceGroupSets.id, setId)).run();
   });
 }

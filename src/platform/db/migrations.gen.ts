@@ -8,5 +8,5 @@ export const platformMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795428362307, sql: platform0 },
 ];
 export const tenantMigrations: EmbeddedMigration[] = [
-  { tag: "0000_init", when: 1795430463946, sql: tenant0 },
+  { tag: "0000_init", when: 1795430715207, sql: tenant0 },
 ];
