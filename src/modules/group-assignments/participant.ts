@@ -39,7 +39,7 @@ export function submitGroupAssignment(
     if (cfg.bodyRequired && body.trim() === "") throw invalid("body", "is required by this assignment");
     if (cfg.fileRequired && fileIds.length === 0) throw invalid("fileIds", "must name at least 1 file: this assignment requires a file");
     requireReadyFiles(tx, actor, fileIds);
-    const [latest] = groupChain(tx, contentId, group.id);
+    const [latest] = groupChain(tx, contentId, group.id, 1);
     if (latest?.status === "GRADED") throw conflict("INVALID_STATE", "Your group's submission is graded and cannot be resubmitted.");
     const late = cfg.dueAt !== null && now > cfg.dueAt;
     if (late && !cfg.allowLateSubmit) throw conflict("DEADLINE_PASSED", "The deadline of this assignment has passed.");

@@ -60,14 +60,14 @@ export function toGroupSubmissions(rt: Runtime, reader: Reader, db: Db, rows: Su
   });
 }
 
-/** A group's revisions, newest first (the chain index). */
-export function groupChain(db: Db, contentId: string, groupId: string): SubmissionRow[] {
-  return db
+/** A group's revisions, newest first (the chain index); `limit` 1 gives just its head. */
+export function groupChain(db: Db, contentId: string, groupId: string, limit?: number): SubmissionRow[] {
+  const q = db
     .select()
     .from(groupSubmissions)
     .where(and(eq(groupSubmissions.contentId, contentId), eq(groupSubmissions.groupId, groupId)))
-    .orderBy(desc(groupSubmissions.revision))
-    .all();
+    .orderBy(desc(groupSubmissions.revision));
+  return limit === undefined ? q.all() : q.limit(limit).all();
 }
 
 /** Who has submitted per group: the distinct submitters of every chain of the content. */
