@@ -7,6 +7,7 @@ import { challengesModule } from "./modules/challenges";
 import { fieldsModule } from "./modules/fields";
 import { filesModule } from "./modules/files";
 import { grantsModule } from "./modules/grants";
+import { groupAssignmentsModule } from "./modules/group-assignments";
 import { groupsModule } from "./modules/groups";
 import { healthModule } from "./modules/health";
 import { invitationsModule } from "./modules/invitations";
@@ -16,6 +17,7 @@ import { loginPageModule } from "./modules/login-page";
 import { membersModule } from "./modules/members";
 import { resolveMember } from "./modules/members/actor";
 import { orgModule } from "./modules/org";
+import { peerAssessmentsModule } from "./modules/peer-assessments";
 import { postsModule } from "./modules/posts";
 import { quizzesModule } from "./modules/quizzes";
 import { rolesModule } from "./modules/roles";
@@ -57,7 +59,9 @@ export function createApp(config: Config) {
     .use(assignmentsModule(rt))
     .use(challengesModule(rt))
     .use(postsModule(rt))
-    .use(quizzesModule(rt));
+    .use(quizzesModule(rt))
+    .use(groupAssignmentsModule(rt))
+    .use(peerAssessmentsModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
     .use(httpPlugin(rt, () => root?.routes ?? []))
     .use(authPlugin(rt))

@@ -179,6 +179,55 @@ CREATE TABLE `grants` (
 	`all_enabled` integer DEFAULT false NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE `group_assignment_configs` (
+	`content_id` text PRIMARY KEY NOT NULL,
+	`space_group_set_id` text,
+	`space_group_set_name` text,
+	`link_invalid_reason` text,
+	`max_score` integer,
+	`allow_late_submit` integer DEFAULT false NOT NULL,
+	`submission_method` text DEFAULT 'ANY_MEMBER' NOT NULL,
+	`body_required` integer DEFAULT false NOT NULL,
+	`file_required` integer DEFAULT false NOT NULL,
+	`due_at` integer,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`content_id`) REFERENCES `library_contents`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `group_assignment_configs_set_idx` ON `group_assignment_configs` (`space_group_set_id`);--> statement-breakpoint
+CREATE TABLE `group_member_scores` (
+	`submission_id` text NOT NULL,
+	`profile_id` text NOT NULL,
+	`score` integer NOT NULL,
+	PRIMARY KEY(`submission_id`, `profile_id`),
+	FOREIGN KEY (`submission_id`) REFERENCES `group_submissions`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE TABLE `group_submissions` (
+	`id` text PRIMARY KEY NOT NULL,
+	`content_id` text NOT NULL,
+	`group_id` text NOT NULL,
+	`group_name` text NOT NULL,
+	`submitter_member_id` text NOT NULL,
+	`submitter_name` text NOT NULL,
+	`revision` integer NOT NULL,
+	`is_latest` integer NOT NULL,
+	`body` text NOT NULL,
+	`file_ids` text NOT NULL,
+	`status` text NOT NULL,
+	`submitted_at` integer NOT NULL,
+	`due_at_at_submit` integer,
+	`is_late` integer NOT NULL,
+	`score` integer,
+	`feedback` text,
+	`graded_at` integer,
+	`returned_at` integer,
+	FOREIGN KEY (`content_id`) REFERENCES `library_contents`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `group_submissions_chain_idx` ON `group_submissions` (`content_id`,`group_id`,`revision`);--> statement-breakpoint
+CREATE INDEX `group_submissions_latest_idx` ON `group_submissions` (`content_id`,`is_latest`,`submitted_at`,`id`);--> statement-breakpoint
+CREATE INDEX `group_submissions_status_idx` ON `group_submissions` (`content_id`,`is_latest`,`status`,`submitted_at`,`id`);--> statement-breakpoint
 CREATE TABLE `group_members` (
 	`group_id` text NOT NULL,
 	`member_id` text NOT NULL,
@@ -385,6 +434,48 @@ CREATE TABLE `positions` (
 );
 --> statement-breakpoint
 CREATE INDEX `positions_order_idx` ON `positions` (`order`,`id`);--> statement-breakpoint
+CREATE TABLE `peer_answers` (
+	`assessment_id` text NOT NULL,
+	`content_id` text NOT NULL,
+	`target_id` text NOT NULL,
+	`question_id` text NOT NULL,
+	`score` integer NOT NULL,
+	`comment` text,
+	PRIMARY KEY(`assessment_id`, `question_id`),
+	FOREIGN KEY (`assessment_id`) REFERENCES `peer_assessments`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `peer_answers_target_idx` ON `peer_answers` (`content_id`,`target_id`,`question_id`);--> statement-breakpoint
+CREATE INDEX `peer_answers_question_idx` ON `peer_answers` (`content_id`,`question_id`);--> statement-breakpoint
+CREATE TABLE `peer_assessment_configs` (
+	`content_id` text PRIMARY KEY NOT NULL,
+	`snapshot_id` text NOT NULL,
+	`space_group_set_id` text,
+	`space_group_set_name` text,
+	`link_invalid_reason` text,
+	`allow_descriptive_assessment` integer DEFAULT false NOT NULL,
+	`allow_self_assessment` integer DEFAULT false NOT NULL,
+	`submit_type` text DEFAULT 'GROUP_MEMBER' NOT NULL,
+	`questions` text NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`content_id`) REFERENCES `library_contents`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `peer_assessment_configs_set_idx` ON `peer_assessment_configs` (`space_group_set_id`);--> statement-breakpoint
+CREATE TABLE `peer_assessments` (
+	`id` text PRIMARY KEY NOT NULL,
+	`content_id` text NOT NULL,
+	`assessor_profile_id` text NOT NULL,
+	`target_id` text NOT NULL,
+	`target_name` text NOT NULL,
+	`group_id` text NOT NULL,
+	`group_name` text NOT NULL,
+	`submitted_at` integer NOT NULL,
+	FOREIGN KEY (`content_id`) REFERENCES `library_contents`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `peer_assessments_assessor_idx` ON `peer_assessments` (`content_id`,`assessor_profile_id`,`target_id`);--> statement-breakpoint
+CREATE INDEX `peer_assessments_target_idx` ON `peer_assessments` (`content_id`,`target_id`);--> statement-breakpoint
 CREATE TABLE `post_files` (
 	`post_id` text NOT NULL,
 	`file_id` text NOT NULL,

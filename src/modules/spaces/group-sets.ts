@@ -4,7 +4,9 @@ import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import { invalid, notFound } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
+import { markGroupAssignmentLinksDeleted } from "../group-assignments/link";
 import { members } from "../members/tables";
+import { markPeerAssessmentLinksDeleted } from "../peer-assessments/config";
 import { requireSpaceAdmin, requireSpaceMember } from "./access";
 import type { CreateGroupSetBody, SpaceGroupSet } from "./model";
 import { spaceGroupMembers, spaceGroupSets, spaceGroups, spaceMembers } from "./tables";
@@ -182,11 +184,13 @@ export function updateSpaceGroupSet(
   });
 }
 
-/** Linked group-assignment and peer-assessment configs will be marked GROUP_SET_DELETED here. */
+/** Linked group-assignment and peer-assessment configs are marked GROUP_SET_DELETED. */
 export function deleteSpaceGroupSet(actor: Actor, spaceId: string, setId: string) {
   write(actor.db, (tx) => {
     requireSpaceAdmin(actor, spaceId, tx);
     setOf(tx, spaceId, setId);
+    markGroupAssignmentLinksDeleted(tx, setId);
+    markPeerAssessmentLinksDeleted(tx, setId);
     tx.delete(spaceGroupSets).where(eq(spaceGroupSets.id, setId)).run();
   });
 }

@@ -1,0 +1,93 @@
+// The participant side: submit for one's group, and see the group's work (DECISIONS §9.2).
+import { eq } from "drizzle-orm";
+import type { Static } from "elysia";
+import type { Actor } from "../../platform/auth/actor";
+import { write } from "../../platform/db/types";
+import { conflict, forbidden, invalid } from "../../platform/http/errors";
+import type { Runtime } from "../../platform/runtime";
+import { requireReadyFiles } from "../files/attachments";
+import { contentForViewer } from "../library/access";
+import { members } from "../members/tables";
+import { GROUP_ASSIGNMENT, loadGroupAssignmentConfig, toGroupAssignmentConfig } from "./config";
+import { groupPeople, linkStatus, memberGroup } from "./link";
+import type { GroupSubmission, SubmitGroupBody } from "./model";
+import { groupChain, toGroupSubmissions } from "./submissions";
+import { groupSubmissions } from "./tables";
+
+/**
+ * submitGroupAssignment: a new revision of the caller's group's chain. Link invalid: 409; caller in
+ * no group of the set: 403; body/file rules: 400; latest revision GRADED: 409 INVALID_STATE;
+ * after dueAt: isLate with allowLateSubmit, else 409 DEADLINE_PASSED.
+ */
+export function submitGroupAssignment(
+  rt: Runtime,
+  actor: Actor,
+  contentId: string,
+  input: Static<typeof SubmitGroupBody>,
+  now = Date.now(),
+) {
+  return write(actor.db, (tx) => {
+    contentForViewer(actor, contentId, GROUP_ASSIGNMENT, tx);
+    const cfg = loadGroupAssignmentConfig(tx, contentId);
+    if (!linkStatus(tx, cfg).isLinkValid || cfg.spaceGroupSetId === null) {
+      throw conflict("INVALID_STATE", "This group assignment is not linked to a group set.");
+    }
+    const group = memberGroup(tx, cfg.spaceGroupSetId, actor.memberId);
+    if (!group) throw forbidden("FORBIDDEN", "You are in no group of this assignment's group set.");
+    const body = input.body ?? "";
+    const fileIds = input.fileIds ?? [];
+    if (cfg.bodyRequired && body.trim() === "") throw invalid("body", "is required by this assignment");
+    if (cfg.fileRequired && fileIds.length === 0) throw invalid("fileIds", "must name at least 1 file: this assignment requires a file");
+    requireReadyFiles(tx, actor, fileIds);
+    const [latest] = groupChain(tx, contentId, group.id, 1);
+    if (latest?.status === "GRADED") throw conflict("INVALID_STATE", "Your group's submission is graded and cannot be resubmitted.");
+    const late = cfg.dueAt !== null && now > cfg.dueAt;
+    if (late && !cfg.allowLateSubmit) throw conflict("DEADLINE_PASSED", "The deadline of this assignment has passed.");
+    if (latest) tx.update(groupSubmissions).set({ isLatest: false }).where(eq(groupSubmissions.id, latest.id)).run();
+    const me = tx.select({ displayName: members.displayName }).from(members).where(eq(members.id, actor.memberId)).get();
+    const row = tx
+      .insert(groupSubmissions)
+      .values({
+        id: Bun.randomUUIDv7(),
+        contentId,
+        groupId: group.id,
+        groupName: group.name,
+        submitterMemberId: actor.memberId,
+        submitterName: me?.displayName ?? "",
+        revision: (latest?.revision ?? 0) + 1,
+        isLatest: true,
+        body,
+        fileIds,
+        status: "SUBMITTED",
+        submittedAt: now,
+        dueAtAtSubmit: cfg.dueAt,
+        isLate: late,
+      })
+      .returning()
+      .get();
+    return toGroupSubmissions(rt, actor, tx, [row], true)[0] as Static<typeof GroupSubmission>;
+  });
+}
+
+/** getMyGroupSubmission: config, the caller's group with who has submitted, and its chain (returned-grade rule). */
+export function getMyGroupSubmission(rt: Runtime, actor: Actor, contentId: string) {
+  contentForViewer(actor, contentId, GROUP_ASSIGNMENT);
+  const db = actor.db;
+  const cfg = loadGroupAssignmentConfig(db, contentId);
+  const config = toGroupAssignmentConfig(cfg);
+  const group = linkStatus(db, cfg).isLinkValid && cfg.spaceGroupSetId ? memberGroup(db, cfg.spaceGroupSetId, actor.memberId) : null;
+  if (!group) return { config, group: null, latest: null, history: [] };
+  const chain = groupChain(db, contentId, group.id);
+  const submitted = new Set(chain.map((r) => r.submitterMemberId));
+  const people = groupPeople(db, { groupIds: [group.id] });
+  const [latest, ...history] = toGroupSubmissions(rt, actor, db, chain, true);
+  return {
+    config,
+    group: {
+      ...group,
+      members: people.map((p) => ({ profileId: p.profileId, displayName: p.displayName, submitted: submitted.has(p.memberId) })),
+    },
+    latest: latest ?? null,
+    history,
+  };
+}

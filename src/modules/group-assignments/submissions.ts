@@ -1,0 +1,246 @@
+// The manager's side of group submissions: the list, a group's history, grading, feedback, return
+// and per-member score overrides (DECISIONS §6 GroupAssign 2–4, §9.2, §9.3 Submission lists).
+import { and, count, desc, eq, inArray } from "drizzle-orm";
+import type { Static } from "elysia";
+import type { Actor } from "../../platform/auth/actor";
+import { type Db, write } from "../../platform/db/types";
+import { conflict, type FieldError, invalid, invalidMany, notFound } from "../../platform/http/errors";
+import { iso, isoRequired, pageOf } from "../../platform/http/schemas";
+import type { Runtime } from "../../platform/runtime";
+import { fileDownloadUrl, readyFilesByIds } from "../files/attachments";
+import { contentForManager } from "../library/access";
+import { GROUP_ASSIGNMENT, loadGroupAssignmentConfig, type StoredConfig } from "./config";
+import { groupPeople, linkStatus, setGroups } from "./link";
+import type { FeedbackBody, GradeBody, GroupSubmission, GroupSubmissionsQuery, MemberScoresBody } from "./model";
+import { groupMemberScores, groupSubmissions } from "./tables";
+
+export type SubmissionRow = typeof groupSubmissions.$inferSelect;
+type Record = Static<typeof GroupSubmission>;
+type Reader = { tenantId: string; memberId: string };
+
+/**
+ * GroupSubmission records for one reader, with one file query for all rows. `participant` applies
+ * the returned-grade rule (§9.1): score and feedback stay null until the revision is RETURNED.
+ */
+export function toGroupSubmissions(rt: Runtime, reader: Reader, db: Db, rows: SubmissionRow[], participant: boolean): Record[] {
+  const files = readyFilesByIds(
+    db,
+    rows.flatMap((r) => r.fileIds),
+  );
+  return rows.map((r) => {
+    const released = !participant || r.status === "RETURNED";
+    return {
+      id: r.id,
+      groupId: r.groupId,
+      groupName: r.groupName,
+      submitterUserId: r.submitterMemberId,
+      submitterName: r.submitterName,
+      revision: r.revision,
+      body: r.body,
+      attachments: r.fileIds.flatMap((fileId) => {
+        const f = files.get(fileId);
+        if (!f) return [];
+        const downloadUrl = fileDownloadUrl(rt, {
+          tenantId: reader.tenantId,
+          fileId,
+          readerId: reader.memberId,
+          attachedTo: `group-submission:${r.id}`,
+        });
+        return [{ fileId, fileName: f.fileName, downloadUrl }];
+      }),
+      status: r.status,
+      submittedAt: isoRequired(r.submittedAt),
+      dueAtAtSubmit: iso(r.dueAtAtSubmit),
+      isLate: r.isLate,
+      score: released ? r.score : null,
+      feedback: released ? r.feedback : null,
+      gradedAt: iso(r.gradedAt),
+      returnedAt: iso(r.returnedAt),
+    };
+  });
+}
+
+/** A group's revisions, newest first (the chain index); `limit` 1 gives just its head. */
+export function groupChain(db: Db, contentId: string, groupId: string, limit?: number): SubmissionRow[] {
+  const q = db
+    .select()
+    .from(groupSubmissions)
+    .where(and(eq(groupSubmissions.contentId, contentId), eq(groupSubmissions.groupId, groupId)))
+    .orderBy(desc(groupSubmissions.revision));
+  return limit === undefined ? q.all() : q.limit(limit).all();
+}
+
+/** Who has submitted per group: the distinct submitters of every chain of the content. */
+function submittersByGroup(db: Db, contentId: string, groupIds?: string[]): Map<string, Set<string>> {
+  const rows = db
+    .selectDistinct({ groupId: groupSubmissions.groupId, memberId: groupSubmissions.submitterMemberId })
+    .from(groupSubmissions)
+    .where(and(eq(groupSubmissions.contentId, contentId), groupIds ? inArray(groupSubmissions.groupId, groupIds) : undefined))
+    .all();
+  const out = new Map<string, Set<string>>();
+  for (const r of rows) out.set(r.groupId, (out.get(r.groupId) ?? new Set()).add(r.memberId));
+  return out;
+}
+
+/**
+ * Whether a group counts as submitted (§9.2 submitGroupAssignment): ANY_MEMBER once it has a
+ * revision; ALL_MEMBERS once every current member of the group has added one.
+ */
+function isGroupComplete(db: Db, contentId: string, cfg: StoredConfig, groupId: string): boolean {
+  if (cfg.submissionMethod === "ANY_MEMBER") return true;
+  const submitted = submittersByGroup(db, contentId, [groupId]).get(groupId) ?? new Set();
+  return groupPeople(db, { groupIds: [groupId] }).every((p) => submitted.has(p.memberId));
+}
+
+/** Groups of the linked set that have not submitted (0 while the link is invalid). */
+function notSubmittedGroupCount(db: Db, contentId: string, cfg: StoredConfig): number {
+  if (!linkStatus(db, cfg).isLinkValid || cfg.spaceGroupSetId === null) return 0;
+  const groups = setGroups(db, cfg.spaceGroupSetId);
+  const submitted = submittersByGroup(db, contentId);
+  if (cfg.submissionMethod === "ANY_MEMBER") return groups.filter((g) => !submitted.has(g.id)).length;
+  const people = groupPeople(db, { setId: cfg.spaceGroupSetId });
+  return groups.filter((g) => {
+    const who = submitted.get(g.id);
+    return !who || people.some((p) => p.groupId === g.id && !who.has(p.memberId));
+  }).length;
+}
+
+export function listGroupSubmissions(rt: Runtime, actor: Actor, contentId: string, query: Static<typeof GroupSubmissionsQuery>) {
+  contentForManager(actor, contentId, GROUP_ASSIGNMENT);
+  const db = actor.db;
+  const s = groupSubmissions;
+  const latest = and(eq(s.contentId, contentId), eq(s.isLatest, true));
+  const where = query.status ? and(latest, eq(s.status, query.status)) : latest;
+  const total = db.select({ n: count() }).from(s).where(where).get()?.n ?? 0;
+  const pendingCount =
+    db
+      .select({ n: count() })
+      .from(s)
+      .where(and(latest, eq(s.status, "SUBMITTED")))
+      .get()?.n ?? 0;
+  const { offset, ...page } = pageOf(total, query.page, query.pageSize);
+  const rows = db.select().from(s).where(where).orderBy(desc(s.submittedAt), desc(s.id)).limit(page.pageSize).offset(offset).all();
+  return {
+    ...page,
+    submissions: toGroupSubmissions(rt, actor, db, rows, false),
+    pendingCount,
+    notSubmittedGroupCount: notSubmittedGroupCount(db, contentId, loadGroupAssignmentConfig(db, contentId)),
+  };
+}
+
+/** getGroupSubmissionHistory: a group without any submission is 404. */
+export function getGroupSubmissionHistory(rt: Runtime, actor: Actor, contentId: string, groupId: string) {
+  contentForManager(actor, contentId, GROUP_ASSIGNMENT);
+  const chain = groupChain(actor.db, contentId, groupId);
+  if (chain.length === 0) throw notFound();
+  const [latest, ...history] = toGroupSubmissions(rt, actor, actor.db, chain, false);
+  return { latest: latest as Record, history };
+}
+
+/** A latest revision of this content for a manager's action: unknown 404, an older revision 409. */
+function latestForAction(tx: Db, contentId: string, submissionId: string): SubmissionRow {
+  const row = tx
+    .select()
+    .from(groupSubmissions)
+    .where(and(eq(groupSubmissions.id, submissionId), eq(groupSubmissions.contentId, contentId)))
+    .get();
+  if (!row) throw notFound();
+  if (!row.isLatest) throw conflict("INVALID_STATE", "Only the latest revision of a group's submission can be changed.");
+  return row;
+}
+
+function update(tx: Db, id: string, set: Partial<SubmissionRow>): SubmissionRow {
+  return tx.update(groupSubmissions).set(set).where(eq(groupSubmissions.id, id)).returning().get() as SubmissionRow;
+}
+
+/**
+ * gradeGroupSubmission: score (at most maxScore when set) and feedback; status GRADED. A regrade of
+ * a RETURNED revision takes the grade back (GRADED, returnedAt null) until it is returned again.
+ * ALL_MEMBERS: only once every current member has submitted (409 INVALID_STATE).
+ */
+export function gradeGroupSubmission(
+  rt: Runtime,
+  actor: Actor,
+  contentId: string,
+  submissionId: string,
+  body: Static<typeof GradeBody>,
+  now = Date.now(),
+) {
+  return write(actor.db, (tx) => {
+    contentForManager(actor, contentId, GROUP_ASSIGNMENT, tx);
+    const cfg = loadGroupAssignmentConfig(tx, contentId);
+    if ((body.rubric ?? []).length > 0) throw invalid("rubric", "must be empty: group assignments have no rubric");
+    const score = body.score ?? null;
+    if (score !== null && cfg.maxScore !== null && score > cfg.maxScore)
+      throw invalid("score", `must be at most maxScore (${cfg.maxScore})`);
+    const row = latestForAction(tx, contentId, submissionId);
+    if (!isGroupComplete(tx, contentId, cfg, row.groupId)) {
+      throw conflict("INVALID_STATE", "Not every member of the group has submitted yet.");
+    }
+    const graded = update(tx, row.id, { status: "GRADED", score, feedback: body.feedback ?? null, gradedAt: now, returnedAt: null });
+    return toGroupSubmissions(rt, actor, tx, [graded], false)[0] as Record;
+  });
+}
+
+/** saveGroupSubmissionFeedback: replaces the feedback only; the status stays. */
+export function saveGroupSubmissionFeedback(
+  rt: Runtime,
+  actor: Actor,
+  contentId: string,
+  submissionId: string,
+  body: Static<typeof FeedbackBody>,
+) {
+  return write(actor.db, (tx) => {
+    contentForManager(actor, contentId, GROUP_ASSIGNMENT, tx);
+    const row = latestForAction(tx, contentId, submissionId);
+    return toGroupSubmissions(rt, actor, tx, [update(tx, row.id, { feedback: body.feedback ?? null })], false)[0] as Record;
+  });
+}
+
+/** returnGroupSubmission: GRADED → RETURNED only (409 INVALID_STATE otherwise). */
+export function returnGroupSubmission(rt: Runtime, actor: Actor, contentId: string, submissionId: string, now = Date.now()) {
+  return write(actor.db, (tx) => {
+    contentForManager(actor, contentId, GROUP_ASSIGNMENT, tx);
+    const row = latestForAction(tx, contentId, submissionId);
+    if (row.status !== "GRADED") throw conflict("INVALID_STATE", "Only a GRADED submission can be returned.");
+    return toGroupSubmissions(rt, actor, tx, [update(tx, row.id, { status: "RETURNED", returnedAt: now })], false)[0] as Record;
+  });
+}
+
+/**
+ * overrideGroupMemberScores: replaces the per-member overrides of a graded latest revision. Every
+ * profileId must be a current member of the submission's group, listed once (400). The result lists
+ * the group's current members with overrideScore (null = none) and effectiveScore (override, else groupScore).
+ */
+export function overrideGroupMemberScores(actor: Actor, contentId: string, submissionId: string, body: Static<typeof MemberScoresBody>) {
+  return write(actor.db, (tx) => {
+    contentForManager(actor, contentId, GROUP_ASSIGNMENT, tx);
+    const row = latestForAction(tx, contentId, submissionId);
+    const people = groupPeople(tx, { groupIds: [row.groupId] });
+    const inGroup = new Set(people.map((p) => p.profileId));
+    const errors: FieldError[] = [];
+    const seen = new Set<string>();
+    body.scores.forEach((s, i) => {
+      const field = `scores[${i}].profileId`;
+      if (seen.has(s.profileId)) errors.push({ in: "body", field, message: "repeats an earlier member" });
+      else if (!inGroup.has(s.profileId)) errors.push({ in: "body", field, message: "must be a current member of the submission's group" });
+      seen.add(s.profileId);
+    });
+    if (errors.length) throw invalidMany(errors);
+    if (row.status === "SUBMITTED") throw conflict("INVALID_STATE", "Grade the submission before overriding member scores.");
+    tx.delete(groupMemberScores).where(eq(groupMemberScores.submissionId, row.id)).run();
+    if (body.scores.length) {
+      tx.insert(groupMemberScores)
+        .values(body.scores.map((s) => ({ submissionId: row.id, profileId: s.profileId, score: s.score })))
+        .run();
+    }
+    const overrides = new Map(body.scores.map((s) => [s.profileId, s.score]));
+    return {
+      groupScore: row.score,
+      members: people.map((p) => {
+        const overrideScore = overrides.get(p.profileId) ?? null;
+        return { profileId: p.profileId, displayName: p.displayName, effectiveScore: overrideScore ?? row.score, overrideScore };
+      }),
+    };
+  });
+}
