@@ -10,6 +10,7 @@ import { grantsModule } from "./modules/grants";
 import { groupAssignmentsModule } from "./modules/group-assignments";
 import { groupsModule } from "./modules/groups";
 import { healthModule } from "./modules/health";
+import { hostedPagesModule } from "./modules/hosted-pages";
 import { invitationsModule } from "./modules/invitations";
 import { joinCodesModule } from "./modules/join-codes";
 import { libraryModule } from "./modules/library";
@@ -66,6 +67,7 @@ export function createApp(config: Config) {
     .use(httpPlugin(rt, () => root?.routes ?? []))
     .use(authPlugin(rt))
     .use(healthModule(rt))
+    .use(hostedPagesModule(rt))
     .use(api)
     .use(
       docsPlugin(

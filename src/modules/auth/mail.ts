@@ -1,3 +1,4 @@
+import { escapeHtml } from "../../platform/http/html";
 import type { Mail } from "../../platform/mail/mailer";
 
 export type CodePurpose = "sign-up" | "password-reset" | "sign-in" | "tenant";
@@ -8,8 +9,6 @@ const subjects: Record<CodePurpose, { ko: string; en: string }> = {
   "sign-in": { ko: "로그인 코드", en: "Your sign-in code" },
   tenant: { ko: "로그인 코드", en: "Your sign-in code" },
 };
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The one-time code mail, Korean first, then English; the code is the only variable part besides the tenant name. */
 export function codeMail(to: string, purpose: CodePurpose, code: string, tenantName?: string | null): Mail {

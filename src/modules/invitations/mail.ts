@@ -1,8 +1,6 @@
+import { escapeHtml } from "../../platform/http/html";
 import type { Mail } from "../../platform/mail/mailer";
 import type { Runtime } from "../../platform/runtime";
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
 
 /** The page that accepts an invitation; it posts the token to acceptInvitation. */
 export function acceptLink(rt: Runtime, tenantKey: string, token: string) {

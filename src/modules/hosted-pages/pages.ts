@@ -1,0 +1,189 @@
+import { randomBytes } from "node:crypto";
+import type { Static } from "elysia";
+import { escapeHtml as esc } from "../../platform/http/html";
+import type { PublicLoginPage } from "../login-page/model";
+
+export type Lang = "ko" | "en";
+type Page = Static<typeof PublicLoginPage>;
+
+/** Korean or English, whichever Accept-Language ranks higher; English when it names neither. */
+export function pickLang(header: string | null): Lang {
+  let best: Lang = "en";
+  let weight = -1;
+  for (const part of (header ?? "").toLowerCase().split(",")) {
+    const [tag = "", ...params] = part.trim().split(";");
+    const lang = tag.trim().split("-")[0];
+    if (lang !== "ko" && lang !== "en") continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const w = q ? Number(q.slice(2)) || 0 : 1;
+    if (w > weight) [best, weight] = [lang, w];
+  }
+  return best;
+}
+
+const T = {
+  ko: {
+    signIn: "로그인",
+    identifier: "아이디 또는 이메일",
+    password: "비밀번호",
+    email: "이메일",
+    code: "인증 코드",
+    sendCode: "코드 받기",
+    codeSent: "인증 코드를 보냈습니다.",
+    signedIn: "{} 님, 로그인되었습니다.",
+    fail: "요청을 처리하지 못했습니다.",
+    joinTitle: "가입하기",
+    joinCode: "가입 코드",
+    displayName: "이름",
+    userId: "아이디 (선택)",
+    join: "가입",
+    joined: "{} 님, 가입되었습니다.",
+    invTitle: "초대 수락",
+    accept: "초대 수락하고 계정 만들기",
+    accepted: "계정이 만들어졌습니다. {}(으)로 로그인하세요.",
+    toLogin: "로그인 페이지로",
+    notFound: "페이지를 찾을 수 없습니다.",
+    badLink: "링크가 올바르지 않습니다.",
+  },
+  en: {
+    signIn: "Sign in",
+    identifier: "User ID or e-mail",
+    password: "Password",
+    email: "E-mail",
+    code: "Code",
+    sendCode: "Send code",
+    codeSent: "A code has been sent.",
+    signedIn: "Signed in as {}.",
+    fail: "The request failed.",
+    joinTitle: "Join",
+    joinCode: "Join code",
+    displayName: "Name",
+    userId: "User ID (optional)",
+    join: "Join",
+    joined: "Welcome, {}. You have joined.",
+    invTitle: "Accept the invitation",
+    accept: "Accept and create my account",
+    accepted: "Your account has been created. Sign in as {}.",
+    toLogin: "Go to the sign-in page",
+    notFound: "Page not found.",
+    badLink: "This link is not valid.",
+  },
+} as const;
+
+const CSS = `body{font:15px/1.5 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#222}
+main{max-width:380px;margin:40px auto;background:#fff;padding:24px 28px;border-radius:8px;box-shadow:0 1px 4px #0002}
+h1{font-size:20px;margin:0 0 4px}h2{font-size:15px;margin:24px 0 4px}p{margin:4px 0 12px}img{max-height:48px;margin-bottom:12px}
+label{display:block;margin:8px 0 2px;font-size:13px}input{width:100%;box-sizing:border-box;padding:8px;border:1px solid #bbb;border-radius:4px}
+button,.btn{display:block;box-sizing:border-box;width:100%;margin-top:12px;padding:9px;border:0;border-radius:4px;background:#2557d6;color:#fff;font:inherit;text-align:center;text-decoration:none;cursor:pointer}
+.alt{background:#e8ecf5;color:#2557d6}.notice{padding:8px 10px;background:#f0f4ff;border-radius:4px}
+output{display:block;margin-top:8px;font-size:13px}.err{color:#b00020}.ok{color:#0a7a32}`;
+
+/** Posts each form[data-path] as JSON to /api/v1; data-send requests a tenant code; data-provider starts external sign-in. */
+const JS = `const B=document.body.dataset;
+async function call(path,body){const r=await fetch('/api/v1'+path,{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify(body)});let j=null;try{j=await r.json()}catch(e){}return{ok:r.ok,j:j||{}}}
+function show(o,ok,text){o.textContent=text;o.className=ok?'ok':'err'}
+function why(j){return j.errors&&j.errors.length?j.errors.map(e=>e.field+' '+e.message).join(', '):j.detail||j.title||B.fail}
+for(const f of document.querySelectorAll('form[data-path]')){const o=f.querySelector('output');
+f.addEventListener('submit',async e=>{e.preventDefault();const b={};for(const [k,v] of new FormData(f))if(v!=='')b[k]=v;
+const r=await call(f.dataset.path,b);show(o,r.ok,r.ok?f.dataset.done.replace('{}',r.j.user?r.j.user.displayName:r.j.identifier):why(r.j))});
+const s=f.querySelector('[data-send]');if(s)s.addEventListener('click',async()=>{
+const r=await call('/public/tenants/'+encodeURIComponent(B.tenant)+'/auth/request-code',{email:f.elements.email.value});
+if(r.ok&&r.j.devCode)f.elements.code.value=r.j.devCode;show(o,r.ok,r.ok?B.sent:why(r.j))})}
+for(const b of document.querySelectorAll('[data-provider]'))b.addEventListener('click',async()=>{
+const r=await call('/auth/external/'+encodeURIComponent(b.dataset.provider)+'/start',{tenantKey:B.tenant});
+if(r.ok)location.href=r.j.url;else show(document.getElementById('sso'),false,why(r.j))});`;
+
+/** An absolute http(s) or same-origin path URL, else null (no javascript: or data: links). */
+const safeUrl = (u: string | null) => (u && /^(https?:\/\/|\/(?!\/))/i.test(u) ? u : null);
+
+const input = (name: string, label: string, attrs = "") => `<label>${esc(label)}<input name="${name}" ${attrs}></label>`;
+const tenantField = (key: string) => `<input type="hidden" name="tenantKey" value="${esc(key)}">`;
+
+/** The whole document with a fresh nonce: only its own inline style and script may run. */
+function html(lang: Lang, status: number, title: string, body: string, data: Record<string, string> = {}, style = ""): Response {
+  const nonce = randomBytes(16).toString("base64");
+  const attrs = Object.entries({ ...data, fail: T[lang].fail, sent: T[lang].codeSent })
+    .map(([k, v]) => ` data-${k}="${esc(v)}"`)
+    .join("");
+  const doc = `<!doctype html>
+<html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title><style nonce="${nonce}">${CSS}${style}</style></head>
+<body${attrs}><main>${body}</main><script nonce="${nonce}">${JS}</script></body></html>`;
+  return new Response(doc, {
+    status,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": `default-src 'self'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src 'self' https: data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`,
+      "x-frame-options": "DENY",
+      "referrer-policy": "no-referrer",
+      "x-content-type-options": "nosniff",
+      "cache-control": "no-store",
+      vary: "Accept-Language",
+    },
+  });
+}
+
+export const errorPage = (lang: Lang, status: 400 | 404) =>
+  html(lang, status, T[lang][status === 404 ? "notFound" : "badLink"], `<h1>${esc(T[lang][status === 404 ? "notFound" : "badLink"])}</h1>`);
+
+/** Logo, title and tenant name shared by the three pages. */
+function header(page: Page, heading: string) {
+  const logo = safeUrl(page.logoImageUrl);
+  return `${logo ? `<img src="${esc(logo)}" alt="">` : ""}<h1>${esc(heading)}</h1><p>${esc(page.name)}</p>`;
+}
+
+export function loginPage(page: Page, key: string, lang: Lang): Response {
+  const t = T[lang];
+  const title = (lang === "ko" ? page.titleKo : page.titleEn) || page.name;
+  const notice = lang === "ko" ? page.backgroundTitleKo : page.backgroundTitleEn;
+  const color = /^(#[0-9a-f]{3,8}|[a-z]{3,20})$/i.test(page.backgroundTitleColor) ? `.notice{color:${page.backgroundTitleColor}}` : "";
+  const done = `data-done="${esc(t.signedIn)}"`;
+  const sso = page.ssoProviders.map((p) => {
+    const label = esc(lang === "ko" ? p.labelKo : p.labelEn);
+    const url = safeUrl(p.loginUrl);
+    return url
+      ? `<a class="btn alt" href="${esc(url)}">${label}</a>`
+      : `<button type="button" class="alt" data-provider="${esc(p.key)}">${label}</button>`;
+  });
+  const body = `${header(page, title)}
+${page.backgroundTitleEnabled && notice ? `<p class="notice">${esc(notice)}</p>` : ""}
+<form method="post" data-path="/auth/sign-in/password" ${done}>${tenantField(key)}
+${input("identifier", t.identifier, 'required maxlength="255" autocomplete="username"')}
+${input("password", t.password, 'type="password" required autocomplete="current-password"')}
+<button>${esc(t.signIn)}</button><output></output></form>
+${
+  page.methods.email
+    ? `<h2>${esc(page.buttonLabels.email[lang])}</h2><form method="post" data-path="/auth/sign-in/code" ${done}>${tenantField(key)}
+${input("email", t.email, 'type="email" required autocomplete="email"')}<button type="button" class="alt" data-send>${esc(t.sendCode)}</button>
+${input("code", t.code, 'required maxlength="6" autocomplete="one-time-code"')}<button>${esc(t.signIn)}</button><output></output></form>`
+    : ""
+}
+${sso.length ? `${sso.join("\n")}<output id="sso"></output>` : ""}`;
+  return html(lang, 200, page.name, body, { tenant: key }, color);
+}
+
+export function joinPage(page: Page, key: string, code: string, lang: Lang): Response {
+  const t = T[lang];
+  const body = `${header(page, t.joinTitle)}
+<form method="post" data-path="/public/tenants/${esc(encodeURIComponent(key))}/auth/join-with-code" data-done="${esc(t.joined)}">
+${input("joinCode", t.joinCode, `required maxlength="50" value="${esc(code)}"`)}
+${input("email", t.email, 'type="email" required autocomplete="email"')}<button type="button" class="alt" data-send>${esc(t.sendCode)}</button>
+${input("code", t.code, 'required maxlength="6" autocomplete="one-time-code"')}
+${input("displayName", t.displayName, 'required maxlength="255" autocomplete="name"')}
+${input("userId", t.userId, 'maxlength="255" autocomplete="username"')}
+${input("password", t.password, 'type="password" required autocomplete="new-password"')}
+<button>${esc(t.join)}</button><output></output></form>`;
+  return html(lang, 200, page.name, body, { tenant: key });
+}
+
+export function invitationPage(page: Page, key: string, token: string, lang: Lang): Response {
+  const t = T[lang];
+  const body = `${header(page, t.invTitle)}
+<form method="post" data-path="/public/invitations/${esc(encodeURIComponent(token))}/accept" data-done="${esc(t.accepted)}">
+${input("displayName", t.displayName, 'required maxlength="255" autocomplete="name"')}
+${input("userId", t.userId, 'maxlength="255" autocomplete="username"')}
+${input("password", t.password, 'type="password" required autocomplete="new-password"')}
+<button>${esc(t.accept)}</button><output></output></form>
+<a class="btn alt" href="/t/${esc(encodeURIComponent(key))}/login">${esc(t.toLogin)}</a>`;
+  return html(lang, 200, page.name, body, { tenant: key });
+}

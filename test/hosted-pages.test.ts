@@ -1,0 +1,154 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createTenantFixture, useServer } from "./helpers/server";
+
+const s = useServer();
+type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
+let owner: Tenant;
+const EVIL = `Acme <script>alert("x")</script> & 'Co'`;
+const EVIL_ESCAPED = "Acme &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;Co&#39;";
+
+beforeAll(async () => {
+  owner = await createTenantFixture(s.server, { name: EVIL });
+});
+
+async function page(path: string, lang = "en") {
+  const res = await fetch(`${s.url}${path}`, { headers: { "accept-language": lang } });
+  return { status: res.status, headers: res.headers, html: await res.text() };
+}
+
+/** 200 HTML with the tenant's name escaped, and a CSP whose nonce is the one on the inline script and style. */
+function expectPage(res: Awaited<ReturnType<typeof page>>) {
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+  expect(res.html).toContain(EVIL_ESCAPED);
+  expect(res.html).not.toContain("<script>alert");
+  const csp = res.headers.get("content-security-policy") ?? "";
+  expect(csp).toContain("default-src 'self'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  const nonce = csp.match(/script-src 'nonce-([A-Za-z0-9+/=]+)'/)?.[1];
+  expect(nonce).toBeDefined();
+  expect(csp).toContain(`style-src 'nonce-${nonce}'`);
+  const scripts = [...res.html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+  expect(scripts).toHaveLength(1);
+  expect(scripts[0]?.[1]).toBe(` nonce="${nonce}"`);
+  expect(() => new Function(scripts[0]?.[2] as string)).not.toThrow(); // the inline script parses
+  expect(res.html).toContain(`<style nonce="${nonce}">`);
+  expect(res.headers.get("x-frame-options")).toBe("DENY");
+  expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+  return res.html;
+}
+
+describe("GET /t/:tenantKey/login — hosted login page", () => {
+  test("serves the tenant's page with its settings, escaped, in the language asked for", async () => {
+    const put = await s.call("PUT", "/api/v1/login-page-settings", {
+      token: owner.token,
+      json: {
+        logoImageUrl: "javascript:alert(1)",
+        titleKo: "환영합니다",
+        titleEn: "Welcome <b>",
+        backgroundImageUrl: null,
+        backgroundTitleEnabled: true,
+        backgroundTitleKo: "공지",
+        backgroundTitleEn: "Maintenance at <noon>",
+        backgroundTitleColor: "red;}body{x:y",
+        methods: { email: true },
+        externalLinks: [],
+      },
+    });
+    expect(put.status).toBe(200);
+    const en = expectPage(await page(`/t/${owner.tenantKey}/login`, "fr, en;q=0.8, ko;q=0.5"));
+    expect(en).toContain('<html lang="en">');
+    expect(en).toContain("Welcome &lt;b&gt;");
+    expect(en).toContain("Maintenance at &lt;noon&gt;");
+    expect(en).toContain('data-path="/auth/sign-in/password"');
+    expect(en).toContain('data-path="/auth/sign-in/code"');
+    expect(en).toContain(`name="tenantKey" value="${owner.tenantKey}"`);
+    expect(en).not.toContain("javascript:");
+    expect(en).not.toContain("body{x:y");
+    const ko = expectPage(await page(`/t/${owner.tenantKey}/login`, "ko-KR,ko;q=0.9,en;q=0.8"));
+    expect(ko).toContain('<html lang="ko">');
+    expect(ko).toContain("환영합니다");
+    expect(ko).toContain("공지");
+  });
+
+  test("shows the code form only while the e-mail method is on, and available SSO providers", async () => {
+    const t = await createTenantFixture(s.server);
+    const put = await s.call("PUT", "/api/v1/login-page-settings", {
+      token: t.token,
+      json: {
+        logoImageUrl: null,
+        titleKo: "",
+        titleEn: "",
+        backgroundImageUrl: null,
+        backgroundTitleEnabled: false,
+        backgroundTitleKo: "",
+        backgroundTitleEn: "",
+        backgroundTitleColor: "",
+        methods: { email: false, partner: true },
+        externalLinks: [],
+      },
+    });
+    const patch = await s.call("PATCH", "/api/v1/sso-settings", {
+      token: t.token,
+      json: { partnerProviders: [{ key: "acme", labelKo: "에이크미", labelEn: "Acme <1>" }] },
+    });
+    expect([put.status, patch.status]).toEqual([200, 200]);
+    const res = await page(`/t/${t.tenantKey}/login`);
+    expect(res.status).toBe(200);
+    expect(res.html).not.toContain('data-path="/auth/sign-in/code"');
+    expect(res.html).toContain('data-provider="acme">Acme &lt;1&gt;</button>');
+  });
+
+  test("answers 404 HTML for an unknown tenant key", async () => {
+    for (const path of ["/t/no-such-tenant/login", "/t/no-such-tenant/join?code=X", "/t/no-such-tenant/invitation?token=x"]) {
+      const res = await page(path);
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(res.headers.get("content-security-policy")).toContain("default-src 'self'");
+    }
+  });
+});
+
+describe("GET /t/:tenantKey/join — join-code page", () => {
+  test("the link createTenantJoinCode returns resolves to a form carrying the code", async () => {
+    const created = await s.call("POST", "/api/v1/join-codes", { token: owner.token, json: {} });
+    expect(created.status).toBe(201);
+    const link = new URL(created.body.link);
+    expect(created.body.link.startsWith(s.server.rt.config.publicUrl)).toBe(true);
+    const html = expectPage(await page(link.pathname + link.search));
+    expect(html).toContain(`data-path="/public/tenants/${owner.tenantKey}/auth/join-with-code"`);
+    expect(html).toContain(`name="joinCode" required maxlength="50" value="${created.body.code}"`);
+    for (const field of ["email", "code", "displayName", "userId", "password"]) expect(html).toContain(`name="${field}"`);
+  });
+
+  test("escapes a code from the URL", async () => {
+    const res = await page(`/t/${owner.tenantKey}/join?code=${encodeURIComponent('"><script>x</script>')}`);
+    expect(res.html).toContain('value="&quot;&gt;&lt;script&gt;x&lt;/script&gt;"');
+  });
+});
+
+describe("GET /t/:tenantKey/invitation — invitation page", () => {
+  test("the link in the invitation mail resolves to a form posting to acceptInvitation with its token", async () => {
+    const address = `hosted-${Date.now()}@example.com`;
+    expect((await s.call("POST", "/api/v1/invitations", { token: owner.token, json: { emails: [address] } })).status).toBe(201);
+    const dir = join(s.server.dataDir, "outbox");
+    const mail = readdirSync(dir)
+      .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")))
+      .find((m) => m.to === address);
+    const href = (mail.text as string).match(/https?:\/\/\S+\/invitation\?token=\S+/)?.[0] as string;
+    expect(href.startsWith(s.server.rt.config.publicUrl)).toBe(true);
+    const link = new URL(href);
+    const html = expectPage(await page(link.pathname + link.search, "ko"));
+    const token = link.searchParams.get("token") as string;
+    expect(html).toContain(`data-path="/public/invitations/${encodeURIComponent(token)}/accept"`);
+    expect(html).toContain(`href="/t/${owner.tenantKey}/login"`);
+  });
+
+  test("answers 400 HTML without a token", async () => {
+    const res = await page(`/t/${owner.tenantKey}/invitation`);
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+  });
+});
