@@ -96,16 +96,42 @@ describe("POST /api/v1/members — createMember", () => {
   });
 
   test("returns 401, 403 without member:invite, and 403 for a role other than member without member:manage-role", async () => {
-    const { tenant, member } = await fixture();
+    const { tenant, member, owner } = await fixture();
     expectProblem(await api.call("POST", M, { json: { displayName: "A", userId: "a" } }), 401, "UNAUTHENTICATED");
     expectProblem(await createMember(member.token, { displayName: "A", userId: "a" }), 403, "FORBIDDEN");
     const inviter = await createMemberFixture(api.server, tenant, { permissions: ["member:invite"] });
     expectProblem(await createMember(inviter.token, { displayName: "A", userId: "a", roleKey: "owner" }), 403, "FORBIDDEN");
     expect((await createMember(inviter.token, { displayName: "A", userId: "a" })).status).toBe(201);
-    const manager = await createMemberFixture(api.server, tenant, { permissions: ["member:invite", "member:manage-role"] });
-    const made = await createMember(manager.token, { displayName: "B", userId: "b", roleKey: "owner" });
+    const manager = await createMemberFixture(api.server, tenant, { permissions: ["member:invite", "member:manage-role", "member:read"] });
+    expect(
+      (await api.call("POST", "/api/v1/roles", { token: owner, json: { key: "reader", name: "Reader", permissions: ["member:read"] } }))
+        .status,
+    ).toBe(201);
+    const made = await createMember(manager.token, { displayName: "B", userId: "b", roleKey: "reader" });
     expect(made.status).toBe(201);
-    expect(made.body.member.role.key).toBe("owner");
+    expect(made.body.member.role.key).toBe("reader");
+  });
+
+  test("returns 403 for a role carrying a permission the caller does not hold; grants count as held", async () => {
+    const { tenant, owner } = await fixture();
+    const roleRes = await api.call("POST", "/api/v1/roles", {
+      token: owner,
+      json: { key: "deputy", name: "Deputy", permissions: ["member:invite", "role:manage"] },
+    });
+    expect(roleRes.status).toBe(201);
+    const manager = await createMemberFixture(api.server, tenant, { permissions: ["member:invite", "member:manage-role"] });
+    expectProblem(await createMember(manager.token, { displayName: "O", userId: "o", roleKey: "owner" }), 403, "FORBIDDEN");
+    expectProblem(await createMember(manager.token, { displayName: "D", userId: "d", roleKey: "deputy" }), 403, "FORBIDDEN");
+    // role:manage granted directly: the caller now holds every permission of deputy
+    const grant = await api.call("POST", "/api/v1/permission-grants/role:manage/subjects", {
+      token: owner,
+      json: { subjectType: "MEMBER", subjectId: manager.memberId },
+    });
+    expect(grant.status).toBe(200);
+    const made = await createMember(manager.token, { displayName: "D", userId: "d", roleKey: "deputy" });
+    expect(made.status).toBe(201);
+    expect(made.body.member.role.key).toBe("deputy");
+    expectProblem(await createMember(manager.token, { displayName: "O", userId: "o", roleKey: "owner" }), 403, "FORBIDDEN");
   });
 });
 

@@ -58,7 +58,7 @@ export async function createMember(rt: Runtime, actor: Actor, input: Static<type
   }
   const role = roleByKey(actor.db, input.roleKey ?? "member");
   if (!role) throw invalid("roleKey", "does not name an existing role");
-  requireRoleAssignable(actor, role.key);
+  requireRoleAssignable(actor, role);
   existingConflicts(actor, input.userId, input.email);
   const tempPassword = input.password ?? generatePassword();
   const passwordHash = await hashPassword(tempPassword);
