@@ -271,3 +271,24 @@ describe("GET /api/v1/groups and /plain-groups — listGroups, listPlainGroups",
     expectProblem(await as(plain).get("/plain-groups"), 403, "FORBIDDEN");
   });
 });
+
+describe("POST /api/v1/groups/{id}/members — a group carrying grants", () => {
+  test("member:manage alone cannot add anyone (itself included) to a group granting codes it lacks (403)", async () => {
+    const manager = await createMemberFixture(api.server, owner, { permissions: ["member:manage"] });
+    const id = await newGroup("Role admins");
+    const grant = await as(owner).post("/permission-grants/role:manage/subjects", { subjectType: "GROUP", subjectId: id });
+    expect(grant.status).toBe(200);
+    expectProblem(await as(manager).post(`/groups/${id}/members`, { userIds: [manager.memberId] }), 403, "FORBIDDEN");
+    expectProblem(await as(manager).post(`/groups/${id}/members`, { userIds: [bob.memberId] }), 403, "FORBIDDEN");
+    expect((await as(owner).get(`/groups/${id}`)).body.members).toEqual([]);
+    // the escalation did not happen: role:manage is still refused to the manager
+    expectProblem(await as(manager).post("/roles", { key: "x-escalated", name: "X", permissions: [] }), 403, "FORBIDDEN");
+    // a group without grants, and a caller holding every granted code, may add
+    const free = await newGroup("No grants");
+    expect((await as(manager).post(`/groups/${free}/members`, { userIds: [bob.memberId] })).status).toBe(200);
+    const holder = await createMemberFixture(api.server, owner, { permissions: ["member:manage", "role:manage"] });
+    const added = await as(holder).post(`/groups/${id}/members`, { userIds: [bob.memberId] });
+    expect(added.status).toBe(200);
+    expect(added.body.members.map((m: { id: string }) => m.id)).toEqual([bob.memberId]);
+  });
+});
