@@ -487,6 +487,29 @@ describe("POST /api/v1/members/{userPkId}/reset-password — resetMemberPassword
     expectProblem(await api.call("POST", `${M}/${tenant.memberId}/reset-password`, { token: manager.token, json: {} }), 403, "FORBIDDEN");
     expect((await api.call("POST", `${M}/${member.memberId}/reset-password`, { token: manager.token, json: {} })).status).toBe(200);
   });
+
+  test("returns 403 for a member whose grants (direct or through a group) reach beyond the caller's permissions", async () => {
+    const { owner, tenant } = await fixture();
+    const manager = await createMemberFixture(api.server, tenant, { permissions: ["member:manage"] });
+    const direct = await createMemberFixture(api.server, tenant);
+    const viaGroup = await createMemberFixture(api.server, tenant);
+    const reset = (id: string) => api.call("POST", `${M}/${id}/reset-password`, { token: manager.token, json: {} });
+    expect((await reset(direct.memberId)).status).toBe(200);
+    expect((await reset(viaGroup.memberId)).status).toBe(200);
+    const subject = (json: object) => api.call("POST", "/api/v1/permission-grants/role:manage/subjects", { token: owner, json });
+    expect((await subject({ subjectType: "MEMBER", subjectId: direct.memberId })).status).toBe(200);
+    const group = (await api.call("POST", "/api/v1/groups", { token: owner, json: { name: "Admins" } })).body.id;
+    expect(
+      (await api.call("POST", `/api/v1/groups/${group}/members`, { token: owner, json: { userIds: [viaGroup.memberId] } })).status,
+    ).toBe(200);
+    expect((await subject({ subjectType: "GROUP", subjectId: group })).status).toBe(200);
+    expectProblem(await reset(direct.memberId), 403, "FORBIDDEN");
+    expectProblem(await reset(viaGroup.memberId), 403, "FORBIDDEN");
+    // a caller holding the granted code too may reset
+    const both = await createMemberFixture(api.server, tenant, { permissions: ["member:manage", "role:manage"] });
+    const ok = await api.call("POST", `${M}/${direct.memberId}/reset-password`, { token: both.token, json: {} });
+    expect(ok.status).toBe(200);
+  });
 });
 
 describe("PUT /api/v1/members/{userPkId}/field-values — setMemberFieldValues", () => {

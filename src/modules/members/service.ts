@@ -8,6 +8,7 @@ import { write } from "../../platform/db/types";
 import { conflict, forbidden, invalid, invalidMany, notFound } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { typedFieldValues } from "../fields/values";
+import { grantedCodes } from "../grants/effective";
 import { grantSubjects } from "../grants/tables";
 import { roleByKey } from "../roles/builtin";
 import { roles } from "../roles/tables";
@@ -33,9 +34,13 @@ export function generatePassword(): string {
 
 const isUnique = (e: unknown) => (e as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE";
 
-/** A caller may take over (reset the password of) only a member whose role's permissions it holds itself. */
-function checkNoEscalation(actor: Actor, permissions: string[]) {
-  if (permissions.some((p) => !actor.permissionSet.has(p))) throw forbidden();
+/**
+ * A caller may take over (reset the password of) only a member whose effective permissions (role ∪
+ * grants) it holds itself.
+ */
+function checkNoEscalation(actor: Actor, targetId: string, rolePermissions: string[]) {
+  const held = (p: string) => actor.permissionSet.has(p);
+  if (!rolePermissions.every(held) || !grantedCodes(actor.handle.sqlite, targetId).every(held)) throw forbidden();
 }
 
 function existingConflicts(actor: Actor, userId: string | undefined, email: string | undefined) {
@@ -146,7 +151,7 @@ export async function resetMemberPassword(actor: Actor, id: string, password: st
     .where(eq(members.id, id))
     .get();
   if (!target) throw notFound();
-  checkNoEscalation(actor, target.permissions);
+  checkNoEscalation(actor, id, target.permissions);
   const tempPassword = password ?? generatePassword();
   const passwordHash = await hashPassword(tempPassword);
   write(actor.db, (tx) => {
