@@ -437,6 +437,26 @@ describe("POST /api/v1/members/bulk-delete — deleteMembers", () => {
     expect(left).toEqual({ values: { n: 0 }, grants: { n: 0 } });
   });
 
+  test("also removes the member's tenant term consents: Term.consentCount stops counting it", async () => {
+    const { owner, tenant, member } = await fixture();
+    const term = await api.call("POST", "/api/v1/terms", { token: owner, json: { topic: "T_PRIVACY", order: 1 } });
+    expect(term.status).toBe(201);
+    const agreed = await api.call("POST", "/api/v1/me/agreements", {
+      token: member.token,
+      json: { agreements: [{ scope: "tenant", topic: "T_PRIVACY", version: 1 }] },
+    });
+    expect(agreed.status).toBe(201);
+    const count = async () => (await api.call("GET", "/api/v1/terms", { token: owner })).body.terms[0].consentCount;
+    expect(await count()).toBe(1);
+    const res = await api.call("POST", `${M}/bulk-delete`, { token: owner, json: { userPkIds: [member.memberId] } });
+    expect(res.body.deleted).toEqual([member.memberId]);
+    expect(await count()).toBe(0);
+    const left = api.server.rt.tenants.use(tenant.tenantId, (h) =>
+      h.sqlite.query("SELECT count(*) AS n FROM term_consents WHERE subject = ?").get(member.memberId),
+    );
+    expect(left).toEqual({ n: 0 });
+  });
+
   test("rejects 0 or more than 10 ids with 400; 401 and 403", async () => {
     const { owner, member } = await fixture();
     bad(await api.call("POST", `${M}/bulk-delete`, { token: owner, json: { userPkIds: [] } }), "userPkIds");

@@ -12,6 +12,7 @@ import { grantedCodes } from "../grants/effective";
 import { grantSubjects } from "../grants/tables";
 import { roleByKey } from "../roles/builtin";
 import { roles } from "../roles/tables";
+import { termConsents } from "../terms/tables";
 import { insertMember } from "./create";
 import { loadMember, toFieldValue } from "./list";
 import type { CreateMemberBody, SetFieldValuesBody, UpdateMemberBody } from "./model";
@@ -124,10 +125,12 @@ export function deleteMembers(rt: Runtime, actor: Actor, userPkIds: string[]) {
       else if (row.id === actor.memberId) out.failed.push({ userPkId: id, reason: "self" });
       else if (row.isBuiltin && row.roleKey === "owner") out.failed.push({ userPkId: id, reason: "owner" });
       else {
-        // Grant subjects have no foreign key (they name groups or members); profiles, field values and memberships cascade.
+        // Grant subjects and term consents have no foreign key (they name groups or members); profiles, field values and memberships cascade.
         tx.delete(grantSubjects)
           .where(and(eq(grantSubjects.subjectType, "MEMBER"), eq(grantSubjects.subjectId, id)))
           .run();
+        // Tenant term consents name the member as subject (no foreign key): they would keep counting.
+        tx.delete(termConsents).where(eq(termConsents.subject, id)).run();
         tx.delete(members).where(eq(members.id, id)).run();
         out.deleted.push(id);
         if (row.email) out.emails.push(row.email);
