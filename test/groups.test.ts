@@ -90,6 +90,7 @@ for (const kind of [
 
     test("returns 404 for an unknown id and for a group of another tenant", async () => {
       expectProblem(await as(owner).get(`${base}/nope`), 404, "NOT_FOUND");
+      expectProblem(await as(owner).get(`${base}/${"x".repeat(101)}`), 404, "NOT_FOUND"); // overlong: 404, not 400
       const theirs = await newGroup("Theirs", other, base);
       expectProblem(await as(owner).get(`${base}/${theirs}`), 404, "NOT_FOUND");
     });

@@ -414,6 +414,18 @@ describe("POST /api/v1/invitations/bulk-cancel — bulkCancelInvitations", () =>
     expect(theirsListed.status).toBe("pending");
   });
 
+  test("an overlong id is a per-item not-found (bulk-cancel and bulk-resend), and 404 in the resend path", async () => {
+    const ok = await inviteOne(email());
+    const long = "x".repeat(101);
+    const res = await cancel([long, ok.id]);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ succeeded: [ok.id], failed: [{ id: long, reason: "not-found" }] });
+    const resent = await s.call("POST", "/api/v1/invitations/bulk-resend", { json: { ids: [long] }, token: owner.token });
+    expect(resent.status).toBe(200);
+    expect(resent.body).toEqual({ succeeded: [], failed: [{ id: long, reason: "not-found" }] });
+    expectProblem(await s.call("POST", `/api/v1/invitations/${long}/resend`, { token: owner.token }), 404, "NOT_FOUND");
+  });
+
   test.each([
     [{}, "ids"],
     [{ ids: [] }, "ids"],

@@ -437,6 +437,17 @@ describe("POST /api/v1/members/bulk-delete — deleteMembers", () => {
     expect(left).toEqual({ values: { n: 0 }, grants: { n: 0 } });
   });
 
+  test("an overlong id is a per-item not-found; in a path it is 404", async () => {
+    const { owner, member } = await fixture();
+    const long = "x".repeat(101);
+    const res = await api.call("POST", `${M}/bulk-delete`, { token: owner, json: { userPkIds: [long, member.memberId] } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ deleted: [member.memberId], failed: [{ userPkId: long, reason: "not-found" }] });
+    expectProblem(await api.call("GET", `${M}/${long}`, { token: owner }), 404, "NOT_FOUND");
+    expectProblem(await api.call("PATCH", `${M}/${long}`, { token: owner, json: { displayName: "X" } }), 404, "NOT_FOUND");
+    expectProblem(await api.call("POST", `${M}/${long}/reset-password`, { token: owner, json: {} }), 404, "NOT_FOUND");
+  });
+
   test("also removes the member's tenant term consents: Term.consentCount stops counting it", async () => {
     const { owner, tenant, member } = await fixture();
     const term = await api.call("POST", "/api/v1/terms", { token: owner, json: { topic: "T_PRIVACY", order: 1 } });
