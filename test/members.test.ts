@@ -174,6 +174,36 @@ describe("GET /api/v1/members — listMembers", () => {
     expect(await listIds(owner, "sortBy=lastLoginAt&sortDir=desc")).toEqual([lee, kim, member.memberId, tenant.memberId]);
   });
 
+  test("sorts by isActive, email and userId walk an index in the exact ORDER BY: no temp B-tree", async () => {
+    const { owner, tenant, member } = await fixture();
+    const a = (await createMember(owner, { displayName: "A", userId: "b-user" })).body.member.id; // no e-mail
+    const b = (await createMember(owner, { displayName: "B", email: `a-${tenant.tenantKey}@x.org` })).body.member.id; // no userId
+    onTenant(tenant.tenantId, "UPDATE members SET is_active = 0 WHERE id = ?", a);
+    // Records the page queries the list runs on this tenant's connection.
+    const seen: string[] = [];
+    const sqlite = api.server.rt.tenants.use(tenant.tenantId, (h) => h.sqlite);
+    const query = sqlite.query.bind(sqlite);
+    sqlite.query = ((sql: string) => {
+      if (/^SELECT m\.id FROM members m .*ORDER BY/s.test(sql)) seen.push(sql);
+      return query(sql);
+    }) as typeof sqlite.query;
+    try {
+      expect(await listIds(owner, "sortBy=isActive&sortDir=asc")).toEqual([a, tenant.memberId, member.memberId, b]);
+      expect(await listIds(owner, "sortBy=isActive&sortDir=desc")).toEqual([b, member.memberId, tenant.memberId, a]);
+      expect(await listIds(owner, "sortBy=email&sortDir=asc")).toEqual([b, member.memberId, tenant.memberId, a]);
+      expect(await listIds(owner, "sortBy=email&sortDir=desc")).toEqual([tenant.memberId, member.memberId, b, a]);
+      expect((await listIds(owner, "sortBy=userId&sortDir=asc"))[0]).toBe(a);
+      expect((await listIds(owner, "sortBy=userId&sortDir=desc"))[0]).toBe(a);
+    } finally {
+      delete (sqlite as { query?: unknown }).query; // the prototype's method again
+    }
+    expect(seen.length).toBe(6);
+    for (const sql of new Set(seen)) {
+      const plan = (sqlite.query(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(" | ");
+      expect(`${sql} => ${plan}`).not.toContain("TEMP B-TREE");
+    }
+  });
+
   test("space counts are 0 until spaces exist; include=spaceCounts shows them", async () => {
     const { owner } = await fixture();
     expect((await listIds(owner, "activeSpaceCountMin=1")).length).toBe(0);
