@@ -330,6 +330,30 @@ describe("GET/PUT /api/v1/member-fields/display — getMemberFieldDisplay, setMe
     expect((await api.call("GET", "/api/v1/member-fields/display", { token: owner })).body).toEqual({ items: [] });
   });
 
+  test("an entry's order is any safe integer (the spec says only integer)", async () => {
+    const { owner } = await fixture();
+    const res = await api.call("PUT", "/api/v1/member-fields/display", {
+      token: owner,
+      json: {
+        entries: [
+          { fieldId: "email", order: Number.MAX_SAFE_INTEGER },
+          { fieldId: "userId", order: 10000 },
+          { fieldId: "displayName", order: -5 },
+        ],
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((i: { fieldId: string; order: number }) => [i.fieldId, i.order])).toEqual([
+      ["displayName", -5],
+      ["userId", 10000],
+      ["email", Number.MAX_SAFE_INTEGER],
+    ]);
+    bad(
+      await api.call("PUT", "/api/v1/member-fields/display", { token: owner, json: { entries: [{ fieldId: "email", order: 1.5 }] } }),
+      "entries[0].order",
+    );
+  });
+
   test("rejects unknown, repeated or too many entries with 400", async () => {
     const { owner } = await fixture();
     const other = await fixture();

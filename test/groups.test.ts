@@ -90,6 +90,7 @@ for (const kind of [
 
     test("returns 404 for an unknown id and for a group of another tenant", async () => {
       expectProblem(await as(owner).get(`${base}/nope`), 404, "NOT_FOUND");
+      expectProblem(await as(owner).get(`${base}/${"x".repeat(101)}`), 404, "NOT_FOUND"); // overlong: 404, not 400
       const theirs = await newGroup("Theirs", other, base);
       expectProblem(await as(owner).get(`${base}/${theirs}`), 404, "NOT_FOUND");
     });
@@ -269,5 +270,26 @@ describe("GET /api/v1/groups and /plain-groups — listGroups, listPlainGroups",
     expectProblem(await api.call("GET", "/api/v1/groups"), 401, "UNAUTHENTICATED");
     expectProblem(await as(plain).get("/groups"), 403, "FORBIDDEN");
     expectProblem(await as(plain).get("/plain-groups"), 403, "FORBIDDEN");
+  });
+});
+
+describe("POST /api/v1/groups/{id}/members — a group carrying grants", () => {
+  test("member:manage alone cannot add anyone (itself included) to a group granting codes it lacks (403)", async () => {
+    const manager = await createMemberFixture(api.server, owner, { permissions: ["member:manage"] });
+    const id = await newGroup("Role admins");
+    const grant = await as(owner).post("/permission-grants/role:manage/subjects", { subjectType: "GROUP", subjectId: id });
+    expect(grant.status).toBe(200);
+    expectProblem(await as(manager).post(`/groups/${id}/members`, { userIds: [manager.memberId] }), 403, "FORBIDDEN");
+    expectProblem(await as(manager).post(`/groups/${id}/members`, { userIds: [bob.memberId] }), 403, "FORBIDDEN");
+    expect((await as(owner).get(`/groups/${id}`)).body.members).toEqual([]);
+    // the escalation did not happen: role:manage is still refused to the manager
+    expectProblem(await as(manager).post("/roles", { key: "x-escalated", name: "X", permissions: [] }), 403, "FORBIDDEN");
+    // a group without grants, and a caller holding every granted code, may add
+    const free = await newGroup("No grants");
+    expect((await as(manager).post(`/groups/${free}/members`, { userIds: [bob.memberId] })).status).toBe(200);
+    const holder = await createMemberFixture(api.server, owner, { permissions: ["member:manage", "role:manage"] });
+    const added = await as(holder).post(`/groups/${id}/members`, { userIds: [bob.memberId] });
+    expect(added.status).toBe(200);
+    expect(added.body.members.map((m: { id: string }) => m.id)).toEqual([bob.memberId]);
   });
 });

@@ -414,6 +414,18 @@ describe("POST /api/v1/invitations/bulk-cancel — bulkCancelInvitations", () =>
     expect(theirsListed.status).toBe("pending");
   });
 
+  test("an overlong id is a per-item not-found (bulk-cancel and bulk-resend), and 404 in the resend path", async () => {
+    const ok = await inviteOne(email());
+    const long = "x".repeat(101);
+    const res = await cancel([long, ok.id]);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ succeeded: [ok.id], failed: [{ id: long, reason: "not-found" }] });
+    const resent = await s.call("POST", "/api/v1/invitations/bulk-resend", { json: { ids: [long] }, token: owner.token });
+    expect(resent.status).toBe(200);
+    expect(resent.body).toEqual({ succeeded: [], failed: [{ id: long, reason: "not-found" }] });
+    expectProblem(await s.call("POST", `/api/v1/invitations/${long}/resend`, { token: owner.token }), 404, "NOT_FOUND");
+  });
+
   test.each([
     [{}, "ids"],
     [{ ids: [] }, "ids"],
@@ -499,8 +511,25 @@ describe("POST /api/v1/invitations — role assignment needs member:manage-role"
     expectProblem(await invite({ emails: [email("Escalate")], roleKey: "owner" }, inviter.token), 403, "FORBIDDEN");
     expectProblem(await invite({ emails: [email("Escalate2")], roleKey: "deputy" }, inviter.token), 403, "FORBIDDEN");
     expect((await invite({ emails: [email("Plain")], roleKey: "member" }, inviter.token)).status).toBe(201);
-    const manager = await createMemberFixture(s.server, owner, { permissions: ["member:invite", "member:manage-role"] });
+    const manager = await createMemberFixture(s.server, owner, { permissions: ["member:invite", "member:manage-role", "member:manage"] });
     expect((await invite({ emails: [email("Deputy")], roleKey: "deputy" }, manager.token)).status).toBe(201);
+  });
+
+  test("a role carrying a permission the inviter does not hold is refused (403), even with member:manage-role", async () => {
+    const manager = await createMemberFixture(s.server, owner, { permissions: ["member:invite", "member:manage-role"] });
+    const a = email("OwnerEscalate");
+    expectProblem(await invite({ emails: [a], roleKey: "owner" }, manager.token), 403, "FORBIDDEN");
+    await s.call("POST", "/api/v1/roles", { json: { key: "auditor", name: "Auditor", permissions: ["role:read"] }, token: owner.token });
+    expectProblem(await invite({ emails: [email("Auditor")], roleKey: "auditor" }, manager.token), 403, "FORBIDDEN");
+    // nothing was sent, so nothing can be accepted
+    expect(inTenant(owner.tenantId, (db) => db.select().from(invitations).where(eq(invitations.email, a.toLowerCase())).all())).toEqual([]);
+    // a grant of role:read makes the role assignable
+    const g = await s.call("POST", "/api/v1/permission-grants/role:read/subjects", {
+      json: { subjectType: "MEMBER", subjectId: manager.memberId },
+      token: owner.token,
+    });
+    expect(g.status).toBe(200);
+    expect((await invite({ emails: [email("Auditor")], roleKey: "auditor" }, manager.token)).status).toBe(201);
   });
 });
 

@@ -96,16 +96,42 @@ describe("POST /api/v1/members — createMember", () => {
   });
 
   test("returns 401, 403 without member:invite, and 403 for a role other than member without member:manage-role", async () => {
-    const { tenant, member } = await fixture();
+    const { tenant, member, owner } = await fixture();
     expectProblem(await api.call("POST", M, { json: { displayName: "A", userId: "a" } }), 401, "UNAUTHENTICATED");
     expectProblem(await createMember(member.token, { displayName: "A", userId: "a" }), 403, "FORBIDDEN");
     const inviter = await createMemberFixture(api.server, tenant, { permissions: ["member:invite"] });
     expectProblem(await createMember(inviter.token, { displayName: "A", userId: "a", roleKey: "owner" }), 403, "FORBIDDEN");
     expect((await createMember(inviter.token, { displayName: "A", userId: "a" })).status).toBe(201);
-    const manager = await createMemberFixture(api.server, tenant, { permissions: ["member:invite", "member:manage-role"] });
-    const made = await createMember(manager.token, { displayName: "B", userId: "b", roleKey: "owner" });
+    const manager = await createMemberFixture(api.server, tenant, { permissions: ["member:invite", "member:manage-role", "member:read"] });
+    expect(
+      (await api.call("POST", "/api/v1/roles", { token: owner, json: { key: "reader", name: "Reader", permissions: ["member:read"] } }))
+        .status,
+    ).toBe(201);
+    const made = await createMember(manager.token, { displayName: "B", userId: "b", roleKey: "reader" });
     expect(made.status).toBe(201);
-    expect(made.body.member.role.key).toBe("owner");
+    expect(made.body.member.role.key).toBe("reader");
+  });
+
+  test("returns 403 for a role carrying a permission the caller does not hold; grants count as held", async () => {
+    const { tenant, owner } = await fixture();
+    const roleRes = await api.call("POST", "/api/v1/roles", {
+      token: owner,
+      json: { key: "deputy", name: "Deputy", permissions: ["member:invite", "role:manage"] },
+    });
+    expect(roleRes.status).toBe(201);
+    const manager = await createMemberFixture(api.server, tenant, { permissions: ["member:invite", "member:manage-role"] });
+    expectProblem(await createMember(manager.token, { displayName: "O", userId: "o", roleKey: "owner" }), 403, "FORBIDDEN");
+    expectProblem(await createMember(manager.token, { displayName: "D", userId: "d", roleKey: "deputy" }), 403, "FORBIDDEN");
+    // role:manage granted directly: the caller now holds every permission of deputy
+    const grant = await api.call("POST", "/api/v1/permission-grants/role:manage/subjects", {
+      token: owner,
+      json: { subjectType: "MEMBER", subjectId: manager.memberId },
+    });
+    expect(grant.status).toBe(200);
+    const made = await createMember(manager.token, { displayName: "D", userId: "d", roleKey: "deputy" });
+    expect(made.status).toBe(201);
+    expect(made.body.member.role.key).toBe("deputy");
+    expectProblem(await createMember(manager.token, { displayName: "O", userId: "o", roleKey: "owner" }), 403, "FORBIDDEN");
   });
 });
 
@@ -146,6 +172,36 @@ describe("GET /api/v1/members — listMembers", () => {
     expect(await listIds(owner, "lastLoginFrom=2025-03-01T09:00:00.000Z")).toEqual([lee, kim]);
     expect(await listIds(owner, "sortBy=lastLoginAt&sortDir=asc")).toEqual([kim, lee, tenant.memberId, member.memberId]);
     expect(await listIds(owner, "sortBy=lastLoginAt&sortDir=desc")).toEqual([lee, kim, member.memberId, tenant.memberId]);
+  });
+
+  test("sorts by isActive, email and userId walk an index in the exact ORDER BY: no temp B-tree", async () => {
+    const { owner, tenant, member } = await fixture();
+    const a = (await createMember(owner, { displayName: "A", userId: "b-user" })).body.member.id; // no e-mail
+    const b = (await createMember(owner, { displayName: "B", email: `a-${tenant.tenantKey}@x.org` })).body.member.id; // no userId
+    onTenant(tenant.tenantId, "UPDATE members SET is_active = 0 WHERE id = ?", a);
+    // Records the page queries the list runs on this tenant's connection.
+    const seen: string[] = [];
+    const sqlite = api.server.rt.tenants.use(tenant.tenantId, (h) => h.sqlite);
+    const query = sqlite.query.bind(sqlite);
+    sqlite.query = ((sql: string) => {
+      if (/^SELECT m\.id FROM members m .*ORDER BY/s.test(sql)) seen.push(sql);
+      return query(sql);
+    }) as typeof sqlite.query;
+    try {
+      expect(await listIds(owner, "sortBy=isActive&sortDir=asc")).toEqual([a, tenant.memberId, member.memberId, b]);
+      expect(await listIds(owner, "sortBy=isActive&sortDir=desc")).toEqual([b, member.memberId, tenant.memberId, a]);
+      expect(await listIds(owner, "sortBy=email&sortDir=asc")).toEqual([b, member.memberId, tenant.memberId, a]);
+      expect(await listIds(owner, "sortBy=email&sortDir=desc")).toEqual([tenant.memberId, member.memberId, b, a]);
+      expect((await listIds(owner, "sortBy=userId&sortDir=asc"))[0]).toBe(a);
+      expect((await listIds(owner, "sortBy=userId&sortDir=desc"))[0]).toBe(a);
+    } finally {
+      delete (sqlite as { query?: unknown }).query; // the prototype's method again
+    }
+    expect(seen.length).toBe(6);
+    for (const sql of new Set(seen)) {
+      const plan = (sqlite.query(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(" | ");
+      expect(`${sql} => ${plan}`).not.toContain("TEMP B-TREE");
+    }
   });
 
   test("space counts are 0 until spaces exist; include=spaceCounts shows them", async () => {
@@ -411,6 +467,37 @@ describe("POST /api/v1/members/bulk-delete — deleteMembers", () => {
     expect(left).toEqual({ values: { n: 0 }, grants: { n: 0 } });
   });
 
+  test("an overlong id is a per-item not-found; in a path it is 404", async () => {
+    const { owner, member } = await fixture();
+    const long = "x".repeat(101);
+    const res = await api.call("POST", `${M}/bulk-delete`, { token: owner, json: { userPkIds: [long, member.memberId] } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ deleted: [member.memberId], failed: [{ userPkId: long, reason: "not-found" }] });
+    expectProblem(await api.call("GET", `${M}/${long}`, { token: owner }), 404, "NOT_FOUND");
+    expectProblem(await api.call("PATCH", `${M}/${long}`, { token: owner, json: { displayName: "X" } }), 404, "NOT_FOUND");
+    expectProblem(await api.call("POST", `${M}/${long}/reset-password`, { token: owner, json: {} }), 404, "NOT_FOUND");
+  });
+
+  test("also removes the member's tenant term consents: Term.consentCount stops counting it", async () => {
+    const { owner, tenant, member } = await fixture();
+    const term = await api.call("POST", "/api/v1/terms", { token: owner, json: { topic: "T_PRIVACY", order: 1 } });
+    expect(term.status).toBe(201);
+    const agreed = await api.call("POST", "/api/v1/me/agreements", {
+      token: member.token,
+      json: { agreements: [{ scope: "tenant", topic: "T_PRIVACY", version: 1 }] },
+    });
+    expect(agreed.status).toBe(201);
+    const count = async () => (await api.call("GET", "/api/v1/terms", { token: owner })).body.terms[0].consentCount;
+    expect(await count()).toBe(1);
+    const res = await api.call("POST", `${M}/bulk-delete`, { token: owner, json: { userPkIds: [member.memberId] } });
+    expect(res.body.deleted).toEqual([member.memberId]);
+    expect(await count()).toBe(0);
+    const left = api.server.rt.tenants.use(tenant.tenantId, (h) =>
+      h.sqlite.query("SELECT count(*) AS n FROM term_consents WHERE subject = ?").get(member.memberId),
+    );
+    expect(left).toEqual({ n: 0 });
+  });
+
   test("rejects 0 or more than 10 ids with 400; 401 and 403", async () => {
     const { owner, member } = await fixture();
     bad(await api.call("POST", `${M}/bulk-delete`, { token: owner, json: { userPkIds: [] } }), "userPkIds");
@@ -460,6 +547,29 @@ describe("POST /api/v1/members/{userPkId}/reset-password — resetMemberPassword
     const manager = await createMemberFixture(api.server, tenant, { permissions: ["member:manage"] });
     expectProblem(await api.call("POST", `${M}/${tenant.memberId}/reset-password`, { token: manager.token, json: {} }), 403, "FORBIDDEN");
     expect((await api.call("POST", `${M}/${member.memberId}/reset-password`, { token: manager.token, json: {} })).status).toBe(200);
+  });
+
+  test("returns 403 for a member whose grants (direct or through a group) reach beyond the caller's permissions", async () => {
+    const { owner, tenant } = await fixture();
+    const manager = await createMemberFixture(api.server, tenant, { permissions: ["member:manage"] });
+    const direct = await createMemberFixture(api.server, tenant);
+    const viaGroup = await createMemberFixture(api.server, tenant);
+    const reset = (id: string) => api.call("POST", `${M}/${id}/reset-password`, { token: manager.token, json: {} });
+    expect((await reset(direct.memberId)).status).toBe(200);
+    expect((await reset(viaGroup.memberId)).status).toBe(200);
+    const subject = (json: object) => api.call("POST", "/api/v1/permission-grants/role:manage/subjects", { token: owner, json });
+    expect((await subject({ subjectType: "MEMBER", subjectId: direct.memberId })).status).toBe(200);
+    const group = (await api.call("POST", "/api/v1/groups", { token: owner, json: { name: "Admins" } })).body.id;
+    expect(
+      (await api.call("POST", `/api/v1/groups/${group}/members`, { token: owner, json: { userIds: [viaGroup.memberId] } })).status,
+    ).toBe(200);
+    expect((await subject({ subjectType: "GROUP", subjectId: group })).status).toBe(200);
+    expectProblem(await reset(direct.memberId), 403, "FORBIDDEN");
+    expectProblem(await reset(viaGroup.memberId), 403, "FORBIDDEN");
+    // a caller holding the granted code too may reset
+    const both = await createMemberFixture(api.server, tenant, { permissions: ["member:manage", "role:manage"] });
+    const ok = await api.call("POST", `${M}/${direct.memberId}/reset-password`, { token: both.token, json: {} });
+    expect(ok.status).toBe(200);
   });
 });
 

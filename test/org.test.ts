@@ -120,17 +120,36 @@ describe("PATCH /api/v1/org-units/{orgUnitId} — updateOrgUnit", () => {
     }
   });
 
-  test("returns 400 for name and order bounds", async () => {
+  test("returns 400 for name bounds and a non-integer order", async () => {
     const unit = await newUnit(owner, "U");
     for (const [body, field] of [
       [{ name: "" }, "name"],
       [{ name: "x".repeat(256) }, "name"],
-      [{ order: -1 }, "order"],
-      [{ order: 10000 }, "order"],
       [{ order: 1.5 }, "order"],
+      [{ order: Number.MAX_SAFE_INTEGER + 1 }, "order"],
     ] as const) {
       expect(expectProblem(await as(owner).patch(`/org-units/${unit}`, body), 400, "VALIDATION_FAILED").errors[0].field).toBe(field);
     }
+  });
+
+  test("order is any safe integer (the spec says only integer)", async () => {
+    const unit = await newUnit(owner, "U");
+    for (const order of [-1, 10000, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER]) {
+      const res = await as(owner).patch(`/org-units/${unit}`, { order });
+      expect(res.status).toBe(200);
+      expect(res.body.order).toBe(order);
+    }
+    // a new sibling after a unit at the largest order still gets a safe integer
+    await as(owner).patch(`/org-units/${unit}`, { order: Number.MAX_SAFE_INTEGER });
+    const next = await as(owner).post("/org-units", { name: "After" });
+    expect(next.body.order).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  test("an overlong id in the path is 404, not 400", async () => {
+    const long = "x".repeat(101);
+    expectProblem(await as(owner).patch(`/org-units/${long}`, { name: "x" }), 404, "NOT_FOUND");
+    expectProblem(await as(owner).del(`/org-units/${long}`), 404, "NOT_FOUND");
+    expectProblem(await as(owner).patch(`/positions/${long}`, { name: "x" }), 404, "NOT_FOUND");
   });
 
   test("returns 401, 403 and cross-tenant 404", async () => {

@@ -388,6 +388,9 @@ CREATE INDEX `members_display_name_idx` ON `members` (`display_name`,`id`);--> s
 CREATE INDEX `members_position_idx` ON `members` (`position_id`);--> statement-breakpoint
 CREATE INDEX `members_active_created_idx` ON `members` (`is_active`,`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `members_last_login_idx` ON `members` (`last_login_at`,`id`);--> statement-breakpoint
+CREATE INDEX `members_active_sort_idx` ON `members` (`is_active`,`id`);--> statement-breakpoint
+CREATE INDEX `members_email_sort_idx` ON `members` (`email`,`id`);--> statement-breakpoint
+CREATE INDEX `members_user_id_sort_idx` ON `members` (`user_id_key`,`id`);--> statement-breakpoint
 CREATE INDEX `members_issued_created_idx` ON `members` (`is_issued_account`,`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `members_lookup_idx` ON `members` (`id`,`is_active`,`is_issued_account`,`role_id`,`last_login_at`);--> statement-breakpoint
 CREATE TABLE `profiles` (

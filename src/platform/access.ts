@@ -17,10 +17,14 @@ export function requirePermission(actor: Actor, code: string): void {
 
 /**
  * Handing out a role other than the default `member` (creating a member, inviting) needs
- * `member:manage-role` too: otherwise `member:invite` alone could mint owners.
+ * `member:manage-role` too: otherwise `member:invite` alone could mint owners. And nobody hands
+ * out a role carrying a permission the caller does not hold itself (effective permissions).
  */
-export function requireRoleAssignable(actor: Actor, roleKey: string): void {
-  if (roleKey !== "member" && !actor.permissionSet.has("member:manage-role")) {
+export function requireRoleAssignable(actor: Actor, role: { key: string; permissions: string[] }): void {
+  if (role.key !== "member" && !actor.permissionSet.has("member:manage-role")) {
     throw forbidden("FORBIDDEN", "Assigning this role needs the member:manage-role permission.");
+  }
+  if (role.permissions.some((p) => !actor.permissionSet.has(p))) {
+    throw forbidden("FORBIDDEN", "This role has permissions you do not hold.");
   }
 }

@@ -1,8 +1,7 @@
 import { t } from "elysia";
-import { DateTimeInput, Enum, Nullable, PageFields, PageQuery, Timestamp } from "../../platform/http/schemas";
+import { DateTimeInput, Enum, Id, Nullable, PageFields, PageQuery, Timestamp } from "../../platform/http/schemas";
 import { RUBRIC_VISIBILITIES, SUBMISSION_STATUSES } from "./tables";
 
-const Id = t.String({ minLength: 1, maxLength: 100 });
 const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an id" });
 const Points = t.Integer({ minimum: 0, maximum: 10000, error: "must be an integer 0..10000" });
 

@@ -1,9 +1,8 @@
 import { t } from "elysia";
-import { CursorQuery, DateTimeInput, Email, Enum, NextCursor, Nullable, QueryBool, Timestamp } from "../../platform/http/schemas";
+import { CursorQuery, DateTimeInput, Email, Enum, Id, NextCursor, Nullable, QueryBool, Timestamp } from "../../platform/http/schemas";
 import { Attachment } from "../files/model";
 import { CHALLENGE_STATES, TASK_TYPES } from "./tables";
 
-const Id = t.String({ minLength: 1, maxLength: 100 });
 const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an id" });
 
 export const SpaceParams = t.Object({ spaceId: Id });

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
 import { route } from "../../platform/http/route";
+import { Id } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { FieldValues, SetFieldValuesBody } from "../members/model";
 import { BatchEditBody, CreateFieldBody, CustomField, DisplayBody, DisplayList, FieldList, ReorderBody, UpdateFieldBody } from "./model";
@@ -15,7 +16,7 @@ import {
 } from "./service";
 import { setSpaceFieldValues } from "./space-values";
 
-const FieldParams = t.Object({ fieldId: t.String({ minLength: 1, maxLength: 100 }) });
+const FieldParams = t.Object({ fieldId: Id });
 const MANAGE = "permission:tenant-settings:manage";
 
 export function fieldsModule(rt: Runtime) {
@@ -91,7 +92,7 @@ export function fieldsModule(rt: Runtime) {
     })
     .put("/spaces/:spaceId/field-values", ({ actor, params, body }) => setSpaceFieldValues(actor, params.spaceId, body.values), {
       ...route("setSpaceFieldValues", "fields", "spaceAdmin"),
-      params: t.Object({ spaceId: t.String({ minLength: 1, maxLength: 100 }) }),
+      params: t.Object({ spaceId: Id }),
       body: SetFieldValuesBody,
       response: { 200: FieldValues },
     });

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Enum } from "../../platform/http/schemas";
+import { Enum, SafeInt } from "../../platform/http/schemas";
 import { FIELD_TYPES } from "./tables";
 
 const FieldId = t.String({ minLength: 1, maxLength: 100 });
@@ -53,7 +53,7 @@ export const DisplayBody = t.Object({
     t.Object({
       fieldId: FieldId,
       visible: t.Optional(t.Boolean()),
-      order: t.Optional(t.Integer({ minimum: 0, maximum: 9999 })),
+      order: t.Optional(SafeInt()),
       visibility: t.Optional(Visibility),
     }),
     { maxItems: 500 },

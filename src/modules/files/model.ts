@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Enum, Nullable, Timestamp } from "../../platform/http/schemas";
+import { Enum, Id, Nullable, Timestamp } from "../../platform/http/schemas";
 
 export const FileStatus = Enum(["pending", "ready"]);
 
@@ -41,7 +41,7 @@ export const Attachment = t.Object({
   }),
 });
 
-export const FileIdParams = t.Object({ fileId: t.String({ minLength: 1, maxLength: 100 }) });
+export const FileIdParams = t.Object({ fileId: Id });
 
 /** A missing token is a 401 like a bad one (checked by the service), not a 400. */
 export const SignedUrlQuery = t.Object({

@@ -1,7 +1,7 @@
 import { t } from "elysia";
-import { Enum, Nullable, PageFields, PageQuery } from "../../platform/http/schemas";
+import { Enum, Id, Nullable, PageFields, PageQuery } from "../../platform/http/schemas";
 
-export const CodeParams = t.Object({ code: t.String({ minLength: 1, maxLength: 100 }) });
+export const CodeParams = t.Object({ code: Id });
 
 const SubjectType = Enum(["GROUP", "MEMBER"]);
 const SubjectId = t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" });

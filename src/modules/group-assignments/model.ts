@@ -1,8 +1,7 @@
 import { t } from "elysia";
-import { DateTimeInput, Enum, Nullable, PageFields, PageQuery, Timestamp } from "../../platform/http/schemas";
+import { DateTimeInput, Enum, Id, Nullable, PageFields, PageQuery, Timestamp } from "../../platform/http/schemas";
 import { GROUP_SUBMISSION_STATUSES, LINK_INVALID_REASONS, SUBMISSION_METHODS } from "./tables";
 
-const Id = t.String({ minLength: 1, maxLength: 100 });
 export const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an id" });
 
 export const GroupAssignmentParams = t.Object({ contentId: Id });

@@ -56,7 +56,7 @@ export function groupsModule(rt: Runtime) {
       },
       { ...route("deleteGroup", "groups", "permission:member:manage"), params: GroupParams, response: { 204: t.Void() } },
     )
-    .post("/groups/:groupId/members", ({ actor, params, body }) => addGroupMembers(actor.db, "grant", params.groupId, body.userIds), {
+    .post("/groups/:groupId/members", ({ actor, params, body }) => addGroupMembers(actor, "grant", params.groupId, body.userIds), {
       ...route("addGroupMembers", "groups", "permission:member:manage"),
       params: GroupParams,
       body: UserIdsBody,
@@ -101,7 +101,7 @@ export function groupsModule(rt: Runtime) {
     )
     .post(
       "/plain-groups/:plainGroupId/members",
-      ({ actor, params, body }) => addGroupMembers(actor.db, "plain", params.plainGroupId, body.userIds),
+      ({ actor, params, body }) => addGroupMembers(actor, "plain", params.plainGroupId, body.userIds),
       {
         ...route("addPlainGroupMembers", "groups", "permission:member:manage"),
         params: PlainGroupParams,

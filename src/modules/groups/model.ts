@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Nullable, PageFields, PageQuery, Timestamp } from "../../platform/http/schemas";
+import { Id, Nullable, PageFields, PageQuery, Timestamp } from "../../platform/http/schemas";
 
 const Name = t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" });
 // The spec gives no bound; 2000 keeps a free-text field from growing without limit.
@@ -42,7 +42,6 @@ export const UserIdsBody = t.Object({
   }),
 });
 
-const Id = t.String({ minLength: 1, maxLength: 100 });
 export const GroupParams = t.Object({ groupId: Id });
 export const GroupMemberParams = t.Object({ groupId: Id, userPkId: Id });
 export const PlainGroupParams = t.Object({ plainGroupId: Id });

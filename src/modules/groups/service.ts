@@ -1,7 +1,8 @@
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Static } from "elysia";
+import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
-import { notFound } from "../../platform/http/errors";
+import { forbidden, notFound } from "../../platform/http/errors";
 import { isoRequired, pageOf } from "../../platform/http/schemas";
 import { grantSubjects } from "../grants/tables";
 import { members } from "../members/tables";
@@ -91,10 +92,21 @@ export function updateGroup<K extends GroupKind>(db: Db, kind: K, id: string, in
   });
 }
 
-/** Adds members; ones already in the group are unchanged. */
-export function addGroupMembers<K extends GroupKind>(db: Db, kind: K, id: string, userIds: string[], now = Date.now()) {
-  return write(db, (tx) => {
+/**
+ * Adds members; ones already in the group are unchanged. Joining a group hands out its grants, so
+ * the caller must hold every code granted to the group itself (403), as for role assignment.
+ */
+export function addGroupMembers<K extends GroupKind>(actor: Actor, kind: K, id: string, userIds: string[], now = Date.now()) {
+  return write(actor.db, (tx) => {
     const row = groupById(tx, kind, id);
+    const granted = tx
+      .select({ code: grantSubjects.code })
+      .from(grantSubjects)
+      .where(and(eq(grantSubjects.subjectType, "GROUP"), eq(grantSubjects.subjectId, id)))
+      .all();
+    if (granted.some((g) => !actor.permissionSet.has(g.code))) {
+      throw forbidden("FORBIDDEN", "This group grants permissions you do not hold.");
+    }
     const ids = requireMemberIds(tx, userIds);
     tx.insert(groupMembers)
       .values(ids.map((memberId) => ({ groupId: id, memberId, createdAt: now })))

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { DisplayName, Email, Enum, Nullable, PageFields, PageQuery, Password, Timestamp } from "../../platform/http/schemas";
+import { DisplayName, Email, Enum, Id, Nullable, PageFields, PageQuery, Password, Timestamp } from "../../platform/http/schemas";
 import { RoleRef } from "../roles/model";
 
 export const INVITATION_STATUSES = ["pending", "accepted", "cancelled", "expired"] as const;
@@ -45,7 +45,7 @@ export const CheckEmailsResult = t.Object({
 });
 
 export const BulkIdsBody = t.Object({
-  ids: t.Array(t.String({ minLength: 1, maxLength: 100, error: "must be a non-empty id" }), {
+  ids: t.Array(Id, {
     minItems: 1,
     maxItems: 500,
     error: "must be 1..500 ids",
@@ -56,7 +56,7 @@ export const BulkResult = t.Object({
   failed: t.Array(t.Object({ id: t.String(), reason: Enum(["cooldown", "not-found", "not-pending"]) })),
 });
 
-export const InvitationParams = t.Object({ invitationId: t.String({ minLength: 1, maxLength: 100 }) });
+export const InvitationParams = t.Object({ invitationId: Id });
 export const TokenParams = t.Object({ token: t.String({ minLength: 1, maxLength: 200 }) });
 
 export const AcceptInvitationBody = t.Object({

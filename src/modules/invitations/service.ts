@@ -84,7 +84,7 @@ export async function createInvitations(rt: Runtime, actor: Actor, input: Static
     // Inside the transaction: deleteRole checks for pending invitations inside its own.
     const role = roleByKey(tx, input.roleKey ?? "member");
     if (!role) throw invalid("roleKey", "does not name a role of this tenant");
-    requireRoleAssignable(actor, role.key);
+    requireRoleAssignable(actor, role);
     const lowered = input.emails.map((e) => e.toLowerCase());
     const { memberEmails, invitedEmails } = emailStates(tx, [...new Set(lowered)], now);
     const failed: { email: string; reason: "member" | "invited" }[] = [];

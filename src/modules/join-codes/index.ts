@@ -1,11 +1,10 @@
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
 import { route } from "../../platform/http/route";
+import { Id } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { CreateJoinCodeBody, JoinCode, JoinCodeList, UpdateJoinCodeBody } from "./model";
 import { createTenantJoinCode, listTenantJoinCodes, updateTenantJoinCode } from "./service";
-
-const Id = t.String({ minLength: 1, maxLength: 100 });
 
 export function joinCodesModule(rt: Runtime) {
   return new Elysia({ name: "module.join-codes" })

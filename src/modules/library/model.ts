@@ -1,6 +1,6 @@
 import { FormatRegistry } from "@sinclair/typebox";
 import { t } from "elysia";
-import { CursorQuery, Enum, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
+import { CursorQuery, Enum, Id, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
 import { Attachment } from "../files/model";
 import { CONTENT_TYPES, LIVE_PROVIDERS, VISIBILITIES } from "./tables";
 
@@ -15,7 +15,6 @@ FormatRegistry.Set("ls-http-url", (v) => {
   }
 });
 
-const Id = t.String({ minLength: 1, maxLength: 100 });
 const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an id" });
 const HttpUrl = t.String({ format: "ls-http-url", maxLength: 1000, error: "must be an absolute http(s) URL of at most 1000 characters" });
 

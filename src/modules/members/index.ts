@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
 import { route } from "../../platform/http/route";
+import { Id } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { getMember, listMembers } from "./list";
 import {
@@ -19,7 +20,7 @@ import {
 } from "./model";
 import { createMember, deleteMembers, resetMemberPassword, setMemberFieldValues, updateMember } from "./service";
 
-const MemberParams = t.Object({ userPkId: t.String({ minLength: 1, maxLength: 100 }) });
+const MemberParams = t.Object({ userPkId: Id });
 
 /** The repeated array keys as sent (Elysia's array parsing splits a value at its commas). */
 function rawArrays(request: Request) {

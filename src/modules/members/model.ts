@@ -1,5 +1,16 @@
 import { t } from "elysia";
-import { DateTimeInput, Email, Enum, Nullable, PageFields, PageQuery, Password, QueryBool, Timestamp } from "../../platform/http/schemas";
+import {
+  DateTimeInput,
+  Email,
+  Enum,
+  Id,
+  Nullable,
+  PageFields,
+  PageQuery,
+  Password,
+  QueryBool,
+  Timestamp,
+} from "../../platform/http/schemas";
 
 export const FieldValue = t.Object({
   fieldId: t.String(),
@@ -50,7 +61,7 @@ export const UpdateMemberBody = t.Object({
 });
 
 export const DeleteMembersBody = t.Object({
-  userPkIds: t.Array(t.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 10, error: "must be 1..10 member ids" }),
+  userPkIds: t.Array(Id, { minItems: 1, maxItems: 10, error: "must be 1..10 member ids" }),
 });
 export const DeleteMembersResult = t.Object({
   deleted: t.Array(t.String()),

@@ -8,9 +8,11 @@ import { write } from "../../platform/db/types";
 import { conflict, forbidden, invalid, invalidMany, notFound } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { typedFieldValues } from "../fields/values";
+import { grantedCodes } from "../grants/effective";
 import { grantSubjects } from "../grants/tables";
 import { roleByKey } from "../roles/builtin";
 import { roles } from "../roles/tables";
+import { termConsents } from "../terms/tables";
 import { insertMember } from "./create";
 import { loadMember, toFieldValue } from "./list";
 import type { CreateMemberBody, SetFieldValuesBody, UpdateMemberBody } from "./model";
@@ -33,9 +35,13 @@ export function generatePassword(): string {
 
 const isUnique = (e: unknown) => (e as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE";
 
-/** A caller may take over (reset the password of) only a member whose role's permissions it holds itself. */
-function checkNoEscalation(actor: Actor, permissions: string[]) {
-  if (permissions.some((p) => !actor.permissionSet.has(p))) throw forbidden();
+/**
+ * A caller may take over (reset the password of) only a member whose effective permissions (role ∪
+ * grants) it holds itself.
+ */
+function checkNoEscalation(actor: Actor, targetId: string, rolePermissions: string[]) {
+  const held = (p: string) => actor.permissionSet.has(p);
+  if (!rolePermissions.every(held) || !grantedCodes(actor.handle.sqlite, targetId).every(held)) throw forbidden();
 }
 
 function existingConflicts(actor: Actor, userId: string | undefined, email: string | undefined) {
@@ -58,7 +64,7 @@ export async function createMember(rt: Runtime, actor: Actor, input: Static<type
   }
   const role = roleByKey(actor.db, input.roleKey ?? "member");
   if (!role) throw invalid("roleKey", "does not name an existing role");
-  requireRoleAssignable(actor, role.key);
+  requireRoleAssignable(actor, role);
   existingConflicts(actor, input.userId, input.email);
   const tempPassword = input.password ?? generatePassword();
   const passwordHash = await hashPassword(tempPassword);
@@ -119,10 +125,12 @@ export function deleteMembers(rt: Runtime, actor: Actor, userPkIds: string[]) {
       else if (row.id === actor.memberId) out.failed.push({ userPkId: id, reason: "self" });
       else if (row.isBuiltin && row.roleKey === "owner") out.failed.push({ userPkId: id, reason: "owner" });
       else {
-        // Grant subjects have no foreign key (they name groups or members); profiles, field values and memberships cascade.
+        // Grant subjects and term consents have no foreign key (they name groups or members); profiles, field values and memberships cascade.
         tx.delete(grantSubjects)
           .where(and(eq(grantSubjects.subjectType, "MEMBER"), eq(grantSubjects.subjectId, id)))
           .run();
+        // Tenant term consents name the member as subject (no foreign key): they would keep counting.
+        tx.delete(termConsents).where(eq(termConsents.subject, id)).run();
         tx.delete(members).where(eq(members.id, id)).run();
         out.deleted.push(id);
         if (row.email) out.emails.push(row.email);
@@ -146,7 +154,7 @@ export async function resetMemberPassword(actor: Actor, id: string, password: st
     .where(eq(members.id, id))
     .get();
   if (!target) throw notFound();
-  checkNoEscalation(actor, target.permissions);
+  checkNoEscalation(actor, id, target.permissions);
   const tempPassword = password ?? generatePassword();
   const passwordHash = await hashPassword(tempPassword);
   write(actor.db, (tx) => {

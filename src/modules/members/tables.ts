@@ -43,6 +43,10 @@ export const members = sqliteTable(
     // listMembers filters: status (with the default sort), last-login range, issued accounts.
     index("members_active_created_idx").on(t.isActive, t.createdAt, t.id),
     index("members_last_login_idx").on(t.lastLoginAt, t.id),
+    // listMembers sorts (ORDER BY col NULLS LAST, id): the unique indexes lack the id tie-break.
+    index("members_active_sort_idx").on(t.isActive, t.id),
+    index("members_email_sort_idx").on(t.email, t.id),
+    index("members_user_id_sort_idx").on(t.userIdKey, t.id),
     index("members_issued_created_idx").on(t.isIssuedAccount, t.createdAt, t.id),
     // Covering probe for lists driven from a field-value index: one search per row instead of two.
     index("members_lookup_idx").on(t.id, t.isActive, t.isIssuedAccount, t.roleId, t.lastLoginAt),

@@ -1,10 +1,11 @@
 import { t } from "elysia";
-import { CursorQuery, NextCursor, Nullable } from "../../platform/http/schemas";
+import { CursorQuery, Id, NextCursor, Nullable, SafeInt } from "../../platform/http/schemas";
 
-const Id = t.String({ minLength: 1, maxLength: 100 });
 const RefId = t.String({ minLength: 1, maxLength: 255, error: "must be an id" });
 const Name = t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" });
-const Order = t.Integer({ minimum: 0, maximum: 9999, error: "must be an integer 0..9999" });
+/** Positions: 0..9999 (DECISIONS §9.2); org units: "order (integer)", any safe integer. */
+const PositionOrder = t.Integer({ minimum: 0, maximum: 9999, error: "must be an integer 0..9999" });
+const UnitOrder = SafeInt();
 
 export const OrgUnitParams = t.Object({ orgUnitId: Id });
 export const OrgUnitMemberParams = t.Object({ orgUnitId: Id, userPkId: Id });
@@ -27,7 +28,7 @@ export const CreateOrgUnitBody = t.Object({ name: Name, parentId: t.Optional(Nul
 export const UpdateOrgUnitBody = t.Object({
   name: t.Optional(Name),
   parentId: t.Optional(Nullable(RefId)),
-  order: t.Optional(Order),
+  order: t.Optional(UnitOrder),
   leaderUserId: t.Optional(Nullable(RefId)),
 });
 
@@ -42,7 +43,7 @@ export const OrgMembersQuery = t.Object({ ...CursorQuery });
 
 export const Position = t.Object({ id: t.String(), name: t.String(), order: t.Integer(), memberCount: t.Integer() });
 export const CreatePositionBody = t.Object({ name: Name });
-export const UpdatePositionBody = t.Object({ name: t.Optional(Name), order: t.Optional(Order) });
+export const UpdatePositionBody = t.Object({ name: t.Optional(Name), order: t.Optional(PositionOrder) });
 export const PositionSettings = t.Object({ enabled: t.Boolean(), positions: t.Array(Position) });
 export const PositionSettingsBody = t.Object({ enabled: t.Boolean({ error: "must be true or false" }) });
 export const PositionSettingsResult = t.Object({ enabled: t.Boolean() });

@@ -75,7 +75,7 @@ function nextOrder(db: Db, parentId: string | null): number {
     .from(orgUnits)
     .where(parentId === null ? isNull(orgUnits.parentId) : eq(orgUnits.parentId, parentId))
     .get()?.top;
-  return top == null ? 0 : Math.min(top + 1, 9999);
+  return top == null ? 0 : Math.min(top + 1, Number.MAX_SAFE_INTEGER);
 }
 
 /** True when `ancestorId` is `id` itself or above it in the tree (one recursive query). */

@@ -1,9 +1,7 @@
 import { t } from "elysia";
-import { Enum, Nullable, Timestamp } from "../../platform/http/schemas";
+import { Enum, Id, Nullable, Timestamp } from "../../platform/http/schemas";
 import { LinkFields, RefId } from "../group-assignments/model";
 import { PEER_MAX_SCORE, PEER_SUBMIT_TYPES } from "./tables";
-
-const Id = t.String({ minLength: 1, maxLength: 100 });
 
 export const PeerParams = t.Object({ contentId: Id });
 export const PeerTargetParams = t.Object({ contentId: Id, targetId: Id });

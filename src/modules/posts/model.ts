@@ -1,9 +1,8 @@
 import { type Static, t } from "elysia";
-import { CursorQuery, DateTimeInput, Enum, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
+import { CursorQuery, DateTimeInput, Enum, Id, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
 import { Attachment } from "../files/model";
 import { POST_STATUSES, POST_TYPES } from "./tables";
 
-const Id = t.String({ minLength: 1, maxLength: 100, error: "must be a non-empty id" });
 export const PostParams = t.Object({ postId: Id });
 
 export const PostTypeSchema = Enum(POST_TYPES);

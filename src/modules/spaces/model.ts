@@ -1,9 +1,8 @@
 import { t } from "elysia";
-import { CursorQuery, Email, Enum, NextCursor, Nullable, QueryBool, SafeInt, Timestamp } from "../../platform/http/schemas";
+import { CursorQuery, Email, Enum, Id, NextCursor, Nullable, QueryBool, SafeInt, Timestamp } from "../../platform/http/schemas";
 import { FieldValue } from "../members/model";
 import { SPACE_ROLES } from "./tables";
 
-const Id = t.String({ minLength: 1, maxLength: 100 });
 export const SpaceParams = t.Object({ spaceId: Id });
 export const SpaceMemberParams = t.Object({ spaceId: Id, userPkId: Id });
 export const SpaceJoinCodeParams = t.Object({ spaceId: Id, joinCodeId: Id });

@@ -1,8 +1,7 @@
 import { t } from "elysia";
-import { CursorQuery, Email, Enum, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
+import { CursorQuery, Email, Enum, Id, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
 import { RESPONSE_STATUSES, SURVEY_QUESTION_TYPES } from "./tables";
 
-const Id = t.String({ minLength: 1, maxLength: 100 });
 const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an id" });
 const FileIds = t.Array(RefId, { maxItems: 20, error: "must be at most 20 file ids" });
 

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Enum, Nullable, Timestamp } from "../../platform/http/schemas";
+import { Enum, Id, Nullable, Timestamp } from "../../platform/http/schemas";
 
 export const TermScope = Enum(["platform", "tenant"]);
 const Topic = t.String({
@@ -50,7 +50,7 @@ export const UpdateTermBody = t.Object({
 export const SetCurrentVersionBody = t.Object({
   currentVersion: t.Integer({ minimum: 1, maximum: 9007199254740991, error: "must be an integer >= 1" }),
 });
-export const TopicParams = t.Object({ topic: t.String({ minLength: 1, maxLength: 100 }) });
+export const TopicParams = t.Object({ topic: Id });
 
 export const AgreementRecord = t.Object({
   scope: TermScope,

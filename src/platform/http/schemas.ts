@@ -89,4 +89,10 @@ export const CursorQuery = {
 };
 export const NextCursor = Nullable(t.String());
 
-export const IdParam = (name: string) => t.Object({ [name]: t.String({ minLength: 1, maxLength: 100 }) });
+/**
+ * A record id (or key) in a path or a bulk body. No length bound of its own (DECISIONS §3): an id
+ * that names nothing, an overlong one included, is 404 in a path and a per-item `not-found` in a
+ * bulk body, never a 400.
+ */
+export const Id = t.String({ minLength: 1, error: "must be a non-empty id" });
+export const IdParam = (name: string) => t.Object({ [name]: Id });
