@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { accounts, oneTimeCodes } from "../src/modules/auth/platform-tables";
 import { tenantJoinCodes } from "../src/modules/join-codes/tables";
 import { ssoSettings } from "../src/modules/sso/tables";
 import { tenantSettings } from "../src/modules/tenant/tables";
@@ -80,6 +82,30 @@ describe("POST /api/v1/auth/sign-up — signUp", () => {
     const body = expectProblem(res, 400, "VALIDATION_FAILED");
     expect(body.errors.map((e: { field: string }) => e.field)).toContain(field);
     expect(JSON.stringify(body)).not.toContain("Passw0rd");
+  });
+
+  test("a tenantKey held by a stale unverified sign-up is freed; a recent or used one stays taken", async () => {
+    const rt = s.server.rt;
+    const squat = fresh();
+    const up = await post("/auth/sign-up", { email: squat.email, password: "Passw0rd!", displayName: "S", tenantKey: squat.tenantKey });
+    expect(up.status).toBe(201);
+    const other = fresh();
+    const body = { email: other.email, password: "Passw0rd!", displayName: "B", tenantKey: squat.tenantKey };
+    expectProblem(await post("/auth/sign-up", body), 409, "ALREADY_EXISTS");
+    // The sign-up ages past a code's life and its code expires.
+    const past = Date.now() - 11 * 60_000;
+    rt.platform.db.update(accounts).set({ createdAt: past }).where(eq(accounts.email, squat.email)).run();
+    rt.platform.db.update(oneTimeCodes).set({ expiresAt: past }).where(eq(oneTimeCodes.email, squat.email)).run();
+    const old = tenantByKey(rt.platform.db, squat.tenantKey);
+    expect((await post("/auth/sign-up", body)).status).toBe(201);
+    expect(tenantByKey(rt.platform.db, squat.tenantKey)?.id).not.toBe(old?.id);
+    expect(tenantByKey(rt.platform.db, squat.tenantKey)?.ownerEmail).toBe(other.email);
+    // The squatter's unverified account went with it: the e-mail can sign up again.
+    expect((await post("/auth/sign-up", { email: squat.email, password: "Passw0rd!", displayName: "S" })).status).toBe(201);
+    // A verified sign-up's tenantKey is never freed.
+    const v = await signUpVerified(s);
+    rt.platform.db.update(accounts).set({ createdAt: past }).where(eq(accounts.email, v.email)).run();
+    expectProblem(await post("/auth/sign-up", { ...body, email: fresh().email, tenantKey: v.tenantKey }), 409, "ALREADY_EXISTS");
   });
 
   test("returns 400 for missing required fields", async () => {
@@ -272,6 +298,19 @@ describe("code sign-in — requestSignInCode, checkSignInCode, signInWithCode", 
 });
 
 describe("POST /api/v1/auth/sign-in/password — signInWithPassword", () => {
+  test("an owner whose sign-up is not verified gets 401 INVALID_CREDENTIALS, with or without tenantKey, until it is", async () => {
+    const f = fresh();
+    const up = await post("/auth/sign-up", { email: f.email, password: "Passw0rd!", displayName: "Ann", tenantKey: f.tenantKey });
+    expect(up.status).toBe(201);
+    const byKey = { identifier: f.email, password: "Passw0rd!", tenantKey: f.tenantKey };
+    const wrongPw = expectProblem(await post("/auth/sign-in/password", { ...byKey, password: "Wrong000!" }), 401, "INVALID_CREDENTIALS");
+    const unverified = expectProblem(await post("/auth/sign-in/password", byKey), 401, "INVALID_CREDENTIALS");
+    expect(unverified.detail).toBe(wrongPw.detail);
+    expectProblem(await post("/auth/sign-in/password", { identifier: f.email, password: "Passw0rd!" }), 401, "INVALID_CREDENTIALS");
+    expect((await post("/auth/sign-up/verify", { email: f.email, code: up.body.devCode })).status).toBe(200);
+    expect((await post("/auth/sign-in/password", byKey)).status).toBe(200);
+  });
+
   test("signs in with tenantKey by e-mail or by userId, case-insensitively", async () => {
     const t = await createTenantFixture(s.server);
     const m = await createMemberFixture(s.server, t, { userId: "Kim.Lee" });

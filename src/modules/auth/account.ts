@@ -1,11 +1,15 @@
-import { and, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import type { Static } from "elysia";
 import { hashPassword } from "../../platform/auth/password";
+import { sessions } from "../../platform/auth/platform-tables";
+import { directory, tenants } from "../../platform/db/platform-tables";
+import type { TenantRow } from "../../platform/db/registry";
+import { write } from "../../platform/db/types";
 import { conflict, forbidden, unauthenticated } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { members } from "../members/tables";
-import { provisionTenant } from "../tenant/provision";
-import { type CodeKey, checkCode, consumeCode, invalidCode, issueCode } from "./codes";
+import { provisionTenant, removeTenantFile } from "../tenant/provision";
+import { CODE_TTL_MS, type CodeKey, checkCode, consumeCode, hasLiveCode, invalidCode, issueCode } from "./codes";
 import { accountByEmail, directoryHits, memberByEmail, normEmail, safeUse, tenantOfId, tenantOfKey, tenantsOf } from "./identity";
 import type { ConfirmResetBody, SignInWithCodeBody, SignUpBody, VerifySignUpBody } from "./model";
 import { accounts } from "./platform-tables";
@@ -23,7 +27,8 @@ export async function signUp(rt: Runtime, input: Static<typeof SignUpBody>, now 
   const email = normEmail(input.email);
   const db = rt.platform.db;
   if (accountByEmail(db, email)) throw conflict("ALREADY_EXISTS", "An account with this e-mail already exists.");
-  if (input.tenantKey && tenantOfKey(rt, input.tenantKey)) throw conflict("ALREADY_EXISTS", "This tenantKey is taken.");
+  const heldBy = input.tenantKey ? tenantOfKey(rt, input.tenantKey) : null;
+  if (heldBy && !releaseStaleSignUp(rt, heldBy, now)) throw conflict("ALREADY_EXISTS", "This tenantKey is taken.");
   const passwordHash = await hashPassword(input.password);
   const id = Bun.randomUUIDv7();
   try {
@@ -44,6 +49,28 @@ export async function signUp(rt: Runtime, input: Static<typeof SignUpBody>, now 
   }
   const issued = issueCode(rt, platformKey(email, "sign-up"), { deliver: true, force: true }, now);
   return { email, verificationRequired: true, ...(issued.devCode ? { devCode: issued.devCode } : {}) };
+}
+
+/**
+ * A tenantKey held by a sign-up that was never verified is freed when that sign-up is stale: made
+ * longer ago than a code lives, no sign-up code live, and its tenant untouched (the owner alone,
+ * never a session). The tenant (registry, directory, file) and the unverified account go.
+ */
+function releaseStaleSignUp(rt: Runtime, tenant: TenantRow, now: number): boolean {
+  const db = rt.platform.db;
+  const account = tenant.ownerEmail ? accountByEmail(db, tenant.ownerEmail) : null;
+  if (!account || account.verifiedAt !== null || account.signUpTenantId !== tenant.id) return false;
+  if (account.createdAt > now - CODE_TTL_MS || hasLiveCode(rt, platformKey(account.email, "sign-up"), now)) return false;
+  if (db.select({ id: sessions.id }).from(sessions).where(eq(sessions.tenantId, tenant.id)).get()) return false;
+  const memberCount = safeUse(rt, tenant.id, (h) => h.db.select({ n: count() }).from(members).get()?.n ?? 0);
+  if (memberCount !== undefined && memberCount > 1) return false;
+  write(db, (tx) => {
+    tx.delete(directory).where(eq(directory.tenantId, tenant.id)).run();
+    tx.delete(tenants).where(eq(tenants.id, tenant.id)).run();
+    tx.delete(accounts).where(eq(accounts.id, account.id)).run();
+  });
+  removeTenantFile(rt, tenant.id);
+  return true;
 }
 
 /** verifySignUpCode: proves the e-mail and signs into the tenant made at sign-up (or into no tenant). */

@@ -69,6 +69,8 @@ export async function signInWithPassword(rt: Runtime, input: Static<typeof SignI
     recordFailure(rt, tenant.id, m.id, now);
     throw wrong();
   }
+  // The owner a sign-up made has not proved its e-mail until verifySignUpCode: the same answer as a wrong password.
+  if (unverifiedSignUpOwner(rt, tenant.id, m.email)) throw wrong();
   const upgraded = needsRehash(m.passwordHash) ? await hashPassword(input.password) : null;
   rt.tenants.use(tenant.id, (h) =>
     h.db
@@ -79,6 +81,12 @@ export async function signInWithPassword(rt: Runtime, input: Static<typeof SignI
   );
   const target: SignInTarget = { tenant, memberId: m.id, email: m.email ?? "" };
   return startSession(rt, target, input.sessionType, now);
+}
+
+/** Whether the member is the owner of a sign-up (its tenant) whose e-mail is not verified yet. */
+function unverifiedSignUpOwner(rt: Runtime, tenantId: string, email: string | null): boolean {
+  const account = email ? accountByEmail(rt.platform.db, email) : null;
+  return !!account && account.verifiedAt === null && account.signUpTenantId === tenantId;
 }
 
 function recordFailure(rt: Runtime, tenantId: string, memberId: string, now: number) {
