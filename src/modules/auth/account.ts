@@ -10,7 +10,17 @@ import type { Runtime } from "../../platform/runtime";
 import { members } from "../members/tables";
 import { provisionTenant, removeTenantFile } from "../tenant/provision";
 import { CODE_TTL_MS, type CodeKey, checkCode, consumeCode, hasLiveCode, invalidCode, issueCode } from "./codes";
-import { accountByEmail, directoryHits, memberByEmail, normEmail, safeUse, tenantOfId, tenantOfKey, tenantsOf } from "./identity";
+import {
+  accountByEmail,
+  directoryHits,
+  memberByEmail,
+  normEmail,
+  safeUse,
+  tenantOfId,
+  tenantOfKey,
+  tenantsOf,
+  verifiedAccountId,
+} from "./identity";
 import type { ConfirmResetBody, SignInWithCodeBody, SignUpBody, VerifySignUpBody } from "./model";
 import { accounts } from "./platform-tables";
 import { allowedLoginMethods } from "./providers";
@@ -84,7 +94,7 @@ export async function verifySignUpCode(rt: Runtime, input: Static<typeof VerifyS
   let target: SignInTarget = { account: { ...account, verifiedAt: now } };
   if (tenant) {
     const memberId = safeUse(rt, tenant.id, (h) => memberByEmail(h.db, email)?.id);
-    if (memberId) target = { tenant, memberId, email };
+    if (memberId) target = { tenant, memberId, email, accountId: account.id };
   }
   return startSession(rt, target, input.sessionType, now);
 }
@@ -168,5 +178,6 @@ export async function signInWithCode(rt: Runtime, input: Static<typeof SignInWit
   if (!found) throw notMember();
   if (found.methods === "SSO_ONLY") throw forbidden("SSO_ONLY", "This tenant allows only single sign-on.");
   consumeCode(rt, matched);
-  return startSession(rt, { tenant, memberId: found.memberId, email }, input.sessionType, now);
+  const accountId = verifiedAccountId(rt.platform.db, email);
+  return startSession(rt, { tenant, memberId: found.memberId, email, accountId }, input.sessionType, now);
 }

@@ -11,7 +11,7 @@ import { members } from "../members/tables";
 import { roleByKey } from "../roles/builtin";
 import { readSettings } from "../tenant/service";
 import { type CodeKey, checkCode, consumeCode, invalidCode, issueCode } from "./codes";
-import { memberByEmail, normEmail, tenantOfKey } from "./identity";
+import { memberByEmail, normEmail, tenantOfKey, verifiedAccountId } from "./identity";
 import type { JoinTenantBody } from "./model";
 import { startSession } from "./session";
 
@@ -62,5 +62,6 @@ export async function joinTenant(
   if (!created) throw conflict("ALREADY_EXISTS", "This e-mail or userId is already a member of this tenant.");
   write(rt.platform.db, (tx) => indexMember(tx, email, tenant.id, created.id));
   consumeCode(rt, key);
-  return startSession(rt, { tenant, memberId: created.id, email }, input.sessionType, now);
+  const accountId = verifiedAccountId(rt.platform.db, email);
+  return startSession(rt, { tenant, memberId: created.id, email, accountId }, input.sessionType, now);
 }

@@ -10,7 +10,7 @@ import type { Profile } from "./model";
 import { revokeMemberSessions } from "./session";
 
 export function getCurrentUser(rt: Runtime, actor: Actor) {
-  return sessionUserOf(rt, actor.handle, { id: actor.tenantId, key: actor.tenantKey }, actor);
+  return sessionUserOf(rt, actor.handle, { id: actor.tenantId, key: actor.tenantKey }, actor, actor.accountId);
 }
 
 /** changeOwnPassword: checks the current password; the member's other sessions end. */

@@ -10,7 +10,7 @@ import { isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { members } from "../members/tables";
 import { readSettings } from "../tenant/service";
-import { type AccountRow, accountByEmail, accountById, accountUserOf, sessionUserOf, tenantOfId, tenantsOf } from "./identity";
+import { type AccountRow, accountById, accountUserOf, sessionUserOf, tenantOfId, tenantsOf } from "./identity";
 import type { AuthResult, SessionRefresh, SessionTypeResult, SessionUser } from "./model";
 import { rotatedRefreshTokens } from "./platform-tables";
 import { sweepExpired } from "./sweep";
@@ -19,8 +19,13 @@ export const REFRESH_COOKIE = "lsp_session";
 export const REFRESH_COOKIE_PATH = "/api/v1/auth/session";
 
 type SessionType = "personal" | "public";
-/** Who a sign-in opens a session for: a tenant member, or a platform account without a tenant. */
-export type SignInTarget = { tenant: TenantRow; memberId: string; email: string } | { account: AccountRow };
+/**
+ * Who a sign-in opens a session for: a tenant member, or a platform account without a tenant. A
+ * member's `accountId` is the verified platform account the sign-in itself proved (a code to the
+ * e-mail, the account's password), else null: the platform identity (platform consents) is never
+ * taken from a member's e-mail alone.
+ */
+export type SignInTarget = { tenant: TenantRow; memberId: string; email: string; accountId: string | null } | { account: AccountRow };
 
 /** A signed-in answer: the body and the refresh cookie the route sets. */
 export type Issued<T> = { body: T; cookie: string };
@@ -90,15 +95,14 @@ export async function startSession(
       if (!m?.isActive) return null;
       const settings = readSettings(h.db);
       h.db.update(members).set({ lastLoginAt: now }).where(eq(members.id, memberId)).run();
-      return { settings, user: sessionUserOf(rt, h, tenant, m) };
+      return { settings, user: sessionUserOf(rt, h, tenant, m, target.accountId) };
     });
     if (!found) throw unauthenticated("INVALID_CREDENTIALS", "The identifier or password is wrong.");
     user = found.user;
     type = sessionType ?? found.settings.defaultSessionType;
     expiresAt = expiryOf(type, found.settings.publicAbsoluteTimeoutMinutes, now);
-    const accountId = accountByEmail(rt.platform.db, email)?.id ?? null;
     session = {
-      accountId,
+      accountId: target.accountId,
       email,
       tenantId: tenant.id,
       tenantKey: tenant.key,
@@ -185,7 +189,7 @@ function userOfSession(rt: Runtime, s: SessionRow): Static<typeof SessionUser> |
   const memberId = s.memberId;
   return rt.tenants.use(tenant.id, (h) => {
     const m = rt.resolveMember(h, memberId);
-    return m?.isActive ? sessionUserOf(rt, h, tenant, m) : null;
+    return m?.isActive ? sessionUserOf(rt, h, tenant, m, s.accountId) : null;
   });
 }
 

@@ -5,7 +5,7 @@ import type { TenantRow } from "../../platform/db/registry";
 import { badRequest, forbidden, tooMany, unauthenticated } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { members } from "../members/tables";
-import { accountByEmail, memberByIdentifier, membershipsOf, normEmail, safeUse, tenantOfKey } from "./identity";
+import { type AccountRow, accountByEmail, memberByIdentifier, membershipsOf, normEmail, safeUse, tenantOfKey } from "./identity";
 import type { SignInWithPasswordBody } from "./model";
 import { allowedLoginMethods } from "./providers";
 import { type SignInTarget, startSession } from "./session";
@@ -69,8 +69,9 @@ export async function signInWithPassword(rt: Runtime, input: Static<typeof SignI
     recordFailure(rt, tenant.id, m.id, now);
     throw wrong();
   }
+  const account = m.email ? accountByEmail(rt.platform.db, m.email) : null;
   // The owner a sign-up made has not proved its e-mail until verifySignUpCode: the same answer as a wrong password.
-  if (unverifiedSignUpOwner(rt, tenant.id, m.email)) throw wrong();
+  if (account && account.verifiedAt === null && account.signUpTenantId === tenant.id) throw wrong();
   const upgraded = needsRehash(m.passwordHash) ? await hashPassword(input.password) : null;
   rt.tenants.use(tenant.id, (h) =>
     h.db
@@ -79,14 +80,23 @@ export async function signInWithPassword(rt: Runtime, input: Static<typeof SignI
       .where(eq(members.id, m.id))
       .run(),
   );
-  const target: SignInTarget = { tenant, memberId: m.id, email: m.email ?? "" };
+  const target: SignInTarget = {
+    tenant,
+    memberId: m.id,
+    email: m.email ?? "",
+    accountId: await provedAccount(account, m.passwordHash, input.password),
+  };
   return startSession(rt, target, input.sessionType, now);
 }
 
-/** Whether the member is the owner of a sign-up (its tenant) whose e-mail is not verified yet. */
-function unverifiedSignUpOwner(rt: Runtime, tenantId: string, email: string | null): boolean {
-  const account = email ? accountByEmail(rt.platform.db, email) : null;
-  return !!account && account.verifiedAt === null && account.signUpTenantId === tenantId;
+/**
+ * The member's password proves the verified platform account of its e-mail only when it is also
+ * the account's password (the same hash: the sign-up owner, a reset by e-mail; else checked).
+ */
+async function provedAccount(account: AccountRow | null, memberHash: string, password: string): Promise<string | null> {
+  if (!account?.passwordHash || account.verifiedAt === null) return null;
+  if (account.passwordHash === memberHash || (await verifyPassword(password, account.passwordHash))) return account.id;
+  return null;
 }
 
 function recordFailure(rt: Runtime, tenantId: string, memberId: string, now: number) {
