@@ -535,6 +535,23 @@ describe("tenant join — requestTenantCode, joinTenant, joinTenantWithJoinCode"
     );
   });
 
+  test("joinTenant refuses a userId that is an e-mail (400) or another member's userId in any case (409)", async () => {
+    const t = await createTenantFixture(s.server);
+    setTenant(t.tenantKey, { allowUserSelfSignUp: true });
+    await createMemberFixture(s.server, t, { userId: "taken_id" });
+    const f = fresh();
+    const code = (await post(`/public/tenants/${t.tenantKey}/auth/request-code`, { email: f.email })).body.devCode;
+    const join = (userId: string) =>
+      post(`/public/tenants/${t.tenantKey}/auth/join`, { email: f.email, code, password: "Passw0rd!", displayName: "J", userId });
+    const asEmail = expectProblem(await join(t.email), 400, "VALIDATION_FAILED");
+    expect(asEmail.errors.map((e: { field: string }) => e.field)).toEqual(["userId"]);
+    expectProblem(await join("TAKEN_ID"), 409, "ALREADY_EXISTS");
+    expect((await join("free_id")).status).toBe(201);
+    // The owner still signs in by e-mail into its own member.
+    const owner = await post("/auth/sign-in/password", { identifier: t.email, password: t.password, tenantKey: t.tenantKey });
+    expect(owner.body.user.id).toBe(t.memberId);
+  });
+
   test("returns 404 for an unknown tenant and 400 for bad join input", async () => {
     expectProblem(await post("/public/tenants/no-such/auth/request-code", { email: "a@example.com" }), 404, "NOT_FOUND");
     const t = await createTenantFixture(s.server);
