@@ -663,6 +663,23 @@ describe("allowedLoginMethods = SSO_ONLY", () => {
     const lookup = await post(`/public/tenants/${t.tenantKey}/auth/identifier-lookup`, { identifier: t.email });
     expect(lookup.body).toMatchObject({ exists: true, methods: [] });
   });
+
+  test("joinTenantWithJoinCode and joinTenant get 403 SSO_ONLY even with a usable join code or self sign-up on", async () => {
+    const t = await createTenantFixture(s.server);
+    setTenant(t.tenantKey, { allowUserSelfSignUp: true });
+    setSso(t.tenantId, { allowedLoginMethods: "SSO_ONLY" });
+    s.server.rt.tenants.use(t.tenantId, (h) =>
+      h.db
+        .insert(tenantJoinCodes)
+        .values({ id: Bun.randomUUIDv7(), code: "SSO-1", enabled: true, expiresAt: null, createdAt: Date.now() })
+        .run(),
+    );
+    const f = fresh();
+    const code = (await post(`/public/tenants/${t.tenantKey}/auth/request-code`, { email: f.email })).body.devCode;
+    const body = { email: f.email, code, password: "Passw0rd!", displayName: "J" };
+    expectProblem(await post(`/public/tenants/${t.tenantKey}/auth/join-with-code`, { ...body, joinCode: "SSO-1" }), 403, "SSO_ONLY");
+    expectProblem(await post(`/public/tenants/${t.tenantKey}/auth/join`, body), 403, "SSO_ONLY");
+  });
 });
 
 describe("POST /api/v1/auth/external/{provider}/start — startExternalSignIn", () => {
