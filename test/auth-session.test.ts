@@ -123,6 +123,26 @@ describe("PUT /api/v1/auth/session/type — setSessionType", () => {
     expect(Math.abs(Date.parse(per.body.absoluteExpiresAt) - (Date.now() + 30 * 24 * 3600_000))).toBeLessThan(5_000);
   });
 
+  test("rotates the refresh cookie and re-sends it: session-only for public, 30 days for personal", async () => {
+    const t = await createTenantFixture(s.server);
+    const signedIn = await signIn(t, "personal");
+    expect(signedIn.headers.get("set-cookie")).toContain("Expires=");
+    const token = signedIn.body.accessToken;
+    const pub = await s.call("PUT", "/api/v1/auth/session/type", { token, json: { sessionType: "public" } });
+    const pubCookie = pub.headers.get("set-cookie") ?? "";
+    expect(pubCookie).toMatch(/^lsp_session=[A-Za-z0-9_-]{43}; Path=\/api\/v1\/auth\/session; HttpOnly; SameSite=Lax/);
+    expect(pubCookie).not.toContain("Expires=");
+    expect(pubCookie).not.toContain("Max-Age");
+    expect(cookieOf(pub)).not.toBe(cookieOf(signedIn));
+    const r = await refresh(cookieOf(pub));
+    expect(r.status).toBe(200);
+    expect(r.headers.get("set-cookie")).not.toContain("Expires=");
+    const per = await s.call("PUT", "/api/v1/auth/session/type", { token, json: { sessionType: "personal" } });
+    const expires = Date.parse(/Expires=([^;]+)/.exec(per.headers.get("set-cookie") ?? "")?.[1] ?? "");
+    expect(Math.abs(expires - (Date.now() + 30 * 24 * 3600_000))).toBeLessThan(5_000);
+    expect((await refresh(cookieOf(per))).status).toBe(200);
+  });
+
   test("returns 400 for an unknown or missing type and 401 without a token", async () => {
     const t = await createTenantFixture(s.server);
     expectProblem(

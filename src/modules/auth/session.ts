@@ -4,7 +4,7 @@ import type { Actor } from "../../platform/auth/actor";
 import { sessions } from "../../platform/auth/platform-tables";
 import { newRefreshToken, openSession, PERSONAL_SESSION_MS, refreshHashOf } from "../../platform/auth/sessions";
 import type { TenantRow } from "../../platform/db/registry";
-import { write } from "../../platform/db/types";
+import { type Db, write } from "../../platform/db/types";
 import { unauthenticated } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
@@ -130,6 +130,15 @@ export async function startSession(
 
 type SessionRow = typeof sessions.$inferSelect;
 
+/** Moves a session's refresh token on to `next`; the current one is remembered as rotated away. */
+function rotateIn(rt: Runtime, tx: Db, s: { id: string; refreshHash: string }, next: string, now: number) {
+  tx.insert(rotatedRefreshTokens).values({ hash: s.refreshHash, sessionId: s.id, rotatedAt: now }).run();
+  tx.update(sessions)
+    .set({ refreshHash: refreshHashOf(rt, next), previousRefreshHash: s.refreshHash, lastUsedAt: now })
+    .where(eq(sessions.id, s.id))
+    .run();
+}
+
 /**
  * Rotates the refresh token. A token that was already rotated away is a stolen or replayed one:
  * its whole session is revoked (the revocation is committed before the 401).
@@ -151,11 +160,7 @@ export async function refreshSession(rt: Runtime, token: string | null, now = Da
       return { reused: old?.sessionId ?? null };
     }
     if (s.revokedAt !== null || s.absoluteExpiresAt <= now) return { reused: null };
-    tx.insert(rotatedRefreshTokens).values({ hash, sessionId: s.id, rotatedAt: now }).run();
-    tx.update(sessions)
-      .set({ refreshHash: refreshHashOf(rt, next), previousRefreshHash: hash, lastUsedAt: now })
-      .where(eq(sessions.id, s.id))
-      .run();
+    rotateIn(rt, tx, s, next, now);
     return { session: s };
   });
   if (!("session" in outcome)) {
@@ -212,12 +217,34 @@ export function signOut(rt: Runtime, token: string | null, now = Date.now()) {
   if (sessionId) revokeSession(rt, sessionId, now);
 }
 
-/** setSessionType: confirms the type and restarts the absolute lifetime from now (DECISIONS §2). */
-export function setSessionType(rt: Runtime, actor: Actor, sessionType: SessionType, now = Date.now()): Static<typeof SessionTypeResult> {
+/**
+ * setSessionType: confirms the type and restarts the absolute lifetime from now (DECISIONS §2).
+ * The refresh token is rotated and its cookie sent again with the new type's attributes (a public
+ * session's cookie must not outlive the browser).
+ */
+export function setSessionType(
+  rt: Runtime,
+  actor: Actor,
+  sessionType: SessionType,
+  now = Date.now(),
+): Issued<Static<typeof SessionTypeResult>> {
   const settings = readSettings(actor.db);
   const absoluteExpiresAt = expiryOf(sessionType, settings.publicAbsoluteTimeoutMinutes, now);
-  rt.platform.db.update(sessions).set({ sessionType, confirmed: true, absoluteExpiresAt }).where(eq(sessions.id, actor.sessionId)).run();
-  return { sessionType, absoluteExpiresAt: isoRequired(absoluteExpiresAt), confirmed: true };
+  const next = newRefreshToken();
+  write(rt.platform.db, (tx) => {
+    const s = tx
+      .select({ id: sessions.id, refreshHash: sessions.refreshHash })
+      .from(sessions)
+      .where(eq(sessions.id, actor.sessionId))
+      .get();
+    if (!s) throw unauthenticated();
+    tx.update(sessions).set({ sessionType, confirmed: true, absoluteExpiresAt }).where(eq(sessions.id, s.id)).run();
+    rotateIn(rt, tx, s, next, now);
+  });
+  return {
+    body: { sessionType, absoluteExpiresAt: isoRequired(absoluteExpiresAt), confirmed: true },
+    cookie: refreshCookie(rt, next, sessionType, absoluteExpiresAt),
+  };
 }
 
 /** Ends a member's sessions in one tenant except `keep` (own password change). */
