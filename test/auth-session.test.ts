@@ -71,6 +71,26 @@ describe("POST /api/v1/auth/session/refresh — refreshSession", () => {
     expectProblem(await s.call("GET", "/api/v1/me", { token: a.token }), 401, "UNAUTHENTICATED");
   });
 
+  test("two tabs refreshing with the same cookie at once both get a token; the session lives on", async () => {
+    const a = await signUpVerified(s);
+    const [r1, r2] = await Promise.all([refresh(a.cookie), refresh(a.cookie)]);
+    expect([r1.status, r2.status]).toEqual([200, 200]);
+    expect(cookieOf(r1)).not.toBe(cookieOf(r2));
+    const latest = await refresh(cookieOf(r2));
+    expect(latest.status).toBe(200);
+    expect((await s.call("GET", "/api/v1/me", { token: latest.body.accessToken })).status).toBe(200);
+  });
+
+  test("the previous cookie presented more than 30 s after its rotation still revokes the session", async () => {
+    const a = await signUpVerified(s);
+    const r1 = await refresh(a.cookie);
+    expect(r1.status).toBe(200);
+    s.server.rt.platform.sqlite.query("UPDATE rotated_refresh_tokens SET rotated_at = rotated_at - 31000").run();
+    expectProblem(await refresh(a.cookie), 401, "SESSION_EXPIRED");
+    expectProblem(await refresh(cookieOf(r1)), 401, "SESSION_EXPIRED");
+    expectProblem(await s.call("GET", "/api/v1/me", { token: r1.body.accessToken }), 401, "UNAUTHENTICATED");
+  });
+
   test("returns 401 SESSION_EXPIRED without a cookie and with an unknown one; ignores a bearer token", async () => {
     const a = await signUpVerified(s);
     expectProblem(await refresh(), 401, "SESSION_EXPIRED");

@@ -139,9 +139,14 @@ function rotateIn(rt: Runtime, tx: Db, s: { id: string; refreshHash: string }, n
     .run();
 }
 
+/** Two tabs refreshing at once: the token just rotated away still rotates within this time. */
+export const REFRESH_REUSE_GRACE_MS = 30_000;
+
 /**
  * Rotates the refresh token. A token that was already rotated away is a stolen or replayed one:
- * its whole session is revoked (the revocation is committed before the 401).
+ * its whole session is revoked (the revocation is committed before the 401) — except the session's
+ * previous token within REFRESH_REUSE_GRACE_MS of its rotation (a concurrent refresh), which
+ * rotates once more.
  */
 export async function refreshSession(rt: Runtime, token: string | null, now = Date.now()): Promise<Issued<Static<typeof SessionRefresh>>> {
   if (!token) throw sessionExpired();
@@ -149,15 +154,22 @@ export async function refreshSession(rt: Runtime, token: string | null, now = Da
   const hash = refreshHashOf(rt, token);
   const next = newRefreshToken();
   const outcome = write(rt.platform.db, (tx): { session: SessionRow } | { reused: string | null } => {
-    const s = tx.select().from(sessions).where(eq(sessions.refreshHash, hash)).get();
+    let s = tx.select().from(sessions).where(eq(sessions.refreshHash, hash)).get();
     if (!s) {
       const old = tx.select().from(rotatedRefreshTokens).where(eq(rotatedRefreshTokens.hash, hash)).get();
-      if (old)
+      if (old && old.rotatedAt > now - REFRESH_REUSE_GRACE_MS) {
+        s = tx
+          .select()
+          .from(sessions)
+          .where(and(eq(sessions.id, old.sessionId), eq(sessions.previousRefreshHash, hash)))
+          .get();
+      }
+      if (!s && old)
         tx.update(sessions)
           .set({ revokedAt: now })
           .where(and(eq(sessions.id, old.sessionId), isNull(sessions.revokedAt)))
           .run();
-      return { reused: old?.sessionId ?? null };
+      if (!s) return { reused: old?.sessionId ?? null };
     }
     if (s.revokedAt !== null || s.absoluteExpiresAt <= now) return { reused: null };
     rotateIn(rt, tx, s, next, now);
