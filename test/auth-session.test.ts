@@ -176,6 +176,23 @@ describe("PUT /api/v1/auth/session/type — setSessionType", () => {
 });
 
 describe("public session absolute timeout", () => {
+  test("the access token (accessTokenExpiresAt and its exp) never outlives the session", async () => {
+    const t = await createTenantFixture(s.server);
+    s.server.rt.tenants.use(t.tenantId, (h) => h.db.update(tenantSettings).set({ publicAbsoluteTimeoutMinutes: 1 }).run());
+    const res = await signIn(t, "public");
+    const row = s.server.rt.platform.sqlite
+      .query("SELECT absolute_expires_at AS at FROM sessions ORDER BY created_at DESC LIMIT 1")
+      .get() as { at: number };
+    const expOf = (token: string) => JSON.parse(Buffer.from(token.split(".")[1] as string, "base64url").toString()).exp as number;
+    for (const r of [res, await refresh(cookieOf(res))]) {
+      expect(r.status).toBe(200);
+      expect(Date.parse(r.body.accessTokenExpiresAt)).toBe(row.at);
+      expect(expOf(r.body.accessToken) * 1000).toBeLessThanOrEqual(row.at);
+    }
+    const personal = await signIn(t, "personal");
+    expect(Math.abs(Date.parse(personal.body.accessTokenExpiresAt) - (Date.now() + 15 * 60_000))).toBeLessThan(5_000);
+  });
+
   test("after publicAbsoluteTimeoutMinutes neither the access token nor the refresh cookie works", async () => {
     const t = await createTenantFixture(s.server);
     s.server.rt.tenants.use(t.tenantId, (h) => h.db.update(tenantSettings).set({ publicAbsoluteTimeoutMinutes: 1 }).run());

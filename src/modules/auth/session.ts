@@ -188,6 +188,7 @@ export async function refreshSession(rt: Runtime, token: string | null, now = Da
   const access = await rt.tokens.sign(
     { sid: s.id, acc: s.accountId, email: s.email, tid: s.tenantId, tkey: user.tenantKey, sub: s.memberId },
     now,
+    s.absoluteExpiresAt,
   );
   return {
     body: { accessToken: access.accessToken, accessTokenExpiresAt: isoRequired(access.accessTokenExpiresAt), user },
