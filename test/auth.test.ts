@@ -446,6 +446,21 @@ describe("PUT /api/v1/me/password — changeOwnPassword", () => {
     );
   });
 
+  test("wrong current passwords lock the member out like sign-in: 429 RATE_LIMITED with Retry-After", async () => {
+    const t = await createTenantFixture(s.server);
+    const change = (currentPassword: string) =>
+      s.call("PUT", "/api/v1/me/password", { token: t.token, json: { currentPassword, newPassword: "Br4nd-new" } });
+    for (let i = 0; i < 5; i++) expectProblem(await change(`Wrong-${i}00`), 400, "INVALID_CURRENT_PASSWORD");
+    const locked = await change(t.password);
+    expectProblem(locked, 429, "RATE_LIMITED");
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(50);
+    expectProblem(
+      await post("/auth/sign-in/password", { identifier: t.email, password: t.password, tenantKey: t.tenantKey }),
+      429,
+      "RATE_LIMITED",
+    );
+  });
+
   test("returns 400 for an empty current password and a new one breaking the rule", async () => {
     const t = await createTenantFixture(s.server);
     const body = expectProblem(

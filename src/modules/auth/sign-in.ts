@@ -62,9 +62,7 @@ export async function signInWithPassword(rt: Runtime, input: Static<typeof SignI
     await burnTime(input.password);
     throw wrong();
   }
-  if (m.lockedUntil && m.lockedUntil > now) {
-    throw tooMany("RATE_LIMITED", "Too many wrong passwords; try again later.", (m.lockedUntil - now) / 1000);
-  }
+  refuseWhileLocked(m.lockedUntil, now);
   if (!(await verifyPassword(input.password, m.passwordHash))) {
     recordFailure(rt, tenant.id, m.id, now);
     throw wrong();
@@ -99,7 +97,15 @@ async function provedAccount(account: AccountRow | null, memberHash: string, pas
   return null;
 }
 
-function recordFailure(rt: Runtime, tenantId: string, memberId: string, now: number) {
+/** 429 RATE_LIMITED with Retry-After while a member is locked out after wrong passwords. */
+export function refuseWhileLocked(lockedUntil: number | null, now: number) {
+  if (lockedUntil && lockedUntil > now) {
+    throw tooMany("RATE_LIMITED", "Too many wrong passwords; try again later.", (lockedUntil - now) / 1000);
+  }
+}
+
+/** Counts a wrong password of a member; from LOCK_AFTER failures in a row it is locked out. */
+export function recordFailure(rt: Runtime, tenantId: string, memberId: string, now: number) {
   rt.tenants.use(tenantId, (h) => {
     const row = h.db
       .update(members)
