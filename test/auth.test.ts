@@ -325,6 +325,21 @@ describe("POST /api/v1/auth/sign-in/password — signInWithPassword", () => {
     expect(byUserId.status).toBe(200);
   });
 
+  test('a member without an e-mail gets this tenant in tenants and email ""', async () => {
+    const t = await createTenantFixture(s.server);
+    const created = await s.call("POST", "/api/v1/members", {
+      token: t.token,
+      json: { displayName: "No Mail", userId: "no_mail_1", password: "Passw0rd!" },
+    });
+    expect(created.status).toBe(201);
+    const res = await post("/auth/sign-in/password", { identifier: "no_mail_1", password: "Passw0rd!", tenantKey: t.tenantKey });
+    expect(res.status).toBe(200);
+    expect(res.body.email).toBe("");
+    expect(res.body.user).toMatchObject({ userId: "no_mail_1", email: "", tenantKey: t.tenantKey });
+    expect(res.body.tenants).toEqual([{ key: t.tenantKey, name: t.tenantName, kind: "member", logoImageUrl: null }]);
+    expect(res.body.hasOwnedTenant).toBe(false);
+  });
+
   test("without tenantKey: the owned tenant, else the only one, else 400 TENANT_REQUIRED", async () => {
     const a = await signUpVerified(s);
     const t1 = await createTenantFixture(s.server);

@@ -11,7 +11,7 @@ import type { Runtime } from "../../platform/runtime";
 import { members } from "../members/tables";
 import { readSettings } from "../tenant/service";
 import { type AccountRow, accountById, accountUserOf, sessionUserOf, tenantOfId, tenantsOf } from "./identity";
-import type { AuthResult, SessionRefresh, SessionTypeResult, SessionUser } from "./model";
+import type { AuthResult, AuthTenant, SessionRefresh, SessionTypeResult, SessionUser } from "./model";
 import { rotatedRefreshTokens } from "./platform-tables";
 import { sweepExpired } from "./sweep";
 
@@ -74,6 +74,7 @@ export async function startSession(
   let expiresAt = expiryOf(type, 0, now);
   let email: string;
   let session: Parameters<typeof openSession>[2];
+  let alone: Static<typeof AuthTenant> | null = null;
   if ("account" in target) {
     email = target.account.email;
     user = accountUserOf(target.account);
@@ -99,6 +100,8 @@ export async function startSession(
     });
     if (!found) throw unauthenticated("INVALID_CREDENTIALS", "The identifier or password is wrong.");
     user = found.user;
+    // A member without an e-mail is in no directory: its tenants are this one alone.
+    if (!email) alone = { key: tenant.key, name: tenant.name, kind: "member", logoImageUrl: found.settings.logoImageUrl };
     type = sessionType ?? found.settings.defaultSessionType;
     expiresAt = expiryOf(type, found.settings.publicAbsoluteTimeoutMinutes, now);
     session = {
@@ -113,7 +116,7 @@ export async function startSession(
     };
   }
   const opened = await openSession(rt, rt.platform.db, session, now);
-  const { tenants, hasOwnedTenant } = tenantsOf(rt, email);
+  const { tenants, hasOwnedTenant } = alone ? { tenants: [alone], hasOwnedTenant: false } : tenantsOf(rt, email);
   return {
     body: {
       result: "authenticated",
