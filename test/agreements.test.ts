@@ -2,9 +2,10 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { platformTermsCommand } from "../src/cli/platform-terms";
 import { loadConfig } from "../src/config";
 import { needsAgreementConsent } from "../src/modules/terms";
+import { signUpVerified } from "./helpers/auth";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
-const api = useServer();
+const api = useServer({ devCodes: true });
 
 function cli(...args: string[]) {
   const lines: string[] = [];
@@ -207,6 +208,38 @@ describe("GET /api/v1/me/agreements — listMyAgreements", () => {
 });
 
 describe("POST /api/v1/me/agreements/withdraw — withdrawAgreement", () => {
+  test("another tenant's member with the same e-mail neither sees nor withdraws the account's platform consents", async () => {
+    const victim = await signUpVerified(api, { password: "Victim0pass!" });
+    const consent = { agreements: [all[0], all[1]] };
+    expect((await api.call("POST", "/api/v1/me/agreements", { token: victim.token, json: consent })).status).toBe(201);
+    // A tenant admin gives a member the victim's e-mail and a password of its own, and signs in as it.
+    const evil = await createTenantFixture(api.server);
+    await createMemberFixture(api.server, evil, { email: victim.email });
+    const signIn = await api.call("POST", "/api/v1/auth/sign-in/password", {
+      json: { identifier: victim.email, password: "Passw0rd!", tenantKey: evil.tenantKey },
+    });
+    expect(signIn.status).toBe(200);
+    const token = signIn.body.accessToken;
+    expect((await api.call("GET", "/api/v1/me/agreements", { token })).body.platformAgreements).toEqual([]);
+    expect(signIn.body.user.needsAgreementConsent).toBe(true);
+    expectProblem(
+      await api.call("POST", "/api/v1/me/agreements/withdraw", { token, json: { scope: "platform", topic: "P_MARKETING" } }),
+      404,
+      "NOT_FOUND",
+    );
+    // The verified account sees its consents from another tenant too, after proving the e-mail by code.
+    const other = await createTenantFixture(api.server);
+    await createMemberFixture(api.server, other, { email: victim.email });
+    const code = (await api.call("POST", "/api/v1/auth/sign-in/request-code", { json: { email: victim.email } })).body.devCode;
+    const byCode = await api.call("POST", "/api/v1/auth/sign-in/code", { json: { email: victim.email, code, tenantKey: other.tenantKey } });
+    expect(byCode.status).toBe(200);
+    const mine = await api.call("GET", "/api/v1/me/agreements", { token: byCode.body.accessToken });
+    expect(mine.body.platformAgreements.map((a: { topic: string; isEffective: boolean }) => [a.topic, a.isEffective])).toEqual([
+      ["P_MARKETING", true],
+      ["P_TOS", true],
+    ]);
+  });
+
   test("withdraws an optional consent; the term is pending again", async () => {
     const { member } = await fixture();
     await api.call("POST", "/api/v1/me/agreements", { token: member.token, json: { agreements: all } });

@@ -71,6 +71,26 @@ describe("POST /api/v1/auth/session/refresh — refreshSession", () => {
     expectProblem(await s.call("GET", "/api/v1/me", { token: a.token }), 401, "UNAUTHENTICATED");
   });
 
+  test("two tabs refreshing with the same cookie at once both get a token; the session lives on", async () => {
+    const a = await signUpVerified(s);
+    const [r1, r2] = await Promise.all([refresh(a.cookie), refresh(a.cookie)]);
+    expect([r1.status, r2.status]).toEqual([200, 200]);
+    expect(cookieOf(r1)).not.toBe(cookieOf(r2));
+    const latest = await refresh(cookieOf(r2));
+    expect(latest.status).toBe(200);
+    expect((await s.call("GET", "/api/v1/me", { token: latest.body.accessToken })).status).toBe(200);
+  });
+
+  test("the previous cookie presented more than 30 s after its rotation still revokes the session", async () => {
+    const a = await signUpVerified(s);
+    const r1 = await refresh(a.cookie);
+    expect(r1.status).toBe(200);
+    s.server.rt.platform.sqlite.query("UPDATE rotated_refresh_tokens SET rotated_at = rotated_at - 31000").run();
+    expectProblem(await refresh(a.cookie), 401, "SESSION_EXPIRED");
+    expectProblem(await refresh(cookieOf(r1)), 401, "SESSION_EXPIRED");
+    expectProblem(await s.call("GET", "/api/v1/me", { token: r1.body.accessToken }), 401, "UNAUTHENTICATED");
+  });
+
   test("returns 401 SESSION_EXPIRED without a cookie and with an unknown one; ignores a bearer token", async () => {
     const a = await signUpVerified(s);
     expectProblem(await refresh(), 401, "SESSION_EXPIRED");
@@ -123,6 +143,26 @@ describe("PUT /api/v1/auth/session/type — setSessionType", () => {
     expect(Math.abs(Date.parse(per.body.absoluteExpiresAt) - (Date.now() + 30 * 24 * 3600_000))).toBeLessThan(5_000);
   });
 
+  test("rotates the refresh cookie and re-sends it: session-only for public, 30 days for personal", async () => {
+    const t = await createTenantFixture(s.server);
+    const signedIn = await signIn(t, "personal");
+    expect(signedIn.headers.get("set-cookie")).toContain("Expires=");
+    const token = signedIn.body.accessToken;
+    const pub = await s.call("PUT", "/api/v1/auth/session/type", { token, json: { sessionType: "public" } });
+    const pubCookie = pub.headers.get("set-cookie") ?? "";
+    expect(pubCookie).toMatch(/^lsp_session=[A-Za-z0-9_-]{43}; Path=\/api\/v1\/auth\/session; HttpOnly; SameSite=Lax/);
+    expect(pubCookie).not.toContain("Expires=");
+    expect(pubCookie).not.toContain("Max-Age");
+    expect(cookieOf(pub)).not.toBe(cookieOf(signedIn));
+    const r = await refresh(cookieOf(pub));
+    expect(r.status).toBe(200);
+    expect(r.headers.get("set-cookie")).not.toContain("Expires=");
+    const per = await s.call("PUT", "/api/v1/auth/session/type", { token, json: { sessionType: "personal" } });
+    const expires = Date.parse(/Expires=([^;]+)/.exec(per.headers.get("set-cookie") ?? "")?.[1] ?? "");
+    expect(Math.abs(expires - (Date.now() + 30 * 24 * 3600_000))).toBeLessThan(5_000);
+    expect((await refresh(cookieOf(per))).status).toBe(200);
+  });
+
   test("returns 400 for an unknown or missing type and 401 without a token", async () => {
     const t = await createTenantFixture(s.server);
     expectProblem(
@@ -136,6 +176,23 @@ describe("PUT /api/v1/auth/session/type — setSessionType", () => {
 });
 
 describe("public session absolute timeout", () => {
+  test("the access token (accessTokenExpiresAt and its exp) never outlives the session", async () => {
+    const t = await createTenantFixture(s.server);
+    s.server.rt.tenants.use(t.tenantId, (h) => h.db.update(tenantSettings).set({ publicAbsoluteTimeoutMinutes: 1 }).run());
+    const res = await signIn(t, "public");
+    const row = s.server.rt.platform.sqlite
+      .query("SELECT absolute_expires_at AS at FROM sessions ORDER BY created_at DESC LIMIT 1")
+      .get() as { at: number };
+    const expOf = (token: string) => JSON.parse(Buffer.from(token.split(".")[1] as string, "base64url").toString()).exp as number;
+    for (const r of [res, await refresh(cookieOf(res))]) {
+      expect(r.status).toBe(200);
+      expect(Date.parse(r.body.accessTokenExpiresAt)).toBe(row.at);
+      expect(expOf(r.body.accessToken) * 1000).toBeLessThanOrEqual(row.at);
+    }
+    const personal = await signIn(t, "personal");
+    expect(Math.abs(Date.parse(personal.body.accessTokenExpiresAt) - (Date.now() + 15 * 60_000))).toBeLessThan(5_000);
+  });
+
   test("after publicAbsoluteTimeoutMinutes neither the access token nor the refresh cookie works", async () => {
     const t = await createTenantFixture(s.server);
     s.server.rt.tenants.use(t.tenantId, (h) => h.db.update(tenantSettings).set({ publicAbsoluteTimeoutMinutes: 1 }).run());

@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { accounts, oneTimeCodes } from "../src/modules/auth/platform-tables";
 import { tenantJoinCodes } from "../src/modules/join-codes/tables";
 import { ssoSettings } from "../src/modules/sso/tables";
 import { tenantSettings } from "../src/modules/tenant/tables";
@@ -80,6 +82,30 @@ describe("POST /api/v1/auth/sign-up — signUp", () => {
     const body = expectProblem(res, 400, "VALIDATION_FAILED");
     expect(body.errors.map((e: { field: string }) => e.field)).toContain(field);
     expect(JSON.stringify(body)).not.toContain("Passw0rd");
+  });
+
+  test("a tenantKey held by a stale unverified sign-up is freed; a recent or used one stays taken", async () => {
+    const rt = s.server.rt;
+    const squat = fresh();
+    const up = await post("/auth/sign-up", { email: squat.email, password: "Passw0rd!", displayName: "S", tenantKey: squat.tenantKey });
+    expect(up.status).toBe(201);
+    const other = fresh();
+    const body = { email: other.email, password: "Passw0rd!", displayName: "B", tenantKey: squat.tenantKey };
+    expectProblem(await post("/auth/sign-up", body), 409, "ALREADY_EXISTS");
+    // The sign-up ages past a code's life and its code expires.
+    const past = Date.now() - 11 * 60_000;
+    rt.platform.db.update(accounts).set({ createdAt: past }).where(eq(accounts.email, squat.email)).run();
+    rt.platform.db.update(oneTimeCodes).set({ expiresAt: past }).where(eq(oneTimeCodes.email, squat.email)).run();
+    const old = tenantByKey(rt.platform.db, squat.tenantKey);
+    expect((await post("/auth/sign-up", body)).status).toBe(201);
+    expect(tenantByKey(rt.platform.db, squat.tenantKey)?.id).not.toBe(old?.id);
+    expect(tenantByKey(rt.platform.db, squat.tenantKey)?.ownerEmail).toBe(other.email);
+    // The squatter's unverified account went with it: the e-mail can sign up again.
+    expect((await post("/auth/sign-up", { email: squat.email, password: "Passw0rd!", displayName: "S" })).status).toBe(201);
+    // A verified sign-up's tenantKey is never freed.
+    const v = await signUpVerified(s);
+    rt.platform.db.update(accounts).set({ createdAt: past }).where(eq(accounts.email, v.email)).run();
+    expectProblem(await post("/auth/sign-up", { ...body, email: fresh().email, tenantKey: v.tenantKey }), 409, "ALREADY_EXISTS");
   });
 
   test("returns 400 for missing required fields", async () => {
@@ -272,6 +298,19 @@ describe("code sign-in — requestSignInCode, checkSignInCode, signInWithCode", 
 });
 
 describe("POST /api/v1/auth/sign-in/password — signInWithPassword", () => {
+  test("an owner whose sign-up is not verified gets 401 INVALID_CREDENTIALS, with or without tenantKey, until it is", async () => {
+    const f = fresh();
+    const up = await post("/auth/sign-up", { email: f.email, password: "Passw0rd!", displayName: "Ann", tenantKey: f.tenantKey });
+    expect(up.status).toBe(201);
+    const byKey = { identifier: f.email, password: "Passw0rd!", tenantKey: f.tenantKey };
+    const wrongPw = expectProblem(await post("/auth/sign-in/password", { ...byKey, password: "Wrong000!" }), 401, "INVALID_CREDENTIALS");
+    const unverified = expectProblem(await post("/auth/sign-in/password", byKey), 401, "INVALID_CREDENTIALS");
+    expect(unverified.detail).toBe(wrongPw.detail);
+    expectProblem(await post("/auth/sign-in/password", { identifier: f.email, password: "Passw0rd!" }), 401, "INVALID_CREDENTIALS");
+    expect((await post("/auth/sign-up/verify", { email: f.email, code: up.body.devCode })).status).toBe(200);
+    expect((await post("/auth/sign-in/password", byKey)).status).toBe(200);
+  });
+
   test("signs in with tenantKey by e-mail or by userId, case-insensitively", async () => {
     const t = await createTenantFixture(s.server);
     const m = await createMemberFixture(s.server, t, { userId: "Kim.Lee" });
@@ -284,6 +323,21 @@ describe("POST /api/v1/auth/sign-in/password — signInWithPassword", () => {
     expect(byEmail.body.user).toMatchObject({ id: m.memberId, userId: "Kim.Lee", tenantKey: t.tenantKey });
     const byUserId = await post("/auth/sign-in/password", { identifier: "kim.lee", password: m.password, tenantKey: t.tenantKey });
     expect(byUserId.status).toBe(200);
+  });
+
+  test('a member without an e-mail gets this tenant in tenants and email ""', async () => {
+    const t = await createTenantFixture(s.server);
+    const created = await s.call("POST", "/api/v1/members", {
+      token: t.token,
+      json: { displayName: "No Mail", userId: "no_mail_1", password: "Passw0rd!" },
+    });
+    expect(created.status).toBe(201);
+    const res = await post("/auth/sign-in/password", { identifier: "no_mail_1", password: "Passw0rd!", tenantKey: t.tenantKey });
+    expect(res.status).toBe(200);
+    expect(res.body.email).toBe("");
+    expect(res.body.user).toMatchObject({ userId: "no_mail_1", email: "", tenantKey: t.tenantKey });
+    expect(res.body.tenants).toEqual([{ key: t.tenantKey, name: t.tenantName, kind: "member", logoImageUrl: null }]);
+    expect(res.body.hasOwnedTenant).toBe(false);
   });
 
   test("without tenantKey: the owned tenant, else the only one, else 400 TENANT_REQUIRED", async () => {
@@ -407,6 +461,21 @@ describe("PUT /api/v1/me/password — changeOwnPassword", () => {
     );
   });
 
+  test("wrong current passwords lock the member out like sign-in: 429 RATE_LIMITED with Retry-After", async () => {
+    const t = await createTenantFixture(s.server);
+    const change = (currentPassword: string) =>
+      s.call("PUT", "/api/v1/me/password", { token: t.token, json: { currentPassword, newPassword: "Br4nd-new" } });
+    for (let i = 0; i < 5; i++) expectProblem(await change(`Wrong-${i}00`), 400, "INVALID_CURRENT_PASSWORD");
+    const locked = await change(t.password);
+    expectProblem(locked, 429, "RATE_LIMITED");
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(50);
+    expectProblem(
+      await post("/auth/sign-in/password", { identifier: t.email, password: t.password, tenantKey: t.tenantKey }),
+      429,
+      "RATE_LIMITED",
+    );
+  });
+
   test("returns 400 for an empty current password and a new one breaking the rule", async () => {
     const t = await createTenantFixture(s.server);
     const body = expectProblem(
@@ -494,6 +563,23 @@ describe("tenant join — requestTenantCode, joinTenant, joinTenantWithJoinCode"
       409,
       "ALREADY_EXISTS",
     );
+  });
+
+  test("joinTenant refuses a userId that is an e-mail (400) or another member's userId in any case (409)", async () => {
+    const t = await createTenantFixture(s.server);
+    setTenant(t.tenantKey, { allowUserSelfSignUp: true });
+    await createMemberFixture(s.server, t, { userId: "taken_id" });
+    const f = fresh();
+    const code = (await post(`/public/tenants/${t.tenantKey}/auth/request-code`, { email: f.email })).body.devCode;
+    const join = (userId: string) =>
+      post(`/public/tenants/${t.tenantKey}/auth/join`, { email: f.email, code, password: "Passw0rd!", displayName: "J", userId });
+    const asEmail = expectProblem(await join(t.email), 400, "VALIDATION_FAILED");
+    expect(asEmail.errors.map((e: { field: string }) => e.field)).toEqual(["userId"]);
+    expectProblem(await join("TAKEN_ID"), 409, "ALREADY_EXISTS");
+    expect((await join("free_id")).status).toBe(201);
+    // The owner still signs in by e-mail into its own member.
+    const owner = await post("/auth/sign-in/password", { identifier: t.email, password: t.password, tenantKey: t.tenantKey });
+    expect(owner.body.user.id).toBe(t.memberId);
   });
 
   test("returns 404 for an unknown tenant and 400 for bad join input", async () => {
@@ -606,6 +692,23 @@ describe("allowedLoginMethods = SSO_ONLY", () => {
     expectProblem(await post("/auth/sign-in/code", { email: t.email, tenantKey: t.tenantKey, code }), 403, "SSO_ONLY");
     const lookup = await post(`/public/tenants/${t.tenantKey}/auth/identifier-lookup`, { identifier: t.email });
     expect(lookup.body).toMatchObject({ exists: true, methods: [] });
+  });
+
+  test("joinTenantWithJoinCode and joinTenant get 403 SSO_ONLY even with a usable join code or self sign-up on", async () => {
+    const t = await createTenantFixture(s.server);
+    setTenant(t.tenantKey, { allowUserSelfSignUp: true });
+    setSso(t.tenantId, { allowedLoginMethods: "SSO_ONLY" });
+    s.server.rt.tenants.use(t.tenantId, (h) =>
+      h.db
+        .insert(tenantJoinCodes)
+        .values({ id: Bun.randomUUIDv7(), code: "SSO-1", enabled: true, expiresAt: null, createdAt: Date.now() })
+        .run(),
+    );
+    const f = fresh();
+    const code = (await post(`/public/tenants/${t.tenantKey}/auth/request-code`, { email: f.email })).body.devCode;
+    const body = { email: f.email, code, password: "Passw0rd!", displayName: "J" };
+    expectProblem(await post(`/public/tenants/${t.tenantKey}/auth/join-with-code`, { ...body, joinCode: "SSO-1" }), 403, "SSO_ONLY");
+    expectProblem(await post(`/public/tenants/${t.tenantKey}/auth/join`, body), 403, "SSO_ONLY");
   });
 });
 

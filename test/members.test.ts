@@ -531,6 +531,20 @@ describe("POST /api/v1/members/{userPkId}/reset-password — resetMemberPassword
     expect((await api.call("POST", path, { token: owner, json: { password: `a1${"x".repeat(126)}` } })).status).toBe(200);
   });
 
+  test("ends the member's sessions: its access token and refresh cookie stop working", async () => {
+    const { owner, tenant, member } = await fixture();
+    const signIn = await api.call("POST", "/api/v1/auth/sign-in/password", {
+      json: { identifier: member.email, password: member.password, tenantKey: tenant.tenantKey },
+    });
+    expect(signIn.status).toBe(200);
+    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] as string;
+    expect((await api.call("POST", `${M}/${member.memberId}/reset-password`, { token: owner, json: {} })).status).toBe(200);
+    expectProblem(await api.call("GET", "/api/v1/me", { token: signIn.body.accessToken }), 401, "UNAUTHENTICATED");
+    expectProblem(await api.call("GET", "/api/v1/me", { token: member.token }), 401, "UNAUTHENTICATED");
+    expectProblem(await api.call("POST", "/api/v1/auth/session/refresh", { headers: { cookie } }), 401, "SESSION_EXPIRED");
+    expect((await api.call("GET", "/api/v1/me", { token: owner })).status).toBe(200);
+  });
+
   test("rejects passwords outside 8..128 with 400", async () => {
     const { owner, member } = await fixture();
     const path = `${M}/${member.memberId}/reset-password`;

@@ -1,12 +1,26 @@
-import { and, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import type { Static } from "elysia";
 import { hashPassword } from "../../platform/auth/password";
+import { sessions } from "../../platform/auth/platform-tables";
+import { directory, tenants } from "../../platform/db/platform-tables";
+import type { TenantRow } from "../../platform/db/registry";
+import { write } from "../../platform/db/types";
 import { conflict, forbidden, unauthenticated } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { members } from "../members/tables";
-import { provisionTenant } from "../tenant/provision";
-import { type CodeKey, checkCode, consumeCode, invalidCode, issueCode } from "./codes";
-import { accountByEmail, directoryHits, memberByEmail, normEmail, safeUse, tenantOfId, tenantOfKey, tenantsOf } from "./identity";
+import { provisionTenant, removeTenantFile } from "../tenant/provision";
+import { CODE_TTL_MS, type CodeKey, checkCode, consumeCode, hasLiveCode, invalidCode, issueCode } from "./codes";
+import {
+  accountByEmail,
+  directoryHits,
+  memberByEmail,
+  normEmail,
+  safeUse,
+  tenantOfId,
+  tenantOfKey,
+  tenantsOf,
+  verifiedAccountId,
+} from "./identity";
 import type { ConfirmResetBody, SignInWithCodeBody, SignUpBody, VerifySignUpBody } from "./model";
 import { accounts } from "./platform-tables";
 import { allowedLoginMethods } from "./providers";
@@ -23,7 +37,8 @@ export async function signUp(rt: Runtime, input: Static<typeof SignUpBody>, now 
   const email = normEmail(input.email);
   const db = rt.platform.db;
   if (accountByEmail(db, email)) throw conflict("ALREADY_EXISTS", "An account with this e-mail already exists.");
-  if (input.tenantKey && tenantOfKey(rt, input.tenantKey)) throw conflict("ALREADY_EXISTS", "This tenantKey is taken.");
+  const heldBy = input.tenantKey ? tenantOfKey(rt, input.tenantKey) : null;
+  if (heldBy && !releaseStaleSignUp(rt, heldBy, now)) throw conflict("ALREADY_EXISTS", "This tenantKey is taken.");
   const passwordHash = await hashPassword(input.password);
   const id = Bun.randomUUIDv7();
   try {
@@ -46,6 +61,28 @@ export async function signUp(rt: Runtime, input: Static<typeof SignUpBody>, now 
   return { email, verificationRequired: true, ...(issued.devCode ? { devCode: issued.devCode } : {}) };
 }
 
+/**
+ * A tenantKey held by a sign-up that was never verified is freed when that sign-up is stale: made
+ * longer ago than a code lives, no sign-up code live, and its tenant untouched (the owner alone,
+ * never a session). The tenant (registry, directory, file) and the unverified account go.
+ */
+function releaseStaleSignUp(rt: Runtime, tenant: TenantRow, now: number): boolean {
+  const db = rt.platform.db;
+  const account = tenant.ownerEmail ? accountByEmail(db, tenant.ownerEmail) : null;
+  if (!account || account.verifiedAt !== null || account.signUpTenantId !== tenant.id) return false;
+  if (account.createdAt > now - CODE_TTL_MS || hasLiveCode(rt, platformKey(account.email, "sign-up"), now)) return false;
+  if (db.select({ id: sessions.id }).from(sessions).where(eq(sessions.tenantId, tenant.id)).get()) return false;
+  const memberCount = safeUse(rt, tenant.id, (h) => h.db.select({ n: count() }).from(members).get()?.n ?? 0);
+  if (memberCount !== undefined && memberCount > 1) return false;
+  write(db, (tx) => {
+    tx.delete(directory).where(eq(directory.tenantId, tenant.id)).run();
+    tx.delete(tenants).where(eq(tenants.id, tenant.id)).run();
+    tx.delete(accounts).where(eq(accounts.id, account.id)).run();
+  });
+  removeTenantFile(rt, tenant.id);
+  return true;
+}
+
 /** verifySignUpCode: proves the e-mail and signs into the tenant made at sign-up (or into no tenant). */
 export async function verifySignUpCode(rt: Runtime, input: Static<typeof VerifySignUpBody>, now = Date.now()) {
   const email = normEmail(input.email);
@@ -57,7 +94,7 @@ export async function verifySignUpCode(rt: Runtime, input: Static<typeof VerifyS
   let target: SignInTarget = { account: { ...account, verifiedAt: now } };
   if (tenant) {
     const memberId = safeUse(rt, tenant.id, (h) => memberByEmail(h.db, email)?.id);
-    if (memberId) target = { tenant, memberId, email };
+    if (memberId) target = { tenant, memberId, email, accountId: account.id };
   }
   return startSession(rt, target, input.sessionType, now);
 }
@@ -141,5 +178,6 @@ export async function signInWithCode(rt: Runtime, input: Static<typeof SignInWit
   if (!found) throw notMember();
   if (found.methods === "SSO_ONLY") throw forbidden("SSO_ONLY", "This tenant allows only single sign-on.");
   consumeCode(rt, matched);
-  return startSession(rt, { tenant, memberId: found.memberId, email }, input.sessionType, now);
+  const accountId = verifiedAccountId(rt.platform.db, email);
+  return startSession(rt, { tenant, memberId: found.memberId, email, accountId }, input.sessionType, now);
 }

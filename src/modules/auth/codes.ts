@@ -96,6 +96,16 @@ function matchIn(rt: Runtime, tx: Db, keys: CodeKey[], code: string, consume: bo
   return null;
 }
 
+/** Whether a usable code of `k` exists now. */
+export function hasLiveCode(rt: Runtime, k: CodeKey, now = Date.now()): boolean {
+  const row = rt.platform.db
+    .select({ codeHash: oneTimeCodes.codeHash, expiresAt: oneTimeCodes.expiresAt })
+    .from(oneTimeCodes)
+    .where(keyOf(k))
+    .get();
+  return !!row?.codeHash && row.expiresAt > now;
+}
+
 /** Ends a code that was checked earlier without being consumed (checkSignInCode, then a failed step). */
 export function consumeCode(rt: Runtime, k: CodeKey) {
   rt.platform.db.update(oneTimeCodes).set({ codeHash: null }).where(keyOf(k)).run();

@@ -20,6 +20,12 @@ export function accountByEmail(db: Db, email: string): AccountRow | null {
   return db.select().from(accounts).where(eq(accounts.email, email)).get() ?? null;
 }
 
+/** The id of the platform account of an e-mail once verified (the e-mail is proved); else null. */
+export function verifiedAccountId(db: Db, email: string | null): string | null {
+  const account = email ? accountByEmail(db, email) : null;
+  return account?.verifiedAt != null ? account.id : null;
+}
+
 export function accountById(db: Db, id: string): AccountRow | null {
   return db.select().from(accounts).where(eq(accounts.id, id)).get() ?? null;
 }
@@ -90,12 +96,13 @@ export function safeUse<T>(rt: Runtime, tenantId: string, fn: (h: TenantHandle) 
 /** Directory hits of an e-mail, unchecked: for flows that act on every tenant file it may be in. */
 export const directoryHits = (rt: Runtime, email: string) => directoryOf(rt.platform.db, email);
 
-/** SessionUser of a tenant member (the same shape getCurrentUser returns). */
+/** SessionUser of a tenant member (the same shape getCurrentUser returns); `accountId` is the session's. */
 export function sessionUserOf(
   rt: Runtime,
   h: TenantHandle,
   tenant: { id: string; key: string },
   m: ActorMember,
+  accountId: string | null,
 ): Static<typeof SessionUser> {
   return {
     id: m.memberId,
@@ -106,13 +113,9 @@ export function sessionUserOf(
     role: { key: m.roleKey, name: m.roleName },
     permissions: m.permissions,
     mustChangePassword: m.mustChangePassword,
-    needsAgreementConsent: consentNeeded(rt, h.db, tenant.id, m),
+    // From the terms module: essential terms without consent.
+    needsAgreementConsent: needsAgreementConsent(rt, { accountId, tenantId: tenant.id, db: h.db, memberId: m.memberId }),
   };
-}
-
-/** SessionUser.needsAgreementConsent comes from the terms module (essential terms without consent). */
-function consentNeeded(rt: Runtime, db: Db, tenantId: string, m: ActorMember): boolean {
-  return needsAgreementConsent(rt, { email: m.email, tenantId, db, memberId: m.memberId });
 }
 
 /** SessionUser of a session without a tenant: the platform account alone. */

@@ -108,8 +108,8 @@ export function authModule(rt: Runtime) {
       body: SignInWithPasswordBody,
       response: { 200: AuthResult },
     })
-    .put("/auth/session/type", ({ actor, body }) => setSessionType(rt, actor, body.sessionType), {
-      ...route("setSessionType", AUTH, "session"),
+    .put("/auth/session/type", ({ actor, body, set }) => issue(set, setSessionType(rt, actor, body.sessionType)), {
+      ...route("setSessionType", AUTH, "session", "Rotates the `lsp_session` cookie and sends it with the new type's lifetime."),
       body: SetSessionTypeBody,
       response: { 200: SessionTypeResult },
     })

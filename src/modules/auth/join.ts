@@ -11,8 +11,9 @@ import { members } from "../members/tables";
 import { roleByKey } from "../roles/builtin";
 import { readSettings } from "../tenant/service";
 import { type CodeKey, checkCode, consumeCode, invalidCode, issueCode } from "./codes";
-import { memberByEmail, normEmail, tenantOfKey } from "./identity";
+import { memberByEmail, normEmail, tenantOfKey, verifiedAccountId } from "./identity";
 import type { JoinTenantBody } from "./model";
+import { allowedLoginMethods } from "./providers";
 import { startSession } from "./session";
 
 function tenantOrNotFound(rt: Runtime, key: string) {
@@ -29,7 +30,8 @@ export function requestTenantCode(rt: Runtime, tenantKey: string, rawEmail: stri
 
 /**
  * joinTenant (self sign-up, when the tenant allows it) and joinTenantWithJoinCode (a usable join
- * code admits the e-mail even when self sign-up is off): the tenant code proves the e-mail; a
+ * code admits the e-mail even when self sign-up is off; neither while the tenant allows only SSO,
+ * 403 SSO_ONLY as for code sign-in): the tenant code proves the e-mail; a
  * `member` is created in the tenant file, then indexed in the directory, and signed in.
  */
 export async function joinTenant(
@@ -41,9 +43,11 @@ export async function joinTenant(
   const tenant = tenantOrNotFound(rt, tenantKey);
   const email = normEmail(input.email);
   const gate = rt.tenants.use(tenant.id, (h) => {
+    if (allowedLoginMethods(h) === "SSO_ONLY") return "sso-only";
     if (input.joinCode !== undefined) return findUsableJoinCode(h.db, input.joinCode, now) ? "ok" : "bad-join-code";
     return readSettings(h.db).allowUserSelfSignUp ? "ok" : "closed";
   });
+  if (gate === "sso-only") throw forbidden("SSO_ONLY", "This tenant allows only single sign-on.");
   if (gate === "closed") throw forbidden("FORBIDDEN", "This tenant does not allow self sign-up.");
   if (gate === "bad-join-code") throw invalidCode([{ in: "body", field: "joinCode", message: "is unknown, disabled or expired" }]);
   const key: CodeKey = { email, purpose: "tenant", scope: tenant.id };
@@ -62,5 +66,6 @@ export async function joinTenant(
   if (!created) throw conflict("ALREADY_EXISTS", "This e-mail or userId is already a member of this tenant.");
   write(rt.platform.db, (tx) => indexMember(tx, email, tenant.id, created.id));
   consumeCode(rt, key);
-  return startSession(rt, { tenant, memberId: created.id, email }, input.sessionType, now);
+  const accountId = verifiedAccountId(rt.platform.db, email);
+  return startSession(rt, { tenant, memberId: created.id, email, accountId }, input.sessionType, now);
 }

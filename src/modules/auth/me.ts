@@ -8,15 +8,25 @@ import { members, profiles } from "../members/tables";
 import { sessionUserOf } from "./identity";
 import type { Profile } from "./model";
 import { revokeMemberSessions } from "./session";
+import { recordFailure, refuseWhileLocked } from "./sign-in";
 
 export function getCurrentUser(rt: Runtime, actor: Actor) {
-  return sessionUserOf(rt, actor.handle, { id: actor.tenantId, key: actor.tenantKey }, actor);
+  return sessionUserOf(rt, actor.handle, { id: actor.tenantId, key: actor.tenantKey }, actor, actor.accountId);
 }
 
-/** changeOwnPassword: checks the current password; the member's other sessions end. */
+/**
+ * changeOwnPassword: checks the current password; the member's other sessions end. Wrong current
+ * passwords count toward the same lock-out as sign-in (429 RATE_LIMITED while locked).
+ */
 export async function changeOwnPassword(rt: Runtime, actor: Actor, input: { currentPassword: string; newPassword: string }) {
-  const row = actor.db.select({ hash: members.passwordHash }).from(members).where(eq(members.id, actor.memberId)).get();
+  const row = actor.db
+    .select({ hash: members.passwordHash, lockedUntil: members.lockedUntil })
+    .from(members)
+    .where(eq(members.id, actor.memberId))
+    .get();
+  refuseWhileLocked(row?.lockedUntil ?? null, Date.now());
   if (!(await verifyPassword(input.currentPassword, row?.hash ?? null))) {
+    recordFailure(rt, actor.tenantId, actor.memberId, Date.now());
     throw badRequest("INVALID_CURRENT_PASSWORD", "The current password is wrong.");
   }
   const passwordHash = await hashPassword(input.newPassword);

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { DisplayName, Email, Enum, Nullable, Password, Timestamp } from "../../platform/http/schemas";
+import { DisplayName, Email, Enum, Nullable, Password, Timestamp, UserId } from "../../platform/http/schemas";
 
 export const SessionType = Enum(["personal", "public"]);
 export const Code = t.String({ minLength: 6, maxLength: 6, error: "must be exactly 6 characters" });
@@ -88,7 +88,7 @@ export const JoinTenantBody = t.Object({
   code: Code,
   password: Password,
   displayName: DisplayName,
-  userId: t.Optional(NonEmpty()),
+  userId: t.Optional(UserId),
   sessionType: t.Optional(SessionType),
 });
 export const JoinWithJoinCodeBody = t.Object({ ...JoinTenantBody.properties, joinCode: NonEmpty(100) });

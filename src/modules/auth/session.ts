@@ -4,14 +4,14 @@ import type { Actor } from "../../platform/auth/actor";
 import { sessions } from "../../platform/auth/platform-tables";
 import { newRefreshToken, openSession, PERSONAL_SESSION_MS, refreshHashOf } from "../../platform/auth/sessions";
 import type { TenantRow } from "../../platform/db/registry";
-import { write } from "../../platform/db/types";
+import { type Db, write } from "../../platform/db/types";
 import { unauthenticated } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { members } from "../members/tables";
 import { readSettings } from "../tenant/service";
-import { type AccountRow, accountByEmail, accountById, accountUserOf, sessionUserOf, tenantOfId, tenantsOf } from "./identity";
-import type { AuthResult, SessionRefresh, SessionTypeResult, SessionUser } from "./model";
+import { type AccountRow, accountById, accountUserOf, sessionUserOf, tenantOfId, tenantsOf } from "./identity";
+import type { AuthResult, AuthTenant, SessionRefresh, SessionTypeResult, SessionUser } from "./model";
 import { rotatedRefreshTokens } from "./platform-tables";
 import { sweepExpired } from "./sweep";
 
@@ -19,8 +19,13 @@ export const REFRESH_COOKIE = "lsp_session";
 export const REFRESH_COOKIE_PATH = "/api/v1/auth/session";
 
 type SessionType = "personal" | "public";
-/** Who a sign-in opens a session for: a tenant member, or a platform account without a tenant. */
-export type SignInTarget = { tenant: TenantRow; memberId: string; email: string } | { account: AccountRow };
+/**
+ * Who a sign-in opens a session for: a tenant member, or a platform account without a tenant. A
+ * member's `accountId` is the verified platform account the sign-in itself proved (a code to the
+ * e-mail, the account's password), else null: the platform identity (platform consents) is never
+ * taken from a member's e-mail alone.
+ */
+export type SignInTarget = { tenant: TenantRow; memberId: string; email: string; accountId: string | null } | { account: AccountRow };
 
 /** A signed-in answer: the body and the refresh cookie the route sets. */
 export type Issued<T> = { body: T; cookie: string };
@@ -69,6 +74,7 @@ export async function startSession(
   let expiresAt = expiryOf(type, 0, now);
   let email: string;
   let session: Parameters<typeof openSession>[2];
+  let alone: Static<typeof AuthTenant> | null = null;
   if ("account" in target) {
     email = target.account.email;
     user = accountUserOf(target.account);
@@ -90,15 +96,16 @@ export async function startSession(
       if (!m?.isActive) return null;
       const settings = readSettings(h.db);
       h.db.update(members).set({ lastLoginAt: now }).where(eq(members.id, memberId)).run();
-      return { settings, user: sessionUserOf(rt, h, tenant, m) };
+      return { settings, user: sessionUserOf(rt, h, tenant, m, target.accountId) };
     });
     if (!found) throw unauthenticated("INVALID_CREDENTIALS", "The identifier or password is wrong.");
     user = found.user;
+    // A member without an e-mail is in no directory: its tenants are this one alone.
+    if (!email) alone = { key: tenant.key, name: tenant.name, kind: "member", logoImageUrl: found.settings.logoImageUrl };
     type = sessionType ?? found.settings.defaultSessionType;
     expiresAt = expiryOf(type, found.settings.publicAbsoluteTimeoutMinutes, now);
-    const accountId = accountByEmail(rt.platform.db, email)?.id ?? null;
     session = {
-      accountId,
+      accountId: target.accountId,
       email,
       tenantId: tenant.id,
       tenantKey: tenant.key,
@@ -109,7 +116,7 @@ export async function startSession(
     };
   }
   const opened = await openSession(rt, rt.platform.db, session, now);
-  const { tenants, hasOwnedTenant } = tenantsOf(rt, email);
+  const { tenants, hasOwnedTenant } = alone ? { tenants: [alone], hasOwnedTenant: false } : tenantsOf(rt, email);
   return {
     body: {
       result: "authenticated",
@@ -126,9 +133,23 @@ export async function startSession(
 
 type SessionRow = typeof sessions.$inferSelect;
 
+/** Moves a session's refresh token on to `next`; the current one is remembered as rotated away. */
+function rotateIn(rt: Runtime, tx: Db, s: { id: string; refreshHash: string }, next: string, now: number) {
+  tx.insert(rotatedRefreshTokens).values({ hash: s.refreshHash, sessionId: s.id, rotatedAt: now }).run();
+  tx.update(sessions)
+    .set({ refreshHash: refreshHashOf(rt, next), previousRefreshHash: s.refreshHash, lastUsedAt: now })
+    .where(eq(sessions.id, s.id))
+    .run();
+}
+
+/** Two tabs refreshing at once: the token just rotated away still rotates within this time. */
+export const REFRESH_REUSE_GRACE_MS = 30_000;
+
 /**
  * Rotates the refresh token. A token that was already rotated away is a stolen or replayed one:
- * its whole session is revoked (the revocation is committed before the 401).
+ * its whole session is revoked (the revocation is committed before the 401) — except the session's
+ * previous token within REFRESH_REUSE_GRACE_MS of its rotation (a concurrent refresh), which
+ * rotates once more.
  */
 export async function refreshSession(rt: Runtime, token: string | null, now = Date.now()): Promise<Issued<Static<typeof SessionRefresh>>> {
   if (!token) throw sessionExpired();
@@ -136,22 +157,25 @@ export async function refreshSession(rt: Runtime, token: string | null, now = Da
   const hash = refreshHashOf(rt, token);
   const next = newRefreshToken();
   const outcome = write(rt.platform.db, (tx): { session: SessionRow } | { reused: string | null } => {
-    const s = tx.select().from(sessions).where(eq(sessions.refreshHash, hash)).get();
+    let s = tx.select().from(sessions).where(eq(sessions.refreshHash, hash)).get();
     if (!s) {
       const old = tx.select().from(rotatedRefreshTokens).where(eq(rotatedRefreshTokens.hash, hash)).get();
-      if (old)
+      if (old && old.rotatedAt > now - REFRESH_REUSE_GRACE_MS) {
+        s = tx
+          .select()
+          .from(sessions)
+          .where(and(eq(sessions.id, old.sessionId), eq(sessions.previousRefreshHash, hash)))
+          .get();
+      }
+      if (!s && old)
         tx.update(sessions)
           .set({ revokedAt: now })
           .where(and(eq(sessions.id, old.sessionId), isNull(sessions.revokedAt)))
           .run();
-      return { reused: old?.sessionId ?? null };
+      if (!s) return { reused: old?.sessionId ?? null };
     }
     if (s.revokedAt !== null || s.absoluteExpiresAt <= now) return { reused: null };
-    tx.insert(rotatedRefreshTokens).values({ hash, sessionId: s.id, rotatedAt: now }).run();
-    tx.update(sessions)
-      .set({ refreshHash: refreshHashOf(rt, next), previousRefreshHash: hash, lastUsedAt: now })
-      .where(eq(sessions.id, s.id))
-      .run();
+    rotateIn(rt, tx, s, next, now);
     return { session: s };
   });
   if (!("session" in outcome)) {
@@ -167,6 +191,7 @@ export async function refreshSession(rt: Runtime, token: string | null, now = Da
   const access = await rt.tokens.sign(
     { sid: s.id, acc: s.accountId, email: s.email, tid: s.tenantId, tkey: user.tenantKey, sub: s.memberId },
     now,
+    s.absoluteExpiresAt,
   );
   return {
     body: { accessToken: access.accessToken, accessTokenExpiresAt: isoRequired(access.accessTokenExpiresAt), user },
@@ -185,7 +210,7 @@ function userOfSession(rt: Runtime, s: SessionRow): Static<typeof SessionUser> |
   const memberId = s.memberId;
   return rt.tenants.use(tenant.id, (h) => {
     const m = rt.resolveMember(h, memberId);
-    return m?.isActive ? sessionUserOf(rt, h, tenant, m) : null;
+    return m?.isActive ? sessionUserOf(rt, h, tenant, m, s.accountId) : null;
   });
 }
 
@@ -208,12 +233,34 @@ export function signOut(rt: Runtime, token: string | null, now = Date.now()) {
   if (sessionId) revokeSession(rt, sessionId, now);
 }
 
-/** setSessionType: confirms the type and restarts the absolute lifetime from now (DECISIONS §2). */
-export function setSessionType(rt: Runtime, actor: Actor, sessionType: SessionType, now = Date.now()): Static<typeof SessionTypeResult> {
+/**
+ * setSessionType: confirms the type and restarts the absolute lifetime from now (DECISIONS §2).
+ * The refresh token is rotated and its cookie sent again with the new type's attributes (a public
+ * session's cookie must not outlive the browser).
+ */
+export function setSessionType(
+  rt: Runtime,
+  actor: Actor,
+  sessionType: SessionType,
+  now = Date.now(),
+): Issued<Static<typeof SessionTypeResult>> {
   const settings = readSettings(actor.db);
   const absoluteExpiresAt = expiryOf(sessionType, settings.publicAbsoluteTimeoutMinutes, now);
-  rt.platform.db.update(sessions).set({ sessionType, confirmed: true, absoluteExpiresAt }).where(eq(sessions.id, actor.sessionId)).run();
-  return { sessionType, absoluteExpiresAt: isoRequired(absoluteExpiresAt), confirmed: true };
+  const next = newRefreshToken();
+  write(rt.platform.db, (tx) => {
+    const s = tx
+      .select({ id: sessions.id, refreshHash: sessions.refreshHash })
+      .from(sessions)
+      .where(eq(sessions.id, actor.sessionId))
+      .get();
+    if (!s) throw unauthenticated();
+    tx.update(sessions).set({ sessionType, confirmed: true, absoluteExpiresAt }).where(eq(sessions.id, s.id)).run();
+    rotateIn(rt, tx, s, next, now);
+  });
+  return {
+    body: { sessionType, absoluteExpiresAt: isoRequired(absoluteExpiresAt), confirmed: true },
+    cookie: refreshCookie(rt, next, sessionType, absoluteExpiresAt),
+  };
 }
 
 /** Ends a member's sessions in one tenant except `keep` (own password change). */

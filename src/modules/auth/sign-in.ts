@@ -5,7 +5,7 @@ import type { TenantRow } from "../../platform/db/registry";
 import { badRequest, forbidden, tooMany, unauthenticated } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { members } from "../members/tables";
-import { accountByEmail, memberByIdentifier, membershipsOf, normEmail, safeUse, tenantOfKey } from "./identity";
+import { type AccountRow, accountByEmail, memberByIdentifier, membershipsOf, normEmail, safeUse, tenantOfKey } from "./identity";
 import type { SignInWithPasswordBody } from "./model";
 import { allowedLoginMethods } from "./providers";
 import { type SignInTarget, startSession } from "./session";
@@ -62,13 +62,14 @@ export async function signInWithPassword(rt: Runtime, input: Static<typeof SignI
     await burnTime(input.password);
     throw wrong();
   }
-  if (m.lockedUntil && m.lockedUntil > now) {
-    throw tooMany("RATE_LIMITED", "Too many wrong passwords; try again later.", (m.lockedUntil - now) / 1000);
-  }
+  refuseWhileLocked(m.lockedUntil, now);
   if (!(await verifyPassword(input.password, m.passwordHash))) {
     recordFailure(rt, tenant.id, m.id, now);
     throw wrong();
   }
+  const account = m.email ? accountByEmail(rt.platform.db, m.email) : null;
+  // The owner a sign-up made has not proved its e-mail until verifySignUpCode: the same answer as a wrong password.
+  if (account && account.verifiedAt === null && account.signUpTenantId === tenant.id) throw wrong();
   const upgraded = needsRehash(m.passwordHash) ? await hashPassword(input.password) : null;
   rt.tenants.use(tenant.id, (h) =>
     h.db
@@ -77,11 +78,34 @@ export async function signInWithPassword(rt: Runtime, input: Static<typeof SignI
       .where(eq(members.id, m.id))
       .run(),
   );
-  const target: SignInTarget = { tenant, memberId: m.id, email: m.email ?? "" };
+  const target: SignInTarget = {
+    tenant,
+    memberId: m.id,
+    email: m.email ?? "",
+    accountId: await provedAccount(account, m.passwordHash, input.password),
+  };
   return startSession(rt, target, input.sessionType, now);
 }
 
-function recordFailure(rt: Runtime, tenantId: string, memberId: string, now: number) {
+/**
+ * The member's password proves the verified platform account of its e-mail only when it is also
+ * the account's password (the same hash: the sign-up owner, a reset by e-mail; else checked).
+ */
+async function provedAccount(account: AccountRow | null, memberHash: string, password: string): Promise<string | null> {
+  if (!account?.passwordHash || account.verifiedAt === null) return null;
+  if (account.passwordHash === memberHash || (await verifyPassword(password, account.passwordHash))) return account.id;
+  return null;
+}
+
+/** 429 RATE_LIMITED with Retry-After while a member is locked out after wrong passwords. */
+export function refuseWhileLocked(lockedUntil: number | null, now: number) {
+  if (lockedUntil && lockedUntil > now) {
+    throw tooMany("RATE_LIMITED", "Too many wrong passwords; try again later.", (lockedUntil - now) / 1000);
+  }
+}
+
+/** Counts a wrong password of a member; from LOCK_AFTER failures in a row it is locked out. */
+export function recordFailure(rt: Runtime, tenantId: string, memberId: string, now: number) {
   rt.tenants.use(tenantId, (h) => {
     const row = h.db
       .update(members)

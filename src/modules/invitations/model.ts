@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { DisplayName, Email, Enum, Id, Nullable, PageFields, PageQuery, Password, Timestamp } from "../../platform/http/schemas";
+import { DisplayName, Email, Enum, Id, Nullable, PageFields, PageQuery, Password, Timestamp, UserId } from "../../platform/http/schemas";
 import { RoleRef } from "../roles/model";
 
 export const INVITATION_STATUSES = ["pending", "accepted", "cancelled", "expired"] as const;
@@ -62,6 +62,6 @@ export const TokenParams = t.Object({ token: t.String({ minLength: 1, maxLength:
 export const AcceptInvitationBody = t.Object({
   displayName: DisplayName,
   password: Password,
-  userId: t.Optional(t.String({ pattern: "^[A-Za-z0-9_-]{1,255}$", error: "must be 1..255 letters, digits, _ or -" })),
+  userId: t.Optional(UserId),
 });
 export const AcceptInvitationResult = t.Object({ tenantKey: t.String(), identifier: t.String() });

@@ -69,12 +69,16 @@ export function membersModule(rt: Runtime) {
       body: UpdateMemberBody,
       response: { 200: Member },
     })
-    .post("/members/:userPkId/reset-password", ({ actor, params, body }) => resetMemberPassword(actor, params.userPkId, body.password), {
-      ...route("resetMemberPassword", "members", "permission:member:manage"),
-      params: MemberParams,
-      body: ResetPasswordBody,
-      response: { 200: ResetPasswordResult },
-    })
+    .post(
+      "/members/:userPkId/reset-password",
+      ({ actor, params, body }) => resetMemberPassword(rt, actor, params.userPkId, body.password),
+      {
+        ...route("resetMemberPassword", "members", "permission:member:manage"),
+        params: MemberParams,
+        body: ResetPasswordBody,
+        response: { 200: ResetPasswordResult },
+      },
+    )
     .put("/members/:userPkId/field-values", ({ actor, params, body }) => setMemberFieldValues(actor, params.userPkId, body.values), {
       ...route("setMemberFieldValues", "members", "permission:member:manage"),
       params: MemberParams,

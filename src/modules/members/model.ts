@@ -10,6 +10,7 @@ import {
   Password,
   QueryBool,
   Timestamp,
+  UserId,
 } from "../../platform/http/schemas";
 
 export const FieldValue = t.Object({
@@ -45,9 +46,7 @@ const Text255 = t.String({ maxLength: 255, error: "must be at most 255 character
 
 export const CreateMemberBody = t.Object({
   displayName: MemberDisplayName,
-  userId: t.Optional(
-    t.String({ minLength: 1, maxLength: 255, pattern: "^[A-Za-z0-9_-]+$", error: "must be 1..255 letters, digits, _ or -" }),
-  ),
+  userId: t.Optional(UserId),
   email: t.Optional(Email),
   roleKey: t.Optional(t.String({ minLength: 1, maxLength: 100, error: "must be a role key" })),
   password: t.Optional(Password),

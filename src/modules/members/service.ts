@@ -7,6 +7,7 @@ import { indexMember, unindexMember } from "../../platform/db/registry";
 import { write } from "../../platform/db/types";
 import { conflict, forbidden, invalid, invalidMany, notFound } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
+import { revokeMemberSessions } from "../auth/session";
 import { typedFieldValues } from "../fields/values";
 import { grantedCodes } from "../grants/effective";
 import { grantSubjects } from "../grants/tables";
@@ -146,7 +147,8 @@ export function deleteMembers(rt: Runtime, actor: Actor, userPkIds: string[]) {
   return { deleted, failed };
 }
 
-export async function resetMemberPassword(actor: Actor, id: string, password: string | undefined, now = Date.now()) {
+/** resetMemberPassword: a new (temporary) password; the member's sessions end (the caller's own one stays). */
+export async function resetMemberPassword(rt: Runtime, actor: Actor, id: string, password: string | undefined, now = Date.now()) {
   const target = actor.db
     .select({ permissions: roles.permissions })
     .from(members)
@@ -166,6 +168,7 @@ export async function resetMemberPassword(actor: Actor, id: string, password: st
       .get();
     if (!done) throw notFound();
   });
+  revokeMemberSessions(rt, actor.tenantId, id, id === actor.memberId ? actor.sessionId : null, now);
   return { tempPassword };
 }
 

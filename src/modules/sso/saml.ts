@@ -197,7 +197,12 @@ export async function consumeSamlAssertion(
       });
       return resolveSsoMember(rt, h, tenant, claims, now);
     });
-    const issued = await startSession(rt, { tenant, memberId: found.memberId, email: found.email }, state.sessionType ?? undefined, now);
+    const issued = await startSession(
+      rt,
+      { tenant, memberId: found.memberId, email: found.email, accountId: null },
+      state.sessionType ?? undefined,
+      now,
+    );
     return { location: redirectUrl(rt, state.returnTo), cookie: issued.cookie };
   } catch (e) {
     if (!(e instanceof Refusal)) throw e;

@@ -14,6 +14,12 @@ export type NewTenant = {
   owner: { email: string; displayName: string; passwordHash: string | null; userId?: string | null };
 };
 
+/** Closes and deletes a tenant's file (a failed provisioning, a discarded sign-up tenant). */
+export function removeTenantFile(rt: Runtime, tenantId: string) {
+  rt.tenants.drop(tenantId);
+  for (const suffix of ["", "-wal", "-shm"]) rmSync(rt.tenants.fileOf(tenantId) + suffix, { force: true });
+}
+
 /**
  * Creates a tenant: its own file (roles, settings, the owner member) first, then the registry and
  * directory rows in the platform file. A failure removes the new file again.
@@ -42,8 +48,7 @@ export function provisionTenant(rt: Runtime, input: NewTenant, now = Date.now())
     });
     return { tenantId, tenantKey: input.key, tenantName: input.name, memberId: owner.id, profileId: owner.profileId };
   } catch (e) {
-    rt.tenants.drop(tenantId);
-    for (const suffix of ["", "-wal", "-shm"]) rmSync(rt.tenants.fileOf(tenantId) + suffix, { force: true });
+    removeTenantFile(rt, tenantId);
     if ((e as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE") {
       throw conflict("ALREADY_EXISTS", "This tenantKey is taken.");
     }

@@ -12,14 +12,18 @@ import { tenantTermTables } from "./tables";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Who consents: the platform identity is the e-mail; the tenant identity is the member. */
-export type ConsentParty = { email: string | null; tenantId: string; memberId: string; db: Db };
+/**
+ * Who consents: the platform identity is the verified platform account the session proved (its
+ * `accountId`), else the member alone; the tenant identity is the member.
+ */
+export type ConsentParty = { accountId: string | null; tenantId: string; memberId: string; db: Db };
 
 type ConsentRow = TermTables["consents"]["$inferSelect"];
 type Side = { tables: TermTables; db: Db; subject: string };
 
-export function platformSubject(p: { email: string | null; tenantId: string; memberId: string }): string {
-  return p.email ? p.email.toLowerCase() : `member:${p.tenantId}:${p.memberId}`;
+/** Never the member's e-mail: a tenant admin can type any e-mail into a member, which proves nothing. */
+export function platformSubject(p: { accountId: string | null; tenantId: string; memberId: string }): string {
+  return p.accountId ? `account:${p.accountId}` : `member:${p.tenantId}:${p.memberId}`;
 }
 
 function sides(rt: Runtime, p: ConsentParty): { platform: Side; tenant: Side } {
@@ -94,12 +98,8 @@ export function listPendingAgreements(rt: Runtime, party: ConsentParty, now = Da
  * SessionUser.needsAgreementConsent: an active essential term (platform or the tenant's) has no
  * effective consent of this member at its current version.
  */
-export function needsAgreementConsent(
-  rt: Runtime,
-  actor: { accountId?: string | null; email: string | null; tenantId: string; db: Db; memberId: string },
-  now = Date.now(),
-): boolean {
-  return listPendingAgreements(rt, actor, now).needConsent;
+export function needsAgreementConsent(rt: Runtime, party: ConsentParty, now = Date.now()): boolean {
+  return listPendingAgreements(rt, party, now).needConsent;
 }
 
 /** Active terms for sign-up and consent screens: the platform's, plus the tenant's when one is given. */

@@ -44,6 +44,7 @@ export async function openSession(rt: Runtime, db: Db, input: NewSession, now = 
   const access = await rt.tokens.sign(
     { sid: id, acc: input.accountId, email: input.email.toLowerCase(), tid: input.tenantId, tkey: input.tenantKey, sub: input.memberId },
     now,
+    input.absoluteExpiresAt,
   );
   return { sessionId: id, refreshToken, ...access };
 }

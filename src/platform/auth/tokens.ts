@@ -4,7 +4,8 @@ import type { TokenClaims } from "./actor";
 export const ACCESS_TOKEN_TTL_MS = 15 * 60 * 1000;
 
 export type Tokens = {
-  sign(claims: TokenClaims, now?: number): Promise<{ accessToken: string; accessTokenExpiresAt: number }>;
+  /** An access token for 15 min, never past `notAfter` (its session's absolute expiry). */
+  sign(claims: TokenClaims, now: number, notAfter: number): Promise<{ accessToken: string; accessTokenExpiresAt: number }>;
   verify(token: string): Promise<TokenClaims | null>;
 };
 
@@ -19,8 +20,8 @@ export function createTokens(secret: string): Tokens {
   // Verified tokens, so that a client's repeated calls skip the HMAC; bounded, expiry re-checked.
   const verified = new Map<string, TokenClaims & { exp: number }>();
   return {
-    async sign(claims, now = Date.now()) {
-      const accessTokenExpiresAt = now + ACCESS_TOKEN_TTL_MS;
+    async sign(claims, now, notAfter) {
+      const accessTokenExpiresAt = Math.min(now + ACCESS_TOKEN_TTL_MS, notAfter);
       const payload = { ...claims, sub: claims.sub ?? undefined, exp: Math.floor(accessTokenExpiresAt / 1000) };
       return { accessToken: await signer.sign(payload), accessTokenExpiresAt };
     },

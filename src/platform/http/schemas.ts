@@ -41,6 +41,13 @@ export const DisplayName = t.String({
   maxLength: 255,
   error: "must be 1..255 letters, digits, spaces or _ - [ ] ( ) { } / *",
 });
+/** A member's login identifier (never an e-mail: memberByIdentifier matches userId or e-mail). */
+export const UserId = t.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: "^[A-Za-z0-9_-]+$",
+  error: "must be 1..255 letters, digits, _ or -",
+});
 /** Input date-time: any ISO 8601 date-time with an offset. */
 export const DateTimeInput = t.String({ format: "ls-date-time", error: "must be an ISO 8601 date-time with an offset" });
 /** Output timestamp: ISO 8601 UTC with milliseconds. */
