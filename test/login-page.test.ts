@@ -265,7 +265,7 @@ describe("GET /api/v1/public/tenants/{tenantKey}/login-page — getPublicLoginPa
     expect(res.body).not.toHaveProperty("externalLinks");
   });
 
-  test("offers no partner provider in ssoProviders while no partner flow exists; starting one is 404", async () => {
+  test("lists available partner providers as ssoProviders", async () => {
     const { tenant, owner } = await fixture();
     await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: { ...full, methods: { email: true, partner: true } } });
     await api.call("PATCH", "/api/v1/sso-settings", {
@@ -279,9 +279,9 @@ describe("GET /api/v1/public/tenants/{tenantKey}/login-page — getPublicLoginPa
     });
     const res = await api.call("GET", `/api/v1/public/tenants/${tenant.tenantKey}/login-page`);
     expect(res.body.ssoEnabled).toBe(false);
-    expect(res.body.ssoProviders).toEqual([]);
-    const start = await api.call("POST", "/api/v1/auth/external/acme/start", { json: { tenantKey: tenant.tenantKey } });
-    expectProblem(start, 404, "NOT_FOUND");
+    expect(res.body.ssoProviders).toEqual([
+      { key: "acme", kind: "partner", labelKo: "에이크미", labelEn: "Acme", enabled: true, available: true, loginUrl: null },
+    ]);
   });
 
   test("returns 404 for an unknown tenantKey", async () => {

@@ -129,13 +129,13 @@ describe("PATCH /api/v1/sso-settings — updateSsoSettings", () => {
     ]);
   });
 
-  test("partners are not available even with methods.partner and ALL (no partner flow yet), nor with SSO_ONLY", async () => {
+  test("partners are available with methods.partner and ALL, not with SSO_ONLY", async () => {
     const { tenant, owner } = await fixture();
     const page = await api.call("GET", "/api/v1/login-page-settings", { token: owner });
     await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: { ...page.body, methods: { email: true, partner: true } } });
     await api.call("PATCH", "/api/v1/sso-settings", { token: owner, json: { partnerProviders: [{ key: "acme" }] } });
     let res = await api.call("GET", "/api/v1/sso-settings", { token: owner });
-    expect(res.body.providers[1]).toMatchObject({ key: "acme", kind: "partner", enabled: true, available: false, loginUrl: null });
+    expect(res.body.providers[1]).toMatchObject({ key: "acme", kind: "partner", available: true, loginUrl: null });
     res = await api.call("PATCH", "/api/v1/sso-settings", { token: owner, json: { allowedLoginMethods: "SSO_ONLY" } });
     expect(res.body.allowedLoginMethods).toBe("SSO_ONLY");
     expect(res.body.providers[1].available).toBe(false);

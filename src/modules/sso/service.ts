@@ -52,9 +52,7 @@ export function spUrls(rt: Runtime, tenantKey: string) {
 
 /**
  * The sign-in providers of a tenant (DECISIONS Login 3): the SAML IdP first, then each partner
- * provider in order; `available` says whether it can be used now. A partner is never available
- * yet: there is no partner sign-in flow (startExternalSignIn answers 404 for it), so the login
- * page must not offer it. Once one exists: enabled and methods.partner and allowedLoginMethods ALL.
+ * provider in order; `available` says whether it can be used now.
  */
 export function loginProviders(rt: Runtime, db: Db, tenantKey: string, row = readSso(db)): LoginProvider[] {
   const page = getLoginPageSettings(db);
@@ -75,7 +73,7 @@ export function loginProviders(rt: Runtime, db: Db, tenantKey: string, row = rea
       labelKo: p.labelKo,
       labelEn: p.labelEn,
       enabled: p.enabled,
-      available: false,
+      available: p.enabled && page.methods.partner && row.allowedLoginMethods === "ALL",
       loginUrl: null,
     })),
   ];
