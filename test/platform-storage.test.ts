@@ -3,9 +3,11 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sql } from "drizzle-orm";
 import { loadConfig } from "../src/config";
 import { SchemaTooNewError } from "../src/platform/db/migrate";
 import { openPlatformDb } from "../src/platform/db/platform-db";
+import { drizzleOf } from "../src/platform/db/sqlite";
 import { startServer } from "../src/server";
 import { createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
@@ -128,5 +130,28 @@ describe("access tokens", () => {
       absoluteExpiresAt: Date.now() + 60_000,
     });
     expectProblem(await s.call("GET", "/api/v1/tenant", { token: session.accessToken }), 403, "NO_TENANT");
+  });
+});
+
+describe("statement reuse", () => {
+  test("queries, writes and transactions stay correct when the bounded statement cache evicts", () => {
+    const sqlite = new Database(":memory:");
+    sqlite.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)");
+    const db = drizzleOf(sqlite, 2);
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 5; i++) {
+        db.transaction((tx) => tx.run(sql`INSERT INTO t (v) VALUES (${`r${round}-${i}`})`));
+        const rows = db.all<{ n: number }>(sql.raw(`SELECT count(*) AS n FROM t WHERE id > ${i}`));
+        expect(rows[0]?.n).toBe(round * 5 + i + 1 - i);
+      }
+    }
+    expect(() =>
+      db.transaction((tx) => {
+        tx.run(sql`INSERT INTO t (v) VALUES ('rolled back')`);
+        throw new Error("abort");
+      }),
+    ).toThrow("abort");
+    expect(db.all<{ n: number }>(sql`SELECT count(*) AS n FROM t`)[0]?.n).toBe(15);
+    sqlite.close();
   });
 });

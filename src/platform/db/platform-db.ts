@@ -1,10 +1,9 @@
 import type { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { drizzle } from "drizzle-orm/bun-sqlite";
 import { applyMigrations } from "./migrate";
 import { platformMigrations } from "./migrations.gen";
-import { openSqlite } from "./sqlite";
+import { drizzleOf, openSqlite } from "./sqlite";
 import type { Db } from "./types";
 
 export type PlatformDb = { sqlite: Database; db: Db };
@@ -16,5 +15,5 @@ export function openPlatformDb(dataDir: string): PlatformDb {
   }
   const sqlite = openSqlite(join(dataDir, "platform.sqlite"));
   applyMigrations(sqlite, platformMigrations, "platform.sqlite");
-  return { sqlite, db: drizzle({ client: sqlite }) as unknown as Db };
+  return { sqlite, db: drizzleOf(sqlite) };
 }

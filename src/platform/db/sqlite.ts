@@ -1,4 +1,6 @@
-import { Database } from "bun:sqlite";
+import { Database, type Statement } from "bun:sqlite";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import type { Db } from "./types";
 
 /** Opens a SQLite file with the pragmas every learnspace file uses. */
 export function openSqlite(path: string): Database {
@@ -29,4 +31,30 @@ export function changeGuardedCache<V>(sqlite: Database, max = 1000) {
     entries.set(key, { at, value });
     return value;
   };
+}
+
+/**
+ * The Drizzle handle of a connection, with compiled statements reused: Drizzle's bun-sqlite session
+ * compiles every query it runs (`prepare`), which costs more than running it. The same SQL text gets
+ * the same statement from a bounded LRU (statements are bound per call and run synchronously, so
+ * sharing one is safe).
+ */
+export function drizzleOf(sqlite: Database, max = 500): Db {
+  const statements = new Map<string, Statement>();
+  const client = {
+    prepare(sql: string) {
+      let stmt = statements.get(sql);
+      if (stmt) {
+        statements.delete(sql);
+      } else {
+        stmt = sqlite.prepare(sql);
+        if (statements.size >= max) statements.delete(statements.keys().next().value as string);
+      }
+      statements.set(sql, stmt);
+      return stmt;
+    },
+    exec: (sql: string) => sqlite.exec(sql),
+    transaction: <A extends unknown[], R>(fn: (...args: A) => R) => sqlite.transaction(fn),
+  };
+  return drizzle({ client: client as unknown as Database }) as unknown as Db;
 }

@@ -1,10 +1,9 @@
 import type { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { drizzle } from "drizzle-orm/bun-sqlite";
 import { applyMigrations } from "./migrate";
 import { tenantMigrations } from "./migrations.gen";
-import { openSqlite } from "./sqlite";
+import { drizzleOf, openSqlite } from "./sqlite";
 import type { Db } from "./types";
 
 /** An open tenant file. `users` counts the requests holding it; it is closed only when idle. */
@@ -74,7 +73,7 @@ export function createTenantStore(dataDir: string, max: number): TenantStore {
         sqlite.close();
         throw e;
       }
-      h = { tenantId, sqlite, db: drizzle({ client: sqlite }) as unknown as Db, users: 0, evicted: false, cache: new Map() };
+      h = { tenantId, sqlite, db: drizzleOf(sqlite), users: 0, evicted: false, cache: new Map() };
       open.set(tenantId, h);
     }
     h.users++;
