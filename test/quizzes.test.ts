@@ -586,6 +586,51 @@ describe("POST /api/v1/quizzes/{contentId}/my-attempts/{attemptId}/submit — su
     }
   });
 
+  test("SHORT_ANSWER: only * is special; keys with regex characters score instead of failing", async () => {
+    const keys = ["e-mail*", "a*-*b", "x.y*", "f(x)*", "[a]*", "c:\\dir*", "a*a"];
+    const qs = keys.map((text, k) => ({ type: "SHORT_ANSWER", body: String(k), answerCandidates: [{ text }] }));
+    const { id, config } = await configured({}, qs);
+    const cases: [string, string, boolean][] = [
+      ["e-mail*", "E-Mail address", true],
+      ["e-mail*", "email", false],
+      ["a*-*b", "a - b", true],
+      ["a*-*b", "ab", false],
+      ["x.y*", "x.yz", true],
+      ["x.y*", "xzyz", false],
+      ["f(x)*", "f(x) = 1", true],
+      ["f(x)*", "fx", false],
+      ["[a]*", "[a]", true],
+      ["[a]*", "a", false],
+      ["c:\\dir*", "C:\\DIR\\sub", true],
+      ["c:\\dir*", "c:dir", false],
+      ["a*a", "a", false],
+      ["a*a", "aa", true],
+    ];
+    for (const [key, text, ok] of cases) {
+      const q = config.questions[keys.indexOf(key)];
+      const r = await take(owner, id, { answers: [{ questionId: q.id, textAnswer: text }] });
+      expect([key, text, r.answers.find((x: any) => x.questionId === q.id).isCorrect]).toEqual([key, text, ok]);
+    }
+  });
+
+  test("an expired attempt on a key with regex characters is closed, and reads of the quiz succeed", async () => {
+    const { id, config } = await configured({ timeLimitMin: 5 }, [
+      { type: "SHORT_ANSWER", body: "k", answerCandidates: [{ text: "x-*" }] },
+    ]);
+    const attemptId = await start(p2, id);
+    const q = config.questions[0];
+    const saved = await as(p2).put(`/quizzes/${id}/my-attempts/${attemptId}/answers`, {
+      answers: [{ questionId: q.id, textAnswer: "x-ray" }],
+    });
+    expect(saved.status).toBe(200);
+    const past = Date.now() - 10 * 60_000;
+    tenantSql("UPDATE quiz_attempts SET started_at = ?, expires_at = ? WHERE id = ?", past - 5 * 60_000, past, attemptId);
+    expect((await as(owner).get(`/quizzes/${id}/statistics`)).status).toBe(200);
+    const mine = await as(p2).get(`/quizzes/${id}/my-attempts`);
+    expect(mine.status).toBe(200);
+    expect([mine.body.attempts[0].attemptId, mine.body.attempts[0].score]).toEqual([attemptId, q.point]);
+  });
+
   test("an attempt keeps its questions when the config changes", async () => {
     const { id, config } = await configured();
     const attemptId = await start(p1, id);
