@@ -561,12 +561,13 @@ describe("POST /api/v1/quizzes/{contentId}/my-attempts/{attemptId}/submit — su
     expect([best.score, best.passed]).toEqual([9, true]);
   });
 
-  test("SHORT_ANSWER: whole-answer match after normalisation; * is a wildcard unless ignoreWildcard", async () => {
+  test("SHORT_ANSWER: whole-answer match after normalisation and case folding; * is a wildcard unless ignoreWildcard", async () => {
     const qs = [
       { type: "SHORT_ANSWER", body: "1", answerCandidates: [{ text: "a*b", ignoreWildcard: true }] },
       { type: "SHORT_ANSWER", body: "2", answerCandidates: [{ text: "a*b" }] },
       { type: "SHORT_ANSWER", body: "3", answerCandidates: [{ text: "Caf\u00e9" }] },
       { type: "SHORT_ANSWER", body: "4", answerCandidates: [{ text: "x.y" }] },
+      { type: "SHORT_ANSWER", body: "5", answerCandidates: [{ text: "Stra\u00dfe" }] },
     ];
     const { id, config } = await configured({}, qs);
     const cases: [string, string, boolean][] = [
@@ -577,6 +578,10 @@ describe("POST /api/v1/quizzes/{contentId}/my-attempts/{attemptId}/submit — su
       ["2", "a long bc", false],
       ["3", "CAFE\u0301", true],
       ["4", "xzy", false],
+      ["5", "STRASSE", true],
+      ["5", "strasse", true],
+      ["5", "STRA\u1E9Ee", true],
+      ["5", "strase", false],
     ];
     for (const [body, text, ok] of cases) {
       const q = config.questions.find((x: any) => x.body === body);

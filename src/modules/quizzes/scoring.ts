@@ -1,9 +1,12 @@
 // Scoring and ordering rules with no database: DECISIONS §9.3 Quiz question types, §9.2 getQuizForParticipant.
 import type { ScoreAggregation, StoredCandidate, StoredQuestion } from "./tables";
 
-/** Trimmed, inner whitespace collapsed to one space, NFC-normalised and case-folded. */
+/**
+ * Trimmed, inner whitespace collapsed to one space, NFC-normalised and case-folded (lower, upper, lower
+ * case: the full fold, so that ß, ẞ and SS compare equal, not only the simple lower-casing).
+ */
 export function normalizeText(v: string): string {
-  return v.normalize("NFC").trim().replace(/\s+/gu, " ").toLowerCase().normalize("NFC");
+  return v.normalize("NFC").trim().replace(/\s+/gu, " ").toLowerCase().toUpperCase().toLowerCase().normalize("NFC");
 }
 
 /** Whether `text` is, in full, the `*`-separated `parts` (at least two) with any run of characters (empty included) at each `*`. */
