@@ -641,6 +641,16 @@ describe("PUT /api/v1/group-assignments/{contentId}/submissions/{submissionId}/m
   });
 });
 
+describe("GET /api/v1/files/{fileId} — getFile of a group submission's file", () => {
+  test("the managers and the submitting group see it; other groups, outsiders and other tenants get 404", async () => {
+    const id = await linked();
+    const f = await upload(p1);
+    await submit(p1, id, { body: "With a file", fileIds: [f] });
+    for (const who of [p1, p2, owner, admin2]) expect((await as(who).get(`/files/${f}`)).body.fileId).toBe(f);
+    for (const who of [p3, p4, outsider, other]) notFound(await as(who).get(`/files/${f}`));
+  });
+});
+
 describe("deleteContent — cascades", () => {
   test("the config, submissions and overrides go with the content", async () => {
     const id = await linked();

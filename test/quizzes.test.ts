@@ -968,6 +968,34 @@ describe("POST /api/v1/quizzes/{contentId}/email-count — checkQuizEmailCount",
   });
 });
 
+describe("GET /api/v1/files/{fileId} — getFile of a quiz question's file", () => {
+  test("a member who can view the quiz sees question and option files; an outsider and another tenant get 404", async () => {
+    const qf = await upload(owner);
+    const of = await upload(owner);
+    await configured({}, [
+      {
+        type: "SINGLE",
+        body: "Pick",
+        attachmentFileIds: [qf],
+        options: [{ body: "A", isCorrect: true, attachmentFileIds: [of] }, { body: "B" }],
+      },
+    ]);
+    for (const f of [qf, of]) {
+      for (const who of [owner, admin2, p1]) expect((await as(who).get(`/files/${f}`)).body.fileId).toBe(f);
+      for (const who of [outsider, other]) notFound(await as(who).get(`/files/${f}`));
+    }
+  });
+
+  test("a file left out of the questions stays visible to whoever took an attempt on them, and to managers only", async () => {
+    const f = await upload(owner);
+    const { id } = await configured({}, [{ type: "ESSAY", body: "Look", attachmentFileIds: [f] }]);
+    await start(p1, id);
+    expect((await as(owner).put(`/quizzes/${id}/config`, { questions: [{ type: "ESSAY", body: "Plain" }] })).status).toBe(200);
+    for (const who of [owner, admin2, p1]) expect((await as(who).get(`/files/${f}`)).status).toBe(200);
+    for (const who of [p2, outsider]) notFound(await as(who).get(`/files/${f}`));
+  });
+});
+
 describe("deleteContent cascades to quizzes", () => {
   test("the config, question sets, attempts and answers go with the content", async () => {
     const { id, config } = await configured();

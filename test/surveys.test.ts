@@ -818,6 +818,24 @@ describe("POST /api/v1/surveys/{contentId}/email-count — checkSurveyEmailCount
   });
 });
 
+describe("GET /api/v1/files/{fileId} — getFile of a survey question's file", () => {
+  test("a member who can view the survey sees question and option files until they are removed; an outsider gets 404", async () => {
+    const qf = await upload(owner);
+    const of = await upload(owner);
+    const id = await newSurvey();
+    const questions = [
+      { type: "SINGLE_CHOICE", title: "Pick", attachmentFileIds: [qf], options: [{ label: "A", attachmentFileIds: [of] }, { label: "B" }] },
+    ];
+    expect((await as(owner).put(`/surveys/${id}/config`, { questions })).status).toBe(200);
+    for (const f of [qf, of]) {
+      for (const who of [admin2, p1]) expect((await as(who).get(`/files/${f}`)).body.fileId).toBe(f);
+      for (const who of [outsider, other]) notFound(await as(who).get(`/files/${f}`));
+    }
+    expect((await as(owner).put(`/surveys/${id}/config`, { questions: [{ type: "SHORT_TEXT", title: "Plain" }] })).status).toBe(200);
+    for (const f of [qf, of]) notFound(await as(p1).get(`/files/${f}`));
+  });
+});
+
 describe("deleteContent cascades to surveys", () => {
   test("the config and responses go with the content", async () => {
     const { id, config } = await configured();
