@@ -597,10 +597,13 @@ describe("POST /api/v1/assignments/{contentId}/submissions/{submissionId}/return
     expect(res.body.status).toBe("RETURNED");
     expect(res.body.returnedAt).toMatch(ISO);
     expectProblem(await as(owner).post(path), 409, "INVALID_STATE");
-    // a regrade of a returned submission keeps it returned
+    // a regrade of a returned submission takes it back: the new grade is released by returning again
     const regraded = await as(owner).put(`/assignments/${id}/submissions/${sub.id}/grade`, { score: 10 });
-    expect([regraded.body.status, regraded.body.returnedAt]).toEqual(["RETURNED", res.body.returnedAt]);
-    expect((await as(p1).get(`/assignments/${id}/my-submission`)).body.latest.score).toBe(10);
+    expect([regraded.body.status, regraded.body.returnedAt, regraded.body.score]).toEqual(["GRADED", null, 10]);
+    const mine = async () => (await as(p1).get(`/assignments/${id}/my-submission`)).body.latest;
+    expect([(await mine()).status, (await mine()).score]).toEqual(["GRADED", null]);
+    expect((await as(owner).post(path)).body.status).toBe("RETURNED");
+    expect([(await mine()).status, (await mine()).score]).toEqual(["RETURNED", 10]);
   });
 
   test("returns 401, 403 and 404", async () => {

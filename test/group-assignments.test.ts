@@ -487,6 +487,11 @@ describe("PUT /api/v1/group-assignments/{contentId}/submissions/{submissionId}/g
     const again = await as(admin2).put(`/group-assignments/${id}/submissions/${s.id}/grade`, { score: 4 });
     expect(again.body).toMatchObject({ status: "GRADED", score: 4, feedback: null, returnedAt: null });
     expect((await as(owner).get(`/group-assignments/${id}/groups/${red.id}/history`)).body.latest.score).toBe(4);
+    // the new grade is released by returning it again
+    const mine = async () => (await as(p2).get(`/group-assignments/${id}/my-submission`)).body.latest;
+    expect([(await mine()).status, (await mine()).score]).toEqual(["GRADED", null]);
+    expect((await as(owner).post(`/group-assignments/${id}/submissions/${s.id}/return`)).body.status).toBe("RETURNED");
+    expect([(await mine()).status, (await mine()).score]).toEqual(["RETURNED", 4]);
   });
 
   test("returns 400 for bounds, a score above maxScore and a rubric", async () => {
