@@ -179,6 +179,29 @@ describe("GET /api/v1/assignments/{contentId}/config — getAssignmentConfig", (
 });
 
 describe("PUT /api/v1/assignments/{contentId}/rubric — setAssignmentRubric", () => {
+  test("criterion name, description and maxPoints are optional: empty, null, the largest level's points (else 0)", async () => {
+    const id = await newAssignment();
+    const res = await as(owner).put(`/assignments/${id}/rubric`, {
+      useLevel: false,
+      visibility: "VISIBLE_ALL",
+      criteria: [
+        {
+          levels: [
+            { name: "Low", points: 2 },
+            { name: "High", points: 6 },
+          ],
+        },
+        {},
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.criteria.map((c: any) => [c.name, c.description, c.maxPoints])).toEqual([
+      ["", null, 6],
+      ["", null, 0],
+    ]);
+    expect(res.body.totalMaxPoints).toBe(6);
+  });
+
   test("stores criteria and levels with ids, indexes and totalMaxPoints; ids sent back are kept", async () => {
     const id = await newAssignment();
     const empty = await as(owner).get(`/assignments/${id}/rubric`);

@@ -129,6 +129,18 @@ const tenantSql = (sqlText: string, ...args: any[]) =>
   api.server.rt.tenants.use(owner.tenantId, (h) => h.sqlite.query(sqlText).run(...args));
 
 describe("PUT /api/v1/quizzes/{contentId}/config — setQuizConfig", () => {
+  test("a question's type (ESSAY) and body are optional (empty)", async () => {
+    const id = await newQuiz();
+    const res = await as(owner).put(`/quizzes/${id}/config`, {
+      questions: [{}, { type: "SINGLE", options: [{ body: "A", isCorrect: true }, { body: "B" }] }],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.questions.map((q: any) => [q.type, q.body, q.point])).toEqual([
+      ["ESSAY", "", 1],
+      ["SINGLE", "", 1],
+    ]);
+  });
+
   test("stores the questions with defaults and fresh ids; the read returns the same", async () => {
     const id = await newQuiz();
     const before = await as(owner).get(`/quizzes/${id}/config`);

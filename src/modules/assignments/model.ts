@@ -41,9 +41,9 @@ const Description = t.Optional(Nullable(t.String({ maxLength: 5000, error: "must
 const LevelInput = t.Object({ id: t.Optional(RefId), name: Name, description: Description, points: Points });
 const CriterionInput = t.Object({
   id: t.Optional(RefId),
-  name: Name,
+  name: t.Optional({ ...Name, description: "Default empty" }),
   description: Description,
-  maxPoints: Points,
+  maxPoints: t.Optional({ ...Points, description: "Default: the largest level's points, else 0" }),
   levels: t.Optional(t.Array(LevelInput, { maxItems: 20, error: "must be at most 20 levels" })),
 });
 

@@ -140,7 +140,8 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
     return [...seen];
   };
   const seenQuestions = new Set<string>();
-  const questions = body.questions.map((q, i): StoredQuestion => {
+  const questions = body.questions.map((sent, i): StoredQuestion => {
+    const q = { ...sent, type: sent.type ?? "ESSAY" };
     const at = `questions[${i}]`;
     let old: StoredQuestion | undefined;
     if (q.id !== undefined) {
@@ -183,7 +184,7 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
     return {
       id: q.id ?? Bun.randomUUIDv7(),
       type: q.type,
-      body: q.body,
+      body: q.body ?? "",
       point: q.point ?? 1,
       explanation: q.explanation ?? null,
       fileIds: files(q.attachmentFileIds, `${at}.attachmentFileIds`),

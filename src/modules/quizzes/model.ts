@@ -29,8 +29,8 @@ const CandidateInput = t.Object({
 
 const QuestionInput = t.Object({
   id: t.Optional(RefId),
-  type: QuestionTypeSchema,
-  body: t.String({ minLength: 1, maxLength: 15000, error: "must be 1..15000 characters" }),
+  type: t.Optional(Enum(QUIZ_QUESTION_TYPES, { description: "Default ESSAY" })),
+  body: t.Optional(t.String({ minLength: 1, maxLength: 15000, error: "must be 1..15000 characters", description: "Default empty" })),
   point: t.Optional(t.Integer({ minimum: 0, maximum: 10000, error: "must be an integer 0..10000", description: "Default 1" })),
   explanation: t.Optional(Nullable(t.String({ maxLength: 15000, error: "must be at most 15000 characters" }))),
   attachmentFileIds: t.Optional(FileIds),

@@ -118,7 +118,8 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
     return [...seen];
   };
   const seenQuestions = new Set<string>();
-  const questions = body.questions.map((q, i): StoredQuestion => {
+  const questions = body.questions.map((sent, i): StoredQuestion => {
+    const q = { ...sent, type: sent.type ?? "SHORT_TEXT" };
     const at = `questions[${i}]`;
     let old: StoredQuestion | undefined;
     if (q.id !== undefined) {
@@ -149,7 +150,7 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
           }
           return {
             id: o.id ?? Bun.randomUUIDv7(),
-            label: o.label,
+            label: o.label ?? "",
             isEtc: o.isEtc ?? false,
             fileIds: files(o.attachmentFileIds, `${at}.options[${j}].attachmentFileIds`),
           };
@@ -158,7 +159,7 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
     return {
       id: q.id ?? Bun.randomUUIDv7(),
       type: q.type,
-      title: q.title,
+      title: q.title ?? "",
       description: q.description ?? null,
       isRequired: q.isRequired ?? false,
       fileIds: files(q.attachmentFileIds, `${at}.attachmentFileIds`),
