@@ -126,13 +126,18 @@ describe("PUT /api/v1/assignments/{contentId}/config — setAssignmentConfig", (
 
   test("returns 400 naming each bad field", async () => {
     const id = await newAssignment();
-    expect(fieldOf(await as(owner).put(`/assignments/${id}/config`, { maxScore: 0 }))).toBe("maxScore");
-    expect(fieldOf(await as(owner).put(`/assignments/${id}/config`, { maxScore: 10001 }))).toBe("maxScore");
+    const zero = expectProblem(await as(owner).put(`/assignments/${id}/config`, { maxScore: 0 }), 400, "VALIDATION_FAILED");
+    expect(zero.errors).toEqual([{ in: "body", field: "maxScore", message: "must be an integer >= 1 or null" }]);
+    expect(fieldOf(await as(owner).put(`/assignments/${id}/config`, { maxScore: 9007199254740992 }))).toBe("maxScore");
     expect(fieldOf(await as(owner).put(`/assignments/${id}/config`, { maxScore: 1.5 }))).toBe("maxScore");
     expect(fieldOf(await as(owner).put(`/assignments/${id}/config`, { dueAt: "tomorrow" }))).toBe("dueAt");
     expect(fieldOf(await as(owner).put(`/assignments/${id}/config`, { allowResubmit: "yes" }))).toBe("allowResubmit");
     // nothing was stored
     expect((await as(owner).get(`/assignments/${id}/config`)).body.maxScore).toBeNull();
+    // no upper limit but the safe-integer range (spec: maxScore >= 1 or null)
+    for (const maxScore of [20000, 9007199254740991]) {
+      expect((await as(owner).put(`/assignments/${id}/config`, { maxScore })).body.maxScore).toBe(maxScore);
+    }
   });
 
   test("returns 401 without a token", async () => {

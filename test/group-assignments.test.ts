@@ -149,8 +149,9 @@ describe("PUT /api/v1/group-assignments/{contentId}/config — setGroupAssignmen
   test("returns 400 naming the field for each bound", async () => {
     const id = await newAssignment();
     const put = (json: unknown) => as(owner).put(`/group-assignments/${id}/config`, json);
-    expect(fieldOf(await put({ maxScore: 0 }))).toBe("maxScore");
-    expect(fieldOf(await put({ maxScore: 10001 }))).toBe("maxScore");
+    const zero = expectProblem(await put({ maxScore: 0 }), 400, "VALIDATION_FAILED");
+    expect(zero.errors).toEqual([{ in: "body", field: "maxScore", message: "must be an integer >= 1 or null" }]);
+    expect(fieldOf(await put({ maxScore: 9007199254740992 }))).toBe("maxScore");
     expect(fieldOf(await put({ maxScore: 1.5 }))).toBe("maxScore");
     expect(fieldOf(await put({ submissionMethod: "SOME" }))).toBe("submissionMethod");
     expect(fieldOf(await put({ dueAt: "tomorrow" }))).toBe("dueAt");
@@ -159,6 +160,8 @@ describe("PUT /api/v1/group-assignments/{contentId}/config — setGroupAssignmen
     expect(fieldOf(await put({ spaceGroupSetId: "nope" }))).toBe("spaceGroupSetId");
     // nothing was stored
     expect((await as(owner).get(`/group-assignments/${id}/config`)).body.config).toEqual(DEFAULT_CONFIG);
+    // no upper limit but the safe-integer range (spec: maxScore >= 1 or null)
+    for (const maxScore of [20000, 9007199254740991]) expect((await put({ maxScore })).body.config.maxScore).toBe(maxScore);
   });
 
   test("a set must be of a space where the caller is ADMIN (400), not of another tenant", async () => {

@@ -237,8 +237,10 @@ describe("PUT /api/v1/quizzes/{contentId}/config — setQuizConfig", () => {
     expect(fieldOf(await put({}))).toBe("questions");
     expect(fieldOf(await put({ questions: Array.from({ length: 61 }, () => QUESTIONS[3]) }))).toBe("questions");
     expect(fieldOf(await put({ passScore: -1, questions: [] }))).toBe("passScore");
-    expect(fieldOf(await put({ maxAttempts: 0, questions: [] }))).toBe("maxAttempts");
+    const zero = expectProblem(await put({ maxAttempts: 0, questions: [] }), 400, "VALIDATION_FAILED");
+    expect(zero.errors).toEqual([{ in: "body", field: "maxAttempts", message: "must be an integer >= 1 or null" }]);
     expect(fieldOf(await put({ timeLimitMin: 0, questions: [] }))).toBe("timeLimitMin");
+    expect(fieldOf(await put({ timeLimitMin: 9007199254740992, questions: [] }))).toBe("timeLimitMin");
     expect(fieldOf(await put({ resultExposeLevel: "SOME", questions: [] }))).toBe("resultExposeLevel");
     expect(fieldOf(await put({ scoreAggregation: "MEDIAN", questions: [] }))).toBe("scoreAggregation");
     expect(fieldOf(await one({ type: "TRUE_FALSE", body: "x" }))).toBe("questions[0].type");
@@ -358,6 +360,17 @@ describe("GET /api/v1/quizzes/{contentId}/participant-view — getQuizForPartici
 });
 
 describe("POST /api/v1/quizzes/{contentId}/my-attempts — startQuizAttempt", () => {
+  test("large limits are valid: maxAttempts, passScore and timeLimitMin up to the safe-integer range; expiresAt is capped", async () => {
+    const big = { maxAttempts: 5000, passScore: 9007199254740991, timeLimitMin: 9007199254740991 };
+    const { id } = await configured(big);
+    expect((await as(owner).get(`/quizzes/${id}/config`)).body).toMatchObject(big);
+    const res = await as(p1).post(`/quizzes/${id}/my-attempts`);
+    expect(res.status).toBe(201);
+    expect(res.body.attempt.expiresAt).toBe("9999-12-31T23:59:59.999Z");
+    expect((await as(owner).put(`/quizzes/${id}/config`, { timeLimitMin: 50000, questions: QUESTIONS })).body.timeLimitMin).toBe(50000);
+    expect((await as(p1).get(`/quizzes/${id}/participant-view`)).status).toBe(200);
+  });
+
   test("creates an attempt (201) with expiresAt from timeLimitMin; a second call returns it (200)", async () => {
     const { id, config } = await configured({ timeLimitMin: 10 });
     const res = await as(p2).post(`/quizzes/${id}/my-attempts`);

@@ -16,7 +16,7 @@ export const RubricVisibilitySchema = Enum(RUBRIC_VISIBILITIES);
 
 /** setAssignmentConfig (PUT: full replace; absent fields take their defaults). */
 export const AssignmentConfigBody = t.Object({
-  maxScore: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: 10000, error: "must be an integer 1..10000 or null" }))),
+  maxScore: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 1 or null" }))),
   allowLateSubmit: t.Optional(t.Boolean()),
   allowResubmit: t.Optional(t.Boolean()),
   bodyRequired: t.Optional(t.Boolean()),

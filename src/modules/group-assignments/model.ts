@@ -28,7 +28,7 @@ export const GroupAssignmentConfigBody = t.Object({
       t.String({ minLength: 1, maxLength: 100, error: "must be a group set id", description: "A set of a space where you are ADMIN" }),
     ),
   ),
-  maxScore: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: 10000, error: "must be an integer 1..10000 or null" }))),
+  maxScore: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 1 or null" }))),
   allowLateSubmit: t.Optional(t.Boolean()),
   submissionMethod: t.Optional(Enum(SUBMISSION_METHODS)),
   bodyRequired: t.Optional(t.Boolean()),

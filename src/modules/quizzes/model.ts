@@ -44,9 +44,9 @@ const QuestionInput = t.Object({
 
 /** setQuizConfig (PUT: full replace; absent fields take their defaults). */
 export const QuizConfigBody = t.Object({
-  passScore: t.Optional(Nullable(t.Integer({ minimum: 0, maximum: 600000, error: "must be an integer 0..600000 or null" }))),
-  maxAttempts: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: 1000, error: "must be an integer 1..1000 or null" }))),
-  timeLimitMin: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: 43200, error: "must be an integer 1..43200 or null" }))),
+  passScore: t.Optional(Nullable(t.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 0 or null" }))),
+  maxAttempts: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 1 or null" }))),
+  timeLimitMin: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 1 or null" }))),
   shuffleQuestions: t.Optional(t.Boolean()),
   shuffleOptions: t.Optional(t.Boolean()),
   resultExposeLevel: t.Optional(ExposeLevelSchema),
