@@ -293,6 +293,14 @@ describe("POST /api/v1/group-assignments/{contentId}/submissions — submitGroup
     expect(history.history.map((s: any) => s.id)).toEqual([first.id]);
   });
 
+  test("body null is accepted as empty, as in submitAssignment", async () => {
+    const id = await linked();
+    expect((await submit(p3, id, { body: null })).body).toBe("");
+    const required = await linked({ bodyRequired: true });
+    const res = expectProblem(await as(p3).post(`/group-assignments/${required}/submissions`, { body: null }), 400, "VALIDATION_FAILED");
+    expect(res.errors).toEqual([{ in: "body", field: "body", message: "is required by this assignment" }]);
+  });
+
   test("attaches the caller's ready files with download URLs", async () => {
     const id = await linked({ fileRequired: true });
     const fileId = await upload(p1);

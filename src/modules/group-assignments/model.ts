@@ -132,7 +132,7 @@ export const MemberScoresResult = t.Object({
 // ---- participant side -----------------------------------------------------------------------
 
 export const SubmitGroupBody = t.Object({
-  body: t.Optional(t.String({ maxLength: 200000, error: "must be at most 200000 characters" })),
+  body: t.Optional(Nullable(t.String({ maxLength: 200000, error: "must be at most 200000 characters", description: "null means empty" }))),
   fileIds: t.Optional(t.Array(RefId, { maxItems: 20, error: "must be at most 20 file ids" })),
 });
 
