@@ -126,13 +126,18 @@ describe("PUT /api/v1/assignments/{contentId}/config — setAssignmentConfig", (
 
   test("returns 400 naming each bad field", async () => {
     const id = await newAssignment();
-    expect(fieldOf(await as(owner).put(`/assignments/${id}/config`, { maxScore: 0 }))).toBe("maxScore");
-    expect(fieldOf(await as(owner).put(`/assignments/${id}/config`, { maxScore: 10001 }))).toBe("maxScore");
+    const zero = expectProblem(await as(owner).put(`/assignments/${id}/config`, { maxScore: 0 }), 400, "VALIDATION_FAILED");
+    expect(zero.errors).toEqual([{ in: "body", field: "maxScore", message: "must be an integer >= 1 or null" }]);
+    expect(fieldOf(await as(owner).put(`/assignments/${id}/config`, { maxScore: 9007199254740992 }))).toBe("maxScore");
     expect(fieldOf(await as(owner).put(`/assignments/${id}/config`, { maxScore: 1.5 }))).toBe("maxScore");
     expect(fieldOf(await as(owner).put(`/assignments/${id}/config`, { dueAt: "tomorrow" }))).toBe("dueAt");
     expect(fieldOf(await as(owner).put(`/assignments/${id}/config`, { allowResubmit: "yes" }))).toBe("allowResubmit");
     // nothing was stored
     expect((await as(owner).get(`/assignments/${id}/config`)).body.maxScore).toBeNull();
+    // no upper limit but the safe-integer range (spec: maxScore >= 1 or null)
+    for (const maxScore of [20000, 9007199254740991]) {
+      expect((await as(owner).put(`/assignments/${id}/config`, { maxScore })).body.maxScore).toBe(maxScore);
+    }
   });
 
   test("returns 401 without a token", async () => {
@@ -179,6 +184,29 @@ describe("GET /api/v1/assignments/{contentId}/config — getAssignmentConfig", (
 });
 
 describe("PUT /api/v1/assignments/{contentId}/rubric — setAssignmentRubric", () => {
+  test("criterion name, description and maxPoints are optional: empty, null, the largest level's points (else 0)", async () => {
+    const id = await newAssignment();
+    const res = await as(owner).put(`/assignments/${id}/rubric`, {
+      useLevel: false,
+      visibility: "VISIBLE_ALL",
+      criteria: [
+        {
+          levels: [
+            { name: "Low", points: 2 },
+            { name: "High", points: 6 },
+          ],
+        },
+        {},
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.criteria.map((c: any) => [c.name, c.description, c.maxPoints])).toEqual([
+      ["", null, 6],
+      ["", null, 0],
+    ]);
+    expect(res.body.totalMaxPoints).toBe(6);
+  });
+
   test("stores criteria and levels with ids, indexes and totalMaxPoints; ids sent back are kept", async () => {
     const id = await newAssignment();
     const empty = await as(owner).get(`/assignments/${id}/rubric`);
@@ -597,10 +625,13 @@ describe("POST /api/v1/assignments/{contentId}/submissions/{submissionId}/return
     expect(res.body.status).toBe("RETURNED");
     expect(res.body.returnedAt).toMatch(ISO);
     expectProblem(await as(owner).post(path), 409, "INVALID_STATE");
-    // a regrade of a returned submission keeps it returned
+    // a regrade of a returned submission takes it back: the new grade is released by returning again
     const regraded = await as(owner).put(`/assignments/${id}/submissions/${sub.id}/grade`, { score: 10 });
-    expect([regraded.body.status, regraded.body.returnedAt]).toEqual(["RETURNED", res.body.returnedAt]);
-    expect((await as(p1).get(`/assignments/${id}/my-submission`)).body.latest.score).toBe(10);
+    expect([regraded.body.status, regraded.body.returnedAt, regraded.body.score]).toEqual(["GRADED", null, 10]);
+    const mine = async () => (await as(p1).get(`/assignments/${id}/my-submission`)).body.latest;
+    expect([(await mine()).status, (await mine()).score]).toEqual(["GRADED", null]);
+    expect((await as(owner).post(path)).body.status).toBe("RETURNED");
+    expect([(await mine()).status, (await mine()).score]).toEqual(["RETURNED", 10]);
   });
 
   test("returns 401, 403 and 404", async () => {

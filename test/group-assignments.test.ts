@@ -149,8 +149,9 @@ describe("PUT /api/v1/group-assignments/{contentId}/config — setGroupAssignmen
   test("returns 400 naming the field for each bound", async () => {
     const id = await newAssignment();
     const put = (json: unknown) => as(owner).put(`/group-assignments/${id}/config`, json);
-    expect(fieldOf(await put({ maxScore: 0 }))).toBe("maxScore");
-    expect(fieldOf(await put({ maxScore: 10001 }))).toBe("maxScore");
+    const zero = expectProblem(await put({ maxScore: 0 }), 400, "VALIDATION_FAILED");
+    expect(zero.errors).toEqual([{ in: "body", field: "maxScore", message: "must be an integer >= 1 or null" }]);
+    expect(fieldOf(await put({ maxScore: 9007199254740992 }))).toBe("maxScore");
     expect(fieldOf(await put({ maxScore: 1.5 }))).toBe("maxScore");
     expect(fieldOf(await put({ submissionMethod: "SOME" }))).toBe("submissionMethod");
     expect(fieldOf(await put({ dueAt: "tomorrow" }))).toBe("dueAt");
@@ -159,6 +160,8 @@ describe("PUT /api/v1/group-assignments/{contentId}/config — setGroupAssignmen
     expect(fieldOf(await put({ spaceGroupSetId: "nope" }))).toBe("spaceGroupSetId");
     // nothing was stored
     expect((await as(owner).get(`/group-assignments/${id}/config`)).body.config).toEqual(DEFAULT_CONFIG);
+    // no upper limit but the safe-integer range (spec: maxScore >= 1 or null)
+    for (const maxScore of [20000, 9007199254740991]) expect((await put({ maxScore })).body.config.maxScore).toBe(maxScore);
   });
 
   test("a set must be of a space where the caller is ADMIN (400), not of another tenant", async () => {
@@ -288,6 +291,14 @@ describe("POST /api/v1/group-assignments/{contentId}/submissions — submitGroup
     const history = (await as(owner).get(`/group-assignments/${id}/groups/${red.id}/history`)).body;
     expect(history.latest.id).toBe(second.id);
     expect(history.history.map((s: any) => s.id)).toEqual([first.id]);
+  });
+
+  test("body null is accepted as empty, as in submitAssignment", async () => {
+    const id = await linked();
+    expect((await submit(p3, id, { body: null })).body).toBe("");
+    const required = await linked({ bodyRequired: true });
+    const res = expectProblem(await as(p3).post(`/group-assignments/${required}/submissions`, { body: null }), 400, "VALIDATION_FAILED");
+    expect(res.errors).toEqual([{ in: "body", field: "body", message: "is required by this assignment" }]);
   });
 
   test("attaches the caller's ready files with download URLs", async () => {
@@ -487,6 +498,11 @@ describe("PUT /api/v1/group-assignments/{contentId}/submissions/{submissionId}/g
     const again = await as(admin2).put(`/group-assignments/${id}/submissions/${s.id}/grade`, { score: 4 });
     expect(again.body).toMatchObject({ status: "GRADED", score: 4, feedback: null, returnedAt: null });
     expect((await as(owner).get(`/group-assignments/${id}/groups/${red.id}/history`)).body.latest.score).toBe(4);
+    // the new grade is released by returning it again
+    const mine = async () => (await as(p2).get(`/group-assignments/${id}/my-submission`)).body.latest;
+    expect([(await mine()).status, (await mine()).score]).toEqual(["GRADED", null]);
+    expect((await as(owner).post(`/group-assignments/${id}/submissions/${s.id}/return`)).body.status).toBe("RETURNED");
+    expect([(await mine()).status, (await mine()).score]).toEqual(["RETURNED", 4]);
   });
 
   test("returns 400 for bounds, a score above maxScore and a rubric", async () => {
@@ -638,6 +654,16 @@ describe("PUT /api/v1/group-assignments/{contentId}/submissions/{submissionId}/m
     forbidden(await as(p1).put(path, { scores: [] }));
     notFound(await as(other).put(path, { scores: [] }));
     notFound(await as(owner).put(`/group-assignments/${id}/submissions/nope/member-scores`, { scores: [] }));
+  });
+});
+
+describe("GET /api/v1/files/{fileId} — getFile of a group submission's file", () => {
+  test("the managers and the submitting group see it; other groups, outsiders and other tenants get 404", async () => {
+    const id = await linked();
+    const f = await upload(p1);
+    await submit(p1, id, { body: "With a file", fileIds: [f] });
+    for (const who of [p1, p2, owner, admin2]) expect((await as(who).get(`/files/${f}`)).body.fileId).toBe(f);
+    for (const who of [p3, p4, outsider, other]) notFound(await as(who).get(`/files/${f}`));
   });
 });
 

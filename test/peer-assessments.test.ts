@@ -88,6 +88,16 @@ const answers = (q: (string | undefined)[], scores: number[], comments: (string 
 });
 
 describe("PUT /api/v1/peer-assessments/{contentId}/config — setPeerAssessmentConfig", () => {
+  test("a question's assessmentCriteria is optional (empty)", async () => {
+    const id = await newPeer();
+    const res = await as(owner).put(`/peer-assessments/${id}/config`, { questions: [{}, { criteriaSubText: "Why" }] });
+    expect(res.status).toBe(200);
+    expect(res.body.questions.map((q: any) => [q.assessmentCriteria, q.criteriaSubText])).toEqual([
+      ["", null],
+      ["", "Why"],
+    ]);
+  });
+
   test("stores the settings and questions (maxScore 5); the read returns the same", async () => {
     const id = await newPeer();
     const res = await as(owner).put(`/peer-assessments/${id}/config`, {

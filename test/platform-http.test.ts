@@ -38,7 +38,11 @@ beforeAll(() => {
     .get("/needs", ({ query }) => query, { ...route("needs", "probe", "public"), query: t.Object({ spaceId: t.String({ minLength: 1 }) }) })
     .post("/lists", ({ body }) => body, {
       ...route("lists", "probe", "public"),
-      body: t.Object({ options: Nullable(t.Array(t.Object({ label: t.String({ minLength: 1 }) }))) }),
+      body: t.Object({
+        options: t.Optional(Nullable(t.Array(t.Object({ label: t.String({ minLength: 1 }) })))),
+        limit: t.Optional(Nullable(t.Integer({ minimum: 1, error: "must be an integer >= 1 or null" }))),
+        kind: t.Optional(Nullable(Enum(["a", "b"]))),
+      }),
     })
     .post("/guarded", () => ({ ok: true }), { ...route("guarded", "probe", "session"), body: t.Object({ a: t.String() }) })
     .get(
@@ -157,6 +161,16 @@ describe("required query parameters and nested lists", () => {
     );
     expect(body.errors[0].field).toBe("options[1].label");
     expect((await post("/lists", JSON.stringify({ options: null }))).status).toBe(200);
+  });
+
+  test("a bound inside Nullable(...) reports the declared error text", async () => {
+    for (const limit of [0, 1.5, "x"]) {
+      const body = await problem(await post("/lists", JSON.stringify({ limit })), 400, "VALIDATION_FAILED");
+      expect(body.errors).toEqual([{ in: "body", field: "limit", message: "must be an integer >= 1 or null" }]);
+    }
+    const kind = await problem(await post("/lists", JSON.stringify({ kind: "c" })), 400, "VALIDATION_FAILED");
+    expect(kind.errors).toEqual([{ in: "body", field: "kind", message: "must be one of: a, b" }]);
+    expect((await post("/lists", JSON.stringify({ limit: null, kind: null }))).status).toBe(200);
   });
 });
 

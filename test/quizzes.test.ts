@@ -129,6 +129,18 @@ const tenantSql = (sqlText: string, ...args: any[]) =>
   api.server.rt.tenants.use(owner.tenantId, (h) => h.sqlite.query(sqlText).run(...args));
 
 describe("PUT /api/v1/quizzes/{contentId}/config — setQuizConfig", () => {
+  test("a question's type (ESSAY) and body are optional (empty)", async () => {
+    const id = await newQuiz();
+    const res = await as(owner).put(`/quizzes/${id}/config`, {
+      questions: [{}, { type: "SINGLE", options: [{ body: "A", isCorrect: true }, { body: "B" }] }],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.questions.map((q: any) => [q.type, q.body, q.point])).toEqual([
+      ["ESSAY", "", 1],
+      ["SINGLE", "", 1],
+    ]);
+  });
+
   test("stores the questions with defaults and fresh ids; the read returns the same", async () => {
     const id = await newQuiz();
     const before = await as(owner).get(`/quizzes/${id}/config`);
@@ -225,8 +237,10 @@ describe("PUT /api/v1/quizzes/{contentId}/config — setQuizConfig", () => {
     expect(fieldOf(await put({}))).toBe("questions");
     expect(fieldOf(await put({ questions: Array.from({ length: 61 }, () => QUESTIONS[3]) }))).toBe("questions");
     expect(fieldOf(await put({ passScore: -1, questions: [] }))).toBe("passScore");
-    expect(fieldOf(await put({ maxAttempts: 0, questions: [] }))).toBe("maxAttempts");
+    const zero = expectProblem(await put({ maxAttempts: 0, questions: [] }), 400, "VALIDATION_FAILED");
+    expect(zero.errors).toEqual([{ in: "body", field: "maxAttempts", message: "must be an integer >= 1 or null" }]);
     expect(fieldOf(await put({ timeLimitMin: 0, questions: [] }))).toBe("timeLimitMin");
+    expect(fieldOf(await put({ timeLimitMin: 9007199254740992, questions: [] }))).toBe("timeLimitMin");
     expect(fieldOf(await put({ resultExposeLevel: "SOME", questions: [] }))).toBe("resultExposeLevel");
     expect(fieldOf(await put({ scoreAggregation: "MEDIAN", questions: [] }))).toBe("scoreAggregation");
     expect(fieldOf(await one({ type: "TRUE_FALSE", body: "x" }))).toBe("questions[0].type");
@@ -346,6 +360,17 @@ describe("GET /api/v1/quizzes/{contentId}/participant-view — getQuizForPartici
 });
 
 describe("POST /api/v1/quizzes/{contentId}/my-attempts — startQuizAttempt", () => {
+  test("large limits are valid: maxAttempts, passScore and timeLimitMin up to the safe-integer range; expiresAt is capped", async () => {
+    const big = { maxAttempts: 5000, passScore: 9007199254740991, timeLimitMin: 9007199254740991 };
+    const { id } = await configured(big);
+    expect((await as(owner).get(`/quizzes/${id}/config`)).body).toMatchObject(big);
+    const res = await as(p1).post(`/quizzes/${id}/my-attempts`);
+    expect(res.status).toBe(201);
+    expect(res.body.attempt.expiresAt).toBe("9999-12-31T23:59:59.999Z");
+    expect((await as(owner).put(`/quizzes/${id}/config`, { timeLimitMin: 50000, questions: QUESTIONS })).body.timeLimitMin).toBe(50000);
+    expect((await as(p1).get(`/quizzes/${id}/participant-view`)).status).toBe(200);
+  });
+
   test("creates an attempt (201) with expiresAt from timeLimitMin; a second call returns it (200)", async () => {
     const { id, config } = await configured({ timeLimitMin: 10 });
     const res = await as(p2).post(`/quizzes/${id}/my-attempts`);
@@ -561,12 +586,13 @@ describe("POST /api/v1/quizzes/{contentId}/my-attempts/{attemptId}/submit — su
     expect([best.score, best.passed]).toEqual([9, true]);
   });
 
-  test("SHORT_ANSWER: whole-answer match after normalisation; * is a wildcard unless ignoreWildcard", async () => {
+  test("SHORT_ANSWER: whole-answer match after normalisation and case folding; * is a wildcard unless ignoreWildcard", async () => {
     const qs = [
       { type: "SHORT_ANSWER", body: "1", answerCandidates: [{ text: "a*b", ignoreWildcard: true }] },
       { type: "SHORT_ANSWER", body: "2", answerCandidates: [{ text: "a*b" }] },
       { type: "SHORT_ANSWER", body: "3", answerCandidates: [{ text: "Caf\u00e9" }] },
       { type: "SHORT_ANSWER", body: "4", answerCandidates: [{ text: "x.y" }] },
+      { type: "SHORT_ANSWER", body: "5", answerCandidates: [{ text: "Stra\u00dfe" }] },
     ];
     const { id, config } = await configured({}, qs);
     const cases: [string, string, boolean][] = [
@@ -577,6 +603,10 @@ describe("POST /api/v1/quizzes/{contentId}/my-attempts/{attemptId}/submit — su
       ["2", "a long bc", false],
       ["3", "CAFE\u0301", true],
       ["4", "xzy", false],
+      ["5", "STRASSE", true],
+      ["5", "strasse", true],
+      ["5", "STRA\u1E9Ee", true],
+      ["5", "strase", false],
     ];
     for (const [body, text, ok] of cases) {
       const q = config.questions.find((x: any) => x.body === body);
@@ -584,6 +614,51 @@ describe("POST /api/v1/quizzes/{contentId}/my-attempts/{attemptId}/submit — su
       const a = r.answers.find((x: any) => x.questionId === q.id);
       expect([body, text, a.isCorrect]).toEqual([body, text, ok]);
     }
+  });
+
+  test("SHORT_ANSWER: only * is special; keys with regex characters score instead of failing", async () => {
+    const keys = ["e-mail*", "a*-*b", "x.y*", "f(x)*", "[a]*", "c:\\dir*", "a*a"];
+    const qs = keys.map((text, k) => ({ type: "SHORT_ANSWER", body: String(k), answerCandidates: [{ text }] }));
+    const { id, config } = await configured({}, qs);
+    const cases: [string, string, boolean][] = [
+      ["e-mail*", "E-Mail address", true],
+      ["e-mail*", "email", false],
+      ["a*-*b", "a - b", true],
+      ["a*-*b", "ab", false],
+      ["x.y*", "x.yz", true],
+      ["x.y*", "xzyz", false],
+      ["f(x)*", "f(x) = 1", true],
+      ["f(x)*", "fx", false],
+      ["[a]*", "[a]", true],
+      ["[a]*", "a", false],
+      ["c:\\dir*", "C:\\DIR\\sub", true],
+      ["c:\\dir*", "c:dir", false],
+      ["a*a", "a", false],
+      ["a*a", "aa", true],
+    ];
+    for (const [key, text, ok] of cases) {
+      const q = config.questions[keys.indexOf(key)];
+      const r = await take(owner, id, { answers: [{ questionId: q.id, textAnswer: text }] });
+      expect([key, text, r.answers.find((x: any) => x.questionId === q.id).isCorrect]).toEqual([key, text, ok]);
+    }
+  });
+
+  test("an expired attempt on a key with regex characters is closed, and reads of the quiz succeed", async () => {
+    const { id, config } = await configured({ timeLimitMin: 5 }, [
+      { type: "SHORT_ANSWER", body: "k", answerCandidates: [{ text: "x-*" }] },
+    ]);
+    const attemptId = await start(p2, id);
+    const q = config.questions[0];
+    const saved = await as(p2).put(`/quizzes/${id}/my-attempts/${attemptId}/answers`, {
+      answers: [{ questionId: q.id, textAnswer: "x-ray" }],
+    });
+    expect(saved.status).toBe(200);
+    const past = Date.now() - 10 * 60_000;
+    tenantSql("UPDATE quiz_attempts SET started_at = ?, expires_at = ? WHERE id = ?", past - 5 * 60_000, past, attemptId);
+    expect((await as(owner).get(`/quizzes/${id}/statistics`)).status).toBe(200);
+    const mine = await as(p2).get(`/quizzes/${id}/my-attempts`);
+    expect(mine.status).toBe(200);
+    expect([mine.body.attempts[0].attemptId, mine.body.attempts[0].score]).toEqual([attemptId, q.point]);
   });
 
   test("an attempt keeps its questions when the config changes", async () => {
@@ -915,6 +990,34 @@ describe("POST /api/v1/quizzes/{contentId}/email-count — checkQuizEmailCount",
     unauth(await anon("POST", `/quizzes/${id}/email-count`, { email: "a@example.com" }));
     forbidden(await as(p1).post(`/quizzes/${id}/email-count`, { email: "a@example.com" }));
     notFound(await as(other).post(`/quizzes/${id}/email-count`, { email: "a@example.com" }));
+  });
+});
+
+describe("GET /api/v1/files/{fileId} — getFile of a quiz question's file", () => {
+  test("a member who can view the quiz sees question and option files; an outsider and another tenant get 404", async () => {
+    const qf = await upload(owner);
+    const of = await upload(owner);
+    await configured({}, [
+      {
+        type: "SINGLE",
+        body: "Pick",
+        attachmentFileIds: [qf],
+        options: [{ body: "A", isCorrect: true, attachmentFileIds: [of] }, { body: "B" }],
+      },
+    ]);
+    for (const f of [qf, of]) {
+      for (const who of [owner, admin2, p1]) expect((await as(who).get(`/files/${f}`)).body.fileId).toBe(f);
+      for (const who of [outsider, other]) notFound(await as(who).get(`/files/${f}`));
+    }
+  });
+
+  test("a file left out of the questions stays visible to whoever took an attempt on them, and to managers only", async () => {
+    const f = await upload(owner);
+    const { id } = await configured({}, [{ type: "ESSAY", body: "Look", attachmentFileIds: [f] }]);
+    await start(p1, id);
+    expect((await as(owner).put(`/quizzes/${id}/config`, { questions: [{ type: "ESSAY", body: "Plain" }] })).status).toBe(200);
+    for (const who of [owner, admin2, p1]) expect((await as(who).get(`/files/${f}`)).status).toBe(200);
+    for (const who of [p2, outsider]) notFound(await as(who).get(`/files/${f}`));
   });
 });
 

@@ -104,6 +104,15 @@ function answers(cfg: any, a: { text?: string; long?: string; single?: number; e
 }
 
 describe("PUT /api/v1/surveys/{contentId}/config — setSurveyConfig", () => {
+  test("a question's type (SHORT_TEXT) and title, and an option's label, are optional (empty)", async () => {
+    const id = await newSurvey();
+    const res = await as(owner).put(`/surveys/${id}/config`, { questions: [{}, { type: "SINGLE_CHOICE", options: [{}, { label: "B" }] }] });
+    expect(res.status).toBe(200);
+    const [q1, q2] = res.body.questions;
+    expect([q1.type, q1.title, q2.title]).toEqual(["SHORT_TEXT", "", ""]);
+    expect(q2.options.map((o: any) => o.label)).toEqual(["", "B"]);
+  });
+
   test("stores the questions with defaults and fresh ids; version 1; the read returns the same", async () => {
     const id = await newSurvey();
     const before = await as(owner).get(`/surveys/${id}/config`);
@@ -815,6 +824,24 @@ describe("POST /api/v1/surveys/{contentId}/email-count — checkSurveyEmailCount
     forbidden(await as(p1).post(`/surveys/${id}/email-count`, { email: "a@example.com" }));
     notFound(await as(other).post(`/surveys/${id}/email-count`, { email: "a@example.com" }));
     notFound(await as(outsider).post(`/surveys/${id}/email-count`, { email: "a@example.com" }));
+  });
+});
+
+describe("GET /api/v1/files/{fileId} — getFile of a survey question's file", () => {
+  test("a member who can view the survey sees question and option files until they are removed; an outsider gets 404", async () => {
+    const qf = await upload(owner);
+    const of = await upload(owner);
+    const id = await newSurvey();
+    const questions = [
+      { type: "SINGLE_CHOICE", title: "Pick", attachmentFileIds: [qf], options: [{ label: "A", attachmentFileIds: [of] }, { label: "B" }] },
+    ];
+    expect((await as(owner).put(`/surveys/${id}/config`, { questions })).status).toBe(200);
+    for (const f of [qf, of]) {
+      for (const who of [admin2, p1]) expect((await as(who).get(`/files/${f}`)).body.fileId).toBe(f);
+      for (const who of [outsider, other]) notFound(await as(who).get(`/files/${f}`));
+    }
+    expect((await as(owner).put(`/surveys/${id}/config`, { questions: [{ type: "SHORT_TEXT", title: "Plain" }] })).status).toBe(200);
+    for (const f of [qf, of]) notFound(await as(p1).get(`/files/${f}`));
   });
 });
 

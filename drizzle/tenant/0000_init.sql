@@ -203,6 +203,14 @@ CREATE TABLE `group_member_scores` (
 	FOREIGN KEY (`submission_id`) REFERENCES `group_submissions`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+CREATE TABLE `group_submission_files` (
+	`submission_id` text NOT NULL,
+	`file_id` text NOT NULL,
+	PRIMARY KEY(`submission_id`, `file_id`),
+	FOREIGN KEY (`submission_id`) REFERENCES `group_submissions`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `group_submission_files_file_idx` ON `group_submission_files` (`file_id`);--> statement-breakpoint
 CREATE TABLE `group_submissions` (
 	`id` text PRIMARY KEY NOT NULL,
 	`content_id` text NOT NULL,
@@ -571,6 +579,14 @@ CREATE TABLE `quiz_configs` (
 	FOREIGN KEY (`question_set_id`) REFERENCES `quiz_question_sets`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+CREATE TABLE `quiz_question_set_files` (
+	`question_set_id` text NOT NULL,
+	`file_id` text NOT NULL,
+	PRIMARY KEY(`question_set_id`, `file_id`),
+	FOREIGN KEY (`question_set_id`) REFERENCES `quiz_question_sets`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `quiz_question_set_files_file_idx` ON `quiz_question_set_files` (`file_id`);--> statement-breakpoint
 CREATE TABLE `quiz_question_sets` (
 	`id` text PRIMARY KEY NOT NULL,
 	`content_id` text NOT NULL,
@@ -778,6 +794,14 @@ CREATE TABLE `survey_answers` (
 --> statement-breakpoint
 CREATE INDEX `survey_answers_content_idx` ON `survey_answers` (`content_id`,`submitted_at`,`question_id`);--> statement-breakpoint
 CREATE INDEX `survey_answers_question_idx` ON `survey_answers` (`question_id`,`submitted_at`,`response_id`);--> statement-breakpoint
+CREATE TABLE `survey_config_files` (
+	`content_id` text NOT NULL,
+	`file_id` text NOT NULL,
+	PRIMARY KEY(`content_id`, `file_id`),
+	FOREIGN KEY (`content_id`) REFERENCES `survey_configs`(`content_id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `survey_config_files_file_idx` ON `survey_config_files` (`file_id`);--> statement-breakpoint
 CREATE TABLE `survey_configs` (
 	`content_id` text PRIMARY KEY NOT NULL,
 	`description` text,

@@ -85,7 +85,8 @@ export function getAssignmentConfig(actor: Actor, contentId: string) {
 /**
  * Validates a rubric body against the stored rubric: ids must name a stored criterion (level of
  * that criterion) and appear once; a level's points at most its criterion's maxPoints; with
- * useLevel every criterion needs a level. 400 naming every bad field.
+ * useLevel every criterion needs a level. 400 naming every bad field. An absent name is empty, an
+ * absent maxPoints the largest level's points (0 without levels).
  */
 function normalizeRubric(current: RubricRow, body: Static<typeof RubricBody>): RubricRow {
   const errors: FieldError[] = [];
@@ -101,6 +102,7 @@ function normalizeRubric(current: RubricRow, body: Static<typeof RubricBody>): R
       else if (seen.has(c.id)) err(`${at}.id`, "repeats an earlier criterion");
       seen.add(c.id);
     }
+    const maxPoints = c.maxPoints ?? Math.max(0, ...(c.levels ?? []).map((l) => l.points));
     const oldLevels = new Set((old?.levels ?? []).map((l) => l.id));
     const seenLevels = new Set<string>();
     const levels = (c.levels ?? []).map((l, j) => {
@@ -109,11 +111,11 @@ function normalizeRubric(current: RubricRow, body: Static<typeof RubricBody>): R
         else if (seenLevels.has(l.id)) err(`${at}.levels[${j}].id`, "repeats an earlier level");
         seenLevels.add(l.id);
       }
-      if (l.points > c.maxPoints) err(`${at}.levels[${j}].points`, "must be at most the criterion's maxPoints");
+      if (l.points > maxPoints) err(`${at}.levels[${j}].points`, "must be at most the criterion's maxPoints");
       return { id: l.id ?? Bun.randomUUIDv7(), name: l.name, description: l.description ?? null, points: l.points };
     });
     if (body.useLevel && levels.length === 0) err(`${at}.levels`, "must have at least one level when useLevel is true");
-    return { id: c.id ?? Bun.randomUUIDv7(), name: c.name, description: c.description ?? null, maxPoints: c.maxPoints, levels };
+    return { id: c.id ?? Bun.randomUUIDv7(), name: c.name ?? "", description: c.description ?? null, maxPoints, levels };
   });
   if (errors.length) throw invalidMany(errors);
   return { useLevel: body.useLevel, visibility: body.visibility, criteria };

@@ -76,8 +76,9 @@ function checkRubricItems(rubric: RubricRow, items: NonNullable<Static<typeof Gr
 
 /**
  * gradeSubmission: PUT, full replace of the grade (absent feedback or rubric clears it). Without a
- * score, rubric items give score = their total. The score may not exceed maxScore. SUBMITTED and
- * GRADED become GRADED; a RETURNED one stays RETURNED (the participant sees the new grade).
+ * score, rubric items give score = their total. The score may not exceed maxScore. Every status
+ * becomes GRADED with returnedAt null: a regrade of a RETURNED submission takes it back, and the new
+ * grade is released by returning it again (DECISIONS §9.1 Returned grades; as gradeGroupSubmission).
  */
 export function gradeSubmission(
   rt: Runtime,
@@ -108,7 +109,8 @@ export function gradeSubmission(
         feedback: body.feedback ?? null,
         rubricItems: items,
         gradedAt: now,
-        status: row.status === "RETURNED" ? "RETURNED" : "GRADED",
+        status: "GRADED",
+        returnedAt: null,
       })
       .where(eq(s.id, row.id))
       .run();

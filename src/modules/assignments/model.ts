@@ -16,7 +16,7 @@ export const RubricVisibilitySchema = Enum(RUBRIC_VISIBILITIES);
 
 /** setAssignmentConfig (PUT: full replace; absent fields take their defaults). */
 export const AssignmentConfigBody = t.Object({
-  maxScore: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: 10000, error: "must be an integer 1..10000 or null" }))),
+  maxScore: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 1 or null" }))),
   allowLateSubmit: t.Optional(t.Boolean()),
   allowResubmit: t.Optional(t.Boolean()),
   bodyRequired: t.Optional(t.Boolean()),
@@ -41,9 +41,9 @@ const Description = t.Optional(Nullable(t.String({ maxLength: 5000, error: "must
 const LevelInput = t.Object({ id: t.Optional(RefId), name: Name, description: Description, points: Points });
 const CriterionInput = t.Object({
   id: t.Optional(RefId),
-  name: Name,
+  name: t.Optional({ ...Name, description: "Default empty" }),
   description: Description,
-  maxPoints: Points,
+  maxPoints: t.Optional({ ...Points, description: "Default: the largest level's points, else 0" }),
   levels: t.Optional(t.Array(LevelInput, { maxItems: 20, error: "must be at most 20 levels" })),
 });
 

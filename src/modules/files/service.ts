@@ -19,8 +19,11 @@ import { isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { canSeeSubmissionFile } from "../assignments/submissions";
 import { canSeeChallengeFile } from "../challenges/hooks";
+import { canSeeGroupSubmissionFile } from "../group-assignments/submissions";
 import { canSeeContentFile } from "../library/access";
 import { canSeePostFile, postFileDownload } from "../posts/access";
+import { canSeeQuizFile } from "../quizzes/config";
+import { canSeeSurveyFile } from "../surveys/config";
 import type { FileRecord, RequestUploadBody, UploadTicket } from "./model";
 import { files } from "./tables";
 
@@ -73,9 +76,9 @@ export function requestUpload(
 }
 
 /**
- * Visible to the uploader only, else 404. This rule grows with the modules that attach files:
- * a caller who can see a post, challenge, content or submission attaching the file sees it too
- * (DECISIONS §9.2 getFile); each adds its check here when it lands.
+ * Visible to the uploader, or to a caller who can see a record attaching the file (DECISIONS §9.2
+ * getFile): a post, challenge, content, assignment or group submission, quiz or survey question;
+ * else 404. Each attaching module exports its probe.
  */
 export function getFile(actor: Actor, fileId: string) {
   const row = fileById(actor.handle, fileId);
@@ -85,7 +88,10 @@ export function getFile(actor: Actor, fileId: string) {
     canSeePostFile(actor.db, actor.memberId, fileId) ||
     canSeeChallengeFile(actor.db, actor, fileId) ||
     canSeeContentFile(actor.db, actor, fileId) ||
-    canSeeSubmissionFile(actor.db, actor, fileId);
+    canSeeSubmissionFile(actor.db, actor, fileId) ||
+    canSeeGroupSubmissionFile(actor.db, actor, fileId) ||
+    canSeeQuizFile(actor.db, actor, fileId) ||
+    canSeeSurveyFile(actor.db, actor, fileId);
   if (!visible) throw notFound();
   return toFileRecord(row);
 }

@@ -28,7 +28,7 @@ export const GroupAssignmentConfigBody = t.Object({
       t.String({ minLength: 1, maxLength: 100, error: "must be a group set id", description: "A set of a space where you are ADMIN" }),
     ),
   ),
-  maxScore: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: 10000, error: "must be an integer 1..10000 or null" }))),
+  maxScore: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 1 or null" }))),
   allowLateSubmit: t.Optional(t.Boolean()),
   submissionMethod: t.Optional(Enum(SUBMISSION_METHODS)),
   bodyRequired: t.Optional(t.Boolean()),
@@ -132,7 +132,7 @@ export const MemberScoresResult = t.Object({
 // ---- participant side -----------------------------------------------------------------------
 
 export const SubmitGroupBody = t.Object({
-  body: t.Optional(t.String({ maxLength: 200000, error: "must be at most 200000 characters" })),
+  body: t.Optional(Nullable(t.String({ maxLength: 200000, error: "must be at most 200000 characters", description: "null means empty" }))),
   fileIds: t.Optional(t.Array(RefId, { maxItems: 20, error: "must be at most 20 file ids" })),
 });
 

@@ -12,7 +12,7 @@ import { GROUP_ASSIGNMENT, loadGroupAssignmentConfig, toGroupAssignmentConfig } 
 import { groupPeople, linkStatus, memberGroup } from "./link";
 import type { GroupSubmission, SubmitGroupBody } from "./model";
 import { groupChain, toGroupSubmissions } from "./submissions";
-import { groupSubmissions } from "./tables";
+import { groupSubmissionFiles, groupSubmissions } from "./tables";
 
 /**
  * submitGroupAssignment: a new revision of the caller's group's chain. Link invalid: 409; caller in
@@ -65,6 +65,10 @@ export function submitGroupAssignment(
       })
       .returning()
       .get();
+    if (fileIds.length > 0)
+      tx.insert(groupSubmissionFiles)
+        .values(fileIds.map((fileId) => ({ submissionId: row.id, fileId })))
+        .run();
     return toGroupSubmissions(rt, actor, tx, [row], true)[0] as Static<typeof GroupSubmission>;
   });
 }

@@ -1,6 +1,6 @@
 // The manager's side of group submissions: the list, a group's history, grading, feedback, return
 // and per-member score overrides (DECISIONS §6 GroupAssign 2–4, §9.2, §9.3 Submission lists).
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
@@ -8,11 +8,12 @@ import { conflict, type FieldError, invalid, invalidMany, notFound } from "../..
 import { iso, isoRequired, pageOf } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { fileDownloadUrl, readyFilesByIds } from "../files/attachments";
-import { contentForManager } from "../library/access";
+import { canManageSql, contentForManager, visibleContentSql } from "../library/access";
+import { libraryContents } from "../library/tables";
 import { GROUP_ASSIGNMENT, loadGroupAssignmentConfig, type StoredConfig } from "./config";
 import { groupPeople, linkStatus, setGroups } from "./link";
 import type { FeedbackBody, GradeBody, GroupSubmission, GroupSubmissionsQuery, MemberScoresBody } from "./model";
-import { groupMemberScores, groupSubmissions } from "./tables";
+import { groupMemberScores, groupSubmissionFiles, groupSubmissions } from "./tables";
 
 export type SubmissionRow = typeof groupSubmissions.$inferSelect;
 type Record = Static<typeof GroupSubmission>;
@@ -243,4 +244,22 @@ export function overrideGroupMemberScores(actor: Actor, contentId: string, submi
       }),
     };
   });
+}
+
+/**
+ * For getFile (DECISIONS §9.2): whether the caller manages the group assignment of a revision
+ * attaching the file, or can see the assignment and is in that revision's group of the linked set
+ * (who getMyGroupSubmission shows it to). One indexed probe.
+ */
+export function canSeeGroupSubmissionFile(db: Db, actor: Pick<Actor, "memberId" | "profileId">, fileId: string): boolean {
+  const inGroup = sql`EXISTS (SELECT 1 FROM space_group_members gm JOIN group_assignment_configs gc ON gc.space_group_set_id = gm.set_id WHERE gm.group_id = ${groupSubmissions.groupId} AND gm.member_id = ${actor.memberId} AND gc.content_id = ${groupSubmissions.contentId} AND gc.link_invalid_reason IS NULL)`;
+  const hit = db
+    .select({ one: sql`1` })
+    .from(groupSubmissionFiles)
+    .innerJoin(groupSubmissions, eq(groupSubmissions.id, groupSubmissionFiles.submissionId))
+    .innerJoin(libraryContents, eq(libraryContents.id, groupSubmissions.contentId))
+    .where(and(eq(groupSubmissionFiles.fileId, fileId), sql`(${canManageSql(actor)} OR (${visibleContentSql(actor)} AND ${inGroup}))`))
+    .limit(1)
+    .get();
+  return hit !== undefined;
 }

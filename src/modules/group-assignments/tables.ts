@@ -83,3 +83,18 @@ export const groupMemberScores = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.submissionId, t.profileId] })],
 );
+
+/**
+ * The files a revision attaches (its `file_ids`, one row each): getFile finds the revisions attaching
+ * a file through the file index.
+ */
+export const groupSubmissionFiles = sqliteTable(
+  "group_submission_files",
+  {
+    submissionId: text("submission_id")
+      .notNull()
+      .references(() => groupSubmissions.id, { onDelete: "cascade" }),
+    fileId: text("file_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.submissionId, t.fileId] }), index("group_submission_files_file_idx").on(t.fileId)],
+);

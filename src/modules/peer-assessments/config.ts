@@ -84,7 +84,7 @@ function normalizeQuestions(current: StoredPeerQuestion[], input: Body["question
       else if (seen.has(q.id)) errors.push({ in: "body", field, message: "repeats an earlier question" });
       seen.add(q.id);
     }
-    return { id: q.id ?? Bun.randomUUIDv7(), assessmentCriteria: q.assessmentCriteria, criteriaSubText: q.criteriaSubText ?? null };
+    return { id: q.id ?? Bun.randomUUIDv7(), assessmentCriteria: q.assessmentCriteria ?? "", criteriaSubText: q.criteriaSubText ?? null };
   });
   if (errors.length) throw invalidMany(errors);
   return out;

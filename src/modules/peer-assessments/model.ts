@@ -22,7 +22,9 @@ export const PeerConfigBody = t.Object({
   questions: t.Array(
     t.Object({
       id: t.Optional(t.String({ minLength: 1, maxLength: 100, error: "must be an id", description: "Absent = a new question" })),
-      assessmentCriteria: t.String({ minLength: 1, maxLength: 500, error: "must be 1..500 characters" }),
+      assessmentCriteria: t.Optional(
+        t.String({ minLength: 1, maxLength: 500, error: "must be 1..500 characters", description: "Default empty" }),
+      ),
       criteriaSubText: t.Optional(Nullable(t.String({ maxLength: 2000, error: "must be at most 2000 characters" }))),
     }),
     { minItems: 1, maxItems: 20, error: "must be 1..20 questions" },

@@ -4,7 +4,7 @@ import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import { conflict, type FieldError, invalidMany, notFound } from "../../platform/http/errors";
-import { iso, isoRequired } from "../../platform/http/schemas";
+import { iso, isoRequired, MAX_TIMESTAMP_MS } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { contentForViewer } from "../library/access";
 import { isChoice, loadQuestionSet, loadQuizConfig, QUIZ, quizAttachments, type StoredConfig } from "./config";
@@ -221,7 +221,7 @@ export function startQuizAttempt(rt: Runtime, actor: Actor, contentId: string, n
         shuffleQuestions: cfg.shuffleQuestions,
         shuffleOptions: cfg.shuffleOptions,
         startedAt: now,
-        expiresAt: cfg.timeLimitMin === null ? null : now + cfg.timeLimitMin * 60_000,
+        expiresAt: cfg.timeLimitMin === null ? null : Math.min(now + cfg.timeLimitMin * 60_000, MAX_TIMESTAMP_MS),
       })
       .returning()
       .get();

@@ -1,16 +1,18 @@
 // Quiz config: read and replace (spec Quizzes 1, DECISIONS §6 Quizzes 1, §9.3 Quiz question types).
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import { type FieldError, invalidMany, Problem } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { fileDownloadUrl, readyFilesByIds, requireReadyFiles } from "../files/attachments";
-import { contentForManager } from "../library/access";
+import { canManageSql, contentForManager, visibleContentSql } from "../library/access";
+import { libraryContents } from "../library/tables";
 import type { QuizConfig, QuizConfigBody, QuizQuestion } from "./model";
 import {
   type QuizQuestionType,
   quizConfigs,
+  quizQuestionSetFiles,
   quizQuestionSets,
   type ResultExposeLevel,
   type ScoreAggregation,
@@ -138,7 +140,8 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
     return [...seen];
   };
   const seenQuestions = new Set<string>();
-  const questions = body.questions.map((q, i): StoredQuestion => {
+  const questions = body.questions.map((sent, i): StoredQuestion => {
+    const q = { ...sent, type: sent.type ?? "ESSAY" };
     const at = `questions[${i}]`;
     let old: StoredQuestion | undefined;
     if (q.id !== undefined) {
@@ -181,7 +184,7 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
     return {
       id: q.id ?? Bun.randomUUIDv7(),
       type: q.type,
-      body: q.body,
+      body: q.body ?? "",
       point: q.point ?? 1,
       explanation: q.explanation ?? null,
       fileIds: files(q.attachmentFileIds, `${at}.attachmentFileIds`),
@@ -229,8 +232,14 @@ export function setQuizConfig(rt: Runtime, actor: Actor, contentId: string, body
     const { questions, ...settings } = normalizeConfig(tx, actor, current, body);
     let questionSetId = current.questionSetId;
     if (questionSetId === null || JSON.stringify(questions) !== JSON.stringify(current.questions)) {
-      questionSetId = Bun.randomUUIDv7();
-      tx.insert(quizQuestionSets).values({ id: questionSetId, contentId, questions, createdAt: now }).run();
+      const setId = Bun.randomUUIDv7();
+      tx.insert(quizQuestionSets).values({ id: setId, contentId, questions, createdAt: now }).run();
+      const fileIds = [...new Set(fileIdsOf(questions))];
+      if (fileIds.length > 0)
+        tx.insert(quizQuestionSetFiles)
+          .values(fileIds.map((fileId) => ({ questionSetId: setId, fileId })))
+          .run();
+      questionSetId = setId;
     }
     const row = { ...settings, questionSetId, updatedAt: now };
     tx.insert(quizConfigs)
@@ -239,4 +248,22 @@ export function setQuizConfig(rt: Runtime, actor: Actor, contentId: string, body
       .run();
     return toQuizConfig(rt, actor, contentId, { ...settings, questionSetId, questions }, tx);
   });
+}
+
+/**
+ * For getFile (DECISIONS §9.2): whether the caller can see a quiz whose questions attach the file:
+ * a manager any question set of it, a viewer the current set and the sets of their own attempts.
+ * One indexed probe.
+ */
+export function canSeeQuizFile(db: Db, actor: Pick<Actor, "memberId" | "profileId">, fileId: string): boolean {
+  const shown = sql`(EXISTS (SELECT 1 FROM quiz_configs qc WHERE qc.content_id = ${quizQuestionSets.contentId} AND qc.question_set_id = ${quizQuestionSets.id}) OR EXISTS (SELECT 1 FROM quiz_attempts qa WHERE qa.content_id = ${quizQuestionSets.contentId} AND qa.profile_id = ${actor.profileId} AND qa.question_set_id = ${quizQuestionSets.id}))`;
+  const hit = db
+    .select({ one: sql`1` })
+    .from(quizQuestionSetFiles)
+    .innerJoin(quizQuestionSets, eq(quizQuestionSets.id, quizQuestionSetFiles.questionSetId))
+    .innerJoin(libraryContents, eq(libraryContents.id, quizQuestionSets.contentId))
+    .where(and(eq(quizQuestionSetFiles.fileId, fileId), sql`(${canManageSql(actor)} OR (${visibleContentSql(actor)} AND ${shown}))`))
+    .limit(1)
+    .get();
+  return hit !== undefined;
 }

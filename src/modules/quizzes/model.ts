@@ -29,8 +29,8 @@ const CandidateInput = t.Object({
 
 const QuestionInput = t.Object({
   id: t.Optional(RefId),
-  type: QuestionTypeSchema,
-  body: t.String({ minLength: 1, maxLength: 15000, error: "must be 1..15000 characters" }),
+  type: t.Optional(Enum(QUIZ_QUESTION_TYPES, { description: "Default ESSAY" })),
+  body: t.Optional(t.String({ minLength: 1, maxLength: 15000, error: "must be 1..15000 characters", description: "Default empty" })),
   point: t.Optional(t.Integer({ minimum: 0, maximum: 10000, error: "must be an integer 0..10000", description: "Default 1" })),
   explanation: t.Optional(Nullable(t.String({ maxLength: 15000, error: "must be at most 15000 characters" }))),
   attachmentFileIds: t.Optional(FileIds),
@@ -44,9 +44,9 @@ const QuestionInput = t.Object({
 
 /** setQuizConfig (PUT: full replace; absent fields take their defaults). */
 export const QuizConfigBody = t.Object({
-  passScore: t.Optional(Nullable(t.Integer({ minimum: 0, maximum: 600000, error: "must be an integer 0..600000 or null" }))),
-  maxAttempts: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: 1000, error: "must be an integer 1..1000 or null" }))),
-  timeLimitMin: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: 43200, error: "must be an integer 1..43200 or null" }))),
+  passScore: t.Optional(Nullable(t.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 0 or null" }))),
+  maxAttempts: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 1 or null" }))),
+  timeLimitMin: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 1 or null" }))),
   shuffleQuestions: t.Optional(t.Boolean()),
   shuffleOptions: t.Optional(t.Boolean()),
   resultExposeLevel: t.Optional(ExposeLevelSchema),

@@ -1,21 +1,38 @@
 // Scoring and ordering rules with no database: DECISIONS §9.3 Quiz question types, §9.2 getQuizForParticipant.
 import type { ScoreAggregation, StoredCandidate, StoredQuestion } from "./tables";
 
-/** Trimmed, inner whitespace collapsed to one space, NFC-normalised and case-folded. */
+/**
+ * Trimmed, inner whitespace collapsed to one space, NFC-normalised and case-folded (lower, upper, lower
+ * case: the full fold, so that ß, ẞ and SS compare equal, not only the simple lower-casing).
+ */
 export function normalizeText(v: string): string {
-  return v.normalize("NFC").trim().replace(/\s+/gu, " ").toLowerCase().normalize("NFC");
+  return v.normalize("NFC").trim().replace(/\s+/gu, " ").toLowerCase().toUpperCase().toLowerCase().normalize("NFC");
 }
 
-/** A candidate matches the whole answer; `*` is any run of characters unless ignoreWildcard makes it literal. */
+/** Whether `text` is, in full, the `*`-separated `parts` (at least two) with any run of characters (empty included) at each `*`. */
+function wildcardMatches(text: string, parts: string[]): boolean {
+  const first = parts[0] ?? "";
+  const last = parts[parts.length - 1] ?? "";
+  if (first.length + last.length > text.length || !text.startsWith(first) || !text.endsWith(last)) return false;
+  const end = text.length - last.length;
+  let pos = first.length;
+  for (const part of parts.slice(1, -1)) {
+    const at = text.indexOf(part, pos);
+    if (at < 0 || at + part.length > end) return false;
+    pos = at + part.length;
+  }
+  return true;
+}
+
+/**
+ * A candidate matches the whole answer; `*` is any run of characters unless ignoreWildcard makes it
+ * literal. No other character is special, and no pattern is compiled, so no candidate can make scoring throw.
+ */
 export function matchesCandidate(answer: string, candidate: StoredCandidate): boolean {
   const a = normalizeText(answer);
   const c = normalizeText(candidate.text);
   if (candidate.ignoreWildcard || !c.includes("*")) return a === c;
-  const pattern = c
-    .split("*")
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&"))
-    .join(".*");
-  return new RegExp(`^${pattern}$`, "su").test(a);
+  return wildcardMatches(a, c.split("*"));
 }
 
 export type AnswerValue = { selectedOptionIds: string[]; textAnswer: string | null };

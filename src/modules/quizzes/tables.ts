@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { libraryContents } from "../library/tables";
 
 export const QUIZ_QUESTION_TYPES = ["SINGLE", "MULTIPLE", "SHORT_ANSWER", "ESSAY"] as const;
@@ -38,6 +38,21 @@ export const quizQuestionSets = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("quiz_question_sets_content_idx").on(t.contentId)],
+);
+
+/**
+ * The files a question set attaches (to its questions and options, one row each): getFile finds the
+ * sets attaching a file through the file index.
+ */
+export const quizQuestionSetFiles = sqliteTable(
+  "quiz_question_set_files",
+  {
+    questionSetId: text("question_set_id")
+      .notNull()
+      .references(() => quizQuestionSets.id, { onDelete: "cascade" }),
+    fileId: text("file_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.questionSetId, t.fileId] }), index("quiz_question_set_files_file_idx").on(t.fileId)],
 );
 
 /** A quiz's settings, one row per QUIZ content (absent = the defaults, no questions). */

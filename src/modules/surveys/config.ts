@@ -1,14 +1,22 @@
 // Survey config: read, replace, and the side-effect-free change check (DECISIONS §6 Surveys 1/2, §9.3).
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import { type FieldError, invalidMany, Problem } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { fileDownloadUrl, readyFilesByIds, requireReadyFiles } from "../files/attachments";
-import { contentForManager, contentForViewer } from "../library/access";
+import { contentForManager, contentForViewer, visibleContentSql } from "../library/access";
+import { libraryContents } from "../library/tables";
 import { CHANGE_REASONS, type ChangeReason, type SurveyConfig, type SurveyConfigBody, type SurveyQuestion } from "./model";
-import { type StoredOption, type StoredQuestion, type SurveyQuestionType, surveyConfigs, surveyResponses } from "./tables";
+import {
+  type StoredOption,
+  type StoredQuestion,
+  type SurveyQuestionType,
+  surveyConfigFiles,
+  surveyConfigs,
+  surveyResponses,
+} from "./tables";
 
 export const SURVEY = "SURVEY" as const;
 
@@ -110,7 +118,8 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
     return [...seen];
   };
   const seenQuestions = new Set<string>();
-  const questions = body.questions.map((q, i): StoredQuestion => {
+  const questions = body.questions.map((sent, i): StoredQuestion => {
+    const q = { ...sent, type: sent.type ?? "SHORT_TEXT" };
     const at = `questions[${i}]`;
     let old: StoredQuestion | undefined;
     if (q.id !== undefined) {
@@ -141,7 +150,7 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
           }
           return {
             id: o.id ?? Bun.randomUUIDv7(),
-            label: o.label,
+            label: o.label ?? "",
             isEtc: o.isEtc ?? false,
             fileIds: files(o.attachmentFileIds, `${at}.options[${j}].attachmentFileIds`),
           };
@@ -150,7 +159,7 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
     return {
       id: q.id ?? Bun.randomUUIDv7(),
       type: q.type,
-      title: q.title,
+      title: q.title ?? "",
       description: q.description ?? null,
       isRequired: q.isRequired ?? false,
       fileIds: files(q.attachmentFileIds, `${at}.attachmentFileIds`),
@@ -255,6 +264,24 @@ export function setSurveyConfig(rt: Runtime, actor: Actor, contentId: string, bo
       .values({ contentId, ...row })
       .onConflictDoUpdate({ target: surveyConfigs.contentId, set: row })
       .run();
+    tx.delete(surveyConfigFiles).where(eq(surveyConfigFiles.contentId, contentId)).run();
+    const fileIds = [...new Set(fileIdsOf(next.questions))];
+    if (fileIds.length > 0)
+      tx.insert(surveyConfigFiles)
+        .values(fileIds.map((fileId) => ({ contentId, fileId })))
+        .run();
     return toSurveyConfig(rt, actor, contentId, { ...next, version }, tx);
   });
+}
+
+/** For getFile (DECISIONS §9.2): whether the caller can see a survey whose questions attach the file. One indexed probe. */
+export function canSeeSurveyFile(db: Db, actor: Pick<Actor, "memberId" | "profileId">, fileId: string): boolean {
+  const hit = db
+    .select({ one: sql`1` })
+    .from(surveyConfigFiles)
+    .innerJoin(libraryContents, eq(libraryContents.id, surveyConfigFiles.contentId))
+    .where(and(eq(surveyConfigFiles.fileId, fileId), visibleContentSql(actor)))
+    .limit(1)
+    .get();
+  return hit !== undefined;
 }

@@ -27,15 +27,15 @@ export type ChangeReason = (typeof CHANGE_REASONS)[number];
 
 const OptionInput = t.Object({
   id: t.Optional(RefId),
-  label: t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" }),
+  label: t.Optional(t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters", description: "Default empty" })),
   isEtc: t.Optional(t.Boolean()),
   attachmentFileIds: t.Optional(FileIds),
 });
 
 const QuestionInput = t.Object({
   id: t.Optional(RefId),
-  type: QuestionTypeSchema,
-  title: t.String({ minLength: 1, maxLength: 300, error: "must be 1..300 characters" }),
+  type: t.Optional(Enum(SURVEY_QUESTION_TYPES, { description: "Default SHORT_TEXT" })),
+  title: t.Optional(t.String({ minLength: 1, maxLength: 300, error: "must be 1..300 characters", description: "Default empty" })),
   description: t.Optional(Nullable(t.String({ maxLength: 15000, error: "must be at most 15000 characters" }))),
   isRequired: t.Optional(t.Boolean()),
   attachmentFileIds: t.Optional(FileIds),

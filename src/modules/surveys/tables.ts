@@ -38,6 +38,21 @@ export const surveyConfigs = sqliteTable("survey_configs", {
 });
 
 /**
+ * The files the current questions of a survey attach (to questions and options, one row each),
+ * replaced with the config: getFile finds the surveys attaching a file through the file index.
+ */
+export const surveyConfigFiles = sqliteTable(
+  "survey_config_files",
+  {
+    contentId: text("content_id")
+      .notNull()
+      .references(() => surveyConfigs.contentId, { onDelete: "cascade" }),
+    fileId: text("file_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.contentId, t.fileId] }), index("survey_config_files_file_idx").on(t.fileId)],
+);
+
+/**
  * One response per (survey, respondent profile): a DRAFT until submitted, then SUBMITTED (a resubmit
  * replaces it). `profile_id` has no foreign key: counts keep a submitter whose member is gone.
  */

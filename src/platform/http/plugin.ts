@@ -46,18 +46,23 @@ type ItemError = {
 
 /**
  * A union's error says only "Expected union value"; when one variant got further (e.g. the array
- * of a `Nullable(Array)`), report that variant's innermost error, which names the item.
+ * of a `Nullable(Array)`), report that variant's innermost error, which names the item. When none
+ * did and the union has no error text of its own (a bound inside `Nullable(...)`), report the
+ * first variant's error that has one, so the declared message is shown.
  */
 function innermost(item: ItemError): ItemError {
   if (item.type !== ValueErrorType.Union || !item.errors?.length) return item;
   let best = item;
+  let declared: ItemError | undefined;
   for (const variant of item.errors) {
     for (const inner of variant) {
       if (inner.path.length > best.path.length) best = innermost(inner);
+      else if (!declared && typeof inner.schema?.error === "string") declared = inner;
       break;
     }
   }
-  return best;
+  if (best !== item || typeof item.schema?.error === "string") return best;
+  return declared ?? item;
 }
 
 function validationErrors(e: ValidationError): FieldError[] {

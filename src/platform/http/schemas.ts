@@ -70,6 +70,8 @@ export function Enum<const V extends string>(values: readonly V[], opts: { error
 export const QueryBool = Enum(["true", "false"], { error: "must be true or false" });
 export const Nullable = <T extends TSchema>(s: T) => t.Union([s, t.Null()]);
 
+/** The latest instant an output timestamp shows (9999-12-31T23:59:59.999Z): later computed times are capped to it. */
+export const MAX_TIMESTAMP_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 export const iso = (ms: number | null | undefined): string | null => (ms == null ? null : new Date(ms).toISOString());
 export const isoRequired = (ms: number): string => new Date(ms).toISOString();
 export const parseTime = (v: string): number => Date.parse(v);
