@@ -166,6 +166,16 @@ describe("POST /api/v1/spaces/{spaceId}/challenges — createChallenge", () => {
     expect(await (await fetchUrl(c.attachments[0].url)).text()).toBe("PLAN");
   });
 
+  test("a download URL stops working once the reader has left the space (DECISIONS §9.1)", async () => {
+    const leaver = await createMemberFixture(api.server, owner, { displayName: "Leaver" });
+    expect((await as(owner).post(`/spaces/${spaceId}/members`, { userIds: [leaver.memberId], role: "PARTICIPANT" })).status).toBe(200);
+    const c = await newChallenge({ fileIds: [await upload(owner, "rules.txt", "text/plain", "RULES")] });
+    const url = (await as(leaver).get(path(c))).body.attachments[0].url;
+    expect((await fetchUrl(url)).status).toBe(200);
+    expect((await as(leaver).post(`/spaces/${spaceId}/leave`)).status).toBe(204);
+    expect((await fetchUrl(url)).status).toBe(404);
+  });
+
   test("a task may target a content of the space's folder; deleting the content clears targetContentId", async () => {
     const content = await as(owner).post("/library/contents", { type: "DOCUMENT", title: "Doc", nodeId, visibility: "SHARED" });
     expect(content.status).toBe(201);

@@ -109,6 +109,22 @@ describe("POST /api/v1/library/contents — createContent", () => {
     expect(await (await fetchUrl(seen.body.attachments[1].url)).text()).toBe("AAA");
   });
 
+  test("an emitted URL is 404 once the content is made PRIVATE or no longer attaches the file (DECISIONS §9.1)", async () => {
+    const a = await upload(uploader, "a.txt", "text/plain", "AAA");
+    const b = await upload(uploader, "b.txt", "text/plain", "BBB");
+    const c = await newContent(uploader, { type: "ASSIGNMENT", visibility: "PUBLIC", fileIds: [a, b] });
+    const urls = (await as(plain).get(`/library/contents/${c.id}`)).body.attachments.map((f: any) => f.url);
+    expect((await fetchUrl(urls[1])).status).toBe(200);
+    expect((await as(uploader).patch(`/library/contents/${c.id}`, { fileIds: [a] })).status).toBe(200);
+    expect((await fetchUrl(urls[1])).status).toBe(404);
+    expect((await fetchUrl(urls[0])).status).toBe(200);
+    expect((await as(uploader).patch(`/library/contents/${c.id}`, { visibility: "PRIVATE" })).status).toBe(200);
+    expect((await fetchUrl(urls[0])).status).toBe(404);
+    // the author still downloads with a URL signed for them
+    const own = (await as(uploader).get(`/library/contents/${c.id}`)).body.attachments[0].url;
+    expect((await fetchUrl(own)).status).toBe(200);
+  });
+
   test("returns 400 for each bound", async () => {
     const mine = await upload(uploader);
     const theirs = await upload(uploader2);

@@ -5,8 +5,8 @@ import platform0 from "../../../drizzle/platform/0000_init.sql" with { type: "te
 import tenant0 from "../../../drizzle/tenant/0000_init.sql" with { type: "text" };
 
 export const platformMigrations: EmbeddedMigration[] = [
-  { tag: "0000_init", when: 1795431569568, sql: platform0 },
+  { tag: "0000_init", when: 1795432079933, sql: platform0 },
 ];
 export const tenantMigrations: EmbeddedMigration[] = [
-  { tag: "0000_init", when: 1795431570518, sql: tenant0 },
+  { tag: "0000_init", when: 1795432080721, sql: tenant0 },
 ];
