@@ -351,9 +351,16 @@ describe("GET /api/v1/posts/{postId} — getPost", () => {
     }
   });
 
-  test("returns 403 for a viewer of a public space who is not enrolled", async () => {
+  test("returns 404 (never 403) to a viewer of a public space who is not enrolled, for published and scheduled posts alike", async () => {
     const res = await as(owner).post("/posts", { spaceId: publicSpace, title: "Open post" });
-    forbidden(await as(outsider).get(`/posts/${res.body.id}`));
+    notFound(await as(outsider).get(`/posts/${res.body.id}`));
+    const later = await as(owner).post("/posts", {
+      spaceId: publicSpace,
+      title: "Later",
+      publishAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    notFound(await as(outsider).get(`/posts/${later.body.id}`));
+    notFound(await as(outsider).patch(`/posts/${res.body.id}`, { title: "x" }));
   });
 
   test("returns 404 for an unknown post, a private space's post and another tenant's post", async () => {

@@ -102,15 +102,17 @@ function postsByIds(rt: Runtime, actor: Actor, db: Db, ids: string[], now: numbe
 }
 
 /**
- * A post as the caller may reach it: 404 when it is unknown, its space is invisible, or it is not
- * published and the caller is not ADMIN of its space (DECISIONS §4 Visibility). The caller's role
- * decides the 403s that follow.
+ * A post as the caller may reach it: 404 when it is unknown, the caller is not enrolled in its
+ * space, or it is not published and the caller is not ADMIN of its space (DECISIONS §4
+ * Visibility). The caller's role decides the 403s that follow.
  */
 function findPost(actor: Actor, postId: string, db: Db, now: number): PostView {
   const view = selectPosts(db, actor).where(eq(posts.id, postId)).get();
   if (!view) throw notFound();
-  const space = visibleSpace(actor, view.row.spaceId, db);
-  if (space.callerRole !== "ADMIN" && effectiveStatus(view.row, now) !== "PUBLISHED") throw notFound();
+  // DECISIONS §4 Post visibility: enrolled in its space (a public space shows its posts to nobody
+  // else), and PUBLISHED unless the caller is ADMIN there; anything else is 404, never 403 (§3).
+  if (view.callerRole === null) throw notFound();
+  if (view.callerRole !== "ADMIN" && effectiveStatus(view.row, now) !== "PUBLISHED") throw notFound();
   return view;
 }
 
@@ -210,7 +212,6 @@ export function createPostsInSpaces(rt: Runtime, actor: Actor, input: Static<typ
 
 export function getPost(rt: Runtime, actor: Actor, postId: string, now = Date.now()): PostRecord {
   const view = findPost(actor, postId, actor.db, now);
-  if (view.callerRole === null) throw forbidden();
   return toPosts(rt, actor, actor.db, [view], now)[0] as PostRecord;
 }
 
