@@ -111,6 +111,23 @@ describe("POST /api/v1/spaces — createSpace", () => {
     expect((await as(owner).patch(`/spaces/${space.id}`, { thumbnailFileId: null })).body.thumbnailUrl).toBeNull();
   });
 
+  test("a thumbnail is readable (getFile, its URL) by whoever sees the space, and only while they do", async () => {
+    const t = await as(owner).post("/files", { fileName: "thumb.png", contentType: "image/png", size: 3 });
+    const url = new URL(t.body.uploadUrl);
+    expect((await api.call("PUT", `${url.pathname}${url.search}`, { body: "abc", headers: { "content-type": "image/png" } })).status).toBe(
+      200,
+    );
+    const space = await newSpace(owner, { thumbnailFileId: t.body.fileId, isPublic: true });
+    const seen = await as(plain).get(`/spaces/${space.id}`);
+    const fetchThumb = () => fetch(seen.body.thumbnailUrl.replace(api.server.rt.config.publicUrl, api.url));
+    expect((await as(plain).get(`/files/${t.body.fileId}`)).body.fileName).toBe("thumb.png");
+    expect((await fetchThumb()).status).toBe(200);
+    expect((await as(owner).patch(`/spaces/${space.id}`, { isPublic: false })).status).toBe(200);
+    expectProblem(await as(plain).get(`/files/${t.body.fileId}`), 404, "NOT_FOUND");
+    expect((await fetchThumb()).status).toBe(404);
+    expect((await as(creator).get(`/files/${t.body.fileId}`)).status).toBe(200); // space:create sees every space
+  });
+
   test("returns 400 for each bound", async () => {
     const cases: [unknown, string][] = [
       [{}, "name"],

@@ -21,6 +21,7 @@ import { canSeeSubmissionFile } from "../assignments/submissions";
 import { canSeeChallengeFile } from "../challenges/hooks";
 import { canSeeContentFile } from "../library/access";
 import { canSeePostFile } from "../posts/access";
+import { canSeeSpaceThumbnail } from "../spaces/access";
 import { downloadRule } from "./download-rules";
 import type { FileRecord, RequestUploadBody, UploadTicket } from "./model";
 import { files } from "./tables";
@@ -86,7 +87,8 @@ export function getFile(actor: Actor, fileId: string) {
     canSeePostFile(actor.db, actor.memberId, fileId) ||
     canSeeChallengeFile(actor.db, actor, fileId) ||
     canSeeContentFile(actor.db, actor, fileId) ||
-    canSeeSubmissionFile(actor.db, actor, fileId);
+    canSeeSubmissionFile(actor.db, actor, fileId) ||
+    canSeeSpaceThumbnail(actor.db, actor, fileId);
   if (!visible) throw notFound();
   return toFileRecord(row);
 }
