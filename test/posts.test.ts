@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { postCounts } from "../src/modules/posts/access";
+import { recordQueryPlans } from "./helpers/query-plans";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 const api = useServer();
@@ -249,6 +250,21 @@ describe("POST /api/v1/posts/bulk-create — createPostsInSpaces", () => {
 });
 
 describe("GET /api/v1/posts — listPosts", () => {
+  test("without spaceId the page walks posts_list_idx in order: no temp B-tree, the enrolment is probed per post", async () => {
+    await newPost(owner, { title: "Plan check" });
+    const { count, plans } = await recordQueryPlans(api.server, owner.tenantId, /^select .* from "posts" .*order by/is, async () => {
+      const res = await as(participant).get("/posts?limit=2");
+      expect(res.status).toBe(200);
+      expect(res.body.posts.length).toBeGreaterThan(0);
+      expect((await as(participant).get("/posts?type=NOTICE&limit=2")).status).toBe(200);
+    });
+    expect(count).toBe(2);
+    for (const { sql, plan } of plans) {
+      expect(`${sql} => ${plan}`).not.toContain("TEMP B-TREE");
+      expect(plan).toMatch(/^(SCAN|SEARCH) posts USING INDEX posts_(type_)?list_idx/);
+    }
+  });
+
   let listSpace: string;
   const ids: Record<string, string> = {};
   beforeAll(async () => {
