@@ -13,10 +13,14 @@ export async function recordQueryPlans(server: TestServer, tenantId: string, pat
   const record = (sql: string) => {
     if (pattern.test(sql)) seen.push(sql);
   };
-  sqlite.query = ((sql: string) => (record(sql), query(sql))) as typeof sqlite.query;
-  sqlite.prepare = ((sql: string, ...rest: unknown[]) => (
-    record(sql), (prepare as (...a: unknown[]) => unknown)(sql, ...rest)
-  )) as typeof sqlite.prepare;
+  sqlite.query = ((sql: string) => {
+    record(sql);
+    return query(sql);
+  }) as typeof sqlite.query;
+  sqlite.prepare = ((sql: string, ...rest: unknown[]) => {
+    record(sql);
+    return (prepare as (...a: unknown[]) => unknown)(sql, ...rest);
+  }) as typeof sqlite.prepare;
   try {
     await fn();
   } finally {
