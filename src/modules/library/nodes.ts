@@ -184,15 +184,18 @@ export function renameNode(actor: Actor, nodeId: string, title: string, now = Da
 }
 
 /**
- * moveNode (DECISIONS §9.2): `parentId` null or absent = the root of the node's own space (or of the
- * tenant library). The parent must be in the same space and not the node or one of its descendants
- * (400). The subtree's depths shift with the node.
+ * moveNode (DECISIONS §9.2): `parentId` null = the root of the node's own space (or of the tenant
+ * library); absent = the node stays under its parent (a reorder among siblings). The parent must be
+ * in the same space and not the node or one of its descendants (400). The subtree's depths shift
+ * with the node.
  */
 export function moveNode(actor: Actor, nodeId: string, input: Static<typeof MoveNodeBody>, now = Date.now()): NodeRecord {
   return write(actor.db, (tx) => {
     const node = nodeForWrite(tx, actor, nodeId);
     let parent: NodeRow | null = null;
-    if (input.parentId != null) {
+    if (input.parentId === undefined) {
+      parent = node.parentId === null ? null : (tx.select().from(n).where(eq(n.id, node.parentId)).get() ?? null);
+    } else if (input.parentId !== null) {
       parent = findVisibleNode(tx, actor, input.parentId);
       if (!parent) throw invalid("parentId", "must be a folder you can see");
       if (parent.spaceId !== node.spaceId) throw invalid("parentId", "must be in the same space as the node (a node never changes space)");
