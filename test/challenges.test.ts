@@ -238,6 +238,16 @@ describe("POST /api/v1/spaces/{spaceId}/challenges — createChallenge", () => {
     expect(fieldOf(await post({ ...base, tasks: [task("t", 0, null, { type: "QUIZ_TASK" })] }))).toBe("tasks[0].type");
     expect(fieldOf(await post({ ...base, tasks: [task("t", 0, null, { id: "unknown" })] }))).toBe("tasks[0].id");
     expect(fieldOf(await post({ ...base, fileIds: Array.from({ length: 21 }, (_, i) => `f${i}`) }))).toBe("fileIds");
+    // a task's guide, index and defaultTags have no bound in the spec
+    const free = task("t", 0, null, {
+      guide: "g".repeat(20000),
+      index: 10000,
+      defaultTags: Array.from({ length: 60 }, () => "x".repeat(60)),
+    });
+    const created = await post({ ...base, tasks: [free] });
+    expect(created.status).toBe(201);
+    expect(created.body.tasks[0].guide).toHaveLength(20000);
+    expect(created.body.tasks[0].defaultTags).toHaveLength(60);
     expect(fieldOf(await post({ ...base, fileIds: ["not-mine"] }))).toBe("fileIds[0]");
     expect(fieldOf(await post({ ...base, reminderMinutes: [1, 2, 3, 4, 5, 6] }))).toBe("reminderMinutes");
     expect(fieldOf(await post({ ...base, reminderMinutes: [0] }))).toBe("reminderMinutes[0]");
@@ -478,6 +488,15 @@ describe("challenge members — listChallengeMembers, addChallengeMembers, addCh
     expect(fieldOf(await as(owner).post(path(c, "/members"), { userIds: [p1.memberId, outsider.memberId] }))).toBe("userIds[1]");
     expect(fieldOf(await as(owner).post(path(c, "/members"), { userIds: ["nope"] }))).toBe("userIds[0]");
     expect((await as(owner).get(path(c))).body.memberCount).toBe(0);
+  });
+
+  test("the list has no count bound in the spec: over SQLite's parameter limit it is still checked and added", async () => {
+    const c = await newChallenge();
+    const unknown = Array.from({ length: 260_000 }, (_, i) => `${i}`); // Bun's SQLite takes at most 250000 parameters
+    expect(fieldOf(await as(owner).post(path(c, "/members"), { userIds: [p1.memberId, ...unknown] }))).toBe("userIds[1]");
+    const res = await as(owner).post(path(c, "/members"), { userIds: Array.from({ length: 600 }, (_, i) => (i % 2 ? p1 : p2).memberId) });
+    expect(res.status).toBe(200);
+    expect((await as(owner).get(path(c))).body.memberCount).toBe(2);
   });
 
   test("from candidates: ADMIN or author only; every id must be a current candidate", async () => {

@@ -410,13 +410,14 @@ describe("GET /api/v1/library/contents — listContents", () => {
       ["?limit=0", "limit"],
       ["?limit=101", "limit"],
       ["?type=BOOK", "type"],
-      [`?q=${"x".repeat(301)}`, "q"],
       ["?nodeId=no-such-node", "nodeId"],
       [`?nodeId=${node}`, "nodeId"],
     ]) {
       expect(fieldOf(await as(plain).get(`/library/contents${qs}`))).toBe(field as string);
     }
     expectProblem(await anon.get("/library/contents"), 401, "UNAUTHENTICATED");
+    // q has no length bound in the spec
+    expect((await as(plain).get(`/library/contents?q=${"x".repeat(301)}`)).status).toBe(200);
   });
 });
 

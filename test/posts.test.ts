@@ -139,6 +139,8 @@ describe("POST /api/v1/posts — createPost", () => {
     const tags = Array.from({ length: 51 }, (_, i) => `t${i}`);
     expect(fieldOf(await as(owner).post("/posts", { spaceId: space, title: "x", tags }))).toBe("tags");
     expect(fieldOf(await as(owner).post("/posts", { spaceId: space, title: "x", tags: ["y".repeat(51)] }))).toMatch(/^tags/);
+    // the spec bounds a tag's length only (max 50): an empty tag is taken
+    expect((await as(owner).post("/posts", { spaceId: space, title: "x", tags: [""] })).body.tags).toEqual([""]);
     expect(fieldOf(await as(owner).post("/posts", { spaceId: space, title: "x", publishAt: "tomorrow" }))).toBe("publishAt");
     expect(fieldOf(await as(owner).post("/posts", { spaceId: space, title: "x", isPinned: "yes" }))).toBe("isPinned");
     const files = Array.from({ length: 21 }, (_, i) => `f${i}`);

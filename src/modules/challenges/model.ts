@@ -17,20 +17,13 @@ const Title = t.String({ minLength: 1, maxLength: 30, error: "must be 1..30 char
 export const TaskInput = t.Object({
   id: t.Optional(RefId),
   title: Title,
-  guide: t.Optional(Nullable(t.String({ maxLength: 15000, error: "must be at most 15000 characters" }))),
+  guide: t.Optional(Nullable(t.String())),
   type: t.Optional(Enum(TASK_TYPES)),
-  index: t.Optional(
-    t.Integer({ minimum: 0, maximum: 9999, error: "must be an integer 0..9999", description: "Sort key; stored as the 0-based position" }),
-  ),
+  index: t.Optional(t.Integer({ error: "must be an integer", description: "Sort key; stored as the 0-based position" })),
   startedAt: DateTimeInput,
   deadline: t.Optional(Nullable(DateTimeInput)),
   targetContentId: t.Optional(Nullable(RefId)),
-  defaultTags: t.Optional(
-    t.Array(t.String({ minLength: 1, maxLength: 50, error: "must be 1..50 characters" }), {
-      maxItems: 50,
-      error: "must be at most 50 tags",
-    }),
-  ),
+  defaultTags: t.Optional(t.Array(t.String())),
 });
 
 /** createChallenge and updateChallenge (PUT: full replace; absent optional fields take their defaults). */
@@ -57,7 +50,12 @@ export const ListChallengesQuery = t.Object({
 });
 
 export const MembersQuery = t.Object({ ...CursorQuery });
+/** addChallengeMembers: spec "userIds (required, non-empty strings)", no count bound. */
 export const AddMembersBody = t.Object({
+  userIds: t.Array(RefId, { minItems: 1, error: "must be at least one member id" }),
+});
+/** addChallengeMembersFromCandidates: spec "userIds (1..500 non-empty)". */
+export const AddCandidatesBody = t.Object({
   userIds: t.Array(RefId, { minItems: 1, maxItems: 500, error: "must be 1..500 member ids" }),
 });
 export const CandidatesQuery = t.Object({
