@@ -317,6 +317,22 @@ describe("GET /api/v1/spaces/{spaceId}/challenges — listChallenges", () => {
 });
 
 describe("PUT /api/v1/spaces/{spaceId}/challenges/{challengeId} — updateChallenge", () => {
+  test("check order as createPost (DECISIONS §3): body references are 400 before the 404 and the 403", async () => {
+    const c = await newChallenge({}, owner);
+    const bad = { title: "T", emoji: "e", tasks: [task("t", 0)], fileIds: ["no-such-file"] };
+    expect(fieldOf(await as(p1).put(path(c), bad))).toBe("fileIds[0]"); // not its manager: would be 403
+    expect(fieldOf(await as(outsider).put(path(c), bad))).toBe("fileIds[0]"); // space invisible: would be 404
+    expect(fieldOf(await as(owner).put(`/spaces/${spaceId}/challenges/nope`, bad))).toBe("fileIds[0]");
+    const unknownTask = { ...bad, fileIds: [], tasks: [task("t", 0, null, { id: "nope" })] };
+    expect(fieldOf(await as(p1).put(path(c), unknownTask))).toBe("tasks[0].id");
+    // createChallenge alike: outsider of a private space, participant-less caller of a public one
+    expect(fieldOf(await as(outsider).post(`/spaces/${spaceId}/challenges`, bad))).toBe("fileIds[0]");
+    expect(fieldOf(await as(outsider).post(`/spaces/${publicSpaceId}/challenges`, bad))).toBe("fileIds[0]");
+    forbidden(await as(p1).put(path(c), { ...bad, fileIds: [] }));
+    notFound(await as(outsider).put(path(c), { ...bad, fileIds: [] }));
+    forbidden(await as(outsider).post(`/spaces/${publicSpaceId}/challenges`, { ...bad, fileIds: [] }));
+  });
+
   test("full replace: kept tasks keep completions, new ones are added, absent ones removed; dates recomputed", async () => {
     const c = await newChallenge({
       includeAuthor: true,

@@ -78,6 +78,16 @@ describe("fractional ranks", () => {
 });
 
 describe("POST /api/v1/library/nodes — createNode", () => {
+  test("check order as createPost (DECISIONS §3): a bad reference is 400 before the space's 404 or 403", async () => {
+    const space = await newSpace(owner);
+    expect(fieldOf(await as(uploader).post("/library/nodes", { title: "x", spaceId: space, parentId: "nope" }))).toBe("parentId");
+    expect(fieldOf(await as(uploader).post("/library/nodes", { title: "x", spaceId: space, prevNodeId: "nope" }))).toBe("prevNodeId");
+    notFound(await as(uploader).post("/library/nodes", { title: "x", spaceId: space }));
+    await as(owner).post(`/spaces/${space}/members`, { userIds: [uploader.memberId] });
+    expect(fieldOf(await as(uploader).post("/library/nodes", { title: "x", spaceId: space, parentId: "nope" }))).toBe("parentId");
+    forbidden(await as(uploader).post("/library/nodes", { title: "x", spaceId: space }));
+  });
+
   test("creates a root folder of the tenant library, and children placed by prev/next", async () => {
     const tenant = await createTenantFixture(api.server);
     const root = await node(tenant, { title: "Root" });

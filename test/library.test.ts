@@ -213,6 +213,14 @@ describe("GET /api/v1/library/contents/{contentId} — getContent", () => {
 });
 
 describe("PATCH /api/v1/library/contents/{contentId} — updateContent", () => {
+  test("check order as createContent (DECISIONS §3): an unknown fileId is 400 before the 404 or the 403", async () => {
+    const c = await newContent(uploader, { visibility: "PUBLIC" });
+    const bad = { fileIds: ["no-such-file"] };
+    expect(fieldOf(await as(plain).patch(`/library/contents/${c.id}`, bad))).toBe("fileIds[0]"); // a viewer: would be 403
+    expect(fieldOf(await as(plain).patch("/library/contents/nope", bad))).toBe("fileIds[0]"); // would be 404
+    forbidden(await as(plain).patch(`/library/contents/${c.id}`, { title: "x" }));
+  });
+
   test("changes only the fields sent and replaces the attachments", async () => {
     const f1 = await upload(uploader, "one.txt", "text/plain", "1");
     const f2 = await upload(uploader, "two.txt", "text/plain", "22");

@@ -395,6 +395,17 @@ describe("GET /api/v1/posts/{postId} — getPost", () => {
 });
 
 describe("PATCH /api/v1/posts/{postId} — updatePost", () => {
+  test("check order as createPost (DECISIONS §3): an unknown fileId is 400 before the post's 404 or the role's 403", async () => {
+    const post = await newPost(owner);
+    const bad = { fileIds: ["no-such-file"] };
+    expect(fieldOf(await as(participant).patch(`/posts/${post.id}`, bad))).toBe("fileIds[0]"); // would be 403
+    expect(fieldOf(await as(outsider).patch(`/posts/${post.id}`, bad))).toBe("fileIds[0]"); // would be 404
+    expect(fieldOf(await as(owner).patch("/posts/nope", bad))).toBe("fileIds[0]");
+    expect(fieldOf(await as(participant).post("/posts", { spaceId: space, title: "x", ...bad }))).toBe("fileIds[0]"); // createPost alike
+    forbidden(await as(participant).patch(`/posts/${post.id}`, { title: "x" }));
+    notFound(await as(outsider).patch(`/posts/${post.id}`, { title: "x" }));
+  });
+
   test("changes only the fields sent, visible through a later read", async () => {
     const post = await newPost(owner, { title: "Before", content: "body", tags: ["x"] });
     const res = await as(admin).patch(`/posts/${post.id}`, { title: "After", isPinned: true, type: "GENERAL" });

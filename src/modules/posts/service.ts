@@ -237,13 +237,18 @@ function nextSchedule(row: PostRow, input: Static<typeof UpdatePostBody>, now: n
   return { status: input.status, publishAt };
 }
 
-/** PATCH: absent fields unchanged; `fileIds` replaces the attachment list (kept files may be another ADMIN's). */
+/**
+ * PATCH: absent fields unchanged; `fileIds` replaces the attachment list (kept files may be another
+ * ADMIN's). DECISIONS §3 order, as createPost: the files (references, §1) 400, then the post 404, 403.
+ */
 export function updatePost(rt: Runtime, actor: Actor, postId: string, input: Static<typeof UpdatePostBody>, now = Date.now()): PostRecord {
   return write(actor.db, (tx) => {
-    const { row } = postForAdmin(actor, postId, tx, now);
     if (input.fileIds !== undefined) {
       const kept = tx.select({ fileId: postFiles.fileId }).from(postFiles).where(eq(postFiles.postId, postId)).all();
       requireAttachableFiles(tx, actor, input.fileIds, new Set(kept.map((k) => k.fileId)));
+    }
+    const { row } = postForAdmin(actor, postId, tx, now);
+    if (input.fileIds !== undefined) {
       tx.delete(postFiles).where(eq(postFiles.postId, postId)).run();
       if (input.fileIds.length) {
         tx.insert(postFiles)
