@@ -226,6 +226,11 @@ describe("POST /api/v1/spaces/{spaceId}/challenges — createChallenge", () => {
     expect(fieldOf(await post({ emoji: "e", tasks: base.tasks }))).toBe("title");
     expect(fieldOf(await post({ ...base, emoji: "" }))).toBe("emoji");
     expect(fieldOf(await post({ ...base, emoji: "e".repeat(17) }))).toBe("emoji");
+    expect(fieldOf(await post({ ...base, emoji: "🔥".repeat(17) }))).toBe("emoji");
+    expect(fieldOf(await post({ ...base, title: "🏃".repeat(31) }))).toBe("title");
+    // "characters" are code points: nine (or sixteen) 🔥 are 18 (32) UTF-16 units but fit 1..16
+    for (const emoji of ["🔥".repeat(9), "🔥".repeat(16)])
+      expect((await post({ ...base, emoji, title: "🏃".repeat(30) })).status).toBe(201);
     expect(fieldOf(await post({ ...base, body: "b".repeat(15001) }))).toBe("body");
     expect(fieldOf(await post({ ...base, tasks: [] }))).toBe("tasks");
     expect(fieldOf(await post({ title: "T", emoji: "e" }))).toBe("tasks");

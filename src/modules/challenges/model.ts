@@ -1,5 +1,16 @@
 import { t } from "elysia";
-import { CursorQuery, DateTimeInput, Email, Enum, Id, NextCursor, Nullable, QueryBool, Timestamp } from "../../platform/http/schemas";
+import {
+  Chars,
+  CursorQuery,
+  DateTimeInput,
+  Email,
+  Enum,
+  Id,
+  NextCursor,
+  Nullable,
+  QueryBool,
+  Timestamp,
+} from "../../platform/http/schemas";
 import { Attachment } from "../files/model";
 import { CHALLENGE_STATES, TASK_TYPES } from "./tables";
 
@@ -10,7 +21,7 @@ export const ChallengeParams = t.Object({ spaceId: Id, challengeId: Id });
 export const TaskParams = t.Object({ spaceId: Id, challengeId: Id, taskId: Id });
 export const MemberParams = t.Object({ spaceId: Id, challengeId: Id, userPkId: Id });
 
-const Title = t.String({ minLength: 1, maxLength: 30, error: "must be 1..30 characters" });
+const Title = Chars(1, 30);
 
 // ---- requests --------------------------------------------------------------------------------
 
@@ -29,7 +40,7 @@ export const TaskInput = t.Object({
 /** createChallenge and updateChallenge (PUT: full replace; absent optional fields take their defaults). */
 export const ChallengeBody = t.Object({
   title: Title,
-  emoji: t.String({ minLength: 1, maxLength: 16, error: "must be 1..16 characters" }),
+  emoji: Chars(1, 16),
   body: t.Optional(Nullable(t.String({ maxLength: 15000, error: "must be at most 15000 characters" }))),
   includeAuthor: t.Optional(t.Boolean()),
   tasks: t.Array(TaskInput, { minItems: 1, maxItems: 100, error: "must be 1..100 tasks" }),
