@@ -166,6 +166,16 @@ describe("POST /api/v1/spaces/{spaceId}/challenges — createChallenge", () => {
     expect(await (await fetchUrl(c.attachments[0].url)).text()).toBe("PLAN");
   });
 
+  test("a download URL stops working once the reader has left the space (DECISIONS §9.1)", async () => {
+    const leaver = await createMemberFixture(api.server, owner, { displayName: "Leaver" });
+    expect((await as(owner).post(`/spaces/${spaceId}/members`, { userIds: [leaver.memberId], role: "PARTICIPANT" })).status).toBe(200);
+    const c = await newChallenge({ fileIds: [await upload(owner, "rules.txt", "text/plain", "RULES")] });
+    const url = (await as(leaver).get(path(c))).body.attachments[0].url;
+    expect((await fetchUrl(url)).status).toBe(200);
+    expect((await as(leaver).post(`/spaces/${spaceId}/leave`)).status).toBe(204);
+    expect((await fetchUrl(url)).status).toBe(404);
+  });
+
   test("a task may target a content of the space's folder; deleting the content clears targetContentId", async () => {
     const content = await as(owner).post("/library/contents", { type: "DOCUMENT", title: "Doc", nodeId, visibility: "SHARED" });
     expect(content.status).toBe(201);
@@ -216,6 +226,11 @@ describe("POST /api/v1/spaces/{spaceId}/challenges — createChallenge", () => {
     expect(fieldOf(await post({ emoji: "e", tasks: base.tasks }))).toBe("title");
     expect(fieldOf(await post({ ...base, emoji: "" }))).toBe("emoji");
     expect(fieldOf(await post({ ...base, emoji: "e".repeat(17) }))).toBe("emoji");
+    expect(fieldOf(await post({ ...base, emoji: "🔥".repeat(17) }))).toBe("emoji");
+    expect(fieldOf(await post({ ...base, title: "🏃".repeat(31) }))).toBe("title");
+    // "characters" are code points: nine (or sixteen) 🔥 are 18 (32) UTF-16 units but fit 1..16
+    for (const emoji of ["🔥".repeat(9), "🔥".repeat(16)])
+      expect((await post({ ...base, emoji, title: "🏃".repeat(30) })).status).toBe(201);
     expect(fieldOf(await post({ ...base, body: "b".repeat(15001) }))).toBe("body");
     expect(fieldOf(await post({ ...base, tasks: [] }))).toBe("tasks");
     expect(fieldOf(await post({ title: "T", emoji: "e" }))).toBe("tasks");
@@ -228,6 +243,16 @@ describe("POST /api/v1/spaces/{spaceId}/challenges — createChallenge", () => {
     expect(fieldOf(await post({ ...base, tasks: [task("t", 0, null, { type: "QUIZ_TASK" })] }))).toBe("tasks[0].type");
     expect(fieldOf(await post({ ...base, tasks: [task("t", 0, null, { id: "unknown" })] }))).toBe("tasks[0].id");
     expect(fieldOf(await post({ ...base, fileIds: Array.from({ length: 21 }, (_, i) => `f${i}`) }))).toBe("fileIds");
+    // a task's guide, index and defaultTags have no bound in the spec
+    const free = task("t", 0, null, {
+      guide: "g".repeat(20000),
+      index: 10000,
+      defaultTags: Array.from({ length: 60 }, () => "x".repeat(60)),
+    });
+    const created = await post({ ...base, tasks: [free] });
+    expect(created.status).toBe(201);
+    expect(created.body.tasks[0].guide).toHaveLength(20000);
+    expect(created.body.tasks[0].defaultTags).toHaveLength(60);
     expect(fieldOf(await post({ ...base, fileIds: ["not-mine"] }))).toBe("fileIds[0]");
     expect(fieldOf(await post({ ...base, reminderMinutes: [1, 2, 3, 4, 5, 6] }))).toBe("reminderMinutes");
     expect(fieldOf(await post({ ...base, reminderMinutes: [0] }))).toBe("reminderMinutes[0]");
@@ -297,6 +322,22 @@ describe("GET /api/v1/spaces/{spaceId}/challenges — listChallenges", () => {
 });
 
 describe("PUT /api/v1/spaces/{spaceId}/challenges/{challengeId} — updateChallenge", () => {
+  test("check order as createPost (DECISIONS §3): body references are 400 before the 404 and the 403", async () => {
+    const c = await newChallenge({}, owner);
+    const bad = { title: "T", emoji: "e", tasks: [task("t", 0)], fileIds: ["no-such-file"] };
+    expect(fieldOf(await as(p1).put(path(c), bad))).toBe("fileIds[0]"); // not its manager: would be 403
+    expect(fieldOf(await as(outsider).put(path(c), bad))).toBe("fileIds[0]"); // space invisible: would be 404
+    expect(fieldOf(await as(owner).put(`/spaces/${spaceId}/challenges/nope`, bad))).toBe("fileIds[0]");
+    const unknownTask = { ...bad, fileIds: [], tasks: [task("t", 0, null, { id: "nope" })] };
+    expect(fieldOf(await as(p1).put(path(c), unknownTask))).toBe("tasks[0].id");
+    // createChallenge alike: outsider of a private space, participant-less caller of a public one
+    expect(fieldOf(await as(outsider).post(`/spaces/${spaceId}/challenges`, bad))).toBe("fileIds[0]");
+    expect(fieldOf(await as(outsider).post(`/spaces/${publicSpaceId}/challenges`, bad))).toBe("fileIds[0]");
+    forbidden(await as(p1).put(path(c), { ...bad, fileIds: [] }));
+    notFound(await as(outsider).put(path(c), { ...bad, fileIds: [] }));
+    forbidden(await as(outsider).post(`/spaces/${publicSpaceId}/challenges`, { ...bad, fileIds: [] }));
+  });
+
   test("full replace: kept tasks keep completions, new ones are added, absent ones removed; dates recomputed", async () => {
     const c = await newChallenge({
       includeAuthor: true,
@@ -468,6 +509,15 @@ describe("challenge members — listChallengeMembers, addChallengeMembers, addCh
     expect(fieldOf(await as(owner).post(path(c, "/members"), { userIds: [p1.memberId, outsider.memberId] }))).toBe("userIds[1]");
     expect(fieldOf(await as(owner).post(path(c, "/members"), { userIds: ["nope"] }))).toBe("userIds[0]");
     expect((await as(owner).get(path(c))).body.memberCount).toBe(0);
+  });
+
+  test("the list has no count bound in the spec: over SQLite's parameter limit it is still checked and added", async () => {
+    const c = await newChallenge();
+    const unknown = Array.from({ length: 260_000 }, (_, i) => `${i}`); // Bun's SQLite takes at most 250000 parameters
+    expect(fieldOf(await as(owner).post(path(c, "/members"), { userIds: [p1.memberId, ...unknown] }))).toBe("userIds[1]");
+    const res = await as(owner).post(path(c, "/members"), { userIds: Array.from({ length: 600 }, (_, i) => (i % 2 ? p1 : p2).memberId) });
+    expect(res.status).toBe(200);
+    expect((await as(owner).get(path(c))).body.memberCount).toBe(2);
   });
 
   test("from candidates: ADMIN or author only; every id must be a current candidate", async () => {

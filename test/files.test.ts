@@ -37,13 +37,21 @@ const put = (path: string, body: BodyInit | null, contentType: string | null = "
 
 const tokenOf = (path: string) => new URL(path, s.url).searchParams.get("token") as string;
 
+/** Attaches the owner's ready file to a new PUBLIC content: the record a download URL names. */
+async function attached(fileId: string) {
+  const json = { type: "ASSIGNMENT", title: "Files", visibility: "PUBLIC", fileIds: [fileId] };
+  const res = await s.call("POST", "/api/v1/library/contents", { token: owner.token, json });
+  expect(res.status).toBe(201);
+  return `content:${res.body.id}`;
+}
+
 /** A download URL as a record would emit it, for the uploader's own view unless told otherwise. */
-const downloadUrl = (fileId: string, f: { tenantId?: string; readerId?: string; attachedTo?: string } = {}) =>
+const downloadUrl = async (fileId: string, f: { tenantId?: string; readerId?: string; attachedTo?: string } = {}) =>
   fileDownloadUrl(s.server.rt, {
     tenantId: f.tenantId ?? owner.tenantId,
     fileId,
     readerId: f.readerId ?? owner.memberId,
-    attachedTo: f.attachedTo ?? "file",
+    attachedTo: f.attachedTo ?? (await attached(fileId)),
   });
 
 const download = (url: string) => fetch(url.replace(s.server.rt.config.publicUrl, s.url));
@@ -126,7 +134,7 @@ describe("PUT /api/v1/files/{fileId}/content — uploadFileContent", () => {
       createdAt: expect.any(String),
     });
     expect((await s.call("GET", `/api/v1/files/${t.fileId}`, { token: owner.token })).body).toEqual(res.body);
-    const got = await download(downloadUrl(t.fileId));
+    const got = await download(await downloadUrl(t.fileId));
     expect(got.status).toBe(200);
     expect(got.headers.get("content-type")).toBe("text/plain");
     expect(got.headers.get("content-length")).toBe("11");
@@ -140,7 +148,7 @@ describe("PUT /api/v1/files/{fileId}/content — uploadFileContent", () => {
     const t = await ticket();
     expect((await put(t.path, "first")).status).toBe(200);
     expectProblem(await put(t.path, "other"), 409, "INVALID_STATE");
-    expect(await (await download(downloadUrl(t.fileId))).text()).toBe("first");
+    expect(await (await download(await downloadUrl(t.fileId))).text()).toBe("first");
   });
 
   test("returns 400 when the byte count differs from the declared size; the file stays pending and a correct retry works", async () => {
@@ -177,7 +185,7 @@ describe("PUT /api/v1/files/{fileId}/content — uploadFileContent", () => {
     for (const type of ["application/x-www-form-urlencoded", "application/octet-stream", "multipart/form-data"]) {
       const f = await ticket({ contentType: type, size: 7 });
       expect((await put(f.path, "a=1&b=2", type)).status).toBe(200);
-      expect(await (await download(downloadUrl(f.fileId))).text()).toBe("a=1&b=2");
+      expect(await (await download(await downloadUrl(f.fileId))).text()).toBe("a=1&b=2");
     }
   });
 
@@ -187,7 +195,7 @@ describe("PUT /api/v1/files/{fileId}/content — uploadFileContent", () => {
     expect((await put(t.path, "twelve bytes")).body).toMatchObject({ size: 12, status: "ready" });
     const empty = await ticket({ size: 0 });
     expect((await put(empty.path, null)).body).toMatchObject({ size: 0, status: "ready" });
-    const got = await download(downloadUrl(empty.fileId));
+    const got = await download(await downloadUrl(empty.fileId));
     expect(got.headers.get("content-length")).toBe("0");
     expect(await got.text()).toBe("");
   });
@@ -199,7 +207,7 @@ describe("PUT /api/v1/files/{fileId}/content — uploadFileContent", () => {
     const res = await put(t.path, upload.body, "application/octet-stream");
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ size, status: "ready" });
-    const got = await download(downloadUrl(t.fileId));
+    const got = await download(await downloadUrl(t.fileId));
     expect(got.headers.get("content-length")).toBe(String(size));
     const hash = createHash("sha256");
     for await (const chunk of got.body as unknown as AsyncIterable<Uint8Array>) hash.update(chunk);
@@ -221,7 +229,7 @@ describe("PUT /api/v1/files/{fileId}/content — uploadFileContent", () => {
     const [payload, sig] = token.split(".") as [string, string];
     const [, , , exp] = JSON.parse(Buffer.from(payload, "base64url").toString());
     const swapped = `${Buffer.from(JSON.stringify(["u", owner.tenantId, other1.fileId, exp])).toString("base64url")}.${sig}`;
-    const downloadToken = tokenOf(downloadUrl(t.fileId));
+    const downloadToken = tokenOf(await downloadUrl(t.fileId, { attachedTo: "content:none" }));
     for (const query of [
       "",
       "?token=",
@@ -258,7 +266,7 @@ describe("GET /api/v1/files/{fileId}/content — downloadFileContent", () => {
     const name = '과제 "최종" 100%.pdf';
     const t = await ticket({ fileName: name, contentType: "application/pdf", size: 4 });
     await put(t.path, "%PDF", "application/pdf");
-    const got = await download(downloadUrl(t.fileId));
+    const got = await download(await downloadUrl(t.fileId));
     const disposition = got.headers.get("content-disposition") as string;
     expect(disposition).toStartWith('attachment; filename="');
     expect(disposition).not.toMatch(/[^\x20-\x7e]/);
@@ -272,7 +280,7 @@ describe("GET /api/v1/files/{fileId}/content — downloadFileContent", () => {
     await put(t.path, "hello");
     const other1 = await ticket();
     await put(other1.path, "other");
-    const token = tokenOf(downloadUrl(t.fileId));
+    const token = tokenOf(await downloadUrl(t.fileId));
     const base = `${s.url}/api/v1/files/${t.fileId}/content`;
     const expired = signFileToken(s.server.rt.secret, {
       purpose: "download",
@@ -297,23 +305,25 @@ describe("GET /api/v1/files/{fileId}/content — downloadFileContent", () => {
       `?token=${foreign}`,
       `?token=${tampered}`,
       `?token=${tokenOf(t.path)}`,
-      `?token=${tokenOf(downloadUrl(other1.fileId))}`,
-      `?token=${tokenOf(downloadUrl(t.fileId, { readerId: "no-such-member" }))}`,
+      `?token=${tokenOf(await downloadUrl(other1.fileId))}`,
+      `?token=${tokenOf(await downloadUrl(t.fileId, { readerId: "no-such-member" }))}`,
     ]) {
       await problemOf(await fetch(`${base}${query}`), 401, "UNAUTHENTICATED");
     }
-    expect((await download(downloadUrl(t.fileId, { readerId: member.memberId, attachedTo: "probe:x" }))).status).toBe(200);
+    expect((await download(await downloadUrl(t.fileId, { readerId: member.memberId }))).status).toBe(200);
+    // a URL naming no record a module answers for is refused like a detached one (DECISIONS §9.1)
+    await problemOf(await download(await downloadUrl(t.fileId, { attachedTo: "probe:x" })), 404, "NOT_FOUND");
   });
 
   test("returns 404 for a file that is pending, gone from disk, or in a tenant whose file is gone", async () => {
     const pending = await ticket();
-    await problemOf(await download(downloadUrl(pending.fileId)), 404, "NOT_FOUND");
+    await problemOf(await download(await downloadUrl(pending.fileId, { attachedTo: "content:none" })), 404, "NOT_FOUND");
     const t = await ticket();
     await put(t.path, "hello");
     rmSync(storedFilePath(s.server.dataDir, owner.tenantId, t.fileId));
-    await problemOf(await download(downloadUrl(t.fileId)), 404, "NOT_FOUND");
+    await problemOf(await download(await downloadUrl(t.fileId)), 404, "NOT_FOUND");
     const ghost = "00000000-0000-4000-8000-000000000000";
-    await problemOf(await download(downloadUrl(t.fileId, { tenantId: ghost })), 404, "NOT_FOUND");
+    await problemOf(await download(await downloadUrl(t.fileId, { tenantId: ghost, attachedTo: "content:none" })), 404, "NOT_FOUND");
   });
 });
 
@@ -348,7 +358,12 @@ describe("attachments — requireReadyFiles and attachmentOf", () => {
       "attachmentFileIds[4]",
     ]);
 
-    const attachment = attachmentOf(s.server.rt, { tenantId: owner.tenantId, memberId: member.memberId }, rows[0]!, "probe:p1");
+    const attachment = attachmentOf(
+      s.server.rt,
+      { tenantId: owner.tenantId, memberId: member.memberId },
+      rows[0]!,
+      await attached(b.fileId),
+    );
     expect(attachment).toEqual({
       fileId: b.fileId,
       name: "b.txt",

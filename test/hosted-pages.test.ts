@@ -129,6 +129,30 @@ describe("GET /t/:tenantKey/join — join-code page", () => {
   });
 });
 
+describe("GET /t/:tenantKey/spaces/join — space join-code page", () => {
+  test("the link createSpaceJoinCode returns resolves to a sign-in + join form carrying the code", async () => {
+    const space = await s.call("POST", "/api/v1/spaces", { token: owner.token, json: { name: "Room" } });
+    expect(space.status).toBe(201);
+    const created = await s.call("POST", `/api/v1/spaces/${space.body.id}/join-codes`, { token: owner.token, json: {} });
+    expect(created.status).toBe(201);
+    expect(created.body.link.startsWith(s.server.rt.config.publicUrl)).toBe(true);
+    const link = new URL(created.body.link);
+    const html = expectPage(await page(link.pathname + link.search));
+    expect(html).toContain(`name="joinCode" required maxlength="100" value="${created.body.code}"`);
+    for (const field of ["codePassword", "identifier", "password"]) expect(html).toContain(`name="${field}"`);
+    // the script signs in, then calls joinSpaceWithCode with the access token
+    expect(html).toContain("call('/auth/sign-in/password'");
+    expect(html).toContain("call('/spaces/join',b,a.j.accessToken)");
+  });
+
+  test("escapes a code from the URL; an unknown tenant is the 404 page", async () => {
+    const res = await page(`/t/${owner.tenantKey}/spaces/join?code=${encodeURIComponent('"><script>x</script>')}`);
+    expect(res.status).toBe(200);
+    expect(res.html).toContain('value="&quot;&gt;&lt;script&gt;x&lt;/script&gt;"');
+    expect((await page("/t/no-such-tenant/spaces/join?code=X")).status).toBe(404);
+  });
+});
+
 describe("GET /t/:tenantKey/invitation — invitation page", () => {
   test("the link in the invitation mail resolves to a form posting to acceptInvitation with its token", async () => {
     const address = `hosted-${Date.now()}@example.com`;

@@ -78,6 +78,16 @@ describe("fractional ranks", () => {
 });
 
 describe("POST /api/v1/library/nodes — createNode", () => {
+  test("check order as createPost (DECISIONS §3): a bad reference is 400 before the space's 404 or 403", async () => {
+    const space = await newSpace(owner);
+    expect(fieldOf(await as(uploader).post("/library/nodes", { title: "x", spaceId: space, parentId: "nope" }))).toBe("parentId");
+    expect(fieldOf(await as(uploader).post("/library/nodes", { title: "x", spaceId: space, prevNodeId: "nope" }))).toBe("prevNodeId");
+    notFound(await as(uploader).post("/library/nodes", { title: "x", spaceId: space }));
+    await as(owner).post(`/spaces/${space}/members`, { userIds: [uploader.memberId] });
+    expect(fieldOf(await as(uploader).post("/library/nodes", { title: "x", spaceId: space, parentId: "nope" }))).toBe("parentId");
+    forbidden(await as(uploader).post("/library/nodes", { title: "x", spaceId: space }));
+  });
+
   test("creates a root folder of the tenant library, and children placed by prev/next", async () => {
     const tenant = await createTenantFixture(api.server);
     const root = await node(tenant, { title: "Root" });
@@ -227,12 +237,27 @@ describe("POST /api/v1/library/nodes/{nodeId}/move — moveNode", () => {
     const deep = await move(a.id, { parentId: (await titlesIds(tenant)).A1x });
     expect(deep.body.depth).toBe(3);
     expect(await titles(tenant)).toEqual(["C", "B", "  A1", "    A1x", "      A", "  B1"]);
-    // back to the root, absent parentId = root, last
-    expect((await move(a1.id, {})).body).toMatchObject({ parentId: null, depth: 0 });
+    // back to the root with an explicit null, last
+    expect((await move(a1.id, { parentId: null })).body).toMatchObject({ parentId: null, depth: 0 });
     expect(await titles(tenant)).toEqual(["C", "B", "  B1", "A1", "  A1x", "    A"]);
     // no-op move keeps a valid place
     expect((await move(a1.id, { prevNodeId: b.id })).status).toBe(200);
     expect(await titles(tenant)).toEqual(["C", "B", "  B1", "A1", "  A1x", "    A"]);
+  });
+
+  test("without parentId the node stays under its parent: a reorder among siblings with only nextNodeId", async () => {
+    const tenant = await createTenantFixture(api.server);
+    const p = await node(tenant, { title: "P" });
+    const x = await node(tenant, { title: "X", parentId: p.id });
+    const y = await node(tenant, { title: "Y", parentId: p.id });
+    const move = (id: string, body: unknown) => as(tenant).post(`/library/nodes/${id}/move`, body);
+    const res = await move(y.id, { nextNodeId: x.id });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ parentId: p.id, depth: 1 });
+    expect(await titles(tenant)).toEqual(["P", "  Y", "  X"]);
+    // neither neighbour: last among the same siblings
+    expect((await move(y.id, {})).body).toMatchObject({ parentId: p.id, depth: 1 });
+    expect(await titles(tenant)).toEqual(["P", "  X", "  Y"]);
   });
 
   test("400 into itself or a descendant, into another space, or with neighbours of another parent", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { resolveMember } from "../src/modules/members/actor";
 import { directoryOf } from "../src/platform/db/registry";
+import { recordQueryPlans } from "./helpers/query-plans";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 const api = useServer();
@@ -180,28 +181,16 @@ describe("GET /api/v1/members — listMembers", () => {
     const b = (await createMember(owner, { displayName: "B", email: `a-${tenant.tenantKey}@x.org` })).body.member.id; // no userId
     onTenant(tenant.tenantId, "UPDATE members SET is_active = 0 WHERE id = ?", a);
     // Records the page queries the list runs on this tenant's connection.
-    const seen: string[] = [];
-    const sqlite = api.server.rt.tenants.use(tenant.tenantId, (h) => h.sqlite);
-    const query = sqlite.query.bind(sqlite);
-    sqlite.query = ((sql: string) => {
-      if (/^SELECT m\.id FROM members m .*ORDER BY/s.test(sql)) seen.push(sql);
-      return query(sql);
-    }) as typeof sqlite.query;
-    try {
+    const { count, plans } = await recordQueryPlans(api.server, tenant.tenantId, /^SELECT m\.id FROM members m .*ORDER BY/s, async () => {
       expect(await listIds(owner, "sortBy=isActive&sortDir=asc")).toEqual([a, tenant.memberId, member.memberId, b]);
       expect(await listIds(owner, "sortBy=isActive&sortDir=desc")).toEqual([b, member.memberId, tenant.memberId, a]);
       expect(await listIds(owner, "sortBy=email&sortDir=asc")).toEqual([b, member.memberId, tenant.memberId, a]);
       expect(await listIds(owner, "sortBy=email&sortDir=desc")).toEqual([tenant.memberId, member.memberId, b, a]);
       expect((await listIds(owner, "sortBy=userId&sortDir=asc"))[0]).toBe(a);
       expect((await listIds(owner, "sortBy=userId&sortDir=desc"))[0]).toBe(a);
-    } finally {
-      delete (sqlite as { query?: unknown }).query; // the prototype's method again
-    }
-    expect(seen.length).toBe(6);
-    for (const sql of new Set(seen)) {
-      const plan = (sqlite.query(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join(" | ");
-      expect(`${sql} => ${plan}`).not.toContain("TEMP B-TREE");
-    }
+    });
+    expect(count).toBe(6);
+    for (const { sql, plan } of plans) expect(`${sql} => ${plan}`).not.toContain("TEMP B-TREE");
   });
 
   test("space counts are 0 until spaces exist; include=spaceCounts shows them", async () => {

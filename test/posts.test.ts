@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { postCounts } from "../src/modules/posts/access";
+import { recordQueryPlans } from "./helpers/query-plans";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 const api = useServer();
@@ -138,6 +139,8 @@ describe("POST /api/v1/posts — createPost", () => {
     const tags = Array.from({ length: 51 }, (_, i) => `t${i}`);
     expect(fieldOf(await as(owner).post("/posts", { spaceId: space, title: "x", tags }))).toBe("tags");
     expect(fieldOf(await as(owner).post("/posts", { spaceId: space, title: "x", tags: ["y".repeat(51)] }))).toMatch(/^tags/);
+    // the spec bounds a tag's length only (max 50): an empty tag is taken
+    expect((await as(owner).post("/posts", { spaceId: space, title: "x", tags: [""] })).body.tags).toEqual([""]);
     expect(fieldOf(await as(owner).post("/posts", { spaceId: space, title: "x", publishAt: "tomorrow" }))).toBe("publishAt");
     expect(fieldOf(await as(owner).post("/posts", { spaceId: space, title: "x", isPinned: "yes" }))).toBe("isPinned");
     const files = Array.from({ length: 21 }, (_, i) => `f${i}`);
@@ -249,6 +252,21 @@ describe("POST /api/v1/posts/bulk-create — createPostsInSpaces", () => {
 });
 
 describe("GET /api/v1/posts — listPosts", () => {
+  test("without spaceId the page walks posts_list_idx in order: no temp B-tree, the enrolment is probed per post", async () => {
+    await newPost(owner, { title: "Plan check" });
+    const { count, plans } = await recordQueryPlans(api.server, owner.tenantId, /^select .* from "posts" .*order by/is, async () => {
+      const res = await as(participant).get("/posts?limit=2");
+      expect(res.status).toBe(200);
+      expect(res.body.posts.length).toBeGreaterThan(0);
+      expect((await as(participant).get("/posts?type=NOTICE&limit=2")).status).toBe(200);
+    });
+    expect(count).toBe(2);
+    for (const { sql, plan } of plans) {
+      expect(`${sql} => ${plan}`).not.toContain("TEMP B-TREE");
+      expect(plan).toMatch(/^(SCAN|SEARCH) posts USING INDEX posts_(type_)?list_idx/);
+    }
+  });
+
   let listSpace: string;
   const ids: Record<string, string> = {};
   beforeAll(async () => {
@@ -351,9 +369,16 @@ describe("GET /api/v1/posts/{postId} — getPost", () => {
     }
   });
 
-  test("returns 403 for a viewer of a public space who is not enrolled", async () => {
+  test("returns 404 (never 403) to a viewer of a public space who is not enrolled, for published and scheduled posts alike", async () => {
     const res = await as(owner).post("/posts", { spaceId: publicSpace, title: "Open post" });
-    forbidden(await as(outsider).get(`/posts/${res.body.id}`));
+    notFound(await as(outsider).get(`/posts/${res.body.id}`));
+    const later = await as(owner).post("/posts", {
+      spaceId: publicSpace,
+      title: "Later",
+      publishAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    notFound(await as(outsider).get(`/posts/${later.body.id}`));
+    notFound(await as(outsider).patch(`/posts/${res.body.id}`, { title: "x" }));
   });
 
   test("returns 404 for an unknown post, a private space's post and another tenant's post", async () => {
@@ -370,6 +395,17 @@ describe("GET /api/v1/posts/{postId} — getPost", () => {
 });
 
 describe("PATCH /api/v1/posts/{postId} — updatePost", () => {
+  test("check order as createPost (DECISIONS §3): an unknown fileId is 400 before the post's 404 or the role's 403", async () => {
+    const post = await newPost(owner);
+    const bad = { fileIds: ["no-such-file"] };
+    expect(fieldOf(await as(participant).patch(`/posts/${post.id}`, bad))).toBe("fileIds[0]"); // would be 403
+    expect(fieldOf(await as(outsider).patch(`/posts/${post.id}`, bad))).toBe("fileIds[0]"); // would be 404
+    expect(fieldOf(await as(owner).patch("/posts/nope", bad))).toBe("fileIds[0]");
+    expect(fieldOf(await as(participant).post("/posts", { spaceId: space, title: "x", ...bad }))).toBe("fileIds[0]"); // createPost alike
+    forbidden(await as(participant).patch(`/posts/${post.id}`, { title: "x" }));
+    notFound(await as(outsider).patch(`/posts/${post.id}`, { title: "x" }));
+  });
+
   test("changes only the fields sent, visible through a later read", async () => {
     const post = await newPost(owner, { title: "Before", content: "body", tags: ["x"] });
     const res = await as(admin).patch(`/posts/${post.id}`, { title: "After", isPinned: true, type: "GENERAL" });

@@ -274,6 +274,17 @@ describe("join codes — createSpaceJoinCode, updateSpaceJoinCode, listSpaceJoin
     expect((await as(owner).get(`/spaces/${s}/join-codes`)).body.joinCodes[1]).toMatchObject({ enabled: false, password: "new" });
   });
 
+  test("a code password has no bound in the spec (s|null): a long one is kept, an empty one means none", async () => {
+    const s = await newSpace();
+    const long = await as(owner).post(`/spaces/${s}/join-codes`, { password: "p".repeat(300) });
+    expect(long.status).toBe(201);
+    expect(long.body.password).toBe("p".repeat(300));
+    const empty = await as(owner).post(`/spaces/${s}/join-codes`, { password: "" });
+    expect(empty.status).toBe(201);
+    expect(empty.body.password).toBeNull();
+    expect((await as(owner).patch(`/spaces/${s}/join-codes/${long.body.id}`, { password: "" })).body.password).toBeNull();
+  });
+
   test("returns 400 for each bound; 404 for an unknown code or one of another space", async () => {
     const s = await newSpace();
     const cases: [unknown, string][] = [
@@ -281,8 +292,6 @@ describe("join codes — createSpaceJoinCode, updateSpaceJoinCode, listSpaceJoin
       [{ expiresInDays: 0 }, "expiresInDays"],
       [{ expiresInDays: 3651 }, "expiresInDays"],
       [{ expiresInDays: 1.5 }, "expiresInDays"],
-      [{ password: "" }, "password"],
-      [{ password: "x".repeat(256) }, "password"],
     ];
     for (const [body, field] of cases) expect(fieldOf(await as(owner).post(`/spaces/${s}/join-codes`, body))).toBe(field);
     const code = (await as(owner).post(`/spaces/${s}/join-codes`)).body;
@@ -390,7 +399,6 @@ describe("blocks — blockSpaceUser, listSpaceBlocks, unblockSpaceUser", () => {
     const cases: [unknown, string][] = [
       [{}, "userId"],
       [{ userId: "" }, "userId"],
-      [{ userId: alice.memberId, reason: "x".repeat(1001) }, "reason"],
       [{ userId: "nope" }, "userId"],
       [{ userId: foreign.memberId }, "userId"],
     ];

@@ -751,6 +751,7 @@ CREATE INDEX `spaces_semester_created_idx` ON `spaces` (`semester`,`created_at`,
 CREATE INDEX `spaces_auto_join_created_idx` ON `spaces` (`auto_join`,`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `spaces_exit_restricted_created_idx` ON `spaces` (`exit_restricted`,`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `spaces_public_created_idx` ON `spaces` (`is_public`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `spaces_thumbnail_idx` ON `spaces` (`thumbnail_file_id`);--> statement-breakpoint
 CREATE TABLE `saml_requests` (
 	`relay_state` text PRIMARY KEY NOT NULL,
 	`request_id` text NOT NULL,

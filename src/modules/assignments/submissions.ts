@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
+import type { DownloadRule } from "../../platform/files/tokens";
 import { conflict, type FieldError, invalidMany, notFound } from "../../platform/http/errors";
 import { iso, isoRequired, pageOf } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
@@ -194,4 +195,30 @@ export function canSeeSubmissionFile(db: Db, actor: Pick<Actor, "memberId" | "pr
     .limit(1)
     .get();
   return hit !== undefined;
+}
+
+/**
+ * downloadFileContent of a URL emitted for `assignment-submission:<id>` (DECISIONS §9.1): the
+ * submission still attaches the file and the reader is still its submitter or a manager.
+ */
+export function submissionFileDownload(
+  db: Db,
+  submissionId: string,
+  fileId: string,
+  reader: Pick<Actor, "memberId" | "profileId">,
+): DownloadRule {
+  const hit = db
+    .select({ one: sql`1` })
+    .from(assignmentSubmissionFiles)
+    .innerJoin(s, eq(s.id, assignmentSubmissionFiles.submissionId))
+    .innerJoin(libraryContents, eq(libraryContents.id, s.contentId))
+    .where(
+      and(
+        eq(assignmentSubmissionFiles.submissionId, submissionId),
+        eq(assignmentSubmissionFiles.fileId, fileId),
+        sql`(${s.profileId} = ${reader.profileId} OR ${canManageSql(reader)})`,
+      ),
+    )
+    .get();
+  return hit ? "ok" : "gone";
 }

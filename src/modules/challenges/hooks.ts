@@ -1,6 +1,7 @@
 // Clean-ups other modules call inside their own transaction.
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
+import type { DownloadRule } from "../../platform/files/tokens";
 import { spaceMembers } from "../spaces/tables";
 import { challengeCompletions, challengeFiles, challengeMembers, challenges } from "./tables";
 
@@ -32,4 +33,19 @@ export function canSeeChallengeFile(db: Db, actor: { memberId: string }, fileId:
     .limit(1)
     .get();
   return row !== undefined;
+}
+
+/**
+ * downloadFileContent of a URL emitted for `challenge:<challengeId>` (DECISIONS §9.1): the challenge
+ * still attaches the file and the reader is still enrolled in its space.
+ */
+export function challengeFileDownload(db: Db, challengeId: string, fileId: string, reader: { memberId: string }): DownloadRule {
+  const row = db
+    .select({ id: challengeFiles.challengeId })
+    .from(challengeFiles)
+    .innerJoin(challenges, eq(challenges.id, challengeFiles.challengeId))
+    .innerJoin(spaceMembers, and(eq(spaceMembers.spaceId, challenges.spaceId), eq(spaceMembers.memberId, reader.memberId)))
+    .where(and(eq(challengeFiles.challengeId, challengeId), eq(challengeFiles.fileId, fileId)))
+    .get();
+  return row ? "ok" : "gone";
 }

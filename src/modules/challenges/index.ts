@@ -14,6 +14,7 @@ import {
   uncompleteChallengeTask,
 } from "./members";
 import {
+  AddCandidatesBody,
   AddMembersBody,
   AddTaskBody,
   CandidatePage,
@@ -113,7 +114,7 @@ export function challengesModule(rt: Runtime) {
       {
         ...route("addChallengeMembersFromCandidates", TAG, "spaceAdmin"),
         params: ChallengeParams,
-        body: AddMembersBody,
+        body: AddCandidatesBody,
         response: { 200: ChallengeMemberPage },
       },
     )

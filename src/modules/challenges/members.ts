@@ -3,7 +3,7 @@
 import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
-import { type Db, write } from "../../platform/db/types";
+import { type Db, inJsonList, write } from "../../platform/db/types";
 import type { Cursors } from "../../platform/http/cursor";
 import { conflict, forbidden, invalid, notFound } from "../../platform/http/errors";
 import { iso, isoRequired } from "../../platform/http/schemas";
@@ -95,7 +95,7 @@ function requireEnrolled(tx: Db, spaceId: string, ids: string[]) {
     tx
       .select({ id: spaceMembers.memberId })
       .from(spaceMembers)
-      .where(and(eq(spaceMembers.spaceId, spaceId), inArray(spaceMembers.memberId, unique)))
+      .where(and(eq(spaceMembers.spaceId, spaceId), inJsonList(spaceMembers.memberId, unique)))
       .all()
       .map((r) => r.id),
   );
@@ -104,11 +104,12 @@ function requireEnrolled(tx: Db, spaceId: string, ids: string[]) {
   return unique;
 }
 
+/** Adds the ids (any number: one JSON parameter, not one per row); members already in stay unchanged. */
 function insertMembers(tx: Db, challengeId: string, ids: string[], now: number) {
-  tx.insert(cm)
-    .values(ids.map((memberId) => ({ challengeId, memberId, joinedAt: now })))
-    .onConflictDoNothing()
-    .run();
+  if (ids.length === 0) return;
+  tx.run(
+    sql`INSERT INTO ${cm} (challenge_id, member_id, joined_at) SELECT ${challengeId}, value, ${now} FROM json_each(${JSON.stringify(ids)}) WHERE true ON CONFLICT DO NOTHING`,
+  );
 }
 
 /**

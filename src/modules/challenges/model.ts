@@ -1,5 +1,16 @@
 import { t } from "elysia";
-import { CursorQuery, DateTimeInput, Email, Enum, Id, NextCursor, Nullable, QueryBool, Timestamp } from "../../platform/http/schemas";
+import {
+  Chars,
+  CursorQuery,
+  DateTimeInput,
+  Email,
+  Enum,
+  Id,
+  NextCursor,
+  Nullable,
+  QueryBool,
+  Timestamp,
+} from "../../platform/http/schemas";
 import { Attachment } from "../files/model";
 import { CHALLENGE_STATES, TASK_TYPES } from "./tables";
 
@@ -10,33 +21,26 @@ export const ChallengeParams = t.Object({ spaceId: Id, challengeId: Id });
 export const TaskParams = t.Object({ spaceId: Id, challengeId: Id, taskId: Id });
 export const MemberParams = t.Object({ spaceId: Id, challengeId: Id, userPkId: Id });
 
-const Title = t.String({ minLength: 1, maxLength: 30, error: "must be 1..30 characters" });
+const Title = Chars(1, 30);
 
 // ---- requests --------------------------------------------------------------------------------
 
 export const TaskInput = t.Object({
   id: t.Optional(RefId),
   title: Title,
-  guide: t.Optional(Nullable(t.String({ maxLength: 15000, error: "must be at most 15000 characters" }))),
+  guide: t.Optional(Nullable(t.String())),
   type: t.Optional(Enum(TASK_TYPES)),
-  index: t.Optional(
-    t.Integer({ minimum: 0, maximum: 9999, error: "must be an integer 0..9999", description: "Sort key; stored as the 0-based position" }),
-  ),
+  index: t.Optional(t.Integer({ error: "must be an integer", description: "Sort key; stored as the 0-based position" })),
   startedAt: DateTimeInput,
   deadline: t.Optional(Nullable(DateTimeInput)),
   targetContentId: t.Optional(Nullable(RefId)),
-  defaultTags: t.Optional(
-    t.Array(t.String({ minLength: 1, maxLength: 50, error: "must be 1..50 characters" }), {
-      maxItems: 50,
-      error: "must be at most 50 tags",
-    }),
-  ),
+  defaultTags: t.Optional(t.Array(t.String())),
 });
 
 /** createChallenge and updateChallenge (PUT: full replace; absent optional fields take their defaults). */
 export const ChallengeBody = t.Object({
   title: Title,
-  emoji: t.String({ minLength: 1, maxLength: 16, error: "must be 1..16 characters" }),
+  emoji: Chars(1, 16),
   body: t.Optional(Nullable(t.String({ maxLength: 15000, error: "must be at most 15000 characters" }))),
   includeAuthor: t.Optional(t.Boolean()),
   tasks: t.Array(TaskInput, { minItems: 1, maxItems: 100, error: "must be 1..100 tasks" }),
@@ -57,7 +61,12 @@ export const ListChallengesQuery = t.Object({
 });
 
 export const MembersQuery = t.Object({ ...CursorQuery });
+/** addChallengeMembers: spec "userIds (required, non-empty strings)", no count bound. */
 export const AddMembersBody = t.Object({
+  userIds: t.Array(RefId, { minItems: 1, error: "must be at least one member id" }),
+});
+/** addChallengeMembersFromCandidates: spec "userIds (1..500 non-empty)". */
+export const AddCandidatesBody = t.Object({
   userIds: t.Array(RefId, { minItems: 1, maxItems: 500, error: "must be 1..500 member ids" }),
 });
 export const CandidatesQuery = t.Object({

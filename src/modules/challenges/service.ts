@@ -91,13 +91,16 @@ function joinAuthor(tx: Db, challengeId: string, memberId: string, now: number) 
   tx.insert(challengeMembers).values({ challengeId, memberId, joinedAt: now }).onConflictDoNothing().run();
 }
 
-/** Any enrolled member may create; the caller is the author. includeAuthor makes them a member too. */
+/**
+ * Any enrolled member may create; the caller is the author. includeAuthor makes them a member too.
+ * DECISIONS §3 order: the body (its references included, §1) is checked before the space (404, 403).
+ */
 export function createChallenge(rt: Runtime, actor: Actor, spaceId: string, input: Body, now = Date.now()) {
   return write(actor.db, (tx) => {
-    const space = requireSpaceMember(actor, spaceId, tx);
     const tasks = prepareTasks(tx, actor, spaceId, input.tasks, new Map());
     const fileIds = input.fileIds ?? [];
     requireAttachableFiles(tx, actor, fileIds, new Set());
+    const space = requireSpaceMember(actor, spaceId, tx);
     const id = Bun.randomUUIDv7();
     tx.insert(challenges)
       .values({
@@ -126,11 +129,11 @@ export function createChallenge(rt: Runtime, actor: Actor, spaceId: string, inpu
 /**
  * PUT, full replace (DECISIONS §6 Challenges 2): a task with an existing id is updated (its
  * completions stay), one without id is created, an absent one is removed with its completions.
- * includeAuthor true adds the author (while enrolled) if absent; false removes nobody.
+ * includeAuthor true adds the author (while enrolled) if absent; false removes nobody. DECISIONS §3
+ * order: the body (task ids and files are references, §1) is checked before the challenge (404, 403).
  */
 export function updateChallenge(rt: Runtime, actor: Actor, spaceId: string, challengeId: string, input: Body, now = Date.now()) {
   return write(actor.db, (tx) => {
-    const { challenge } = challengeForManager(actor, spaceId, challengeId, tx);
     const existing = new Map(tasksOf(tx, challengeId).map((t) => [t.id, t]));
     const tasks = prepareTasks(tx, actor, spaceId, input.tasks, existing);
     const fileIds = input.fileIds ?? [];
@@ -140,6 +143,7 @@ export function updateChallenge(rt: Runtime, actor: Actor, spaceId: string, chal
       .where(eq(challengeFiles.challengeId, challengeId))
       .all();
     requireAttachableFiles(tx, actor, fileIds, new Set(attached.map((r) => r.fileId)));
+    const { challenge } = challengeForManager(actor, spaceId, challengeId, tx);
 
     const keep = new Set(tasks.map((t) => t.id));
     const gone = [...existing.keys()].filter((id) => !keep.has(id));

@@ -21,9 +21,11 @@ import { canSeeSubmissionFile } from "../assignments/submissions";
 import { canSeeChallengeFile } from "../challenges/hooks";
 import { canSeeGroupSubmissionFile } from "../group-assignments/submissions";
 import { canSeeContentFile } from "../library/access";
-import { canSeePostFile, postFileDownload } from "../posts/access";
+import { canSeePostFile } from "../posts/access";
 import { canSeeQuizFile } from "../quizzes/config";
+import { canSeeSpaceThumbnail } from "../spaces/access";
 import { canSeeSurveyFile } from "../surveys/config";
+import { downloadRule } from "./download-rules";
 import type { FileRecord, RequestUploadBody, UploadTicket } from "./model";
 import { files } from "./tables";
 
@@ -91,7 +93,8 @@ export function getFile(actor: Actor, fileId: string) {
     canSeeSubmissionFile(actor.db, actor, fileId) ||
     canSeeGroupSubmissionFile(actor.db, actor, fileId) ||
     canSeeQuizFile(actor.db, actor, fileId) ||
-    canSeeSurveyFile(actor.db, actor, fileId);
+    canSeeSurveyFile(actor.db, actor, fileId) ||
+    canSeeSpaceThumbnail(actor.db, actor, fileId);
   if (!visible) throw notFound();
   return toFileRecord(row);
 }
@@ -162,19 +165,18 @@ export async function uploadFileContent(
 
 /**
  * downloadFileContent (DECISIONS §9.2): streams a ready file to the reader the token names, as an
- * attachment. Download-time rules of the attaching record (`claims.attachedTo`, e.g. a post's
- * allowFileDownload → 403 for non-ADMIN readers) are added here by the modules that attach files.
+ * attachment, while the record the token names still attaches the file and the reader can still see
+ * it (download-rules.ts; e.g. a post's allowFileDownload → 403 for non-ADMIN readers).
  */
 export function downloadFileContent(rt: Runtime, fileId: string, token: string | undefined): Response {
   const claims = verifyFileToken(rt.secret, token);
   if (claims?.purpose !== "download" || claims.fileId !== fileId) throw unauthenticated();
   const row = inTenant(rt, claims.tenantId, (h) => {
-    if (!rt.resolveMember(h, claims.readerId)?.isActive) throw unauthenticated();
-    if (claims.attachedTo.startsWith("post:")) {
-      const rule = postFileDownload(h.db, claims.attachedTo.slice(5), fileId, claims.readerId);
-      if (rule === "forbidden") throw forbidden();
-      if (rule === "gone") throw notFound();
-    }
+    const reader = rt.resolveMember(h, claims.readerId);
+    if (!reader?.isActive) throw unauthenticated();
+    const rule = downloadRule(h.db, claims.attachedTo, fileId, reader);
+    if (rule === "forbidden") throw forbidden();
+    if (rule === "gone") throw notFound();
     return fileById(h, fileId);
   });
   if (row?.status !== "ready") throw notFound();

@@ -4,12 +4,14 @@ import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
+import type { DownloadRule } from "../../platform/files/tokens";
 import { conflict, type FieldError, invalid, invalidMany, notFound } from "../../platform/http/errors";
 import { iso, isoRequired, pageOf } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { fileDownloadUrl, readyFilesByIds } from "../files/attachments";
-import { canManageSql, contentForManager, visibleContentSql } from "../library/access";
+import { canManageSql, contentForManager, contentVisibleTo, visibleContentSql } from "../library/access";
 import { libraryContents } from "../library/tables";
+import { spaceGroupMembers } from "../spaces/tables";
 import { GROUP_ASSIGNMENT, loadGroupAssignmentConfig, type StoredConfig } from "./config";
 import { groupPeople, linkStatus, setGroups } from "./link";
 import type { FeedbackBody, GradeBody, GroupSubmission, GroupSubmissionsQuery, MemberScoresBody } from "./model";
@@ -262,4 +264,36 @@ export function canSeeGroupSubmissionFile(db: Db, actor: Pick<Actor, "memberId" 
     .limit(1)
     .get();
   return hit !== undefined;
+}
+
+/**
+ * downloadFileContent of a URL emitted for `group-submission:<id>` (DECISIONS §9.1): the submission
+ * still attaches the file, and the reader still manages the assignment or sees it from the group.
+ */
+export function groupSubmissionFileDownload(
+  db: Db,
+  submissionId: string,
+  fileId: string,
+  reader: Pick<Actor, "memberId" | "profileId">,
+): DownloadRule {
+  const row = db
+    .select({
+      contentId: groupSubmissions.contentId,
+      groupId: groupSubmissions.groupId,
+      fileIds: groupSubmissions.fileIds,
+      canManage: canManageSql(reader),
+    })
+    .from(groupSubmissions)
+    .innerJoin(libraryContents, eq(libraryContents.id, groupSubmissions.contentId))
+    .where(eq(groupSubmissions.id, submissionId))
+    .get();
+  if (!row?.fileIds.includes(fileId)) return "gone";
+  if (row.canManage) return "ok";
+  if (!contentVisibleTo(db, row.contentId, reader, GROUP_ASSIGNMENT)) return "gone";
+  const inGroup = db
+    .select({ one: spaceGroupMembers.groupId })
+    .from(spaceGroupMembers)
+    .where(and(eq(spaceGroupMembers.groupId, row.groupId), eq(spaceGroupMembers.memberId, reader.memberId)))
+    .get();
+  return inGroup ? "ok" : "gone";
 }

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { Problem } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { getPublicLoginPage } from "../login-page/public";
-import { errorPage, invitationPage, joinPage, type Lang, loginPage, pickLang } from "./pages";
+import { errorPage, invitationPage, joinPage, type Lang, loginPage, pickLang, spaceJoinPage } from "./pages";
 
 type Ctx = {
   params: { tenantKey: string };
@@ -12,8 +12,8 @@ type Ctx = {
 };
 
 /**
- * The hosted HTML pages (DECISIONS §0) behind the links the server sends: sign-in, join-code and
- * invitation. Not under /api/v1 and not API operations, so they carry no `detail` and stay out of
+ * The hosted HTML pages (DECISIONS §0) behind the links the server sends: sign-in, join-code, space
+ * join-code and invitation. Not under /api/v1 and not API operations, so they carry no `detail` and stay out of
  * the OpenAPI document.
  */
 export function hostedPagesModule(rt: Runtime) {
@@ -39,6 +39,10 @@ export function hostedPagesModule(rt: Runtime) {
     .get(
       "/t/:tenantKey/join",
       serve((page, key, lang, q) => joinPage(page, key, q.code ?? "", lang)),
+    )
+    .get(
+      "/t/:tenantKey/spaces/join",
+      serve((page, key, lang, q) => spaceJoinPage(page, key, q.code ?? "", lang)),
     )
     .get(
       "/t/:tenantKey/invitation",

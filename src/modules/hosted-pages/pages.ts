@@ -38,6 +38,10 @@ const T = {
     userId: "아이디 (선택)",
     join: "가입",
     joined: "{} 님, 가입되었습니다.",
+    spaceJoinTitle: "학습 공간 참여",
+    spaceJoinHint: "계정으로 로그인하면 이 코드로 학습 공간에 참여합니다.",
+    codePassword: "코드 비밀번호 (있는 경우)",
+    spaceJoined: "{}에 참여했습니다.",
     invTitle: "초대 수락",
     accept: "초대 수락하고 계정 만들기",
     accepted: "계정이 만들어졌습니다. {}(으)로 로그인하세요.",
@@ -61,6 +65,10 @@ const T = {
     userId: "User ID (optional)",
     join: "Join",
     joined: "Welcome, {}. You have joined.",
+    spaceJoinTitle: "Join a space",
+    spaceJoinHint: "Sign in with your account to join the space with this code.",
+    codePassword: "Code password (if any)",
+    spaceJoined: "You have joined {}.",
     invTitle: "Accept the invitation",
     accept: "Accept and create my account",
     accepted: "Your account has been created. Sign in as {}.",
@@ -78,9 +86,13 @@ button,.btn{display:block;box-sizing:border-box;width:100%;margin-top:12px;paddi
 .alt{background:#e8ecf5;color:#2557d6}.notice{padding:8px 10px;background:#f0f4ff;border-radius:4px}
 output{display:block;margin-top:8px;font-size:13px}.err{color:#b00020}.ok{color:#0a7a32}`;
 
-/** Posts each form[data-path] as JSON to /api/v1; data-send requests a tenant code; data-provider starts external sign-in. */
+/**
+ * Posts each form[data-path] as JSON to /api/v1; data-send requests a tenant code; data-provider starts
+ * external sign-in; form[data-space-join] signs in with the password, then joins the space with the code.
+ */
 const JS = `const B=document.body.dataset;
-async function call(path,body){const r=await fetch('/api/v1'+path,{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify(body)});let j=null;try{j=await r.json()}catch(e){}return{ok:r.ok,j:j||{}}}
+async function call(path,body,token){const h={'content-type':'application/json'};if(token)h.authorization='Bearer '+token;
+const r=await fetch('/api/v1'+path,{method:'POST',headers:h,body:JSON.stringify(body)});let j=null;try{j=await r.json()}catch(e){}return{ok:r.ok,j:j||{}}}
 function show(o,ok,text){o.textContent=text;o.className=ok?'ok':'err'}
 function why(j){return j.errors&&j.errors.length?j.errors.map(e=>e.field+' '+e.message).join(', '):j.detail||j.title||B.fail}
 for(const f of document.querySelectorAll('form[data-path]')){const o=f.querySelector('output');
@@ -91,7 +103,12 @@ const r=await call('/public/tenants/'+encodeURIComponent(B.tenant)+'/auth/reques
 if(r.ok&&r.j.devCode)f.elements.code.value=r.j.devCode;show(o,r.ok,r.ok?B.sent:why(r.j))})}
 for(const b of document.querySelectorAll('[data-provider]'))b.addEventListener('click',async()=>{
 const r=await call('/auth/external/'+encodeURIComponent(b.dataset.provider)+'/start',{tenantKey:B.tenant});
-if(r.ok)location.href=r.j.url;else show(document.getElementById('sso'),false,why(r.j))});`;
+if(r.ok)location.href=r.j.url;else show(document.getElementById('sso'),false,why(r.j))});
+for(const f of document.querySelectorAll('form[data-space-join]')){const o=f.querySelector('output'),v=n=>f.elements[n].value;
+f.addEventListener('submit',async e=>{e.preventDefault();
+const a=await call('/auth/sign-in/password',{tenantKey:B.tenant,identifier:v('identifier'),password:v('password')});if(!a.ok)return show(o,false,why(a.j));
+const b={code:v('joinCode')};if(v('codePassword')!=='')b.password=v('codePassword');
+const r=await call('/spaces/join',b,a.j.accessToken);show(o,r.ok,r.ok?f.dataset.done.replace('{}',r.j.space.name):why(r.j))})}`;
 
 /** An absolute http(s) or same-origin path URL, else null (no javascript: or data: links). */
 const safeUrl = (u: string | null) => (u && /^(https?:\/\/|\/(?!\/))/i.test(u) ? u : null);
@@ -173,6 +190,19 @@ ${input("displayName", t.displayName, 'required maxlength="255" autocomplete="na
 ${input("userId", t.userId, 'maxlength="255" autocomplete="username"')}
 ${input("password", t.password, 'type="password" required autocomplete="new-password"')}
 <button>${esc(t.join)}</button><output></output></form>`;
+  return html(lang, 200, page.name, body, { tenant: key });
+}
+
+/** The link of a space join code: sign in (identifier + password), then joinSpaceWithCode. */
+export function spaceJoinPage(page: Page, key: string, code: string, lang: Lang): Response {
+  const t = T[lang];
+  const body = `${header(page, t.spaceJoinTitle)}<p>${esc(t.spaceJoinHint)}</p>
+<form method="post" data-space-join data-done="${esc(t.spaceJoined)}">
+${input("joinCode", t.joinCode, `required maxlength="100" value="${esc(code)}"`)}
+${input("codePassword", t.codePassword, 'type="password" autocomplete="off"')}
+${input("identifier", t.identifier, 'required maxlength="255" autocomplete="username"')}
+${input("password", t.password, 'type="password" required autocomplete="current-password"')}
+<button>${esc(t.spaceJoinTitle)}</button><output></output></form>`;
   return html(lang, 200, page.name, body, { tenant: key });
 }
 

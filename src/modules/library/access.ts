@@ -3,6 +3,7 @@
 import { and, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Actor } from "../../platform/auth/actor";
 import type { Db } from "../../platform/db/types";
+import type { DownloadRule } from "../../platform/files/tokens";
 import { forbidden, notFound } from "../../platform/http/errors";
 import { members, profiles } from "../members/tables";
 import { spaceRole } from "../spaces/access";
@@ -180,4 +181,28 @@ export function canSeeContentFile(db: Db, actor: Who, fileId: string): boolean {
     .limit(1)
     .get();
   return asAttachment !== undefined;
+}
+
+/**
+ * downloadFileContent of a URL emitted for `content:<contentId>` (DECISIONS §9.1): the content still
+ * attaches the file (as an attachment or its VIDEO/DOCUMENT file) and the reader can still see it.
+ */
+export function contentFileDownload(db: Db, contentId: string, fileId: string, reader: Who): DownloadRule {
+  const attached = sql`(${libraryContents.infoFileId} = ${fileId} OR EXISTS (SELECT 1 FROM library_content_files f WHERE f.content_id = ${libraryContents.id} AND f.file_id = ${fileId}))`;
+  const row = db
+    .select({ id: libraryContents.id })
+    .from(libraryContents)
+    .where(and(eq(libraryContents.id, contentId), attached, visibleContentSql(reader)))
+    .get();
+  return row ? "ok" : "gone";
+}
+
+/** Whether the reader can see the content (the probes of modules whose records hang off a content). */
+export function contentVisibleTo(db: Db, contentId: string, reader: Who, type?: ContentType): boolean {
+  const row = db
+    .select({ type: libraryContents.type })
+    .from(libraryContents)
+    .where(and(eq(libraryContents.id, contentId), visibleContentSql(reader)))
+    .get();
+  return row !== undefined && typeMatches(row.type, type);
 }

@@ -115,7 +115,7 @@ export const UpdateContentBody = t.Object({
 export const ListContentsQuery = t.Object({
   nodeId: t.Optional(RefId),
   type: t.Optional(ContentTypeSchema),
-  q: t.Optional(t.String({ maxLength: 300, error: "must be at most 300 characters" })),
+  q: t.Optional(t.String()),
   ...CursorQuery,
 });
 

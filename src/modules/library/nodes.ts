@@ -115,10 +115,11 @@ function placeRank(
 /**
  * createNode (DECISIONS §9.3 Space folders): `spaceId` is looked up like a path id (404, then 403
  * unless ADMIN); a child takes its parent's space (another spaceId sent: 400) and needs ADMIN of it.
+ * DECISIONS §3 order, as createPost: the references parentId, prevNodeId and nextNodeId (400, §1)
+ * first, then the space (404, 403).
  */
 export function createNode(actor: Actor, input: Static<typeof CreateNodeBody>, now = Date.now()): NodeRecord {
   return write(actor.db, (tx) => {
-    if (input.spaceId != null) requireSpaceAdmin(actor, input.spaceId, tx);
     let spaceId = input.spaceId ?? null;
     let parent: NodeRow | null = null;
     if (input.parentId != null) {
@@ -126,9 +127,9 @@ export function createNode(actor: Actor, input: Static<typeof CreateNodeBody>, n
       if (!parent) throw invalid("parentId", "must be a folder you can see");
       if (input.spaceId != null && parent.spaceId !== input.spaceId) throw invalid("spaceId", "must be the space of the parent folder");
       spaceId = parent.spaceId;
-      if (spaceId !== null && input.spaceId == null) requireSpaceAdmin(actor, spaceId, tx);
     }
     const rank = placeRank(tx, { parentId: parent?.id ?? null, spaceId }, input, null);
+    if (spaceId !== null) requireSpaceAdmin(actor, spaceId, tx);
     const row = tx
       .insert(n)
       .values({
@@ -184,15 +185,18 @@ export function renameNode(actor: Actor, nodeId: string, title: string, now = Da
 }
 
 /**
- * moveNode (DECISIONS §9.2): `parentId` null or absent = the root of the node's own space (or of the
- * tenant library). The parent must be in the same space and not the node or one of its descendants
- * (400). The subtree's depths shift with the node.
+ * moveNode (DECISIONS §9.2): `parentId` null = the root of the node's own space (or of the tenant
+ * library); absent = the node stays under its parent (a reorder among siblings). The parent must be
+ * in the same space and not the node or one of its descendants (400). The subtree's depths shift
+ * with the node.
  */
 export function moveNode(actor: Actor, nodeId: string, input: Static<typeof MoveNodeBody>, now = Date.now()): NodeRecord {
   return write(actor.db, (tx) => {
     const node = nodeForWrite(tx, actor, nodeId);
     let parent: NodeRow | null = null;
-    if (input.parentId != null) {
+    if (input.parentId === undefined) {
+      parent = node.parentId === null ? null : (tx.select().from(n).where(eq(n.id, node.parentId)).get() ?? null);
+    } else if (input.parentId !== null) {
       parent = findVisibleNode(tx, actor, input.parentId);
       if (!parent) throw invalid("parentId", "must be a folder you can see");
       if (parent.spaceId !== node.spaceId) throw invalid("parentId", "must be in the same space as the node (a node never changes space)");

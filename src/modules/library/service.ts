@@ -108,14 +108,15 @@ export function getContent(rt: Runtime, actor: Actor, contentId: string): Detail
   return toDetail(rt, actor, actor.db, contentForViewer(actor, contentId));
 }
 
-/** PATCH: absent fields unchanged; `fileIds` replaces the attachment list. */
+/**
+ * PATCH: absent fields unchanged; `fileIds` replaces the attachment list. DECISIONS §3 order, as
+ * createContent: the files (references, §1) 400, then the content 404, 403.
+ */
 export function updateContent(rt: Runtime, actor: Actor, contentId: string, input: Static<typeof UpdateContentBody>, now = Date.now()) {
   return write(actor.db, (tx) => {
+    if (input.fileIds !== undefined) requireAttachableFiles(tx, actor, input.fileIds, new Set(attachedFileIds(tx, contentId)));
     contentForManager(actor, contentId, undefined, tx);
-    if (input.fileIds !== undefined) {
-      requireAttachableFiles(tx, actor, input.fileIds, new Set(attachedFileIds(tx, contentId)));
-      replaceFiles(tx, contentId, input.fileIds);
-    }
+    if (input.fileIds !== undefined) replaceFiles(tx, contentId, input.fileIds);
     const patch: Partial<typeof libraryContents.$inferInsert> = { updatedAt: now };
     if (input.title !== undefined) patch.title = input.title;
     if (input.description !== undefined) patch.description = input.description;

@@ -27,10 +27,10 @@ export const Post = t.Object({
   createdAt: Timestamp,
 });
 
-// Spec Posts 1 and Limits: title 1..300, content max 200000, 50 tags of 1..50, 20 files.
+// Spec Posts 1 and Limits: title 1..300, content max 200000, 50 tags of at most 50 characters, 20 files.
 const Title = t.String({ minLength: 1, maxLength: 300, error: "must be 1..300 characters" });
 const Content = t.String({ maxLength: 200000, error: "must be at most 200000 characters" });
-const Tags = t.Array(t.String({ minLength: 1, maxLength: 50, error: "must be 1..50 characters" }), {
+const Tags = t.Array(t.String({ maxLength: 50, error: "must be at most 50 characters" }), {
   maxItems: 50,
   error: "must be at most 50 tags",
 });

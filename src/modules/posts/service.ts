@@ -23,8 +23,8 @@ type PostView = { row: PostRow; spaceName: string; spaceAllowsDownload: boolean;
 const LIST_OP = "listPosts";
 const LINK_CHUNK = 2000;
 
-/** FROM posts with its space, author and the reader's enrolment joined; `enrolled` makes that join inner. */
-function selectPosts(db: Db, actor: Actor, enrolled = false) {
+/** FROM posts with its space, author and the reader's enrolment (left) joined. */
+function selectPosts(db: Db, actor: Actor) {
   const enrolment = and(eq(spaceMembers.spaceId, posts.spaceId), eq(spaceMembers.memberId, actor.memberId));
   const q = db
     .select({
@@ -37,7 +37,7 @@ function selectPosts(db: Db, actor: Actor, enrolled = false) {
     .from(posts)
     .innerJoin(spaces, eq(spaces.id, posts.spaceId))
     .leftJoin(members, eq(members.id, posts.authorMemberId));
-  return enrolled ? q.innerJoin(spaceMembers, enrolment) : q.leftJoin(spaceMembers, enrolment);
+  return q.leftJoin(spaceMembers, enrolment);
 }
 
 /** Views → records with their attachments: two queries for the whole page, never one per post. */
@@ -102,15 +102,17 @@ function postsByIds(rt: Runtime, actor: Actor, db: Db, ids: string[], now: numbe
 }
 
 /**
- * A post as the caller may reach it: 404 when it is unknown, its space is invisible, or it is not
- * published and the caller is not ADMIN of its space (DECISIONS §4 Visibility). The caller's role
- * decides the 403s that follow.
+ * A post as the caller may reach it: 404 when it is unknown, the caller is not enrolled in its
+ * space, or it is not published and the caller is not ADMIN of its space (DECISIONS §4
+ * Visibility). The caller's role decides the 403s that follow.
  */
 function findPost(actor: Actor, postId: string, db: Db, now: number): PostView {
   const view = selectPosts(db, actor).where(eq(posts.id, postId)).get();
   if (!view) throw notFound();
-  const space = visibleSpace(actor, view.row.spaceId, db);
-  if (space.callerRole !== "ADMIN" && effectiveStatus(view.row, now) !== "PUBLISHED") throw notFound();
+  // DECISIONS §4 Post visibility: enrolled in its space (a public space shows its posts to nobody
+  // else), and PUBLISHED unless the caller is ADMIN there; anything else is 404, never 403 (§3).
+  if (view.callerRole === null) throw notFound();
+  if (view.callerRole !== "ADMIN" && effectiveStatus(view.row, now) !== "PUBLISHED") throw notFound();
   return view;
 }
 
@@ -210,7 +212,6 @@ export function createPostsInSpaces(rt: Runtime, actor: Actor, input: Static<typ
 
 export function getPost(rt: Runtime, actor: Actor, postId: string, now = Date.now()): PostRecord {
   const view = findPost(actor, postId, actor.db, now);
-  if (view.callerRole === null) throw forbidden();
   return toPosts(rt, actor, actor.db, [view], now)[0] as PostRecord;
 }
 
@@ -236,13 +237,18 @@ function nextSchedule(row: PostRow, input: Static<typeof UpdatePostBody>, now: n
   return { status: input.status, publishAt };
 }
 
-/** PATCH: absent fields unchanged; `fileIds` replaces the attachment list (kept files may be another ADMIN's). */
+/**
+ * PATCH: absent fields unchanged; `fileIds` replaces the attachment list (kept files may be another
+ * ADMIN's). DECISIONS §3 order, as createPost: the files (references, §1) 400, then the post 404, 403.
+ */
 export function updatePost(rt: Runtime, actor: Actor, postId: string, input: Static<typeof UpdatePostBody>, now = Date.now()): PostRecord {
   return write(actor.db, (tx) => {
-    const { row } = postForAdmin(actor, postId, tx, now);
     if (input.fileIds !== undefined) {
       const kept = tx.select({ fileId: postFiles.fileId }).from(postFiles).where(eq(postFiles.postId, postId)).all();
       requireAttachableFiles(tx, actor, input.fileIds, new Set(kept.map((k) => k.fileId)));
+    }
+    const { row } = postForAdmin(actor, postId, tx, now);
+    if (input.fileIds !== undefined) {
       tx.delete(postFiles).where(eq(postFiles.postId, postId)).run();
       if (input.fileIds.length) {
         tx.insert(postFiles)
@@ -286,23 +292,30 @@ export function listPosts(rt: Runtime, actor: Actor, q: Static<typeof ListPostsQ
   const after = rt.cursors.decode<unknown>(LIST_OP, filters, q.cursor);
   if (after !== null && !isPosition(after)) throw invalid("cursor", "is not a valid cursor for this list", "query");
   if (q.spaceId !== undefined) visibleSpace(actor, q.spaceId);
-  const conds: SQL[] = [sql`(${spaceMembers.role} = 'ADMIN' OR ${publishedSql(now)})`];
+  const conds: SQL[] = [];
   if (q.spaceId !== undefined) conds.push(eq(posts.spaceId, q.spaceId));
   if (q.type !== undefined) conds.push(eq(posts.type, q.type));
   if (q.status !== undefined) conds.push(statusSql(q.status, now));
   if (q.search !== undefined) conds.push(sql`(${contains(posts.title, q.search)} OR ${contains(posts.content, q.search)})`);
-  const where = and(...conds);
+  const readable = sql`(${spaceMembers.role} = 'ADMIN' OR ${publishedSql(now)})`;
+  // The count may start from the caller's enrolments; the page walks the (…, is_pinned, publish_at,
+  // id) index in order and probes the enrolment per post, so it never sorts every visible post.
   const total =
     actor.db
       .select({ n: count() })
       .from(posts)
       .innerJoin(spaceMembers, and(eq(spaceMembers.spaceId, posts.spaceId), eq(spaceMembers.memberId, actor.memberId)))
-      .where(where)
+      .where(and(readable, ...conds))
       .get()?.n ?? 0;
+  const enrolledAndReadable = sql`EXISTS (SELECT 1 FROM space_members sm WHERE sm.space_id = ${posts.spaceId} AND sm.member_id = ${actor.memberId} AND (sm.role = 'ADMIN' OR ${publishedSql(now)}))`;
   const limit = q.limit ?? 30;
-  const rows = selectPosts(actor.db, actor, true)
+  const rows = selectPosts(actor.db, actor)
     .where(
-      and(where, after ? sql`(${posts.isPinned}, ${posts.publishAt}, ${posts.id}) < (${after[0]}, ${after[1]}, ${after[2]})` : undefined),
+      and(
+        enrolledAndReadable,
+        ...conds,
+        after ? sql`(${posts.isPinned}, ${posts.publishAt}, ${posts.id}) < (${after[0]}, ${after[1]}, ${after[2]})` : undefined,
+      ),
     )
     .orderBy(desc(posts.isPinned), desc(posts.publishAt), desc(posts.id))
     .limit(limit + 1)

@@ -3,10 +3,11 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
+import type { DownloadRule } from "../../platform/files/tokens";
 import { type FieldError, invalidMany, Problem } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { fileDownloadUrl, readyFilesByIds, requireReadyFiles } from "../files/attachments";
-import { canManageSql, contentForManager, visibleContentSql } from "../library/access";
+import { canManageSql, contentForManager, contentVisibleTo, visibleContentSql } from "../library/access";
 import { libraryContents } from "../library/tables";
 import type { QuizConfig, QuizConfigBody, QuizQuestion } from "./model";
 import {
@@ -266,4 +267,14 @@ export function canSeeQuizFile(db: Db, actor: Pick<Actor, "memberId" | "profileI
     .limit(1)
     .get();
   return hit !== undefined;
+}
+
+/**
+ * downloadFileContent of a URL emitted for `quiz:<contentId>` (DECISIONS §9.1): the reader can still
+ * see the quiz and one of its question sets (the current one or an attempt's) still attaches the file.
+ */
+export function quizFileDownload(db: Db, contentId: string, fileId: string, reader: Pick<Actor, "memberId" | "profileId">): DownloadRule {
+  if (!contentVisibleTo(db, contentId, reader, "QUIZ")) return "gone";
+  const sets = db.select({ q: quizQuestionSets.questions }).from(quizQuestionSets).where(eq(quizQuestionSets.contentId, contentId)).all();
+  return sets.some((set) => fileIdsOf(set.q).includes(fileId)) ? "ok" : "gone";
 }

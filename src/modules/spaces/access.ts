@@ -1,6 +1,7 @@
-import { and, count, eq, inArray } from "drizzle-orm";
+import { and, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Actor } from "../../platform/auth/actor";
 import type { Db } from "../../platform/db/types";
+import type { DownloadRule } from "../../platform/files/tokens";
 import { forbidden, notFound } from "../../platform/http/errors";
 import { contentCounts } from "../library/access";
 import { postCounts } from "../posts/access";
@@ -23,6 +24,47 @@ export function spaceRole(db: Db, spaceId: string, memberId: string): SpaceRole 
 /** DECISIONS §4: enrolled, or a public space, or the caller holds space:create. */
 export function canSeeSpace(actor: Actor, space: SpaceRow, role: SpaceRole | null): boolean {
   return role !== null || space.isPublic || actor.permissionSet.has("space:create");
+}
+
+/** canSeeSpace as SQL over spaces, for a reader given by member id and tenant permissions. */
+export function visibleSpaceSql(memberId: string, canCreate: boolean): SQL {
+  if (canCreate) return sql`1 = 1`;
+  return sql`(${spaces.isPublic} = 1 OR EXISTS (SELECT 1 FROM space_members sm WHERE sm.space_id = ${spaces.id} AND sm.member_id = ${memberId}))`;
+}
+
+/** For getFile (DECISIONS §9.2): a space the caller can see has the file as its thumbnail. Walks spaces_thumbnail_idx. */
+export function canSeeSpaceThumbnail(db: Db, actor: Pick<Actor, "memberId" | "permissionSet">, fileId: string): boolean {
+  const row = db
+    .select({ id: spaces.id })
+    .from(spaces)
+    .where(and(eq(spaces.thumbnailFileId, fileId), visibleSpaceSql(actor.memberId, actor.permissionSet.has("space:create"))))
+    .limit(1)
+    .get();
+  return row !== undefined;
+}
+
+/**
+ * downloadFileContent of a URL emitted for `space:<spaceId>` (DECISIONS §9.1): the file is still the
+ * space's thumbnail and the reader can still see the space.
+ */
+export function spaceThumbnailDownload(
+  db: Db,
+  spaceId: string,
+  fileId: string,
+  reader: { memberId: string; permissions: readonly string[] },
+): DownloadRule {
+  const row = db
+    .select({ id: spaces.id })
+    .from(spaces)
+    .where(
+      and(
+        eq(spaces.id, spaceId),
+        eq(spaces.thumbnailFileId, fileId),
+        visibleSpaceSql(reader.memberId, reader.permissions.includes("space:create")),
+      ),
+    )
+    .get();
+  return row ? "ok" : "gone";
 }
 
 /** The space if the caller can see it; unknown, other-tenant and invisible spaces alike are 404. */

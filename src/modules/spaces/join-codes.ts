@@ -59,7 +59,7 @@ export function createSpaceJoinCode(
         spaceId,
         code,
         role: input.role ?? "PARTICIPANT",
-        password: input.password ?? null,
+        password: input.password || null,
         enabled: true,
         expiresAt: input.expiresInDays == null ? null : now + input.expiresInDays * DAY_MS,
         createdAt: now,
@@ -81,7 +81,10 @@ export function updateSpaceJoinCode(rt: Runtime, actor: Actor, spaceId: string, 
     if (!current) throw notFound();
     return tx
       .update(spaceJoinCodes)
-      .set({ enabled: input.enabled ?? current.enabled, password: input.password === undefined ? current.password : input.password })
+      .set({
+        enabled: input.enabled ?? current.enabled,
+        password: input.password === undefined ? current.password : input.password || null,
+      })
       .where(eq(spaceJoinCodes.id, id))
       .returning()
       .get() as CodeRow;

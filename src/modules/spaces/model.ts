@@ -39,16 +39,16 @@ export const Space = t.Object({
 });
 
 const Name = t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" });
-const Text255 = Nullable(t.String({ maxLength: 255, error: "must be at most 255 characters" }));
-const Description = Nullable(t.String({ maxLength: 15000, error: "must be at most 15000 characters" }));
+// The spec bounds the name only: representativeName, description and semester are any string or null.
+const Text = Nullable(t.String());
 const FileId = Nullable(t.String({ minLength: 1, maxLength: 100, error: "must be a file id" }));
 
 export const CreateSpaceBody = t.Object({
   name: Name,
-  representativeName: t.Optional(Text255),
-  description: t.Optional(Description),
+  representativeName: t.Optional(Text),
+  description: t.Optional(Text),
   thumbnailFileId: t.Optional(FileId),
-  semester: t.Optional(Text255),
+  semester: t.Optional(Text),
   isPublic: t.Optional(t.Boolean()),
   autoJoin: t.Optional(t.Boolean()),
   exitRestricted: t.Optional(t.Boolean()),
@@ -59,10 +59,10 @@ export const CreateSpaceBody = t.Object({
 
 export const UpdateSpaceBody = t.Object({
   name: t.Optional(Name),
-  representativeName: t.Optional(Text255),
-  description: t.Optional(Description),
+  representativeName: t.Optional(Text),
+  description: t.Optional(Text),
   thumbnailFileId: t.Optional(FileId),
-  semester: t.Optional(Text255),
+  semester: t.Optional(Text),
   isActive: t.Optional(t.Boolean()),
   isPublic: t.Optional(t.Boolean()),
   startMenu: t.Optional(t.String({ minLength: 1, maxLength: 20, error: "must be 1..20 characters" })),
@@ -83,7 +83,7 @@ export const UpdateSpaceBody = t.Object({
 export const ListSpacesQuery = t.Object({
   search: t.Optional(t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" })),
   isActive: t.Optional(QueryBool),
-  semester: t.Optional(t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" })),
+  semester: t.Optional(t.String()),
   autoJoin: t.Optional(QueryBool),
   exitRestricted: t.Optional(QueryBool),
   ...CursorQuery,
@@ -116,8 +116,8 @@ export const SpaceJoinCode = t.Object({
   createdAt: Timestamp,
 });
 export const SpaceJoinCodeList = t.Object({ joinCodes: t.Array(SpaceJoinCode) });
-/** A join code's password is a shared word, not an account password: 1..255 characters. */
-const CodePassword = Nullable(t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" }));
+/** A join code's password is a shared word, not an account password (spec: s|null); "" means none. */
+const CodePassword = Nullable(t.String());
 export const CreateSpaceJoinCodeBody = t.Object({
   role: t.Optional(SpaceRoleSchema),
   password: t.Optional(CodePassword),
@@ -129,7 +129,7 @@ export const UpdateSpaceJoinCodeBody = t.Object({
 });
 export const JoinSpaceBody = t.Object({
   code: t.String({ minLength: 1, maxLength: 100, error: "must be 1..100 characters" }),
-  password: t.Optional(Nullable(t.String({ maxLength: 255, error: "must be at most 255 characters" }))),
+  password: t.Optional(Nullable(t.String())),
 });
 export const JoinSpaceResult = t.Object({ space: Space, member: SpaceMember });
 
@@ -143,7 +143,7 @@ export const SpaceBlock = t.Object({
 export const SpaceBlockList = t.Object({ blocks: t.Array(SpaceBlock) });
 export const BlockSpaceUserBody = t.Object({
   userId: Id,
-  reason: t.Optional(Nullable(t.String({ maxLength: 1000, error: "must be at most 1000 characters" }))),
+  reason: t.Optional(Nullable(t.String())),
 });
 
 const GroupName = t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" });

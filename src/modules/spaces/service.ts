@@ -11,7 +11,7 @@ import { contains } from "../groups/lookup";
 import { detachSpaceNodes } from "../library/nodes";
 import type { FieldValue } from "../members/model";
 import { members } from "../members/tables";
-import { requireSpaceAdmin, type SpaceRow, spaceContentCounts, spaceRoleCounts, visibleSpace } from "./access";
+import { requireSpaceAdmin, type SpaceRow, spaceContentCounts, spaceRoleCounts, visibleSpace, visibleSpaceSql } from "./access";
 import type { CreateSpaceBody, ListSpacesQuery, Space, UpdateSpaceBody } from "./model";
 import { applySpacePolicy, getSpaceDefaults, spaceMenus } from "./settings";
 import { spaceMembers, spaces } from "./tables";
@@ -222,11 +222,7 @@ export function listSpaces(rt: Runtime, actor: Actor, q: ListQuery) {
   if (q.semester !== undefined) conds.push(eq(spaces.semester, q.semester));
   if (q.autoJoin !== undefined) conds.push(eq(spaces.autoJoin, q.autoJoin === "true"));
   if (q.exitRestricted !== undefined) conds.push(eq(spaces.exitRestricted, q.exitRestricted === "true"));
-  if (!actor.permissionSet.has("space:create")) {
-    conds.push(
-      sql`(${spaces.isPublic} = 1 OR EXISTS (SELECT 1 FROM space_members sm WHERE sm.space_id = ${spaces.id} AND sm.member_id = ${actor.memberId}))`,
-    );
-  }
+  if (!actor.permissionSet.has("space:create")) conds.push(visibleSpaceSql(actor.memberId, false));
   const where = conds.length ? and(...conds) : undefined;
   const total = actor.db.select({ n: count() }).from(spaces).where(where).get()?.n ?? 0;
   const limit = q.limit ?? 30;

@@ -34,6 +34,7 @@ export const spaces = sqliteTable(
     index("spaces_auto_join_created_idx").on(t.autoJoin, t.createdAt, t.id),
     index("spaces_exit_restricted_created_idx").on(t.exitRestricted, t.createdAt, t.id),
     index("spaces_public_created_idx").on(t.isPublic, t.createdAt, t.id),
+    index("spaces_thumbnail_idx").on(t.thumbnailFileId),
   ],
 );
 

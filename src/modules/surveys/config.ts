@@ -3,10 +3,11 @@ import { and, count, eq, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
+import type { DownloadRule } from "../../platform/files/tokens";
 import { type FieldError, invalidMany, Problem } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { fileDownloadUrl, readyFilesByIds, requireReadyFiles } from "../files/attachments";
-import { contentForManager, contentForViewer, visibleContentSql } from "../library/access";
+import { contentForManager, contentForViewer, contentVisibleTo, visibleContentSql } from "../library/access";
 import { libraryContents } from "../library/tables";
 import { CHANGE_REASONS, type ChangeReason, type SurveyConfig, type SurveyConfigBody, type SurveyQuestion } from "./model";
 import {
@@ -46,7 +47,7 @@ export function loadSurveyConfig(db: Db, contentId: string): StoredConfig {
   };
 }
 
-const fileIdsOf = (questions: StoredQuestion[]) => questions.flatMap((q) => [...q.fileIds, ...q.options.flatMap((o) => o.fileIds)]);
+export const fileIdsOf = (questions: StoredQuestion[]) => questions.flatMap((q) => [...q.fileIds, ...q.options.flatMap((o) => o.fileIds)]);
 
 /** The survey config record for one reader: attachments carry download URLs signed for them. */
 function toSurveyConfig(rt: Runtime, actor: Actor, contentId: string, cfg: StoredConfig, db: Db): Static<typeof SurveyConfig> {
@@ -284,4 +285,14 @@ export function canSeeSurveyFile(db: Db, actor: Pick<Actor, "memberId" | "profil
     .limit(1)
     .get();
   return hit !== undefined;
+}
+
+/**
+/**
+ * downloadFileContent of a URL emitted for `survey:<contentId>` (DECISIONS §9.1): the reader can
+ * still see the survey and its questions still attach the file.
+ */
+export function surveyFileDownload(db: Db, contentId: string, fileId: string, reader: Pick<Actor, "memberId" | "profileId">): DownloadRule {
+  if (!contentVisibleTo(db, contentId, reader, "SURVEY")) return "gone";
+  return fileIdsOf(loadSurveyConfig(db, contentId).questions).includes(fileId) ? "ok" : "gone";
 }

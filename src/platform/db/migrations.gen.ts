@@ -8,5 +8,5 @@ export const platformMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795432067584, sql: platform0 },
 ];
 export const tenantMigrations: EmbeddedMigration[] = [
-  { tag: "0000_init", when: 1795432068526, sql: tenant0 },
+  { tag: "0000_init", when: 1795432728426, sql: tenant0 },
 ];

@@ -1,3 +1,4 @@
+import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 
 /** A Drizzle handle on one SQLite file, or a transaction on it: services take either. */
@@ -6,4 +7,12 @@ export type Db = BaseSQLiteDatabase<"sync", void>;
 /** Runs fn in one IMMEDIATE transaction: a request that writes leaves all or nothing. */
 export function write<T>(db: Db, fn: (tx: Db) => T): T {
   return db.transaction((tx) => fn(tx as unknown as Db), { behavior: "immediate" });
+}
+
+/**
+ * `column IN (…)` over a list of any length: one bound JSON parameter read with json_each, so a long
+ * list never meets SQLite's host-parameter limit.
+ */
+export function inJsonList(column: SQLWrapper, values: readonly string[]): SQL {
+  return sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
 }

@@ -58,8 +58,18 @@ export function fileUploadUrl(rt: Runtime, f: { tenantId: string; fileId: string
 }
 
 /**
+ * What a download-time probe of the attaching record answers (DECISIONS §9.1): "ok" to stream,
+ * "forbidden" (403) for a reader the record's download rule refuses, "gone" (404) when the record
+ * no longer attaches the file or the reader can no longer see it.
+ */
+export type DownloadRule = "ok" | "forbidden" | "gone";
+
+/** The reader a download token names, as the probes need it. */
+export type DownloadReader = { memberId: string; profileId: string; permissions: readonly string[] };
+
+/**
  * Every emitted file `url`/`downloadUrl`: the downloadFileContent URL with a 1-hour token bound to
- * the file, the reader (member id) and the attaching record (`"post:<id>"`, or `"file"`).
+ * the file, the reader (member id) and the attaching record (`"<prefix>:<id>"`, see files/download-rules.ts).
  */
 export function fileDownloadUrl(
   rt: Runtime,

@@ -41,6 +41,33 @@ export const DisplayName = t.String({
   maxLength: 255,
   error: "must be 1..255 letters, digits, spaces or _ - [ ] ( ) { } / *",
 });
+/** The number of Unicode code points of v, counting no further than `stop`. */
+function codePoints(v: string, stop: number): number {
+  let n = 0;
+  for (const _ of v) if (++n > stop) break;
+  return n;
+}
+
+/**
+ * A string of min..max characters, counted as Unicode code points: TypeBox's minLength/maxLength
+ * count UTF-16 units, so an emoji outside the BMP (🔥) would count twice. Use it where the spec's
+ * "characters" may well be such symbols (ASCII-only fields such as Email need not).
+ */
+export function Chars(min: number, max: number, opts: { error?: string; description?: string } = {}) {
+  const format = `ls-chars-${min}-${max}`;
+  if (!FormatRegistry.Has(format)) {
+    FormatRegistry.Set(format, (v) => {
+      const n = codePoints(v, max);
+      return n >= min && n <= max;
+    });
+  }
+  return t.String({
+    format,
+    error: opts.error ?? `must be ${min}..${max} characters`,
+    description: opts.description ?? `${min}..${max} characters (Unicode code points)`,
+  });
+}
+
 /** A member's login identifier (never an e-mail: memberByIdentifier matches userId or e-mail). */
 export const UserId = t.String({
   minLength: 1,
