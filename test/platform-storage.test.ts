@@ -1,11 +1,13 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { loadConfig } from "../src/config";
 import { SchemaTooNewError } from "../src/platform/db/migrate";
+import { platformMigrations, tenantMigrations } from "../src/platform/db/migrations.gen";
 import { openPlatformDb } from "../src/platform/db/platform-db";
 import { drizzleOf } from "../src/platform/db/sqlite";
 import { startServer } from "../src/server";
@@ -153,5 +155,33 @@ describe("statement reuse", () => {
     ).toThrow("abort");
     expect(db.all<{ n: number }>(sql`SELECT count(*) AS n FROM t`)[0]?.n).toBe(15);
     sqlite.close();
+  });
+});
+
+describe("released migrations", () => {
+  test("every released migration is still embedded, unchanged and in order (append-only)", () => {
+    type Released = { tag: string; when: number; sha256: string };
+    const released = JSON.parse(readFileSync(join(import.meta.dir, "..", "drizzle", "released.json"), "utf8")) as Record<
+      string,
+      Released[]
+    >;
+    for (const [set, embedded] of [
+      ["platform", platformMigrations],
+      ["tenant", tenantMigrations],
+    ] as const) {
+      const list = released[set] ?? [];
+      expect(list.length).toBeGreaterThan(0);
+      list.forEach((r, i) => {
+        const m = embedded[i];
+        expect({ set, tag: m?.tag, when: m?.when }).toEqual({ set, tag: r.tag, when: r.when });
+        expect(
+          createHash("sha256")
+            .update(m?.sql ?? "")
+            .digest("hex"),
+        ).toBe(r.sha256);
+      });
+      const whens = embedded.map((m) => m.when);
+      expect(whens).toEqual([...whens].sort((a, b) => a - b));
+    }
   });
 });
