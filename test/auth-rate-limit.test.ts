@@ -20,6 +20,14 @@ describe("per-IP rate limit on public auth operations (LEARNSPACE_IP_RATE_LIMIT=
     expect(wait).toBeLessThanOrEqual(60);
   });
 
+  test("acceptInvitation (public, takes a token and a password) is limited too", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push((await s.call("POST", "/api/v1/public/invitations/no-such-token/accept", { json: { password: "Passw0rd!!" } })).status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+  });
+
   test("session refresh, sign-out and tenant operations do not count", async () => {
     const t = await createTenantFixture(s.server);
     expect((await s.call("POST", "/api/v1/auth/session/sign-out")).status).toBe(204);

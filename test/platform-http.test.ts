@@ -194,6 +194,21 @@ describe("bodies", () => {
     await problem(await post("/probe", stream as unknown as any), 413, "PAYLOAD_TOO_LARGE");
   });
 
+  test("a body of any other type is held to the same 4 MiB and then fails validation", async () => {
+    const big = "x".repeat(4 * 1024 * 1024 + 1);
+    await problem(await post("/probe", big, { "content-type": "text/plain" }), 413, "PAYLOAD_TOO_LARGE");
+    await problem(await post("/probe", big, { "content-type": "application/octet-stream" }), 413, "PAYLOAD_TOO_LARGE");
+    const chunked = new ReadableStream({
+      start(c) {
+        for (let i = 0; i < 5; i++) c.enqueue(new Uint8Array(1024 * 1024));
+        c.close();
+      },
+    });
+    await problem(await post("/probe", chunked, { "content-type": "text/plain" }), 413, "PAYLOAD_TOO_LARGE");
+    await problem(await post("/guarded", big, { "content-type": "text/plain" }), 413, "PAYLOAD_TOO_LARGE");
+    await problem(await post("/probe", "hello", { "content-type": "text/plain" }), 400, "VALIDATION_FAILED");
+  });
+
   test("a body just under 4 MiB is read", async () => {
     const tasks = Array.from({ length: 80_000 }, () => ({ title: "t".repeat(30) }));
     const res = await post("/probe", JSON.stringify({ email: "a@b.co", tasks }));

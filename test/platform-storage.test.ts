@@ -11,7 +11,7 @@ import { platformMigrations, tenantMigrations } from "../src/platform/db/migrati
 import { openPlatformDb } from "../src/platform/db/platform-db";
 import { drizzleOf } from "../src/platform/db/sqlite";
 import { startServer } from "../src/server";
-import { createTenantFixture, expectProblem, useServer } from "./helpers/server";
+import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 const s = useServer({ tenantHandles: 2 });
 
@@ -116,6 +116,26 @@ describe("access tokens", () => {
     expectProblem(await s.call("GET", "/api/v1/tenant", { token: `${t.token}x` }), 401, "UNAUTHENTICATED");
     s.server.rt.platform.sqlite.query("UPDATE sessions SET revoked_at = ? WHERE id = ?").run(Date.now(), t.sessionId);
     expectProblem(await s.call("GET", "/api/v1/tenant", { token: t.token }), 401, "UNAUTHENTICATED");
+  });
+
+  test("the Bearer scheme name is case-insensitive; a malformed JSON body still answers 401 before 400", async () => {
+    const t = await createTenantFixture(s.server);
+    for (const scheme of ["bearer", "BEARER", "Bearer"]) {
+      const res = await fetch(`${s.url}/api/v1/tenant`, { headers: { authorization: `${scheme} ${t.token}` } });
+      expect(res.status).toBe(200);
+    }
+    const patch = async (headers: Record<string, string>) => {
+      const res = await fetch(`${s.url}/api/v1/tenant`, {
+        method: "PATCH",
+        headers: { "content-type": "application/json", ...headers },
+        body: "{bad",
+      });
+      return [res.status, ((await res.json()) as { code: string }).code];
+    };
+    expect(await patch({})).toEqual([401, "UNAUTHENTICATED"]);
+    const member = await createMemberFixture(s.server, t, { email: "plain@example.com" });
+    expect(await patch({ authorization: `Bearer ${member.token}` })).toEqual([403, "FORBIDDEN"]);
+    expect(await patch({ authorization: `Bearer ${t.token}` })).toEqual([400, "INVALID_JSON"]);
   });
 
   test("a token without a tenant is 403 NO_TENANT on tenant-scoped operations", async () => {

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
+import { markStreamedBody } from "../../platform/http/body";
 import { route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { FileIdParams, FileRecord, RequestUploadBody, SignedUrlQuery, UploadTicket } from "./model";
@@ -19,6 +20,7 @@ function setUploadBodyAside(request: Request) {
   if (request.method !== "PUT" || !UPLOAD_PATH.test(new URL(request.url).pathname)) return;
   uploadTypes.set(request, request.headers.get("content-type"));
   request.headers.delete("content-type");
+  markStreamedBody(request);
 }
 
 export function filesModule(rt: Runtime) {

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
+import { rateLimitPlugin } from "../../platform/http/rate-limit";
 import { route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { acceptInvitation } from "./accept";
@@ -30,6 +31,7 @@ import {
 export function invitationsModule(rt: Runtime) {
   return new Elysia({ name: "module.invitations" })
     .use(authPlugin(rt))
+    .use(rateLimitPlugin(rt))
     .post(
       "/invitations",
       async ({ actor, body, set }) => {
@@ -75,6 +77,7 @@ export function invitationsModule(rt: Runtime) {
       },
       {
         ...route("acceptInvitation", "invitations", "public"),
+        ipRateLimit: "auth",
         params: TokenParams,
         body: AcceptInvitationBody,
         response: { 201: AcceptInvitationResult },

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { changeGuardedCache } from "../db/sqlite";
-import { forbidden, unauthenticated } from "../http/errors";
+import { hasInvalidJson } from "../http/body";
+import { forbidden, invalidJsonProblem, unauthenticated } from "../http/errors";
 import type { Runtime } from "../runtime";
 import type { Actor } from "./actor";
 
@@ -40,7 +41,8 @@ function sessionRow(rt: Runtime, sid: string): SessionRow | null {
 /** Token → Actor: 401 for a missing, bad, expired or revoked token; 403 NO_TENANT without a tenant. */
 export async function authenticate(rt: Runtime, request: Request): Promise<Actor> {
   const header = request.headers.get("authorization");
-  const token = header?.startsWith("Bearer ") ? header.slice(7).trim() : null;
+  // The scheme name is case-insensitive (RFC 9110 §11.1).
+  const token = header ? (/^bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? null) : null;
   if (!token) throw unauthenticated();
   const claims = await rt.tokens.verify(token);
   if (!claims) throw unauthenticated();
@@ -84,10 +86,12 @@ export function authPlugin(rt: Runtime) {
   return new Elysia({ name: "learnspace.auth" }).macro({
     auth: (rule: AuthRule) => ({
       async transform({ request }: { request: Request }) {
-        if (rule === "public" || rule === "signedUrl") return;
-        const actor = await authenticate(rt, request);
-        actors.set(request, actor);
-        if (rule.startsWith("permission:") && !actor.permissionSet.has(rule.slice(11))) throw forbidden();
+        if (rule !== "public" && rule !== "signedUrl") {
+          const actor = await authenticate(rt, request);
+          actors.set(request, actor);
+          if (rule.startsWith("permission:") && !actor.permissionSet.has(rule.slice(11))) throw forbidden();
+        }
+        if (hasInvalidJson(request)) throw invalidJsonProblem();
       },
       resolve({ request }: { request: Request }) {
         return { actor: actors.get(request) as Actor };

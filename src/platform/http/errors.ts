@@ -25,6 +25,7 @@ export const notFound = (message = "Not found.") => new Problem(404, "NOT_FOUND"
 export const conflict = (code: string, message: string) => new Problem(409, code, message);
 export const tooMany = (code: string, message: string, retryAfterSeconds: number) =>
   new Problem(429, code, message, undefined, { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+export const invalidJsonProblem = () => new Problem(400, "INVALID_JSON", "The request body is not valid JSON.");
 export const payloadTooLarge = () => new Problem(413, "PAYLOAD_TOO_LARGE", "The request body is larger than 4 MiB.");
 
 const titles: Record<number, string> = {

@@ -4,27 +4,10 @@ import { Value } from "@sinclair/typebox/value";
 import { Elysia, ValidationError } from "elysia";
 import { releaseActor } from "../auth/context";
 import type { Runtime } from "../runtime";
-import { type FieldError, Problem, payloadTooLarge, problemBody, problemResponse } from "./errors";
-
-/** JSON and form bodies: at most 4 MiB (DECISIONS §3 413). */
-export const BODY_LIMIT = 4 * 1024 * 1024;
+import { hasInvalidJson, isStreamedBody, markInvalidJson, readLimited } from "./body";
+import { type FieldError, Problem, problemBody, problemResponse } from "./errors";
 
 const started = new WeakMap<Request, { id: string; at: number }>();
-
-/** Reads a body stream, failing with 413 as soon as it passes the limit (chunked bodies too). */
-async function readLimited(request: Request): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > BODY_LIMIT) throw payloadTooLarge();
-  if (!request.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > BODY_LIMIT) throw payloadTooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 /** TypeBox paths ("/tasks/0/title") become field paths ("tasks[0].title"). */
 export function fieldPath(path: string): string {
@@ -145,6 +128,9 @@ function problemFor({ error, code, request, route }: ErrorContext, rt: Runtime, 
   // Elysia wraps whatever the parse hook throws (413, INVALID_JSON) in a ParseError.
   const cause = (error as { cause?: unknown }).cause;
   if (code === "PARSE" && cause instanceof Problem) return problemResponse(cause, id);
+  if (hasInvalidJson(request) && (error instanceof ValidationError || code === "VALIDATION")) {
+    return problemResponse(new Problem(400, "INVALID_JSON", "The request body is not valid JSON."), id);
+  }
   // Query errors are re-derived per parameter: Elysia reports some without a name or as a decode error.
   const queryError = error instanceof ValidationError ? error.type === "property" || error.type === "query" : code === "VALIDATION";
   if (queryError) {
@@ -182,19 +168,21 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => []) {
       set.headers["x-request-id"] = id;
     })
     .onParse({ as: "global" }, async ({ request, contentType }) => {
+      if (isStreamedBody(request)) return;
       const type = contentType?.split(";")[0]?.trim().toLowerCase();
+      const text = await readLimited(request);
       if (type === "application/json" || type?.endsWith("+json")) {
-        const text = await readLimited(request);
         if (text.trim() === "") return {};
         try {
           return JSON.parse(text);
         } catch {
-          throw new Problem(400, "INVALID_JSON", "The request body is not valid JSON.");
+          markInvalidJson(request);
+          return {};
         }
       }
-      if (type === "application/x-www-form-urlencoded") {
-        return Object.fromEntries(new URLSearchParams(await readLimited(request)));
-      }
+      if (type === "application/x-www-form-urlencoded") return Object.fromEntries(new URLSearchParams(text));
+      // Any other type is read under the same limit and handed to validation as text.
+      return text;
     })
     .onError({ as: "global" }, (ctx) => {
       const res = problemFor(ctx as unknown as ErrorContext, rt, routes);
