@@ -292,6 +292,44 @@ describe("POST /api/v1/public/tenants/{tenantKey}/saml/acs — consumeSamlAssert
     );
   });
 
+  test("attributeMappings refresh mapped custom member fields; a value that does not fit is left out", async () => {
+    const field = async (json: object) =>
+      (await api.call("POST", "/api/v1/member-fields", { token: tenant.token, json })).body.id as string;
+    const team = await field({ key: "team", label: "Team", type: "SHORT_TEXT" });
+    const level = await field({ key: "level", label: "Level", type: "NUMBER" });
+    const grade = await field({ key: "grade", label: "Grade", type: "SELECT", options: ["A", "B"] });
+    const mappings = [
+      { fieldId: "affiliation", samlAttribute: "dept" },
+      { fieldId: team, samlAttribute: "team" },
+      { fieldId: level, samlAttribute: "level" },
+      { fieldId: grade, samlAttribute: "grade" },
+    ];
+    const patched = await api.call("PATCH", "/api/v1/sso-settings", { token: tenant.token, json: { attributeMappings: mappings } });
+    expect(patched.body.mappingLabels).toEqual({ affiliation: "Affiliation", [team]: "Team", [level]: "Level", [grade]: "Grade" });
+    const values = async () =>
+      Object.fromEntries(
+        (await api.call("GET", `/api/v1/members/${member.memberId}`, { token: tenant.token })).body.fieldValues.map(
+          (v: { fieldId: string; valueText: string | null; valueNumber: number | null }) => [v.fieldId, v.valueText ?? v.valueNumber],
+        ),
+      );
+    try {
+      let s = await start();
+      const attributes = { dept: "Sales", team: "Blue", level: "3", grade: "B" };
+      expect(errorOf(await post(s.relayState, sign(responseXml({ requestId: s.requestId, attributes }), "Assertion")))).toBeNull();
+      expect(await values()).toEqual({ [team]: "Blue", [level]: 3, [grade]: "B" });
+      // A later sign-in refreshes them; a SELECT value outside the options and a non-number are skipped, the sign-in still succeeds.
+      s = await start();
+      const next = { dept: "Sales", team: "Red", level: "high", grade: "Z" };
+      expect(errorOf(await post(s.relayState, sign(responseXml({ requestId: s.requestId, attributes: next }), "Assertion")))).toBeNull();
+      expect(await values()).toEqual({ [team]: "Red", [level]: 3, [grade]: "B" });
+    } finally {
+      await api.call("PATCH", "/api/v1/sso-settings", {
+        token: tenant.token,
+        json: { attributeMappings: [{ fieldId: "affiliation", samlAttribute: "dept" }] },
+      });
+    }
+  });
+
   test("SSO_DISABLED when SSO was turned off since the start", async () => {
     const s = await start();
     await api.call("PATCH", "/api/v1/sso-settings", { token: tenant.token, json: { enabled: false } });

@@ -5,10 +5,13 @@ import { eq, lt } from "drizzle-orm";
 import { indexMember, type TenantRow, tenantByKey } from "../../platform/db/registry";
 import type { TenantHandle } from "../../platform/db/tenant-store";
 import { type Db, write } from "../../platform/db/types";
-import { invalid, notFound } from "../../platform/http/errors";
+import { invalid, notFound, Problem } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { startSession } from "../auth/session";
+import { fieldsOf } from "../fields/lookup";
+import type { FieldValueInput } from "../fields/values";
 import { insertMember } from "../members/create";
+import { upsertMemberFieldValues } from "../members/field-values";
 import { members } from "../members/tables";
 import { roleByKey } from "../roles/builtin";
 import { SamlCheckFailed, verifySamlResponse } from "./saml-verify";
@@ -117,6 +120,21 @@ function cleanDisplayName(raw: string | undefined, email: string): string {
 
 const MEMBER_COLUMNS = ["displayName", "affiliation", "externalMemberCode", "bio"] as const;
 
+/** An attribute's text as the value of a custom field of this type; null when it cannot be one. */
+function fieldValueOf(type: string, fieldId: string, text: string): FieldValueInput | null {
+  const trimmed = text.trim();
+  if (trimmed === "") return { fieldId };
+  if (type === "NUMBER") {
+    const n = Number(trimmed);
+    return Number.isFinite(n) ? { fieldId, valueNumber: n } : null;
+  }
+  if (type === "DATE") {
+    const ms = Date.parse(trimmed);
+    return Number.isNaN(ms) ? null : { fieldId, valueDate: new Date(ms).toISOString() };
+  }
+  return { fieldId, valueText: text.slice(0, 10000) };
+}
+
 /** Finds (or provisions) the member of a verified assertion and refreshes its mapped columns. */
 function resolveSsoMember(
   rt: Runtime,
@@ -154,6 +172,23 @@ function resolveSsoMember(
         .set({ ...updates, updatedAt: now })
         .where(eq(members.id, member.id))
         .run();
+    // Mapped custom fields: a value that does not fit its field (type, options, length) is left out, not a refusal.
+    const fields = new Map(fieldsOf(tx, "member").map((f) => [f.id, f]));
+    for (const m of sso.attributeMappings) {
+      const field = fields.get(m.fieldId);
+      const text = field ? claims.attributes.get(m.samlAttribute)?.[0] : undefined;
+      if (!field || text === undefined) continue;
+      const value = fieldValueOf(field.type, field.id, text);
+      let skipped = value ? undefined : `is not a ${field.type} value`;
+      if (value)
+        try {
+          upsertMemberFieldValues(tx, member.id, [value]);
+        } catch (e) {
+          if (!(e instanceof Problem)) throw e;
+          skipped = e.errors?.[0]?.message ?? e.message;
+        }
+      if (skipped) rt.log({ level: "warn", event: "saml-field-skipped", tenantKey: tenant.key, fieldId: field.id, reason: skipped });
+    }
     return { memberId: member.id, email };
   });
 }

@@ -4,6 +4,7 @@ import type { Static } from "elysia";
 import { type Db, write } from "../../platform/db/types";
 import { forbidden, invalid } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
+import { fieldsOf } from "../fields/lookup";
 import type { ProviderItem } from "../login-page/model";
 import { getLoginPageSettings } from "../login-page/service";
 import type { SsoSettings, UpdateSsoBody } from "./model";
@@ -99,6 +100,15 @@ export function availableProvider(rt: Runtime, db: Db, tenantKey: string, key: s
   return loginProviders(rt, db, tenantKey).find((p) => p.key === key && p.available) ?? null;
 }
 
+/** Each mapped field's label: a member column's, else the custom field's (its id if the field is gone). */
+function mappingLabels(db: Db, row: SsoRow): Record<string, string> {
+  const column = (id: string) => (Object.hasOwn(COLUMN_LABELS, id) ? COLUMN_LABELS[id] : undefined);
+  const custom = row.attributeMappings.some((m) => !column(m.fieldId))
+    ? new Map(fieldsOf(db, "member").map((f) => [f.id, f.label]))
+    : new Map<string, string>();
+  return Object.fromEntries(row.attributeMappings.map((m) => [m.fieldId, column(m.fieldId) ?? custom.get(m.fieldId) ?? m.fieldId]));
+}
+
 export function toSsoSettings(rt: Runtime, db: Db, tenantKey: string, row: SsoRow): Static<typeof SsoSettings> {
   const { spAcsUrl, spEntityId } = spUrls(rt, tenantKey);
   return {
@@ -109,7 +119,7 @@ export function toSsoSettings(rt: Runtime, db: Db, tenantKey: string, row: SsoRo
     attributeMappings: row.attributeMappings,
     spAcsUrl,
     spEntityId,
-    mappingLabels: Object.fromEntries(row.attributeMappings.map((m) => [m.fieldId, COLUMN_LABELS[m.fieldId] ?? m.fieldId])),
+    mappingLabels: mappingLabels(db, row),
     idpConfigured: isIdpConfigured(row),
     partnerProviders: row.partnerProviders,
     allowedLoginMethods: row.allowedLoginMethods,
