@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
+import { rateLimitPlugin } from "../../platform/http/rate-limit";
 import { route } from "../../platform/http/route";
 import { Enum } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
@@ -22,6 +23,7 @@ const MANAGE = "permission:tenant-settings:manage" as const;
 export function ssoModule(rt: Runtime) {
   return new Elysia({ name: "module.sso" })
     .use(authPlugin(rt))
+    .use(rateLimitPlugin(rt))
     .get("/sso-settings", ({ actor }) => getSsoSettings(rt, actor.db, actor.tenantKey), {
       ...route("getSsoSettings", "sso", MANAGE),
       response: { 200: SsoSettings },
@@ -74,8 +76,11 @@ export function ssoModule(rt: Runtime) {
     );
 }
 
-/** Public SAML routes (catalog area `auth`), with extra OpenAPI detail for their media types. */
+/**
+ * Public SAML routes (catalog area `auth`), with extra OpenAPI detail for their media types; they
+ * count against the per-IP limit of the public auth operations (DECISIONS §0).
+ */
 function saml(operationId: string, extra: Record<string, string> = {}) {
   const r = route(operationId, "auth", "public");
-  return { ...r, detail: { ...r.detail, ...extra } };
+  return { ...r, detail: { ...r.detail, ...extra }, ipRateLimit: "auth" };
 }
