@@ -25,6 +25,7 @@ const COLUMN_LABELS: Record<string, string> = {
   externalMemberCode: "External member code",
   bio: "Bio",
 };
+const columnLabel = (fieldId: string) => (Object.hasOwn(COLUMN_LABELS, fieldId) ? COLUMN_LABELS[fieldId] : undefined);
 
 const DEFAULTS: SsoRow = {
   id: 1,
@@ -102,11 +103,10 @@ export function availableProvider(rt: Runtime, db: Db, tenantKey: string, key: s
 
 /** Each mapped field's label: a member column's, else the custom field's (its id if the field is gone). */
 function mappingLabels(db: Db, row: SsoRow): Record<string, string> {
-  const column = (id: string) => (Object.hasOwn(COLUMN_LABELS, id) ? COLUMN_LABELS[id] : undefined);
-  const custom = row.attributeMappings.some((m) => !column(m.fieldId))
+  const custom = row.attributeMappings.some((m) => !columnLabel(m.fieldId))
     ? new Map(fieldsOf(db, "member").map((f) => [f.id, f.label]))
     : new Map<string, string>();
-  return Object.fromEntries(row.attributeMappings.map((m) => [m.fieldId, column(m.fieldId) ?? custom.get(m.fieldId) ?? m.fieldId]));
+  return Object.fromEntries(row.attributeMappings.map((m) => [m.fieldId, columnLabel(m.fieldId) ?? custom.get(m.fieldId) ?? m.fieldId]));
 }
 
 export function toSsoSettings(rt: Runtime, db: Db, tenantKey: string, row: SsoRow): Static<typeof SsoSettings> {
@@ -171,7 +171,13 @@ export function updateSsoSettings(rt: Runtime, db: Db, tenantKey: string, input:
   if (input.idpSsoUrl) checkUrl("idpSsoUrl", input.idpSsoUrl);
   const x509Cert = input.x509Cert ? normalizeCertificate(input.x509Cert) : input.x509Cert;
   const seenFields = new Set<string>();
+  const customIds =
+    input.attributeMappings?.some((m) => !columnLabel(m.fieldId)) === true
+      ? new Set(fieldsOf(db, "member").map((f) => f.id))
+      : new Set<string>();
   input.attributeMappings?.forEach((m, i) => {
+    if (!columnLabel(m.fieldId) && !customIds.has(m.fieldId))
+      throw invalid(`attributeMappings[${i}].fieldId`, "must be a member field id or a member column key");
     if (seenFields.has(m.fieldId)) throw invalid(`attributeMappings[${i}].fieldId`, "is mapped twice");
     seenFields.add(m.fieldId);
   });
