@@ -190,7 +190,12 @@ describe("PATCH /api/v1/sso-settings — updateSsoSettings", () => {
       await api.call("POST", "/api/v1/space-fields", { token: owner, json: { key: "room", label: "Room", type: "SHORT_TEXT" } })
     ).body.id;
     for (const fieldId of ["f1", spaceField, "constructor", "lastLoginAt"]) {
-      const json = { attributeMappings: [{ fieldId: "email", samlAttribute: "a" }, { fieldId, samlAttribute: "b" }] };
+      const json = {
+        attributeMappings: [
+          { fieldId: "email", samlAttribute: "a" },
+          { fieldId, samlAttribute: "b" },
+        ],
+      };
       const body = expectProblem(await api.call("PATCH", "/api/v1/sso-settings", { token: owner, json }), 400, "VALIDATION_FAILED");
       expect(body.errors[0].field).toBe("attributeMappings[1].fieldId");
     }
