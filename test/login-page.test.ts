@@ -9,6 +9,19 @@ async function fixture() {
   return { tenant, owner: tenant.token, member: member.token };
 }
 
+/** A ready upload of `token`'s member. */
+async function uploaded(token: string, text = "PNG!") {
+  const res = await api.call("POST", "/api/v1/files", {
+    token,
+    json: { fileName: "logo.png", contentType: "image/png", size: text.length },
+  });
+  expect(res.status).toBe(201);
+  const url = new URL(res.body.uploadUrl);
+  const put = await api.call("PUT", `${url.pathname}${url.search}`, { body: text, headers: { "content-type": "image/png" } });
+  expect(put.status).toBe(200);
+  return res.body.fileId as string;
+}
+
 const full = {
   logoImageUrl: "https://cdn.example.com/logo.png",
   logoImageFileId: null,
@@ -141,6 +154,38 @@ describe("PUT /api/v1/login-page-settings — replaceLoginPageSettings", () => {
     delete json[field];
     const body = expectProblem(await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json }), 400, "VALIDATION_FAILED");
     expect(body.errors.map((e: { field: string }) => e.field)).toContain(field);
+  });
+
+  test("image file ids must be ready uploads of the caller: 400 naming the field", async () => {
+    const { tenant, owner, member } = await fixture();
+    const pending = (
+      await api.call("POST", "/api/v1/files", { token: owner, json: { fileName: "a.png", contentType: "image/png", size: 1 } })
+    ).body.fileId;
+    const others = await uploaded(member);
+    const other = await createTenantFixture(api.server);
+    const otherTenants = await uploaded(other.token);
+    for (const [field, id] of [
+      ["logoImageFileId", "no-such-file"],
+      ["backgroundImageFileId", pending],
+      ["logoImageFileId", others],
+      ["backgroundImageFileId", otherTenants],
+    ]) {
+      const json = { ...full, [field as string]: id };
+      const body = expectProblem(await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json }), 400, "VALIDATION_FAILED");
+      expect(body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+      const draft = await api.call("PUT", "/api/v1/login-page-settings/draft", { token: owner, json: { [field as string]: id } });
+      expect(expectProblem(draft, 400, "VALIDATION_FAILED").errors[0].field).toBe(field);
+    }
+    const logo = await uploaded(owner);
+    const res = await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: { ...full, logoImageFileId: logo } });
+    expect(res.status).toBe(200);
+    // Another admin may keep the image someone else set.
+    const admin = await createMemberFixture(api.server, tenant, { permissions: ["tenant-settings:manage"] });
+    const kept = await api.call("PUT", "/api/v1/login-page-settings", {
+      token: admin.token,
+      json: { ...full, titleEn: "Kept", logoImageFileId: logo },
+    });
+    expect(kept.status).toBe(200);
   });
 
   test("returns 401 and 403", async () => {
@@ -282,6 +327,38 @@ describe("GET /api/v1/public/tenants/{tenantKey}/login-page — getPublicLoginPa
     expect(res.body.ssoProviders).toEqual([
       { key: "acme", kind: "partner", labelKo: "에이크미", labelEn: "Acme", enabled: true, available: true, loginUrl: null },
     ]);
+  });
+
+  test("shows an image file as a download URL anyone can fetch while it is the page's image", async () => {
+    const { tenant, owner } = await fixture();
+    const logo = await uploaded(owner, "logo-bytes");
+    const background = await uploaded(owner, "background-bytes");
+    const json = {
+      ...full,
+      logoImageFileId: logo,
+      backgroundImageUrl: "https://cdn.example.com/bg.png",
+      backgroundImageFileId: background,
+    };
+    expect((await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json })).status).toBe(200);
+    const page = (await api.call("GET", `/api/v1/public/tenants/${tenant.tenantKey}/login-page`)).body;
+    for (const [url, bytes] of [
+      [page.logoImageUrl, "logo-bytes"],
+      [page.backgroundImageUrl, "background-bytes"],
+    ]) {
+      expect(url).toStartWith(`${api.server.rt.config.publicUrl}/api/v1/files/`);
+      const u = new URL(url);
+      const res = await api.call("GET", `${u.pathname}${u.search}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toBe(bytes);
+    }
+    // Once the page no longer shows the file, its URL is gone; the configured URL shows again.
+    const oldLogo = new URL(page.logoImageUrl);
+    expect((await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: { ...json, logoImageFileId: null } })).status).toBe(
+      200,
+    );
+    expectProblem(await api.call("GET", `${oldLogo.pathname}${oldLogo.search}`), 404, "NOT_FOUND");
+    const after = (await api.call("GET", `/api/v1/public/tenants/${tenant.tenantKey}/login-page`)).body;
+    expect(after.logoImageUrl).toBe(full.logoImageUrl);
   });
 
   test("returns 404 for an unknown tenantKey", async () => {

@@ -19,7 +19,7 @@ export function loginPageModule(rt: Runtime) {
       ...route("getLoginPageSettings", "loginPage", MANAGE),
       response: { 200: LoginPageSettings },
     })
-    .put("/login-page-settings", ({ actor, body }) => replaceLoginPageSettings(actor.db, body), {
+    .put("/login-page-settings", ({ actor, body }) => replaceLoginPageSettings(actor.db, actor, body), {
       ...route("replaceLoginPageSettings", "loginPage", MANAGE),
       body: ReplaceLoginPageBody,
       response: { 200: LoginPageSettings },
@@ -28,7 +28,7 @@ export function loginPageModule(rt: Runtime) {
       ...route("getLoginPageDraft", "loginPage", MANAGE),
       response: { 200: LoginPageDraft },
     })
-    .put("/login-page-settings/draft", ({ actor, body }) => saveLoginPageDraft(actor.db, body), {
+    .put("/login-page-settings/draft", ({ actor, body }) => saveLoginPageDraft(actor.db, actor, body), {
       ...route("saveLoginPageDraft", "loginPage", MANAGE),
       body: LoginPageDraftBody,
       response: { 200: LoginPageDraft },
