@@ -140,7 +140,7 @@ describe("PATCH /api/v1/sso-settings — updateSsoSettings", () => {
     await api.call("PATCH", "/api/v1/sso-settings", { token: owner, json: { partnerProviders: [{ key: "acme" }] } });
     let res = await api.call("GET", "/api/v1/sso-settings", { token: owner });
     expect(res.body.providers[1]).toMatchObject({ key: "acme", kind: "partner", available: true, loginUrl: null });
-    res = await api.call("PATCH", "/api/v1/sso-settings", { token: owner, json: { allowedLoginMethods: "SSO_ONLY" } });
+    res = await api.call("PATCH", "/api/v1/sso-settings", { token: owner, json: { ...configured, allowedLoginMethods: "SSO_ONLY" } });
     expect(res.body.allowedLoginMethods).toBe("SSO_ONLY");
     expect(res.body.providers[1].available).toBe(false);
     // The exports the auth module uses.
@@ -200,6 +200,26 @@ describe("PATCH /api/v1/sso-settings — updateSsoSettings", () => {
       expect(body.errors[0].field).toBe("attributeMappings[1].fieldId");
     }
     expect((await api.call("GET", "/api/v1/sso-settings", { token: owner })).body.attributeMappings).toEqual([]);
+  });
+
+  test("refuses SSO_ONLY while SAML cannot be used: 400 naming allowedLoginMethods, nothing saved", async () => {
+    const { owner } = await fixture();
+    const patch = (json: object) => api.call("PATCH", "/api/v1/sso-settings", { token: owner, json });
+    const refused = async (json: object) => {
+      const body = expectProblem(await patch(json), 400, "VALIDATION_FAILED");
+      expect(body.errors.map((e: { field: string }) => e.field)).toEqual(["allowedLoginMethods"]);
+    };
+    await refused({ allowedLoginMethods: "SSO_ONLY" });
+    await refused({ ...configured, enabled: false, allowedLoginMethods: "SSO_ONLY" });
+    await refused({ ...configured, x509Cert: null, allowedLoginMethods: "SSO_ONLY" });
+    expect((await patch({ ...configured, allowedLoginMethods: "SSO_ONLY" })).status).toBe(200);
+    // Turning SSO off or dropping the IdP while SSO_ONLY is refused too; back to ALL first.
+    await refused({ enabled: false });
+    await refused({ idpSsoUrl: null });
+    expect((await patch({ allowedLoginMethods: "ALL", enabled: false })).body).toMatchObject({
+      allowedLoginMethods: "ALL",
+      enabled: false,
+    });
   });
 
   test("refuses two certificates in one PEM", async () => {

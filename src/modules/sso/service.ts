@@ -208,6 +208,9 @@ export function updateSsoSettings(rt: Runtime, db: Db, tenantKey: string, input:
       id: 1,
       updatedAt: now,
     };
+    // SSO only while SAML cannot be used would lock every member out.
+    if (next.allowedLoginMethods === "SSO_ONLY" && !(next.enabled && isIdpConfigured(next)))
+      throw invalid("allowedLoginMethods", "can be SSO_ONLY only while SSO is enabled and the IdP is configured");
     tx.insert(ssoSettings).values(next).onConflictDoUpdate({ target: ssoSettings.id, set: next }).run();
     return next;
   });
