@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { loginPageSettings } from "../src/modules/login-page/tables";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 const api = useServer();
@@ -116,6 +117,22 @@ describe("PUT /api/v1/login-page-settings — replaceLoginPageSettings", () => {
     expect(res.body.externalLinks).toHaveLength(4);
   });
 
+  test("accepts http(s) URLs and same-origin paths for images and links", async () => {
+    const { owner } = await fixture();
+    const json = {
+      ...full,
+      logoImageUrl: "/static/logo.png",
+      backgroundImageUrl: "http://cdn.example.com/bg.png",
+      externalLinks: [
+        { ...full.externalLinks[0], url: "/help?x=1" },
+        { ...full.externalLinks[0], url: "HTTPS://Example.com/a" },
+      ],
+    };
+    const res = await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject(json);
+  });
+
   const link = { labelKo: "a", labelEn: "b", url: "https://example.com" };
   test.each([
     ["titleKo", { titleKo: "x".repeat(256) }],
@@ -127,6 +144,14 @@ describe("PUT /api/v1/login-page-settings — replaceLoginPageSettings", () => {
     ["externalLinks[0].labelKo", { externalLinks: [{ ...link, labelKo: "x".repeat(256) }] }],
     ["externalLinks[0].labelEn", { externalLinks: [{ ...link, labelEn: "x".repeat(256) }] }],
     ["externalLinks[0].url", { externalLinks: [{ ...link, url: "x".repeat(1001) }] }],
+    ["externalLinks[0].url", { externalLinks: [{ ...link, url: "javascript:alert(1)" }] }],
+    ["externalLinks[0].url", { externalLinks: [{ ...link, url: "//evil.example.com/" }] }],
+    ["externalLinks[0].url", { externalLinks: [{ ...link, url: "/\\evil.example.com" }] }],
+    ["externalLinks[0].url", { externalLinks: [{ ...link, url: "help" }] }],
+    ["logoImageUrl", { logoImageUrl: "javascript:alert(1)" }],
+    ["logoImageUrl", { logoImageUrl: "data:image/svg+xml,<svg/>" }],
+    ["logoImageUrl", { logoImageUrl: "" }],
+    ["backgroundImageUrl", { backgroundImageUrl: "JavaScript:alert(1)" }],
     ["externalFeed.titleKo", { externalFeed: { titleKo: "x".repeat(256), titleEn: "" } }],
     ["methods.email", { methods: { email: "yes" } }],
   ])("returns 400 naming %s", async (field, patch) => {
@@ -229,6 +254,8 @@ describe("GET/PUT /api/v1/login-page-settings/draft — getLoginPageDraft, saveL
     ["backgroundTitleColor", { backgroundTitleColor: "x".repeat(21) }],
     ["externalLinks", { externalLinks: [{}, {}, {}, {}, {}].map(() => ({ labelKo: "", labelEn: "", url: "u" })) }],
     ["externalLinks[0].url", { externalLinks: [{ labelKo: "", labelEn: "", url: "x".repeat(1001) }] }],
+    ["externalLinks[0].url", { externalLinks: [{ labelKo: "", labelEn: "", url: "javascript:alert(1)" }] }],
+    ["logoImageUrl", { logoImageUrl: "javascript:alert(1)" }],
   ])("returns 400 naming %s", async (field, json) => {
     const { owner } = await fixture();
     const body = expectProblem(
@@ -260,6 +287,21 @@ describe("POST /api/v1/login-page-settings/draft/publish — publishLoginPageDra
     // The draft is gone: a later draft read shows the live settings again.
     await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: { ...full, titleEn: "Live again" } });
     expect((await api.call("GET", "/api/v1/login-page-settings/draft", { token: owner })).body.draft.titleEn).toBe("Live again");
+  });
+
+  test("validates like replace: a URL stored before the scheme check is still read, but blocks publishing", async () => {
+    const { tenant, owner } = await fixture();
+    const live = (await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: full })).body;
+    api.server.rt.tenants.use(tenant.tenantId, (h) =>
+      h.db
+        .update(loginPageSettings)
+        .set({ live: { ...live, externalLinks: [{ ...full.externalLinks[0], url: "javascript:alert(1)" }] } })
+        .run(),
+    );
+    expect((await api.call("GET", "/api/v1/login-page-settings", { token: owner })).status).toBe(200);
+    await api.call("PUT", "/api/v1/login-page-settings/draft", { token: owner, json: { titleEn: "Next" } });
+    const res = await api.call("POST", "/api/v1/login-page-settings/draft/publish", { token: owner });
+    expect(expectProblem(res, 400, "VALIDATION_FAILED").errors.map((e: { field: string }) => e.field)).toEqual(["externalLinks[0].url"]);
   });
 
   test("does nothing without a draft", async () => {

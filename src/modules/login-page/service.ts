@@ -5,7 +5,13 @@ import type { DownloadRule } from "../../platform/files/tokens";
 import { type FieldError, invalidMany, Problem } from "../../platform/http/errors";
 import { fieldPath } from "../../platform/http/plugin";
 import { readyFilesByIds, requireReadyFiles } from "../files/attachments";
-import { type LoginPageDraftInput, LoginPageSettings, type LoginPageSettingsRecord, type ReplaceLoginPageInput } from "./model";
+import {
+  type LoginPageDraftInput,
+  LoginPageSettings,
+  type LoginPageSettingsRecord,
+  ReplaceLoginPageBody,
+  type ReplaceLoginPageInput,
+} from "./model";
 import { loginPageSettings } from "./tables";
 
 const DEFAULT_METHODS: LoginPageSettingsRecord["methods"] = { email: true, social_a: false, social_b: false, partner: false };
@@ -128,7 +134,7 @@ export function publishLoginPageDraft(db: Db, now = Date.now()) {
     const live = getLoginPageSettings(tx);
     if (!row?.draft) return live;
     const next = overlay(live, row.draft);
-    const errors: FieldError[] = [...Value.Errors(LoginPageSettings, next)].map((e) => ({
+    const errors: FieldError[] = [...Value.Errors(ReplaceLoginPageBody, next)].map((e) => ({
       in: "body",
       field: fieldPath(e.path) || "draft",
       message: e.message,
