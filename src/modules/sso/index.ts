@@ -45,7 +45,10 @@ export function ssoModule(rt: Runtime) {
     )
     .get(
       "/public/tenants/:tenantKey/saml/login",
-      ({ params, query }) => new Response(null, { status: 302, headers: { location: startSamlSignIn(rt, params.tenantKey, query) } }),
+      ({ params, query }) => {
+        const started = startSamlSignIn(rt, params.tenantKey, query);
+        return new Response(null, { status: 302, headers: { location: started.location, "set-cookie": started.cookie } });
+      },
       {
         ...saml("startSamlSignIn"),
         params: TenantKeyParams,
@@ -53,15 +56,20 @@ export function ssoModule(rt: Runtime) {
           returnTo: t.Optional(t.String({ maxLength: 2000, error: "must be a relative path of at most 2000 characters" })),
           sessionType: t.Optional(Enum(["personal", "public"])),
         }),
-        response: { 302: t.Void({ description: "Redirect to the IdP with SAMLRequest and RelayState" }) },
+        response: {
+          302: t.Void({
+            description:
+              "Redirect to the IdP with SAMLRequest and RelayState; sets the short-lived cookie binding the RelayState to this browser",
+          }),
+        },
       },
     )
     .post(
       "/public/tenants/:tenantKey/saml/acs",
-      async ({ params, body }) => {
-        const done = await consumeSamlAssertion(rt, params.tenantKey, body);
-        const headers: Record<string, string> = { location: done.location };
-        if (done.cookie) headers["set-cookie"] = done.cookie;
+      async ({ params, body, request }) => {
+        const done = await consumeSamlAssertion(rt, params.tenantKey, body, request);
+        const headers = new Headers({ location: done.location });
+        for (const cookie of done.cookies) headers.append("set-cookie", cookie);
         return new Response(null, { status: 303, headers });
       },
       {
