@@ -4,7 +4,7 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { attachmentOf, requireReadyFiles } from "../src/modules/files/attachments";
 import { storedFilePath } from "../src/platform/files/storage";
-import { fileDownloadUrl, signFileToken } from "../src/platform/files/tokens";
+import { ANONYMOUS_READER, fileDownloadUrl, signFileToken } from "../src/platform/files/tokens";
 import { Problem } from "../src/platform/http/errors";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
@@ -313,6 +313,20 @@ describe("GET /api/v1/files/{fileId}/content — downloadFileContent", () => {
     expect((await download(await downloadUrl(t.fileId, { readerId: member.memberId }))).status).toBe(200);
     // a URL naming no record a module answers for is refused like a detached one (DECISIONS §9.1)
     await problemOf(await download(await downloadUrl(t.fileId, { attachedTo: "probe:x" })), 404, "NOT_FOUND");
+  });
+
+  test("a URL naming no reader only opens public records' files (the login page's images)", async () => {
+    const t = await ticket();
+    await put(t.path, "hello");
+    const attachedTo = await attached(t.fileId);
+    await problemOf(await download(await downloadUrl(t.fileId, { readerId: ANONYMOUS_READER, attachedTo })), 404, "NOT_FOUND");
+    await problemOf(await download(await downloadUrl(t.fileId, { readerId: ANONYMOUS_READER, attachedTo: "file" })), 404, "NOT_FOUND");
+    // Not the login page's image: gone.
+    await problemOf(
+      await download(await downloadUrl(t.fileId, { readerId: ANONYMOUS_READER, attachedTo: "login-page:live" })),
+      404,
+      "NOT_FOUND",
+    );
   });
 
   test("returns 404 for a file that is pending, gone from disk, or in a tenant whose file is gone", async () => {

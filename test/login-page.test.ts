@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { loginPageSettings } from "../src/modules/login-page/tables";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 const api = useServer();
@@ -7,6 +8,19 @@ async function fixture() {
   const tenant = await createTenantFixture(api.server);
   const member = await createMemberFixture(api.server, tenant);
   return { tenant, owner: tenant.token, member: member.token };
+}
+
+/** A ready upload of `token`'s member. */
+async function uploaded(token: string, text = "PNG!") {
+  const res = await api.call("POST", "/api/v1/files", {
+    token,
+    json: { fileName: "logo.png", contentType: "image/png", size: text.length },
+  });
+  expect(res.status).toBe(201);
+  const url = new URL(res.body.uploadUrl);
+  const put = await api.call("PUT", `${url.pathname}${url.search}`, { body: text, headers: { "content-type": "image/png" } });
+  expect(put.status).toBe(200);
+  return res.body.fileId as string;
 }
 
 const full = {
@@ -103,6 +117,22 @@ describe("PUT /api/v1/login-page-settings — replaceLoginPageSettings", () => {
     expect(res.body.externalLinks).toHaveLength(4);
   });
 
+  test("accepts http(s) URLs and same-origin paths for images and links", async () => {
+    const { owner } = await fixture();
+    const json = {
+      ...full,
+      logoImageUrl: "/static/logo.png",
+      backgroundImageUrl: "http://cdn.example.com/bg.png",
+      externalLinks: [
+        { ...full.externalLinks[0], url: "/help?x=1" },
+        { ...full.externalLinks[0], url: "HTTPS://Example.com/a" },
+      ],
+    };
+    const res = await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject(json);
+  });
+
   const link = { labelKo: "a", labelEn: "b", url: "https://example.com" };
   test.each([
     ["titleKo", { titleKo: "x".repeat(256) }],
@@ -114,6 +144,14 @@ describe("PUT /api/v1/login-page-settings — replaceLoginPageSettings", () => {
     ["externalLinks[0].labelKo", { externalLinks: [{ ...link, labelKo: "x".repeat(256) }] }],
     ["externalLinks[0].labelEn", { externalLinks: [{ ...link, labelEn: "x".repeat(256) }] }],
     ["externalLinks[0].url", { externalLinks: [{ ...link, url: "x".repeat(1001) }] }],
+    ["externalLinks[0].url", { externalLinks: [{ ...link, url: "javascript:alert(1)" }] }],
+    ["externalLinks[0].url", { externalLinks: [{ ...link, url: "//evil.example.com/" }] }],
+    ["externalLinks[0].url", { externalLinks: [{ ...link, url: "/\\evil.example.com" }] }],
+    ["externalLinks[0].url", { externalLinks: [{ ...link, url: "help" }] }],
+    ["logoImageUrl", { logoImageUrl: "javascript:alert(1)" }],
+    ["logoImageUrl", { logoImageUrl: "data:image/svg+xml,<svg/>" }],
+    ["logoImageUrl", { logoImageUrl: "" }],
+    ["backgroundImageUrl", { backgroundImageUrl: "JavaScript:alert(1)" }],
     ["externalFeed.titleKo", { externalFeed: { titleKo: "x".repeat(256), titleEn: "" } }],
     ["methods.email", { methods: { email: "yes" } }],
   ])("returns 400 naming %s", async (field, patch) => {
@@ -141,6 +179,38 @@ describe("PUT /api/v1/login-page-settings — replaceLoginPageSettings", () => {
     delete json[field];
     const body = expectProblem(await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json }), 400, "VALIDATION_FAILED");
     expect(body.errors.map((e: { field: string }) => e.field)).toContain(field);
+  });
+
+  test("image file ids must be ready uploads of the caller: 400 naming the field", async () => {
+    const { tenant, owner, member } = await fixture();
+    const pending = (
+      await api.call("POST", "/api/v1/files", { token: owner, json: { fileName: "a.png", contentType: "image/png", size: 1 } })
+    ).body.fileId;
+    const others = await uploaded(member);
+    const other = await createTenantFixture(api.server);
+    const otherTenants = await uploaded(other.token);
+    for (const [field, id] of [
+      ["logoImageFileId", "no-such-file"],
+      ["backgroundImageFileId", pending],
+      ["logoImageFileId", others],
+      ["backgroundImageFileId", otherTenants],
+    ]) {
+      const json = { ...full, [field as string]: id };
+      const body = expectProblem(await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json }), 400, "VALIDATION_FAILED");
+      expect(body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+      const draft = await api.call("PUT", "/api/v1/login-page-settings/draft", { token: owner, json: { [field as string]: id } });
+      expect(expectProblem(draft, 400, "VALIDATION_FAILED").errors[0].field).toBe(field);
+    }
+    const logo = await uploaded(owner);
+    const res = await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: { ...full, logoImageFileId: logo } });
+    expect(res.status).toBe(200);
+    // Another admin may keep the image someone else set.
+    const admin = await createMemberFixture(api.server, tenant, { permissions: ["tenant-settings:manage"] });
+    const kept = await api.call("PUT", "/api/v1/login-page-settings", {
+      token: admin.token,
+      json: { ...full, titleEn: "Kept", logoImageFileId: logo },
+    });
+    expect(kept.status).toBe(200);
   });
 
   test("returns 401 and 403", async () => {
@@ -184,6 +254,8 @@ describe("GET/PUT /api/v1/login-page-settings/draft — getLoginPageDraft, saveL
     ["backgroundTitleColor", { backgroundTitleColor: "x".repeat(21) }],
     ["externalLinks", { externalLinks: [{}, {}, {}, {}, {}].map(() => ({ labelKo: "", labelEn: "", url: "u" })) }],
     ["externalLinks[0].url", { externalLinks: [{ labelKo: "", labelEn: "", url: "x".repeat(1001) }] }],
+    ["externalLinks[0].url", { externalLinks: [{ labelKo: "", labelEn: "", url: "javascript:alert(1)" }] }],
+    ["logoImageUrl", { logoImageUrl: "javascript:alert(1)" }],
   ])("returns 400 naming %s", async (field, json) => {
     const { owner } = await fixture();
     const body = expectProblem(
@@ -215,6 +287,21 @@ describe("POST /api/v1/login-page-settings/draft/publish — publishLoginPageDra
     // The draft is gone: a later draft read shows the live settings again.
     await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: { ...full, titleEn: "Live again" } });
     expect((await api.call("GET", "/api/v1/login-page-settings/draft", { token: owner })).body.draft.titleEn).toBe("Live again");
+  });
+
+  test("validates like replace: a URL stored before the scheme check is still read, but blocks publishing", async () => {
+    const { tenant, owner } = await fixture();
+    const live = (await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: full })).body;
+    api.server.rt.tenants.use(tenant.tenantId, (h) =>
+      h.db
+        .update(loginPageSettings)
+        .set({ live: { ...live, externalLinks: [{ ...full.externalLinks[0], url: "javascript:alert(1)" }] } })
+        .run(),
+    );
+    expect((await api.call("GET", "/api/v1/login-page-settings", { token: owner })).status).toBe(200);
+    await api.call("PUT", "/api/v1/login-page-settings/draft", { token: owner, json: { titleEn: "Next" } });
+    const res = await api.call("POST", "/api/v1/login-page-settings/draft/publish", { token: owner });
+    expect(expectProblem(res, 400, "VALIDATION_FAILED").errors.map((e: { field: string }) => e.field)).toEqual(["externalLinks[0].url"]);
   });
 
   test("does nothing without a draft", async () => {
@@ -282,6 +369,38 @@ describe("GET /api/v1/public/tenants/{tenantKey}/login-page — getPublicLoginPa
     expect(res.body.ssoProviders).toEqual([
       { key: "acme", kind: "partner", labelKo: "에이크미", labelEn: "Acme", enabled: true, available: true, loginUrl: null },
     ]);
+  });
+
+  test("shows an image file as a download URL anyone can fetch while it is the page's image", async () => {
+    const { tenant, owner } = await fixture();
+    const logo = await uploaded(owner, "logo-bytes");
+    const background = await uploaded(owner, "background-bytes");
+    const json = {
+      ...full,
+      logoImageFileId: logo,
+      backgroundImageUrl: "https://cdn.example.com/bg.png",
+      backgroundImageFileId: background,
+    };
+    expect((await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json })).status).toBe(200);
+    const page = (await api.call("GET", `/api/v1/public/tenants/${tenant.tenantKey}/login-page`)).body;
+    for (const [url, bytes] of [
+      [page.logoImageUrl, "logo-bytes"],
+      [page.backgroundImageUrl, "background-bytes"],
+    ]) {
+      expect(url).toStartWith(`${api.server.rt.config.publicUrl}/api/v1/files/`);
+      const u = new URL(url);
+      const res = await api.call("GET", `${u.pathname}${u.search}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toBe(bytes);
+    }
+    // Once the page no longer shows the file, its URL is gone; the configured URL shows again.
+    const oldLogo = new URL(page.logoImageUrl);
+    expect((await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: { ...json, logoImageFileId: null } })).status).toBe(
+      200,
+    );
+    expectProblem(await api.call("GET", `${oldLogo.pathname}${oldLogo.search}`), 404, "NOT_FOUND");
+    const after = (await api.call("GET", `/api/v1/public/tenants/${tenant.tenantKey}/login-page`)).body;
+    expect(after.logoImageUrl).toBe(full.logoImageUrl);
   });
 
   test("returns 404 for an unknown tenantKey", async () => {

@@ -44,6 +44,7 @@ beforeAll(() => {
         kind: t.Optional(Nullable(Enum(["a", "b"]))),
       }),
     })
+    .get("/redirect", () => new Response(null, { status: 302, headers: { location: "/elsewhere" } }), route("redirect", "probe", "public"))
     .post("/guarded", () => ({ ok: true }), { ...route("guarded", "probe", "session"), body: t.Object({ a: t.String() }) })
     .get(
       "/boom",
@@ -251,6 +252,20 @@ describe("errors and request ids", () => {
       const line = lines.find((l) => l.requestId === res.headers.get("x-request-id"));
       expect(line).toMatchObject({ method: "POST", route: "/api/v1/probe", status: 400 });
       expect(JSON.stringify(lines)).not.toContain("hunter2-secret");
+    } finally {
+      rt.log = log;
+    }
+  });
+
+  test("the log line reports the status of a Response the handler returned (a 302 redirect)", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = rt.log;
+    rt.log = (line) => lines.push(line as Record<string, unknown>);
+    try {
+      const res = await fetch(`${base}/redirect`, { redirect: "manual" });
+      expect(res.status).toBe(302);
+      await Bun.sleep(20);
+      expect(lines.filter((l) => l.route === "/api/v1/redirect")).toEqual([expect.objectContaining({ method: "GET", status: 302 })]);
     } finally {
       rt.log = log;
     }

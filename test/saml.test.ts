@@ -37,13 +37,19 @@ beforeAll(async () => {
   sp = { spAcsUrl: res.body.spAcsUrl, spEntityId: res.body.spEntityId };
 });
 
+/** The RelayState binding cookie (name=value) each started sign-in got: the browser sends it back to the ACS. */
+const bindings = new Map<string, string>();
+
 /** Starts a sign-in and returns the RelayState and the AuthnRequest ID the IdP would answer. */
 async function start(t: Tenant = tenant, query = "?returnTo=/home%3Ftab%3D1&sessionType=personal") {
   const res = await api.call("GET", `/api/v1/public/tenants/${t.tenantKey}/saml/login${query}`);
   expect(res.status).toBe(302);
   const location = new URL(res.headers.get("location")!);
   const request = inflateRawSync(Buffer.from(location.searchParams.get("SAMLRequest")!, "base64")).toString("utf8");
-  return { relayState: location.searchParams.get("RelayState")!, requestId: /ID="([^"]+)"/.exec(request)![1]!, location, request };
+  const relayState = location.searchParams.get("RelayState")!;
+  const setCookie = res.headers.get("set-cookie")!;
+  bindings.set(relayState, setCookie.split(";")[0]!);
+  return { relayState, requestId: /ID="([^"]+)"/.exec(request)![1]!, location, request, setCookie };
 }
 
 type Build = {
@@ -90,12 +96,14 @@ function sign(xml: string, what: "Assertion" | "Response", key = idp.keyPem) {
   return sig.getSignedXml();
 }
 
-async function post(relayState: string | undefined, xml: string | undefined, t: Tenant = tenant) {
+/** Posts to the ACS with the binding cookie of that RelayState's sign-in, unless `cookie` says otherwise. */
+async function post(relayState: string | undefined, xml: string | undefined, t: Tenant = tenant, cookie?: string | null) {
   const form = new URLSearchParams();
   if (xml !== undefined) form.set("SAMLResponse", Buffer.from(xml).toString("base64"));
   if (relayState !== undefined) form.set("RelayState", relayState);
+  const sent = cookie === undefined ? relayState && bindings.get(relayState) : cookie;
   return api.call("POST", `/api/v1/public/tenants/${t.tenantKey}/saml/acs`, {
-    headers: { "content-type": "application/x-www-form-urlencoded" },
+    headers: { "content-type": "application/x-www-form-urlencoded", ...(sent ? { cookie: sent } : {}) },
     body: form.toString(),
   });
 }
@@ -159,8 +167,8 @@ describe("POST /api/v1/public/tenants/{tenantKey}/saml/acs — consumeSamlAssert
     const res = await post(relayState, sign(responseXml({ requestId, attributes: { dept: "Sales" } }), "Assertion"));
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(`${api.server.rt.config.publicUrl}/home?tab=1`);
-    const cookie = res.headers.get("set-cookie")!;
-    expect(cookie).toStartWith("lsp_session=");
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("lsp_session="))!;
+    expect(cookie).toBeDefined();
     expect(cookie).toContain("Path=/api/v1/auth/session");
     expect(cookie).toContain("HttpOnly");
     // The cookie is a real session of this member.
@@ -171,6 +179,37 @@ describe("POST /api/v1/public/tenants/{tenantKey}/saml/acs — consumeSamlAssert
     const row = api.server.rt.tenants.use(tenant.tenantId, (h) => h.db.select().from(members).where(eq(members.id, member.memberId)).get());
     expect(row?.affiliation).toBe("Sales");
     expect(row?.lastLoginAt).not.toBeNull();
+  });
+
+  test("binds the RelayState to the browser that started: a missing or another sign-in's cookie is SSO_FAILED", async () => {
+    const s = await start();
+    // The binding cookie: short-lived, HttpOnly, scoped to the ACS, Lax over plain http.
+    expect(s.setCookie).toMatch(/^lsp_saml_[\w-]+=[\w-]+; /);
+    expect(s.setCookie).toContain(`Path=${new URL(sp.spAcsUrl).pathname}`);
+    expect(s.setCookie).toContain("Max-Age=600");
+    expect(s.setCookie).toContain("HttpOnly");
+    expect(s.setCookie).toContain("SameSite=Lax");
+    const xml = sign(responseXml({ requestId: s.requestId }), "Assertion");
+    let res = await post(s.relayState, xml, tenant, null);
+    expect(res.status).toBe(303);
+    expect(errorOf(res)).toBe("SSO_FAILED");
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("lsp_session="))).toBe(false);
+    // An attacker's own sign-in cookie does not fit the victim's RelayState, not even under the victim's cookie name.
+    const attacker = await start();
+    const [attackerName, attackerHash] = bindings.get(attacker.relayState)!.split("=");
+    for (const underVictimName of [false, true]) {
+      const victim = await start();
+      const victimName = bindings.get(victim.relayState)!.split("=")[0];
+      const cookie = `${underVictimName ? victimName : attackerName}=${attackerHash}`;
+      res = await post(victim.relayState, sign(responseXml({ requestId: victim.requestId }), "Assertion"), tenant, cookie);
+      expect(errorOf(res)).toBe("SSO_FAILED");
+    }
+    // With its own cookie a sign-in succeeds, and the answer clears the binding cookie.
+    const own = await start();
+    const name = bindings.get(own.relayState)!.split("=")[0];
+    res = await post(own.relayState, sign(responseXml({ requestId: own.requestId }), "Assertion"));
+    expect(errorOf(res)).toBeNull();
+    expect(res.headers.getSetCookie()).toContainEqual(expect.stringMatching(new RegExp(`^${name}=; .*Max-Age=0`)));
   });
 
   test("accepts a signature on the Response only, and on both", async () => {
@@ -243,7 +282,7 @@ describe("POST /api/v1/public/tenants/{tenantKey}/saml/acs — consumeSamlAssert
     expect(res.status).toBe(303);
     expect(errorOf(res)).toBe("SSO_FAILED");
     expect(res.headers.get("location")).toStartWith(`${api.server.rt.config.publicUrl}/home?tab=1&error=`);
-    expect(res.headers.get("set-cookie")).toBeNull();
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("lsp_session="))).toBe(false);
   });
 
   test("refuses a replayed assertion id", async () => {
@@ -269,7 +308,7 @@ describe("POST /api/v1/public/tenants/{tenantKey}/saml/acs — consumeSamlAssert
     );
     const res = await post(s.relayState, xml);
     expect(errorOf(res)).toBeNull();
-    expect(res.headers.get("set-cookie")).toStartWith("lsp_session=");
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("lsp_session="))).toBe(true);
     const row = api.server.rt.tenants.use(tenant.tenantId, (h) =>
       h.db.select().from(members).where(eq(members.email, "new.person@example.com")).get(),
     );
@@ -292,6 +331,44 @@ describe("POST /api/v1/public/tenants/{tenantKey}/saml/acs — consumeSamlAssert
     );
   });
 
+  test("attributeMappings refresh mapped custom member fields; a value that does not fit is left out", async () => {
+    const field = async (json: object) =>
+      (await api.call("POST", "/api/v1/member-fields", { token: tenant.token, json })).body.id as string;
+    const team = await field({ key: "team", label: "Team", type: "SHORT_TEXT" });
+    const level = await field({ key: "level", label: "Level", type: "NUMBER" });
+    const grade = await field({ key: "grade", label: "Grade", type: "SELECT", options: ["A", "B"] });
+    const mappings = [
+      { fieldId: "affiliation", samlAttribute: "dept" },
+      { fieldId: team, samlAttribute: "team" },
+      { fieldId: level, samlAttribute: "level" },
+      { fieldId: grade, samlAttribute: "grade" },
+    ];
+    const patched = await api.call("PATCH", "/api/v1/sso-settings", { token: tenant.token, json: { attributeMappings: mappings } });
+    expect(patched.body.mappingLabels).toEqual({ affiliation: "Affiliation", [team]: "Team", [level]: "Level", [grade]: "Grade" });
+    const values = async () =>
+      Object.fromEntries(
+        (await api.call("GET", `/api/v1/members/${member.memberId}`, { token: tenant.token })).body.fieldValues.map(
+          (v: { fieldId: string; valueText: string | null; valueNumber: number | null }) => [v.fieldId, v.valueText ?? v.valueNumber],
+        ),
+      );
+    try {
+      let s = await start();
+      const attributes = { dept: "Sales", team: "Blue", level: "3", grade: "B" };
+      expect(errorOf(await post(s.relayState, sign(responseXml({ requestId: s.requestId, attributes }), "Assertion")))).toBeNull();
+      expect(await values()).toEqual({ [team]: "Blue", [level]: 3, [grade]: "B" });
+      // A later sign-in refreshes them; a SELECT value outside the options and a non-number are skipped, the sign-in still succeeds.
+      s = await start();
+      const next = { dept: "Sales", team: "Red", level: "high", grade: "Z" };
+      expect(errorOf(await post(s.relayState, sign(responseXml({ requestId: s.requestId, attributes: next }), "Assertion")))).toBeNull();
+      expect(await values()).toEqual({ [team]: "Red", [level]: 3, [grade]: "B" });
+    } finally {
+      await api.call("PATCH", "/api/v1/sso-settings", {
+        token: tenant.token,
+        json: { attributeMappings: [{ fieldId: "affiliation", samlAttribute: "dept" }] },
+      });
+    }
+  });
+
   test("SSO_DISABLED when SSO was turned off since the start", async () => {
     const s = await start();
     await api.call("PATCH", "/api/v1/sso-settings", { token: tenant.token, json: { enabled: false } });
@@ -300,5 +377,20 @@ describe("POST /api/v1/public/tenants/{tenantKey}/saml/acs — consumeSamlAssert
     } finally {
       await api.call("PATCH", "/api/v1/sso-settings", { token: tenant.token, json: { enabled: true } });
     }
+  });
+});
+
+describe("startSamlSignIn behind an https public URL", () => {
+  const secure = useServer({}, { LEARNSPACE_PUBLIC_URL: "https://learn.example.com" });
+  test("the RelayState binding cookie is SameSite=None; Secure, for the IdP's cross-site post", async () => {
+    const t = await createTenantFixture(secure.server);
+    const json = { enabled: true, idpSsoUrl: "https://idp.example.com/sso", idpEntityUrl: IDP_ENTITY, x509Cert: idp.certPem };
+    expect((await secure.call("PATCH", "/api/v1/sso-settings", { token: t.token, json })).status).toBe(200);
+    const res = await secure.call("GET", `/api/v1/public/tenants/${t.tenantKey}/saml/login`);
+    expect(res.status).toBe(302);
+    const cookie = res.headers.get("set-cookie")!;
+    expect(cookie).toContain("SameSite=None");
+    expect(cookie).toContain("Secure");
+    expect(cookie).toContain(`Path=/api/v1/public/tenants/${t.tenantKey}/saml/acs`);
   });
 });

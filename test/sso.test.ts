@@ -101,16 +101,20 @@ describe("PATCH /api/v1/sso-settings — updateSsoSettings", () => {
 
   test("replaces the arrays when present; mappingLabels label the mapped fields", async () => {
     const { owner } = await fixture();
-    await api.call("PATCH", "/api/v1/sso-settings", {
+    const dept = (
+      await api.call("POST", "/api/v1/member-fields", { token: owner, json: { key: "dept", label: "Department", type: "SHORT_TEXT" } })
+    ).body.id;
+    const first = await api.call("PATCH", "/api/v1/sso-settings", {
       token: owner,
       json: {
         attributeMappings: [
           { fieldId: "email", samlAttribute: "mail" },
-          { fieldId: "f1", samlAttribute: "dept" },
+          { fieldId: dept, samlAttribute: "dept" },
         ],
         partnerProviders: [{ key: "acme", labelKo: "가", labelEn: "A", partnerKey: "acme-corp", enabled: true }, { key: "beta" }],
       },
     });
+    expect(first.body.mappingLabels).toEqual({ email: "E-mail", [dept]: "Department" });
     const res = await api.call("PATCH", "/api/v1/sso-settings", {
       token: owner,
       json: { attributeMappings: [{ fieldId: "email", samlAttribute: "upn" }] },
@@ -136,7 +140,7 @@ describe("PATCH /api/v1/sso-settings — updateSsoSettings", () => {
     await api.call("PATCH", "/api/v1/sso-settings", { token: owner, json: { partnerProviders: [{ key: "acme" }] } });
     let res = await api.call("GET", "/api/v1/sso-settings", { token: owner });
     expect(res.body.providers[1]).toMatchObject({ key: "acme", kind: "partner", available: true, loginUrl: null });
-    res = await api.call("PATCH", "/api/v1/sso-settings", { token: owner, json: { allowedLoginMethods: "SSO_ONLY" } });
+    res = await api.call("PATCH", "/api/v1/sso-settings", { token: owner, json: { ...configured, allowedLoginMethods: "SSO_ONLY" } });
     expect(res.body.allowedLoginMethods).toBe("SSO_ONLY");
     expect(res.body.providers[1].available).toBe(false);
     // The exports the auth module uses.
@@ -180,6 +184,44 @@ describe("PATCH /api/v1/sso-settings — updateSsoSettings", () => {
     expect(JSON.stringify(body)).not.toContain("not a certificate");
   });
 
+  test("returns 400 naming attributeMappings[i].fieldId for a fieldId that names no member field or column", async () => {
+    const { owner } = await fixture();
+    const spaceField = (
+      await api.call("POST", "/api/v1/space-fields", { token: owner, json: { key: "room", label: "Room", type: "SHORT_TEXT" } })
+    ).body.id;
+    for (const fieldId of ["f1", spaceField, "constructor", "lastLoginAt"]) {
+      const json = {
+        attributeMappings: [
+          { fieldId: "email", samlAttribute: "a" },
+          { fieldId, samlAttribute: "b" },
+        ],
+      };
+      const body = expectProblem(await api.call("PATCH", "/api/v1/sso-settings", { token: owner, json }), 400, "VALIDATION_FAILED");
+      expect(body.errors[0].field).toBe("attributeMappings[1].fieldId");
+    }
+    expect((await api.call("GET", "/api/v1/sso-settings", { token: owner })).body.attributeMappings).toEqual([]);
+  });
+
+  test("refuses SSO_ONLY while SAML cannot be used: 400 naming allowedLoginMethods, nothing saved", async () => {
+    const { owner } = await fixture();
+    const patch = (json: object) => api.call("PATCH", "/api/v1/sso-settings", { token: owner, json });
+    const refused = async (json: object) => {
+      const body = expectProblem(await patch(json), 400, "VALIDATION_FAILED");
+      expect(body.errors.map((e: { field: string }) => e.field)).toEqual(["allowedLoginMethods"]);
+    };
+    await refused({ allowedLoginMethods: "SSO_ONLY" });
+    await refused({ ...configured, enabled: false, allowedLoginMethods: "SSO_ONLY" });
+    await refused({ ...configured, x509Cert: null, allowedLoginMethods: "SSO_ONLY" });
+    expect((await patch({ ...configured, allowedLoginMethods: "SSO_ONLY" })).status).toBe(200);
+    // Turning SSO off or dropping the IdP while SSO_ONLY is refused too; back to ALL first.
+    await refused({ enabled: false });
+    await refused({ idpSsoUrl: null });
+    expect((await patch({ allowedLoginMethods: "ALL", enabled: false })).body).toMatchObject({
+      allowedLoginMethods: "ALL",
+      enabled: false,
+    });
+  });
+
   test("refuses two certificates in one PEM", async () => {
     const { owner } = await fixture();
     const body = expectProblem(
@@ -192,10 +234,12 @@ describe("PATCH /api/v1/sso-settings — updateSsoSettings", () => {
 
   test("accepts 200 mappings and 10 providers", async () => {
     const { owner } = await fixture();
+    const creates = Array.from({ length: 200 }, (_, i) => ({ key: `f${i}`, label: `F${i}`, type: "SHORT_TEXT" }));
+    const fields = (await api.call("POST", "/api/v1/member-fields/batch", { token: owner, json: { creates } })).body.fields;
     const res = await api.call("PATCH", "/api/v1/sso-settings", {
       token: owner,
       json: {
-        attributeMappings: Array.from({ length: 200 }, (_, i) => ({ fieldId: `f${i}`, samlAttribute: "a" })),
+        attributeMappings: fields.map((f: { id: string }) => ({ fieldId: f.id, samlAttribute: "a" })),
         partnerProviders: Array.from({ length: 10 }, (_, i) => ({ key: `p${i}` })),
       },
     });

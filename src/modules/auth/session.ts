@@ -46,15 +46,18 @@ export function clearedCookie(rt: Runtime): string {
   return parts.join("; ");
 }
 
-export function refreshTokenOf(request: Request): string | null {
+/** The value of the request's cookie `name`, or null (absent or empty). */
+export function cookieOf(request: Request, name: string): string | null {
   const header = request.headers.get("cookie");
   if (!header) return null;
   for (const part of header.split(";")) {
-    const [name, ...rest] = part.trim().split("=");
-    if (name === REFRESH_COOKIE) return rest.join("=") || null;
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return rest.join("=") || null;
   }
   return null;
 }
+
+export const refreshTokenOf = (request: Request): string | null => cookieOf(request, REFRESH_COOKIE);
 
 const expiryOf = (type: SessionType, publicMinutes: number, now: number) =>
   type === "personal" ? now + PERSONAL_SESSION_MS : now + publicMinutes * 60_000;

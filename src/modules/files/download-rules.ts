@@ -7,6 +7,7 @@ import { submissionFileDownload } from "../assignments/submissions";
 import { challengeFileDownload } from "../challenges/hooks";
 import { groupSubmissionFileDownload } from "../group-assignments/submissions";
 import { contentFileDownload } from "../library/access";
+import { loginPageImageDownload } from "../login-page/service";
 import { postFileDownload } from "../posts/access";
 import { quizFileDownload } from "../quizzes/config";
 import { spaceThumbnailDownload } from "../spaces/access";
@@ -25,10 +26,26 @@ const probes: Record<string, Probe> = {
   "group-submission": groupSubmissionFileDownload,
 };
 
+/** Public records: their URLs name no reader (ANONYMOUS_READER); anyone holding one may download while the record still shows the file. */
+const publicProbes: Record<string, (db: Db, recordId: string, fileId: string) => DownloadRule> = {
+  "login-page": loginPageImageDownload,
+};
+
+function split(attachedTo: string): [prefix: string, recordId: string] {
+  const at = attachedTo.indexOf(":");
+  return at > 0 ? [attachedTo.slice(0, at), attachedTo.slice(at + 1)] : ["", ""];
+}
+
 /** The rule for one download token's `attachedTo` ("<prefix>:<record id>"). */
 export function downloadRule(db: Db, attachedTo: string, fileId: string, reader: DownloadReader): DownloadRule {
-  const at = attachedTo.indexOf(":");
-  const prefix = attachedTo.slice(0, Math.max(at, 0));
-  const probe = at > 0 && Object.hasOwn(probes, prefix) ? probes[prefix] : undefined;
-  return probe ? probe(db, attachedTo.slice(at + 1), fileId, reader) : "gone";
+  const [prefix, recordId] = split(attachedTo);
+  const probe = Object.hasOwn(probes, prefix) ? probes[prefix] : undefined;
+  return probe ? probe(db, recordId, fileId, reader) : "gone";
+}
+
+/** The rule for a token with no reader: only public records' files, else "gone". */
+export function publicDownloadRule(db: Db, attachedTo: string, fileId: string): DownloadRule {
+  const [prefix, recordId] = split(attachedTo);
+  const probe = Object.hasOwn(publicProbes, prefix) ? publicProbes[prefix] : undefined;
+  return probe ? probe(db, recordId, fileId) : "gone";
 }

@@ -13,7 +13,7 @@ import {
   storedSize,
   UploadSizeError,
 } from "../../platform/files/storage";
-import { fileUploadUrl, verifyFileToken } from "../../platform/files/tokens";
+import { ANONYMOUS_READER, type DownloadRule, fileUploadUrl, verifyFileToken } from "../../platform/files/tokens";
 import { conflict, forbidden, invalid, notFound, unauthenticated } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
@@ -25,7 +25,7 @@ import { canSeePostFile } from "../posts/access";
 import { canSeeQuizFile } from "../quizzes/config";
 import { canSeeSpaceThumbnail } from "../spaces/access";
 import { canSeeSurveyFile } from "../surveys/config";
-import { downloadRule } from "./download-rules";
+import { downloadRule, publicDownloadRule } from "./download-rules";
 import type { FileRecord, RequestUploadBody, UploadTicket } from "./model";
 import { files } from "./tables";
 
@@ -172,9 +172,13 @@ export function downloadFileContent(rt: Runtime, fileId: string, token: string |
   const claims = verifyFileToken(rt.secret, token);
   if (claims?.purpose !== "download" || claims.fileId !== fileId) throw unauthenticated();
   const row = inTenant(rt, claims.tenantId, (h) => {
-    const reader = rt.resolveMember(h, claims.readerId);
-    if (!reader?.isActive) throw unauthenticated();
-    const rule = downloadRule(h.db, claims.attachedTo, fileId, reader);
+    let rule: DownloadRule;
+    if (claims.readerId === ANONYMOUS_READER) rule = publicDownloadRule(h.db, claims.attachedTo, fileId);
+    else {
+      const reader = rt.resolveMember(h, claims.readerId);
+      if (!reader?.isActive) throw unauthenticated();
+      rule = downloadRule(h.db, claims.attachedTo, fileId, reader);
+    }
     if (rule === "forbidden") throw forbidden();
     if (rule === "gone") throw notFound();
     return fileById(h, fileId);

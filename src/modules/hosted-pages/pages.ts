@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Static } from "elysia";
 import { escapeHtml as esc } from "../../platform/http/html";
+import { isLinkUrl } from "../../platform/http/schemas";
 import type { PublicLoginPage } from "../login-page/model";
 
 export type Lang = "ko" | "en";
@@ -111,7 +112,7 @@ const b={code:v('joinCode')};if(v('codePassword')!=='')b.password=v('codePasswor
 const r=await call('/spaces/join',b,a.j.accessToken);show(o,r.ok,r.ok?f.dataset.done.replace('{}',r.j.space.name):why(r.j))})}`;
 
 /** An absolute http(s) or same-origin path URL, else null (no javascript: or data: links). */
-const safeUrl = (u: string | null) => (u && /^(https?:\/\/|\/(?!\/))/i.test(u) ? u : null);
+const safeUrl = (u: string | null) => (u && isLinkUrl(u) ? u : null);
 
 const input = (name: string, label: string, attrs = "") => `<label>${esc(label)}<input name="${name}" ${attrs}></label>`;
 const tenantField = (key: string) => `<input type="hidden" name="tenantKey" value="${esc(key)}">`;

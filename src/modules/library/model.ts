@@ -1,22 +1,11 @@
-import { FormatRegistry } from "@sinclair/typebox";
 import { t } from "elysia";
-import { CursorQuery, Enum, Id, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
+import { CursorQuery, Enum, HttpUrl, Id, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
 import { Attachment } from "../files/model";
 import { CONTENT_TYPES, LIVE_PROVIDERS, VISIBILITIES } from "./tables";
 
-/** Linked-video and live URLs: an absolute http(s) URI (a player opens it; other schemes are refused). */
-FormatRegistry.Set("ls-http-url", (v) => {
-  if (/\s/.test(v)) return false;
-  try {
-    const u = new URL(v);
-    return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
-  } catch {
-    return false;
-  }
-});
-
 const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an id" });
-const HttpUrl = t.String({ format: "ls-http-url", maxLength: 1000, error: "must be an absolute http(s) URL of at most 1000 characters" });
+/** Linked-video and live URLs: an absolute http(s) URI (a player opens it; other schemes are refused). */
+const PlayerUrl = HttpUrl(1000);
 
 export const ContentParams = t.Object({ contentId: Id });
 export const NodeParams = t.Object({ nodeId: Id });
@@ -120,8 +109,8 @@ export const ListContentsQuery = t.Object({
 });
 
 export const AttachVideoBody = t.Object({ fileId: RefId });
-export const SetLinkedVideoBody = t.Object({ url: HttpUrl });
-export const SetLiveSessionBody = t.Object({ joinUrl: HttpUrl, provider: t.Optional(LiveProviderSchema) });
+export const SetLinkedVideoBody = t.Object({ url: PlayerUrl });
+export const SetLiveSessionBody = t.Object({ joinUrl: PlayerUrl, provider: t.Optional(LiveProviderSchema) });
 export const SetDocumentBody = t.Object({
   fileId: RefId,
   pageCount: t.Optional(t.Integer({ minimum: 1, maximum: 9007199254740991, error: "must be an integer greater than 0" })),

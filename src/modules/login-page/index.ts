@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
+import { rateLimitPlugin } from "../../platform/http/rate-limit";
 import { route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { LoginPageDraft, LoginPageDraftBody, LoginPageSettings, PublicLoginPage, ReplaceLoginPageBody, TenantKeyParams } from "./model";
@@ -13,11 +14,12 @@ const MANAGE = "permission:tenant-settings:manage" as const;
 export function loginPageModule(rt: Runtime) {
   return new Elysia({ name: "module.login-page" })
     .use(authPlugin(rt))
+    .use(rateLimitPlugin(rt))
     .get("/login-page-settings", ({ actor }) => getLoginPageSettings(actor.db), {
       ...route("getLoginPageSettings", "loginPage", MANAGE),
       response: { 200: LoginPageSettings },
     })
-    .put("/login-page-settings", ({ actor, body }) => replaceLoginPageSettings(actor.db, body), {
+    .put("/login-page-settings", ({ actor, body }) => replaceLoginPageSettings(actor.db, actor, body), {
       ...route("replaceLoginPageSettings", "loginPage", MANAGE),
       body: ReplaceLoginPageBody,
       response: { 200: LoginPageSettings },
@@ -26,7 +28,7 @@ export function loginPageModule(rt: Runtime) {
       ...route("getLoginPageDraft", "loginPage", MANAGE),
       response: { 200: LoginPageDraft },
     })
-    .put("/login-page-settings/draft", ({ actor, body }) => saveLoginPageDraft(actor.db, body), {
+    .put("/login-page-settings/draft", ({ actor, body }) => saveLoginPageDraft(actor.db, actor, body), {
       ...route("saveLoginPageDraft", "loginPage", MANAGE),
       body: LoginPageDraftBody,
       response: { 200: LoginPageDraft },
@@ -36,7 +38,9 @@ export function loginPageModule(rt: Runtime) {
       response: { 200: LoginPageSettings },
     })
     .get("/public/tenants/:tenantKey/login-page", ({ params }) => getPublicLoginPage(rt, params.tenantKey), {
+      // A public auth operation: counts against the per-IP limit (DECISIONS §0).
       ...route("getPublicLoginPage", "auth", "public"),
+      ipRateLimit: "auth",
       params: TenantKeyParams,
       response: { 200: PublicLoginPage },
     });

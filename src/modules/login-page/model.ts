@@ -1,8 +1,12 @@
 import { type Static, t } from "elysia";
-import { Enum, Nullable } from "../../platform/http/schemas";
+import { Enum, LinkUrl, Nullable } from "../../platform/http/schemas";
 
 const Text255 = t.String({ maxLength: 255, error: "must be at most 255 characters" });
 const ImageUrl = Nullable(t.String({ maxLength: 2000, error: "must be null or at most 2000 characters" }));
+/** Input: images and links the login page shows are http(s) or a same-origin path only (no javascript: or data:). */
+const ImageUrlInput = t.Union([LinkUrl(2000), t.Null()], {
+  error: "must be null or an http(s) URL or a path starting with a single /, of at most 2000 characters",
+});
 const FileId = Nullable(t.String({ minLength: 1, maxLength: 100 }));
 const Label = t.Object({ ko: Text255, en: Text255 });
 
@@ -12,6 +16,10 @@ const ExternalLink = t.Object({
   url: t.String({ minLength: 1, maxLength: 1000, error: "must be 1..1000 characters" }),
 });
 const ExternalLinks = t.Array(ExternalLink, { maxItems: 4, error: "must have at most 4 links" });
+const ExternalLinksInput = t.Array(t.Object({ ...ExternalLink.properties, url: LinkUrl(1000) }), {
+  maxItems: 4,
+  error: "must have at most 4 links",
+});
 const ExternalFeed = t.Union([t.Object({ titleKo: Text255, titleEn: Text255 }), t.Null()], {
   error: "must be null or {titleKo, titleEn}, each at most 255 characters",
 });
@@ -54,11 +62,11 @@ export type LoginPageSettingsRecord = Static<typeof LoginPageSettings>;
 
 /** PUT: the spec's required fields; absent optional ones take their defaults. */
 export const ReplaceLoginPageBody = t.Object({
-  logoImageUrl: ImageUrl,
+  logoImageUrl: ImageUrlInput,
   logoImageFileId: t.Optional(FileId),
   titleKo: Text255,
   titleEn: Text255,
-  backgroundImageUrl: ImageUrl,
+  backgroundImageUrl: ImageUrlInput,
   backgroundImageFileId: t.Optional(FileId),
   backgroundTitleEnabled: t.Boolean(),
   backgroundTitleKo: Text255,
@@ -67,7 +75,7 @@ export const ReplaceLoginPageBody = t.Object({
   methods: MethodsInput,
   buttonLabels: t.Optional(ButtonLabelsInput),
   externalLinksEnabled: t.Optional(t.Boolean()),
-  externalLinks: ExternalLinks,
+  externalLinks: ExternalLinksInput,
   externalFeed: t.Optional(ExternalFeed),
 });
 export type ReplaceLoginPageInput = Static<typeof ReplaceLoginPageBody>;

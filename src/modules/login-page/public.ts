@@ -1,13 +1,18 @@
 import type { Static } from "elysia";
 import { tenantByKey } from "../../platform/db/registry";
+import { ANONYMOUS_READER } from "../../platform/files/tokens";
 import { notFound } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
+import { fileDownloadUrl, readyFilesByIds } from "../files/attachments";
 import { loginProviders } from "../sso/service";
 import { tenantSettings } from "../tenant/tables";
 import type { PublicLoginPage } from "./model";
-import { getLoginPageSettings } from "./service";
+import { getLoginPageSettings, LOGIN_PAGE_RECORD } from "./service";
 
-/** The hosted login page's data for a tenant key; an unknown key is 404. */
+/**
+ * The hosted login page's data for a tenant key; an unknown key is 404. An image with a ready file
+ * shows the file (a 1-hour download URL anyone may use), else its configured URL.
+ */
 export function getPublicLoginPage(rt: Runtime, tenantKey: string): Static<typeof PublicLoginPage> {
   const tenant = tenantByKey(rt.platform.db, tenantKey);
   if (!tenant) throw notFound();
@@ -18,12 +23,20 @@ export function getPublicLoginPage(rt: Runtime, tenantKey: string): Static<typeo
       .get();
     const page = getLoginPageSettings(h.db);
     const available = loginProviders(rt, h.db, tenant.key).filter((p) => p.available);
+    const ready = readyFilesByIds(
+      h.db,
+      [page.logoImageFileId, page.backgroundImageFileId].filter((id) => id !== null),
+    );
+    const image = (fileId: string | null, url: string | null) =>
+      fileId && ready.has(fileId)
+        ? fileDownloadUrl(rt, { tenantId: tenant.id, fileId, readerId: ANONYMOUS_READER, attachedTo: `login-page:${LOGIN_PAGE_RECORD}` })
+        : url;
     return {
       name: settings?.name ?? tenant.name,
-      logoImageUrl: page.logoImageUrl,
+      logoImageUrl: image(page.logoImageFileId, page.logoImageUrl),
       titleKo: page.titleKo,
       titleEn: page.titleEn,
-      backgroundImageUrl: page.backgroundImageUrl,
+      backgroundImageUrl: image(page.backgroundImageFileId, page.backgroundImageUrl),
       backgroundTitleEnabled: page.backgroundTitleEnabled,
       backgroundTitleKo: page.backgroundTitleKo,
       backgroundTitleEn: page.backgroundTitleEn,

@@ -1,9 +1,17 @@
 import { Value } from "@sinclair/typebox/value";
 import { eq } from "drizzle-orm";
 import { type Db, write } from "../../platform/db/types";
-import { invalidMany } from "../../platform/http/errors";
+import type { DownloadRule } from "../../platform/files/tokens";
+import { type FieldError, invalidMany, Problem } from "../../platform/http/errors";
 import { fieldPath } from "../../platform/http/plugin";
-import { type LoginPageDraftInput, LoginPageSettings, type LoginPageSettingsRecord, type ReplaceLoginPageInput } from "./model";
+import { readyFilesByIds, requireReadyFiles } from "../files/attachments";
+import {
+  type LoginPageDraftInput,
+  LoginPageSettings,
+  type LoginPageSettingsRecord,
+  ReplaceLoginPageBody,
+  type ReplaceLoginPageInput,
+} from "./model";
 import { loginPageSettings } from "./tables";
 
 const DEFAULT_METHODS: LoginPageSettingsRecord["methods"] = { email: true, social_a: false, social_b: false, partner: false };
@@ -66,10 +74,40 @@ function saveRow(db: Db, set: { live?: LoginPageSettingsRecord; draft?: LoginPag
     .run();
 }
 
+const IMAGE_FILE_FIELDS = ["logoImageFileId", "backgroundImageFileId"] as const;
+
+/**
+ * Body references (DECISIONS §1): each image file id sent must be a ready file, else 400 naming
+ * the field. A newly set id must be the caller's own upload; one the settings or draft already
+ * hold (`kept`, e.g. set by another admin) only has to be still ready.
+ */
+function checkImageFiles(db: Db, actor: { memberId: string }, input: LoginPageDraftInput, kept: ReadonlySet<string>) {
+  const errors: FieldError[] = [];
+  const keptReady = readyFilesByIds(db, [...kept]);
+  for (const field of IMAGE_FILE_FIELDS) {
+    const id = input[field];
+    if (id == null || keptReady.has(id)) continue;
+    try {
+      requireReadyFiles(db, actor, [id], field);
+    } catch (e) {
+      if (!(e instanceof Problem)) throw e;
+      errors.push({ in: "body", field, message: "must be one of your own uploaded (ready) files" });
+    }
+  }
+  if (errors.length) throw invalidMany(errors);
+}
+
+type ImageFiles = { [F in (typeof IMAGE_FILE_FIELDS)[number]]?: string | null };
+const imageFileIds = (...sources: (ImageFiles | null | undefined)[]) =>
+  new Set(sources.flatMap((s) => IMAGE_FILE_FIELDS.flatMap((f) => s?.[f] ?? [])));
+
 /** PUT: the body replaces the settings; absent optional fields take their defaults. */
-export function replaceLoginPageSettings(db: Db, input: ReplaceLoginPageInput, now = Date.now()) {
+export function replaceLoginPageSettings(db: Db, actor: { memberId: string }, input: ReplaceLoginPageInput, now = Date.now()) {
   const next = overlay(DEFAULT_LOGIN_PAGE, input);
-  write(db, (tx) => saveRow(tx, { live: next }, now));
+  write(db, (tx) => {
+    checkImageFiles(tx, actor, input, imageFileIds(getLoginPageSettings(tx)));
+    saveRow(tx, { live: next }, now);
+  });
   return next;
 }
 
@@ -81,8 +119,11 @@ export function getLoginPageDraft(db: Db) {
 }
 
 /** PUT: the body replaces the stored draft. */
-export function saveLoginPageDraft(db: Db, input: LoginPageDraftInput, now = Date.now()) {
-  write(db, (tx) => saveRow(tx, { draft: stripUndefined(input) }, now));
+export function saveLoginPageDraft(db: Db, actor: { memberId: string }, input: LoginPageDraftInput, now = Date.now()) {
+  write(db, (tx) => {
+    checkImageFiles(tx, actor, input, imageFileIds(getLoginPageSettings(tx), readRow(tx)?.draft));
+    saveRow(tx, { draft: stripUndefined(input) }, now);
+  });
   return getLoginPageDraft(db);
 }
 
@@ -93,11 +134,28 @@ export function publishLoginPageDraft(db: Db, now = Date.now()) {
     const live = getLoginPageSettings(tx);
     if (!row?.draft) return live;
     const next = overlay(live, row.draft);
-    const errors = [...Value.Errors(LoginPageSettings, next)];
-    if (errors.length) {
-      throw invalidMany(errors.map((e) => ({ in: "body" as const, field: fieldPath(e.path) || "draft", message: e.message })));
+    const errors: FieldError[] = [...Value.Errors(ReplaceLoginPageBody, next)].map((e) => ({
+      in: "body",
+      field: fieldPath(e.path) || "draft",
+      message: e.message,
+    }));
+    // The draft's image files were checked when it was saved; they must still be ready.
+    const ready = readyFilesByIds(tx, [...imageFileIds(next)]);
+    for (const field of IMAGE_FILE_FIELDS) {
+      const id = next[field];
+      if (id && !ready.has(id)) errors.push({ in: "body", field, message: "must be a ready uploaded file" });
     }
+    if (errors.length) throw invalidMany(errors);
     saveRow(tx, { live: next, draft: null }, now);
     return next;
   });
+}
+
+/** The record id of the live settings in `login-page:<id>` download URLs (one row per tenant). */
+export const LOGIN_PAGE_RECORD = "live";
+
+/** downloadFileContent of a `login-page:live` URL (anyone): the file is still a live image of the login page. */
+export function loginPageImageDownload(db: Db, recordId: string, fileId: string): DownloadRule {
+  if (recordId !== LOGIN_PAGE_RECORD) return "gone";
+  return imageFileIds(getLoginPageSettings(db)).has(fileId) ? "ok" : "gone";
 }

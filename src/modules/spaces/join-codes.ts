@@ -6,6 +6,7 @@ import { type Db, write } from "../../platform/db/types";
 import { badRequest, conflict, forbidden, notFound } from "../../platform/http/errors";
 import { iso, isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
+import { normalizeJoinCode } from "../join-codes/lookup";
 import { tenantJoinCodes } from "../join-codes/tables";
 import { requireSpaceAdmin, type SpaceRow } from "./access";
 import { spaceMemberItem } from "./members";
@@ -122,7 +123,11 @@ function samePassword(stored: string, sent: string | null | undefined): boolean 
  */
 export function joinSpaceWithCode(rt: Runtime, actor: Actor, input: Static<typeof JoinSpaceBody>, now = Date.now()) {
   return write(actor.db, (tx) => {
-    const code = tx.select().from(spaceJoinCodes).where(eq(spaceJoinCodes.code, input.code.trim().toUpperCase())).get();
+    const code = tx
+      .select()
+      .from(spaceJoinCodes)
+      .where(eq(spaceJoinCodes.code, normalizeJoinCode(input.code)))
+      .get();
     if (!code?.enabled || (code.expiresAt !== null && code.expiresAt <= now)) throw invalidCode("code");
     if (code.password !== null && !samePassword(code.password, input.password)) throw invalidCode("password");
     const space = tx.select().from(spaces).where(eq(spaces.id, code.spaceId)).get() as SpaceRow;

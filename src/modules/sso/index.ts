@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
+import { rateLimitPlugin } from "../../platform/http/rate-limit";
 import { route } from "../../platform/http/route";
 import { Enum } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
@@ -22,6 +23,7 @@ const MANAGE = "permission:tenant-settings:manage" as const;
 export function ssoModule(rt: Runtime) {
   return new Elysia({ name: "module.sso" })
     .use(authPlugin(rt))
+    .use(rateLimitPlugin(rt))
     .get("/sso-settings", ({ actor }) => getSsoSettings(rt, actor.db, actor.tenantKey), {
       ...route("getSsoSettings", "sso", MANAGE),
       response: { 200: SsoSettings },
@@ -43,7 +45,10 @@ export function ssoModule(rt: Runtime) {
     )
     .get(
       "/public/tenants/:tenantKey/saml/login",
-      ({ params, query }) => new Response(null, { status: 302, headers: { location: startSamlSignIn(rt, params.tenantKey, query) } }),
+      ({ params, query }) => {
+        const started = startSamlSignIn(rt, params.tenantKey, query);
+        return new Response(null, { status: 302, headers: { location: started.location, "set-cookie": started.cookie } });
+      },
       {
         ...saml("startSamlSignIn"),
         params: TenantKeyParams,
@@ -51,15 +56,20 @@ export function ssoModule(rt: Runtime) {
           returnTo: t.Optional(t.String({ maxLength: 2000, error: "must be a relative path of at most 2000 characters" })),
           sessionType: t.Optional(Enum(["personal", "public"])),
         }),
-        response: { 302: t.Void({ description: "Redirect to the IdP with SAMLRequest and RelayState" }) },
+        response: {
+          302: t.Void({
+            description:
+              "Redirect to the IdP with SAMLRequest and RelayState; sets the short-lived cookie binding the RelayState to this browser",
+          }),
+        },
       },
     )
     .post(
       "/public/tenants/:tenantKey/saml/acs",
-      async ({ params, body }) => {
-        const done = await consumeSamlAssertion(rt, params.tenantKey, body);
-        const headers: Record<string, string> = { location: done.location };
-        if (done.cookie) headers["set-cookie"] = done.cookie;
+      async ({ params, body, request }) => {
+        const done = await consumeSamlAssertion(rt, params.tenantKey, body, request);
+        const headers = new Headers({ location: done.location });
+        for (const cookie of done.cookies) headers.append("set-cookie", cookie);
         return new Response(null, { status: 303, headers });
       },
       {
@@ -74,8 +84,11 @@ export function ssoModule(rt: Runtime) {
     );
 }
 
-/** Public SAML routes (catalog area `auth`), with extra OpenAPI detail for their media types. */
+/**
+ * Public SAML routes (catalog area `auth`), with extra OpenAPI detail for their media types; they
+ * count against the per-IP limit of the public auth operations (DECISIONS §0).
+ */
 function saml(operationId: string, extra: Record<string, string> = {}) {
   const r = route(operationId, "auth", "public");
-  return { ...r, detail: { ...r.detail, ...extra } };
+  return { ...r, detail: { ...r.detail, ...extra }, ipRateLimit: "auth" };
 }

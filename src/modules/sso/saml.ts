@@ -2,13 +2,17 @@ import { randomBytes } from "node:crypto";
 import { deflateRawSync } from "node:zlib";
 import { FormatRegistry } from "@sinclair/typebox";
 import { eq, lt } from "drizzle-orm";
+import { mac, sameMac } from "../../platform/crypto";
 import { indexMember, type TenantRow, tenantByKey } from "../../platform/db/registry";
 import type { TenantHandle } from "../../platform/db/tenant-store";
 import { type Db, write } from "../../platform/db/types";
-import { invalid, notFound } from "../../platform/http/errors";
+import { invalid, notFound, Problem } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
-import { startSession } from "../auth/session";
+import { cookieOf, startSession } from "../auth/session";
+import { fieldsOf } from "../fields/lookup";
+import type { FieldValueInput } from "../fields/values";
 import { insertMember } from "../members/create";
+import { upsertMemberFieldValues } from "../members/field-values";
 import { members } from "../members/tables";
 import { roleByKey } from "../roles/builtin";
 import { SamlCheckFailed, verifySamlResponse } from "./saml-verify";
@@ -64,13 +68,31 @@ export function samlMetadata(rt: Runtime, tenantKey: string): string {
 `;
 }
 
-/** SP-initiated sign-in: saves a one-use state and redirects to the IdP (HTTP-Redirect binding). */
+/**
+ * Login-CSRF binding: the browser that starts a sign-in gets a short-lived cookie holding a keyed
+ * hash of its RelayState, scoped to the ACS; the ACS requires it. The name carries part of the hash,
+ * so sign-ins started in two tabs do not replace each other's cookie. The IdP posts cross-site, so
+ * the cookie is SameSite=None; Secure on https (Lax over plain http, where None is refused).
+ */
+function relayBinding(rt: Runtime, relayState: string) {
+  const hash = mac(rt.secret, "saml-relay-state", relayState);
+  return { name: `lsp_saml_${hash.slice(0, 16)}`, hash };
+}
+
+function relayCookie(rt: Runtime, tenantKey: string, relayState: string | null, maxAgeSeconds: number, name: string): string {
+  const path = new URL(spUrls(rt, tenantKey).spAcsUrl).pathname;
+  const site = rt.config.publicUrl.startsWith("http://") ? ["SameSite=Lax"] : ["SameSite=None", "Secure"];
+  const value = relayState === null ? "" : relayBinding(rt, relayState).hash;
+  return [`${name}=${value}`, `Path=${path}`, `Max-Age=${maxAgeSeconds}`, "HttpOnly", ...site].join("; ");
+}
+
+/** SP-initiated sign-in: saves a one-use state and redirects to the IdP (HTTP-Redirect binding), binding the state to this browser. */
 export function startSamlSignIn(
   rt: Runtime,
   tenantKey: string,
   query: { returnTo?: string; sessionType?: "personal" | "public" },
   now = Date.now(),
-): string {
+): { location: string; cookie: string } {
   const returnTo = checkReturnTo(query.returnTo);
   const tenant = tenantOr404(rt, tenantKey);
   const { spEntityId, spAcsUrl } = spUrls(rt, tenant.key);
@@ -95,7 +117,8 @@ export function startSamlSignIn(
     const url = new URL(sso.idpSsoUrl);
     url.searchParams.append("SAMLRequest", deflateRawSync(Buffer.from(request)).toString("base64"));
     url.searchParams.append("RelayState", relayState);
-    return url.toString();
+    const cookie = relayCookie(rt, tenant.key, relayState, STATE_TTL_MS / 1000, relayBinding(rt, relayState).name);
+    return { location: url.toString(), cookie };
   });
 }
 
@@ -116,6 +139,21 @@ function cleanDisplayName(raw: string | undefined, email: string): string {
 }
 
 const MEMBER_COLUMNS = ["displayName", "affiliation", "externalMemberCode", "bio"] as const;
+
+/** An attribute's text as the value of a custom field of this type; null when it cannot be one. */
+function fieldValueOf(type: string, fieldId: string, text: string): FieldValueInput | null {
+  const trimmed = text.trim();
+  if (trimmed === "") return { fieldId };
+  if (type === "NUMBER") {
+    const n = Number(trimmed);
+    return Number.isFinite(n) ? { fieldId, valueNumber: n } : null;
+  }
+  if (type === "DATE") {
+    const ms = Date.parse(trimmed);
+    return Number.isNaN(ms) ? null : { fieldId, valueDate: new Date(ms).toISOString() };
+  }
+  return { fieldId, valueText: text.slice(0, 10000) };
+}
 
 /** Finds (or provisions) the member of a verified assertion and refreshes its mapped columns. */
 function resolveSsoMember(
@@ -154,23 +192,47 @@ function resolveSsoMember(
         .set({ ...updates, updatedAt: now })
         .where(eq(members.id, member.id))
         .run();
+    // Mapped custom fields: a value that does not fit its field (type, options, length) is left out, not a refusal.
+    const fields = new Map(fieldsOf(tx, "member").map((f) => [f.id, f]));
+    for (const m of sso.attributeMappings) {
+      const field = fields.get(m.fieldId);
+      const text = field ? claims.attributes.get(m.samlAttribute)?.[0] : undefined;
+      if (!field || text === undefined) continue;
+      const value = fieldValueOf(field.type, field.id, text);
+      let skipped = value ? undefined : `is not a ${field.type} value`;
+      if (value)
+        try {
+          upsertMemberFieldValues(tx, member.id, [value]);
+        } catch (e) {
+          if (!(e instanceof Problem)) throw e;
+          skipped = e.errors?.[0]?.message ?? e.message;
+        }
+      if (skipped) rt.log({ level: "warn", event: "saml-field-skipped", tenantKey: tenant.key, fieldId: field.id, reason: skipped });
+    }
     return { memberId: member.id, email };
   });
 }
 
 /**
- * The ACS. Returns where to send the browser (303) and the refresh cookie on success; any refusal
- * after a valid RelayState is a redirect to returnTo with `error=CODE` (reason in the log only).
+ * The ACS. Returns where to send the browser (303) and its cookies: the refresh cookie on success,
+ * and always the RelayState binding cleared. Any refusal after a valid RelayState is a redirect to
+ * returnTo with `error=CODE` (reason in the log only); a missing or wrong binding cookie is SSO_FAILED.
  */
 export async function consumeSamlAssertion(
   rt: Runtime,
   tenantKey: string,
   form: { SAMLResponse: string; RelayState: string },
+  request: Request,
   now = Date.now(),
-): Promise<{ location: string; cookie: string | null }> {
+): Promise<{ location: string; cookies: string[] }> {
   const tenant = tenantOr404(rt, tenantKey);
   const state = rt.tenants.use(tenant.id, (h) => takeState(h.db, form.RelayState, now));
+  const binding = relayBinding(rt, form.RelayState);
+  const cleared = relayCookie(rt, tenant.key, null, 0, binding.name);
   try {
+    const bound = cookieOf(request, binding.name);
+    if (!bound || !sameMac(bound, binding.hash))
+      throw new Refusal("SSO_FAILED", "RelayState not bound to this browser (cookie missing or wrong)");
     const found = rt.tenants.use(tenant.id, (h) => {
       const sso = readSso(h.db);
       if (!sso.enabled || !isIdpConfigured(sso)) throw new Refusal("SSO_DISABLED", "SSO disabled or IdP unconfigured since start");
@@ -203,10 +265,10 @@ export async function consumeSamlAssertion(
       state.sessionType ?? undefined,
       now,
     );
-    return { location: redirectUrl(rt, state.returnTo), cookie: issued.cookie };
+    return { location: redirectUrl(rt, state.returnTo), cookies: [issued.cookie, cleared] };
   } catch (e) {
     if (!(e instanceof Refusal)) throw e;
     rt.log({ level: "warn", event: "saml-refused", tenantKey: tenant.key, code: e.code, reason: e.reason });
-    return { location: redirectUrl(rt, state.returnTo, e.code), cookie: null };
+    return { location: redirectUrl(rt, state.returnTo, e.code), cookies: [cleared] };
   }
 }

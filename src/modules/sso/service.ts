@@ -4,6 +4,7 @@ import type { Static } from "elysia";
 import { type Db, write } from "../../platform/db/types";
 import { forbidden, invalid } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
+import { fieldsOf } from "../fields/lookup";
 import type { ProviderItem } from "../login-page/model";
 import { getLoginPageSettings } from "../login-page/service";
 import type { SsoSettings, UpdateSsoBody } from "./model";
@@ -24,6 +25,7 @@ const COLUMN_LABELS: Record<string, string> = {
   externalMemberCode: "External member code",
   bio: "Bio",
 };
+const columnLabel = (fieldId: string) => (Object.hasOwn(COLUMN_LABELS, fieldId) ? COLUMN_LABELS[fieldId] : undefined);
 
 const DEFAULTS: SsoRow = {
   id: 1,
@@ -99,6 +101,14 @@ export function availableProvider(rt: Runtime, db: Db, tenantKey: string, key: s
   return loginProviders(rt, db, tenantKey).find((p) => p.key === key && p.available) ?? null;
 }
 
+/** Each mapped field's label: a member column's, else the custom field's (its id if the field is gone). */
+function mappingLabels(db: Db, row: SsoRow): Record<string, string> {
+  const custom = row.attributeMappings.some((m) => !columnLabel(m.fieldId))
+    ? new Map(fieldsOf(db, "member").map((f) => [f.id, f.label]))
+    : new Map<string, string>();
+  return Object.fromEntries(row.attributeMappings.map((m) => [m.fieldId, columnLabel(m.fieldId) ?? custom.get(m.fieldId) ?? m.fieldId]));
+}
+
 export function toSsoSettings(rt: Runtime, db: Db, tenantKey: string, row: SsoRow): Static<typeof SsoSettings> {
   const { spAcsUrl, spEntityId } = spUrls(rt, tenantKey);
   return {
@@ -109,7 +119,7 @@ export function toSsoSettings(rt: Runtime, db: Db, tenantKey: string, row: SsoRo
     attributeMappings: row.attributeMappings,
     spAcsUrl,
     spEntityId,
-    mappingLabels: Object.fromEntries(row.attributeMappings.map((m) => [m.fieldId, COLUMN_LABELS[m.fieldId] ?? m.fieldId])),
+    mappingLabels: mappingLabels(db, row),
     idpConfigured: isIdpConfigured(row),
     partnerProviders: row.partnerProviders,
     allowedLoginMethods: row.allowedLoginMethods,
@@ -161,7 +171,13 @@ export function updateSsoSettings(rt: Runtime, db: Db, tenantKey: string, input:
   if (input.idpSsoUrl) checkUrl("idpSsoUrl", input.idpSsoUrl);
   const x509Cert = input.x509Cert ? normalizeCertificate(input.x509Cert) : input.x509Cert;
   const seenFields = new Set<string>();
+  const customIds =
+    input.attributeMappings?.some((m) => !columnLabel(m.fieldId)) === true
+      ? new Set(fieldsOf(db, "member").map((f) => f.id))
+      : new Set<string>();
   input.attributeMappings?.forEach((m, i) => {
+    if (!columnLabel(m.fieldId) && !customIds.has(m.fieldId))
+      throw invalid(`attributeMappings[${i}].fieldId`, "must be a member field id or a member column key");
     if (seenFields.has(m.fieldId)) throw invalid(`attributeMappings[${i}].fieldId`, "is mapped twice");
     seenFields.add(m.fieldId);
   });
@@ -192,6 +208,9 @@ export function updateSsoSettings(rt: Runtime, db: Db, tenantKey: string, input:
       id: 1,
       updatedAt: now,
     };
+    // SSO only while SAML cannot be used would lock every member out.
+    if (next.allowedLoginMethods === "SSO_ONLY" && !(next.enabled && isIdpConfigured(next)))
+      throw invalid("allowedLoginMethods", "can be SSO_ONLY only while SSO is enabled and the IdP is configured");
     tx.insert(ssoSettings).values(next).onConflictDoUpdate({ target: ssoSettings.id, set: next }).run();
     return next;
   });

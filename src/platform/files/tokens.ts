@@ -64,6 +64,12 @@ export function fileUploadUrl(rt: Runtime, f: { tenantId: string; fileId: string
  */
 export type DownloadRule = "ok" | "forbidden" | "gone";
 
+/**
+ * The reader of a download token for a public record (the hosted login page's images): no member;
+ * only the public rules of files/download-rules.ts accept it. Member ids are never empty.
+ */
+export const ANONYMOUS_READER = "";
+
 /** The reader a download token names, as the probes need it. */
 export type DownloadReader = { memberId: string; profileId: string; permissions: readonly string[] };
 

@@ -190,7 +190,7 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => []) {
       ctx.set.status = res.status;
       return res;
     })
-    .onAfterResponse({ as: "global" }, ({ request, set, route }) => {
+    .onAfterResponse({ as: "global" }, ({ request, set, route, responseValue }) => {
       releaseActor(rt, request);
       const s = started.get(request);
       if (!s) return;
@@ -198,7 +198,8 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => []) {
         requestId: s.id,
         method: request.method,
         route,
-        status: set.status,
+        // A handler that returns a Response (a redirect) sets its own status; set.status stays 200.
+        status: responseValue instanceof Response ? responseValue.status : set.status,
         ms: Math.round((performance.now() - s.at) * 100) / 100,
       });
     });

@@ -23,6 +23,41 @@ FormatRegistry.Set(
   (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(v) && !Number.isNaN(Date.parse(v)),
 );
 
+/** An absolute http(s) URL with a host and no whitespace. */
+export function isHttpUrl(v: string): boolean {
+  if (/\s/.test(v)) return false;
+  try {
+    const u = new URL(v);
+    return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What a page may link to or load: an absolute http(s) URL, or a same-origin path (one leading
+ * `/`, not `//` or `/\`, no whitespace or control characters). No javascript:, data: or other schemes.
+ */
+export function isLinkUrl(v: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  return isHttpUrl(v) || (/^\/(?![/\\])/.test(v) && !/[\s\x00-\x1f\x7f]/.test(v));
+}
+
+FormatRegistry.Set("ls-http-url", isHttpUrl);
+FormatRegistry.Set("ls-link-url", isLinkUrl);
+
+/** An absolute http(s) URL of at most maxLength characters. */
+export const HttpUrl = (maxLength: number) =>
+  t.String({ format: "ls-http-url", maxLength, error: `must be an absolute http(s) URL of at most ${maxLength} characters` });
+/** An absolute http(s) URL or a same-origin path starting with a single `/`, of at most maxLength characters. */
+export const LinkUrl = (maxLength: number) =>
+  t.String({
+    format: "ls-link-url",
+    minLength: 1,
+    maxLength,
+    error: `must be an http(s) URL or a path starting with a single /, of at most ${maxLength} characters`,
+  });
+
 export const Email = t.String({
   format: "ls-email",
   maxLength: 255,
