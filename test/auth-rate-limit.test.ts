@@ -38,18 +38,27 @@ describe("per-IP rate limit on public auth operations (LEARNSPACE_IP_RATE_LIMIT=
 
 describe("per-IP rate limit on the public login page and SAML operations", () => {
   const own = useServer({}, { LEARNSPACE_IP_RATE_LIMIT: "3" });
-  test("getPublicLoginPage, getSamlMetadata, startSamlSignIn and consumeSamlAssertion count: the fourth gets 429", async () => {
+  test("startSamlSignIn and consumeSamlAssertion count with the sign-in operations: the fourth gets 429", async () => {
     const t = await createTenantFixture(own.server);
     const base = `/api/v1/public/tenants/${t.tenantKey}`;
-    expect((await own.call("GET", `${base}/login-page`)).status).toBe(200);
-    expect((await own.call("GET", `${base}/saml/metadata`)).status).toBe(200);
     expect((await own.call("GET", `${base}/saml/login`)).status).toBe(404);
+    expect((await own.call("GET", `${base}/saml/login`)).status).toBe(404);
+    expect((await own.call("POST", "/api/v1/auth/sign-in/password", { json: { identifier: "x", password: "y" } })).status).not.toBe(429);
     const form = new URLSearchParams({ SAMLResponse: "eA==", RelayState: "x" }).toString();
     const limited = await own.call("POST", `${base}/saml/acs`, {
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: form,
     });
     expectProblem(limited, 429, "RATE_LIMITED");
+  });
+
+  test("getPublicLoginPage and getSamlMetadata have their own budget of page loads: the fourth gets 429", async () => {
+    const t = await createTenantFixture(own.server);
+    const base = `/api/v1/public/tenants/${t.tenantKey}`;
+    expect((await own.call("GET", `${base}/login-page`)).status).toBe(200);
+    expect((await own.call("GET", `${base}/saml/metadata`)).status).toBe(200);
+    expect((await own.call("GET", `${base}/login-page`)).status).toBe(200);
+    expectProblem(await own.call("GET", `${base}/saml/metadata`), 429, "RATE_LIMITED");
     expectProblem(await own.call("GET", `${base}/login-page`), 429, "RATE_LIMITED");
   });
 });

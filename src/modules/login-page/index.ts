@@ -40,7 +40,8 @@ export function loginPageModule(rt: Runtime) {
     .get("/public/tenants/:tenantKey/login-page", ({ params }) => getPublicLoginPage(rt, params.tenantKey), {
       // A public auth operation: counts against the per-IP limit (DECISIONS §0).
       ...route("getPublicLoginPage", "auth", "public"),
-      ipRateLimit: "auth",
+      // Page loads are counted apart from sign-in attempts (a school behind one NAT address loads it often).
+      ipRateLimit: "auth-page",
       params: TenantKeyParams,
       response: { 200: PublicLoginPage },
     });

@@ -38,7 +38,8 @@ export function ssoModule(rt: Runtime) {
       ({ params }) =>
         new Response(samlMetadata(rt, params.tenantKey), { headers: { "content-type": "application/samlmetadata+xml; charset=utf-8" } }),
       {
-        ...saml("getSamlMetadata", { "x-response-media": "application/samlmetadata+xml" }),
+        // A read, counted apart from sign-in attempts so that page loads never use up their budget.
+        ...saml("getSamlMetadata", { "x-response-media": "application/samlmetadata+xml" }, "auth-page"),
         params: TenantKeyParams,
         response: { 200: t.String({ description: "SAML 2.0 SP metadata (XML)" }) },
       },
@@ -88,7 +89,7 @@ export function ssoModule(rt: Runtime) {
  * Public SAML routes (catalog area `auth`), with extra OpenAPI detail for their media types; they
  * count against the per-IP limit of the public auth operations (DECISIONS §0).
  */
-function saml(operationId: string, extra: Record<string, string> = {}) {
+function saml(operationId: string, extra: Record<string, string> = {}, bucket = "auth") {
   const r = route(operationId, "auth", "public");
-  return { ...r, detail: { ...r.detail, ...extra }, ipRateLimit: "auth" };
+  return { ...r, detail: { ...r.detail, ...extra }, ipRateLimit: bucket };
 }
