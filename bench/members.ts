@@ -122,6 +122,7 @@ try {
     defaultSort: "",
     customFieldSortTwoFilters: `?sortBy=${fields.dept}&sortDir=asc&statuses=active&fieldFilters=${fields.grade}:B`,
     customNumberSortDescTwoFilters: `?sortBy=${fields.score}&isIssuedAccount=true&fieldFilters=${fields.dept}:Department%20C2`,
+    statusFilterEmailSort: "?statuses=active&sortBy=email&sortDir=asc",
     searchCommon: "?search=minji",
     searchRare: "?search=user12345",
     deepPage: "?page=4000&pageSize=20",

@@ -3,6 +3,7 @@ import type { Config } from "../config";
 import type { MemberResolver } from "./auth/actor";
 import { createTokens, type Tokens } from "./auth/tokens";
 import { openPlatformDb, type PlatformDb } from "./db/platform-db";
+import { closeSqlite } from "./db/sqlite";
 import { createTenantStore, type TenantStore } from "./db/tenant-store";
 import { type Cursors, createCursors } from "./http/cursor";
 import { createMailer, type Mailer } from "./mail/mailer";
@@ -39,7 +40,7 @@ export function createRuntime(config: Config, resolveMember: MemberResolver): Ru
     log,
     close() {
       tenants.closeAll();
-      platform.sqlite.close();
+      closeSqlite(platform.sqlite);
     },
   };
 }

@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { applyMigrations } from "./migrate";
 import { platformMigrations } from "./migrations.gen";
-import { drizzleOf, openSqlite } from "./sqlite";
+import { drizzleOf, openSqlite, optimizeOnOpen } from "./sqlite";
 import type { Db } from "./types";
 
 export type PlatformDb = { sqlite: Database; db: Db };
@@ -15,5 +15,6 @@ export function openPlatformDb(dataDir: string): PlatformDb {
   }
   const sqlite = openSqlite(join(dataDir, "platform.sqlite"));
   applyMigrations(sqlite, platformMigrations, "platform.sqlite");
+  optimizeOnOpen(sqlite);
   return { sqlite, db: drizzleOf(sqlite) };
 }
