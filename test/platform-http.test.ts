@@ -8,7 +8,7 @@ import { resolveMember } from "../src/modules/members/actor";
 import { authPlugin } from "../src/platform/auth/context";
 import { httpPlugin } from "../src/platform/http/plugin";
 import { route } from "../src/platform/http/route";
-import { DisplayName, Email, Enum, Nullable, PageQuery, Password } from "../src/platform/http/schemas";
+import { DateTimeInput, DisplayName, Email, Enum, Nullable, PageQuery, Password } from "../src/platform/http/schemas";
 import { createRuntime, type Runtime } from "../src/platform/runtime";
 
 // The platform's HTTP behaviour (errors, limits, request ids) on a probe module built with the same
@@ -46,6 +46,10 @@ beforeAll(() => {
     })
     .get("/redirect", () => new Response(null, { status: 302, headers: { location: "/elsewhere" } }), route("redirect", "probe", "public"))
     .post("/guarded", () => ({ ok: true }), { ...route("guarded", "probe", "session"), body: t.Object({ a: t.String() }) })
+    .post("/optional", ({ body }) => body, {
+      ...route("optional", "probe", "public"),
+      body: t.Object({ note: t.Optional(t.String()), at: t.Optional(DateTimeInput) }),
+    })
     .get(
       "/boom",
       () => {
@@ -193,6 +197,30 @@ describe("bodies", () => {
       },
     });
     await problem(await post("/probe", stream as unknown as any), 413, "PAYLOAD_TOO_LARGE");
+  });
+
+  test("a JSON body must be an object, even where every field is optional", async () => {
+    for (const raw of ['"x"', "[1,2]", "3", "true", "null"]) {
+      const body = await problem(await post("/optional", raw), 400, "VALIDATION_FAILED");
+      expect(body.errors).toEqual([{ in: "body", field: "body", message: "must be a JSON object" }]);
+    }
+    expect((await post("/optional", "{}")).status).toBe(200);
+  });
+
+  test("text that is not well-formed Unicode (a lone surrogate) is refused, naming the field", async () => {
+    const body = await problem(await post("/optional", '{"note":"ok \\ud800 and \\ud800x"}'), 400, "VALIDATION_FAILED");
+    expect(body.errors).toEqual([{ in: "body", field: "note", message: "is not well-formed Unicode text" }]);
+    const ok = await post("/optional", JSON.stringify({ note: "emoji 🔥 and 한글" }));
+    expect(((await ok.json()) as { note: string }).note).toBe("emoji 🔥 and 한글");
+  });
+
+  test("a date-time must name a real instant", async () => {
+    for (const at of ["2025-02-30T00:00:00Z", "2025-13-01T00:00:00Z", "0000-01-01T00:00:00Z", "2025-01-01T24:00:00Z", "2025-01-01"]) {
+      const body = await problem(await post("/optional", JSON.stringify({ at })), 400, "VALIDATION_FAILED");
+      expect(body.errors[0].field).toBe("at");
+    }
+    for (const at of ["2024-02-29T12:00:00Z", "2025-06-30T23:59:59.999+09:00"])
+      expect((await post("/optional", JSON.stringify({ at }))).status).toBe(200);
   });
 
   test("a body of any other type is held to the same 4 MiB and then fails validation", async () => {

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { changeGuardedCache } from "../db/sqlite";
-import { hasInvalidJson } from "../http/body";
-import { forbidden, invalidJsonProblem, unauthenticated } from "../http/errors";
+import { bodyProblem } from "../http/body";
+import { forbidden, unauthenticated } from "../http/errors";
 import type { Runtime } from "../runtime";
 import type { Actor } from "./actor";
 
@@ -91,7 +91,8 @@ export function authPlugin(rt: Runtime) {
           actors.set(request, actor);
           if (rule.startsWith("permission:") && !actor.permissionSet.has(rule.slice(11))) throw forbidden();
         }
-        if (hasInvalidJson(request)) throw invalidJsonProblem();
+        const refused = bodyProblem(request);
+        if (refused) throw refused;
       },
       resolve({ request }: { request: Request }) {
         return { actor: actors.get(request) as Actor };

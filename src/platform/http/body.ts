@@ -1,10 +1,9 @@
-import { payloadTooLarge } from "./errors";
+import { invalidJsonProblem, invalidMany, type Problem, payloadTooLarge } from "./errors";
 
 /** JSON, form and any other request bodies: at most 4 MiB (DECISIONS §3 413). Uploads stream. */
 export const BODY_LIMIT = 4 * 1024 * 1024;
 
 const streamed = new WeakSet<Request>();
-const invalidJson = new WeakSet<Request>();
 
 /** A route that reads its body as a stream itself (file uploads) marks the request in onRequest. */
 export function markStreamedBody(request: Request) {
@@ -13,15 +12,56 @@ export function markStreamedBody(request: Request) {
 
 export const isStreamedBody = (request: Request) => streamed.has(request);
 
+const refused = new WeakMap<Request, Problem>();
+
 /**
- * Malformed JSON is remembered, not thrown while parsing, so that the check order of DECISIONS §3
- * holds (401 and permission 403 before any 400): the auth macro reports it after authenticating.
+ * What is wrong with a JSON body (malformed, not an object, text that is not well-formed Unicode) is
+ * remembered while parsing, not thrown, so that the check order of DECISIONS §3 holds (401 and
+ * permission 403 before any 400): the auth macro reports it after authenticating.
  */
-export function markInvalidJson(request: Request) {
-  invalidJson.add(request);
+export const bodyProblem = (request: Request) => refused.get(request);
+
+/** Parses a JSON body text; on a problem, remembers it for the request and yields `{}`. */
+export function parseJsonBody(request: Request, text: string): unknown {
+  if (text.trim() === "") return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    refused.set(request, invalidJsonProblem());
+    return {};
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    refused.set(request, invalidMany([{ in: "body", field: "body", message: "must be a JSON object" }]));
+    return {};
+  }
+  const bad = illFormedPath(value, "");
+  if (bad !== null) {
+    refused.set(request, invalidMany([{ in: "body", field: bad || "body", message: "is not well-formed Unicode text" }]));
+    return {};
+  }
+  return value;
 }
 
-export const hasInvalidJson = (request: Request) => invalidJson.has(request);
+/** The field path of the first string (or key) holding a lone surrogate, else null. */
+function illFormedPath(value: unknown, path: string): string | null {
+  if (typeof value === "string") return value.isWellFormed() ? null : path;
+  if (typeof value !== "object" || value === null) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const bad = illFormedPath(value[i], `${path}[${i}]`);
+      if (bad !== null) return bad;
+    }
+    return null;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (!key.isWellFormed()) return at;
+    const bad = illFormedPath(item, at);
+    if (bad !== null) return bad;
+  }
+  return null;
+}
 
 /** Reads a body stream, failing with 413 as soon as it passes the limit (chunked bodies too). */
 export async function readLimited(request: Request): Promise<string> {

@@ -4,8 +4,8 @@ import { Value } from "@sinclair/typebox/value";
 import { Elysia, ValidationError } from "elysia";
 import { releaseActor } from "../auth/context";
 import type { Runtime } from "../runtime";
-import { hasInvalidJson, isStreamedBody, markInvalidJson, readLimited } from "./body";
-import { type FieldError, Problem, problemBody, problemResponse } from "./errors";
+import { bodyProblem, isStreamedBody, parseJsonBody, readLimited } from "./body";
+import { type FieldError, invalidJsonProblem, Problem, problemBody, problemResponse } from "./errors";
 
 const started = new WeakMap<Request, { id: string; at: number }>();
 
@@ -128,9 +128,9 @@ function problemFor({ error, code, request, route }: ErrorContext, rt: Runtime, 
   // Elysia wraps whatever the parse hook throws (413, INVALID_JSON) in a ParseError.
   const cause = (error as { cause?: unknown }).cause;
   if (code === "PARSE" && cause instanceof Problem) return problemResponse(cause, id);
-  if (hasInvalidJson(request) && (error instanceof ValidationError || code === "VALIDATION")) {
-    return problemResponse(new Problem(400, "INVALID_JSON", "The request body is not valid JSON."), id);
-  }
+  // A body refused while parsing (routes without the auth macro meet it here, as a validation error).
+  const refused = bodyProblem(request);
+  if (refused && (error instanceof ValidationError || code === "VALIDATION")) return problemResponse(refused, id);
   // Query errors are re-derived per parameter: Elysia reports some without a name or as a decode error.
   const queryError = error instanceof ValidationError ? error.type === "property" || error.type === "query" : code === "VALIDATION";
   if (queryError) {
@@ -149,7 +149,7 @@ function problemFor({ error, code, request, route }: ErrorContext, rt: Runtime, 
   if (error instanceof ValidationError) {
     return problemResponse(new Problem(400, "VALIDATION_FAILED", "The request is not valid.", validationErrors(error)), id);
   }
-  if (code === "PARSE") return problemResponse(new Problem(400, "INVALID_JSON", "The request body is not valid JSON."), id);
+  if (code === "PARSE") return problemResponse(invalidJsonProblem(), id);
   if (code === "NOT_FOUND") return problemResponse(new Problem(404, "NOT_FOUND", "Not found."), id);
   if (code === "INVALID_COOKIE_SIGNATURE") return problemResponse(new Problem(401, "SESSION_EXPIRED", "The session has expired."), id);
   rt.log({ level: "error", requestId: id, error: error instanceof Error ? error.stack : String(error) });
@@ -171,15 +171,7 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => []) {
       if (isStreamedBody(request)) return;
       const type = contentType?.split(";")[0]?.trim().toLowerCase();
       const text = await readLimited(request);
-      if (type === "application/json" || type?.endsWith("+json")) {
-        if (text.trim() === "") return {};
-        try {
-          return JSON.parse(text);
-        } catch {
-          markInvalidJson(request);
-          return {};
-        }
-      }
+      if (type === "application/json" || type?.endsWith("+json")) return parseJsonBody(request, text);
       if (type === "application/x-www-form-urlencoded") return Object.fromEntries(new URLSearchParams(text));
       // Any other type is read under the same limit and handed to validation as text.
       return text;

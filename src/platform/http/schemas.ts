@@ -18,10 +18,19 @@ export function isPassword(v: string): boolean {
 FormatRegistry.Set("ls-email", (v) => EMAIL.test(v));
 FormatRegistry.Set("ls-password", isPassword);
 FormatRegistry.Set("ls-display-name", (v) => DISPLAY_NAME.test(v));
-FormatRegistry.Set(
-  "ls-date-time",
-  (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(v) && !Number.isNaN(Date.parse(v)),
-);
+/**
+ * An RFC 3339 date-time that names a real instant: the calendar date exists (no 30 February), the
+ * clock is in range, and the year is 1000..9999.
+ */
+export function isDateTime(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.exec(v);
+  if (!m) return false;
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? "0"].map(Number);
+  if (year < 1000 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return false;
+  if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return false;
+  return !Number.isNaN(Date.parse(v));
+}
+FormatRegistry.Set("ls-date-time", isDateTime);
 
 /** An absolute http(s) URL with a host and no whitespace. */
 export function isHttpUrl(v: string): boolean {
