@@ -94,6 +94,30 @@ describe("POST /api/v1/spaces — createSpace", () => {
     expect(u.body).toMatchObject({ allowFileDownload: false, vodConcurrentLimit: true });
   });
 
+  test("enforce* flags turned on later hold for existing spaces too (reads and lists); off again, the stored values return", async () => {
+    const tenant = await createTenantFixture(api.server);
+    const a = await newSpace(tenant, { allowFileDownload: true, vodConcurrentLimit: false });
+    expect(a).toMatchObject({ allowFileDownload: true, vodConcurrentLimit: false });
+    const flags = async () => {
+      const one = (await as(tenant).get(`/spaces/${a.id}`)).body;
+      const listed = (await as(tenant).get("/spaces")).body.spaces.find((x: { id: string }) => x.id === a.id);
+      expect(listed.allowFileDownload).toBe(one.allowFileDownload);
+      expect(listed.vodConcurrentLimit).toBe(one.vodConcurrentLimit);
+      return { allowFileDownload: one.allowFileDownload, vodConcurrentLimit: one.vodConcurrentLimit };
+    };
+    await as(tenant).patch("/space-defaults", { enforceFileDownloadDisabled: true });
+    expect(await flags()).toEqual({ allowFileDownload: false, vodConcurrentLimit: false });
+    await as(tenant).patch("/space-defaults", { enforceVodConcurrentLimit: true });
+    expect(await flags()).toEqual({ allowFileDownload: false, vodConcurrentLimit: true });
+    // an update that sends nothing of them still shows the enforced values
+    expect((await as(tenant).patch(`/spaces/${a.id}`, { name: "Renamed" })).body).toMatchObject({
+      allowFileDownload: false,
+      vodConcurrentLimit: true,
+    });
+    await as(tenant).patch("/space-defaults", { enforceFileDownloadDisabled: false, enforceVodConcurrentLimit: false });
+    expect(await flags()).toEqual({ allowFileDownload: true, vodConcurrentLimit: false });
+  });
+
   test("takes the caller's own ready upload as thumbnail and emits a signed thumbnailUrl", async () => {
     const t = await as(owner).post("/files", { fileName: "thumb.png", contentType: "image/png", size: 3 });
     expect(t.status).toBe(201);
