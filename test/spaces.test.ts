@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import { MENUS } from "../src/modules/spaces/model";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 const api = useServer();
@@ -234,12 +235,16 @@ describe("PATCH /api/v1/spaces/{spaceId} — updateSpace", () => {
     const cases: [unknown, string][] = [
       [{ name: "" }, "name"],
       [{ startMenu: "x".repeat(21) }, "startMenu"],
+      [{ startMenu: "home" }, "startMenu"],
       [{ enabledMenus: Array.from({ length: 11 }, (_, i) => `m${i}`) }, "enabledMenus"],
       [{ enabledMenus: ["x".repeat(21)] }, "enabledMenus[0]"],
+      [{ enabledMenus: ["content", "nope"] }, "enabledMenus[1]"],
+      [{ enabledMenus: ["content", "grade", "content"] }, "enabledMenus"],
       [{ isActive: "false" }, "isActive"],
       [{ thumbnailFileId: "nope" }, "thumbnailFileId"],
     ];
     for (const [body, field] of cases) expect(fieldOf(await as(owner).patch(`/spaces/${s.id}`, body))).toBe(field);
+    expect((await as(owner).get(`/spaces/${s.id}`)).body).toMatchObject({ startMenu: "announcement", enabledMenus: [...MENUS] });
   });
 
   test("returns 403 for a participant, 404 when invisible or of another tenant, 401", async () => {
@@ -488,6 +493,7 @@ describe("GET/PUT /api/v1/space-categories, PATCH /api/v1/space-categories/{cate
       [{ startMenu: "home" }, "startMenu"],
       [{ enabledMenus: ["nope"] }, "enabledMenus[0]"],
       [{ enabledMenus: Array.from({ length: 11 }, () => "content") }, "enabledMenus"],
+      [{ enabledMenus: ["team", "team"] }, "enabledMenus"],
       [{ categories: Array.from({ length: 21 }, (_, i) => ({ name: `c${i}` })) }, "categories"],
       [{ categories: [{ name: "" }] }, "categories[0].name"],
       [{ categories: [{ name: "x".repeat(101) }] }, "categories[0].name"],
