@@ -131,6 +131,46 @@ describe("POST /api/v1/permission-grants/{code}/subjects — addGrantSubject", (
   });
 });
 
+describe("nobody hands out a permission it does not hold", () => {
+  test("a role:manage holder cannot grant, bulk-grant or enable for all a code it lacks; the owner can", async () => {
+    const admin = await createMemberFixture(api.server, owner, { permissions: ["role:read", "role:manage"] });
+    const code = "tenant-settings:manage";
+    expectProblem(await grant(admin, code, "MEMBER", admin.memberId), 403, "FORBIDDEN");
+    expectProblem(
+      await as(admin).post(`/permission-grants/${code}/subjects/bulk-grant`, { subjectType: "MEMBER", subjectIds: [admin.memberId] }),
+      403,
+      "FORBIDDEN",
+    );
+    expectProblem(await as(admin).put(`/permission-grants/${code}/all-enabled`, { enabled: true }), 403, "FORBIDDEN");
+    const after = (await as(owner).get(`/permission-grants/${code}`)).body;
+    expect(after.allEnabled).toBe(false);
+    expect(after.members).toEqual([]);
+    // Codes it holds it may hand out; switching all-enabled off and revoking need no holding.
+    expect((await grant(admin, "role:read", "MEMBER", alice.memberId)).status).toBe(200);
+    expect((await revoke(admin, "role:read", "MEMBER", alice.memberId)).status).toBe(200);
+    expect((await as(admin).put(`/permission-grants/${code}/all-enabled`, { enabled: false })).status).toBe(200);
+    // The owner holds it.
+    expect((await grant(owner, code, "MEMBER", admin.memberId)).status).toBe(200);
+    expect((await revoke(owner, code, "MEMBER", admin.memberId)).status).toBe(200);
+    const bulk = await as(owner).post(`/permission-grants/${code}/subjects/bulk-grant`, {
+      subjectType: "MEMBER",
+      subjectIds: [admin.memberId],
+    });
+    expect(bulk.body.granted).toBe(1);
+    await as(owner).post(`/permission-grants/${code}/subjects/bulk-revoke`, { subjectType: "MEMBER", subjectIds: [admin.memberId] });
+    expect((await as(owner).put(`/permission-grants/${code}/all-enabled`, { enabled: true })).status).toBe(200);
+    expect((await as(owner).put(`/permission-grants/${code}/all-enabled`, { enabled: false })).status).toBe(200);
+  });
+
+  test("a code held through a grant counts as held", async () => {
+    const admin = await createMemberFixture(api.server, owner, { permissions: ["role:read", "role:manage"] });
+    expect((await grant(owner, "member:read", "MEMBER", admin.memberId)).status).toBe(200);
+    expect((await grant(admin, "member:read", "MEMBER", bob.memberId)).status).toBe(200);
+    await revoke(owner, "member:read", "MEMBER", bob.memberId);
+    await revoke(owner, "member:read", "MEMBER", admin.memberId);
+  });
+});
+
 describe("POST /api/v1/permission-grants/{code}/subjects/remove — removeGrantSubject", () => {
   test("removes a subject; removing an absent one changes nothing", async () => {
     const g = await newGroup(owner, "Uploaders");

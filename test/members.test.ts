@@ -487,6 +487,37 @@ describe("POST /api/v1/members/bulk-delete — deleteMembers", () => {
     expect(left).toEqual({ n: 0 });
   });
 
+  test("a space's owner, or a space's only ADMIN, is refused as owner and stays; a participant goes", async () => {
+    const { owner, tenant } = await fixture();
+    const creator = await createMemberFixture(api.server, tenant, { permissions: ["space:create"] });
+    const admin = await createMemberFixture(api.server, tenant);
+    const pupil = await createMemberFixture(api.server, tenant);
+    const space = await api.call("POST", "/api/v1/spaces", { token: creator.token, json: { name: "Held" } });
+    expect(space.status).toBe(201);
+    const enrol = (userIds: string[], role: string) =>
+      api.call("POST", `/api/v1/spaces/${space.body.id}/members`, { token: creator.token, json: { userIds, role } });
+    expect((await enrol([admin.memberId], "ADMIN")).status).toBe(200);
+    expect((await enrol([pupil.memberId], "PARTICIPANT")).status).toBe(200);
+    const del = async (ids: string[]) => (await api.call("POST", `${M}/bulk-delete`, { token: owner, json: { userPkIds: ids } })).body;
+    // The owner stays even with another ADMIN: the owner cannot be removed from its space.
+    expect(await del([creator.memberId, pupil.memberId])).toEqual({
+      deleted: [pupil.memberId],
+      failed: [{ userPkId: creator.memberId, reason: "owner" }],
+    });
+    expect((await api.call("GET", `${M}/${creator.memberId}`, { token: owner })).status).toBe(200);
+    expect((await api.call("GET", `/api/v1/spaces/${space.body.id}`, { token: creator.token })).status).toBe(200);
+    // A space left without an owner flag (older data): its only ADMIN stays, of two the first goes and the second stays.
+    onTenant(tenant.tenantId, "UPDATE space_members SET is_owner = 0 WHERE space_id = ?", space.body.id);
+    expect(await del([creator.memberId, admin.memberId])).toEqual({
+      deleted: [creator.memberId],
+      failed: [{ userPkId: admin.memberId, reason: "owner" }],
+    });
+    const admins = api.server.rt.tenants.use(tenant.tenantId, (h) =>
+      h.sqlite.query("SELECT member_id FROM space_members WHERE space_id = ? AND role = 'ADMIN'").all(space.body.id),
+    );
+    expect(admins).toEqual([{ member_id: admin.memberId }]);
+  });
+
   test("rejects 0 or more than 10 ids with 400; 401 and 403", async () => {
     const { owner, member } = await fixture();
     bad(await api.call("POST", `${M}/bulk-delete`, { token: owner, json: { userPkIds: [] } }), "userPkIds");

@@ -555,6 +555,28 @@ describe("Post attachments — downloads and file reads", () => {
     expect((await as(participant).get(`/posts/${post.body.id}`)).body.attachments[0].url).toBeNull();
   });
 
+  test("space-defaults enforceFileDownloadDisabled turned on later applies to posts of existing spaces", async () => {
+    const tenant = await createTenantFixture(api.server);
+    const pupil = await createMemberFixture(api.server, tenant);
+    const s = await newSpace(tenant, { name: "Existing" });
+    expect((await as(tenant).post(`/spaces/${s}/members`, { userIds: [pupil.memberId], role: "PARTICIPANT" })).status).toBe(200);
+    const f = await upload(tenant, "held");
+    const post = await as(tenant).post("/posts", { spaceId: s, title: "x", fileIds: [f] });
+    const read = await as(pupil).get(`/posts/${post.body.id}`);
+    const url = new URL(read.body.attachments[0].url);
+    expect((await api.call("GET", `${url.pathname}${url.search}`)).status).toBe(200);
+    await as(tenant).patch("/space-defaults", { enforceFileDownloadDisabled: true });
+    forbidden(await api.call("GET", `${url.pathname}${url.search}`));
+    expect((await as(pupil).get(`/posts/${post.body.id}`)).body.attachments[0].url).toBeNull();
+    expect((await as(pupil).get(`/posts?spaceId=${s}`)).body.posts[0].attachments[0].url).toBeNull();
+    // ADMINs keep their URLs; turning the flag off gives the participant its URL back.
+    const adminUrl = new URL((await as(tenant).get(`/posts/${post.body.id}`)).body.attachments[0].url);
+    expect((await api.call("GET", `${adminUrl.pathname}${adminUrl.search}`)).status).toBe(200);
+    await as(tenant).patch("/space-defaults", { enforceFileDownloadDisabled: false });
+    expect((await api.call("GET", `${url.pathname}${url.search}`)).status).toBe(200);
+    expect(typeof (await as(pupil).get(`/posts/${post.body.id}`)).body.attachments[0].url).toBe("string");
+  });
+
   test("a deleted post's URLs stop working; a reader of the post may read the file record", async () => {
     const f = await upload(owner);
     const post = await newPost(owner, { fileIds: [f] });

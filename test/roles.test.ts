@@ -77,6 +77,25 @@ describe("POST /api/v1/roles — createRole", () => {
   });
 });
 
+describe("a role cannot carry a permission its creator does not hold", () => {
+  test("a role:manage holder cannot create a role with, or add to a role, a code it lacks; removing is fine; the owner can", async () => {
+    const admin = await createMemberFixture(s.server, owner, { permissions: ["role:read", "role:manage"] });
+    const code = "tenant-settings:manage";
+    expectProblem(await create({ key: "sneaky", name: "Sneaky", permissions: ["role:read", code] }, admin.token), 403, "FORBIDDEN");
+    expect((await list()).some((r) => r.key === "sneaky")).toBe(false);
+    const mine = await create({ key: "mine", name: "Mine", permissions: ["role:read"] }, admin.token);
+    expect(mine.status).toBe(201);
+    const patch = (body: unknown, token: string) => s.call("PATCH", `/api/v1/roles/${mine.body.id}`, { json: body, token });
+    expectProblem(await patch({ permissions: ["role:read", code] }, admin.token), 403, "FORBIDDEN");
+    expect((await list()).find((r) => r.key === "mine").permissions).toEqual(["role:read"]);
+    // The owner adds it; the admin may keep it while renaming, and may remove it.
+    expect((await patch({ permissions: ["role:read", code] }, owner.token)).body.permissions).toContain(code);
+    expect((await patch({ name: "Renamed", permissions: ["role:read", code] }, admin.token)).status).toBe(200);
+    expect((await patch({ permissions: ["role:read"] }, admin.token)).body.permissions).toEqual(["role:read"]);
+    expect((await create({ key: "owner-made", name: "O", permissions: [code] })).status).toBe(201);
+  });
+});
+
 describe("GET /api/v1/roles — listRoles", () => {
   test("lists builtin roles first, then by name", async () => {
     await create({ key: "zeta", name: "Zeta" });

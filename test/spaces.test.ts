@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import { MENUS } from "../src/modules/spaces/model";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 const api = useServer();
@@ -92,6 +93,30 @@ describe("POST /api/v1/spaces — createSpace", () => {
     // updates obey the enforce* flags too
     const u = await as(tenant).patch(`/spaces/${b.id}`, { allowFileDownload: true, vodConcurrentLimit: false });
     expect(u.body).toMatchObject({ allowFileDownload: false, vodConcurrentLimit: true });
+  });
+
+  test("enforce* flags turned on later hold for existing spaces too (reads and lists); off again, the stored values return", async () => {
+    const tenant = await createTenantFixture(api.server);
+    const a = await newSpace(tenant, { allowFileDownload: true, vodConcurrentLimit: false });
+    expect(a).toMatchObject({ allowFileDownload: true, vodConcurrentLimit: false });
+    const flags = async () => {
+      const one = (await as(tenant).get(`/spaces/${a.id}`)).body;
+      const listed = (await as(tenant).get("/spaces")).body.spaces.find((x: { id: string }) => x.id === a.id);
+      expect(listed.allowFileDownload).toBe(one.allowFileDownload);
+      expect(listed.vodConcurrentLimit).toBe(one.vodConcurrentLimit);
+      return { allowFileDownload: one.allowFileDownload, vodConcurrentLimit: one.vodConcurrentLimit };
+    };
+    await as(tenant).patch("/space-defaults", { enforceFileDownloadDisabled: true });
+    expect(await flags()).toEqual({ allowFileDownload: false, vodConcurrentLimit: false });
+    await as(tenant).patch("/space-defaults", { enforceVodConcurrentLimit: true });
+    expect(await flags()).toEqual({ allowFileDownload: false, vodConcurrentLimit: true });
+    // an update that sends nothing of them still shows the enforced values
+    expect((await as(tenant).patch(`/spaces/${a.id}`, { name: "Renamed" })).body).toMatchObject({
+      allowFileDownload: false,
+      vodConcurrentLimit: true,
+    });
+    await as(tenant).patch("/space-defaults", { enforceFileDownloadDisabled: false, enforceVodConcurrentLimit: false });
+    expect(await flags()).toEqual({ allowFileDownload: true, vodConcurrentLimit: false });
   });
 
   test("takes the caller's own ready upload as thumbnail and emits a signed thumbnailUrl", async () => {
@@ -210,12 +235,16 @@ describe("PATCH /api/v1/spaces/{spaceId} — updateSpace", () => {
     const cases: [unknown, string][] = [
       [{ name: "" }, "name"],
       [{ startMenu: "x".repeat(21) }, "startMenu"],
+      [{ startMenu: "home" }, "startMenu"],
       [{ enabledMenus: Array.from({ length: 11 }, (_, i) => `m${i}`) }, "enabledMenus"],
       [{ enabledMenus: ["x".repeat(21)] }, "enabledMenus[0]"],
+      [{ enabledMenus: ["content", "nope"] }, "enabledMenus[1]"],
+      [{ enabledMenus: ["content", "grade", "content"] }, "enabledMenus"],
       [{ isActive: "false" }, "isActive"],
       [{ thumbnailFileId: "nope" }, "thumbnailFileId"],
     ];
     for (const [body, field] of cases) expect(fieldOf(await as(owner).patch(`/spaces/${s.id}`, body))).toBe(field);
+    expect((await as(owner).get(`/spaces/${s.id}`)).body).toMatchObject({ startMenu: "announcement", enabledMenus: [...MENUS] });
   });
 
   test("returns 403 for a participant, 404 when invisible or of another tenant, 401", async () => {
@@ -464,6 +493,7 @@ describe("GET/PUT /api/v1/space-categories, PATCH /api/v1/space-categories/{cate
       [{ startMenu: "home" }, "startMenu"],
       [{ enabledMenus: ["nope"] }, "enabledMenus[0]"],
       [{ enabledMenus: Array.from({ length: 11 }, () => "content") }, "enabledMenus"],
+      [{ enabledMenus: ["team", "team"] }, "enabledMenus"],
       [{ categories: Array.from({ length: 21 }, (_, i) => ({ name: `c${i}` })) }, "categories"],
       [{ categories: [{ name: "" }] }, "categories[0].name"],
       [{ categories: [{ name: "x".repeat(101) }] }, "categories[0].name"],

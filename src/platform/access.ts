@@ -24,7 +24,16 @@ export function requireRoleAssignable(actor: Actor, role: { key: string; permiss
   if (role.key !== "member" && !actor.permissionSet.has("member:manage-role")) {
     throw forbidden("FORBIDDEN", "Assigning this role needs the member:manage-role permission.");
   }
-  if (role.permissions.some((p) => !actor.permissionSet.has(p))) {
-    throw forbidden("FORBIDDEN", "This role has permissions you do not hold.");
+  requirePermissionsHeld(actor, role.permissions);
+}
+
+/**
+ * Nobody hands out a permission it does not hold itself (effective permissions: role and grants):
+ * assigning a role, granting a permission (or enabling it for all), adding it to a role. Taking
+ * one away needs no such check.
+ */
+export function requirePermissionsHeld(actor: Pick<Actor, "permissionSet">, codes: Iterable<string>): void {
+  for (const code of codes) {
+    if (!actor.permissionSet.has(code)) throw forbidden("FORBIDDEN", "You cannot hand out a permission you do not hold.");
   }
 }

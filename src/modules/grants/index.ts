@@ -46,7 +46,7 @@ export function grantsModule(rt: Runtime) {
       query: GrantQuery,
       response: { 200: GrantMemberList },
     })
-    .post("/permission-grants/:code/subjects", ({ actor, params, body }) => addGrantSubject(actor.db, params.code, body), {
+    .post("/permission-grants/:code/subjects", ({ actor, params, body }) => addGrantSubject(actor, params.code, body), {
       ...route("addGrantSubject", "grants", "permission:role:manage"),
       params: CodeParams,
       body: SubjectBody,
@@ -58,13 +58,13 @@ export function grantsModule(rt: Runtime) {
       body: SubjectBody,
       response: { 200: PermissionGrant },
     })
-    .put("/permission-grants/:code/all-enabled", ({ actor, params, body }) => setGrantAllEnabled(actor.db, params.code, body.enabled), {
+    .put("/permission-grants/:code/all-enabled", ({ actor, params, body }) => setGrantAllEnabled(actor, params.code, body.enabled), {
       ...route("setGrantAllEnabled", "grants", "permission:role:manage"),
       params: CodeParams,
       body: AllEnabledBody,
       response: { 200: PermissionGrant },
     })
-    .post("/permission-grants/:code/subjects/bulk-grant", ({ actor, params, body }) => bulkGrant(actor.db, params.code, body), {
+    .post("/permission-grants/:code/subjects/bulk-grant", ({ actor, params, body }) => bulkGrant(actor, params.code, body), {
       ...route("bulkGrant", "grants", "permission:role:manage"),
       params: CodeParams,
       body: BulkSubjectsBody,

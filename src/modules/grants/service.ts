@@ -1,5 +1,7 @@
 import { and, asc, count, eq, inArray, isNotNull, or, type SQL } from "drizzle-orm";
 import type { Static } from "elysia";
+import { requirePermissionsHeld } from "../../platform/access";
+import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import { invalid, notFound } from "../../platform/http/errors";
 import { pageOf } from "../../platform/http/schemas";
@@ -166,10 +168,14 @@ export function listGrantMembers(db: Db, rawCode: string, query: Static<typeof G
   return { members: rows, total: page.total, page: page.page, pageSize: page.pageSize, totalPages: page.totalPages };
 }
 
-/** Adds one subject; adding a present subject changes nothing. An unknown subject gets 400. */
-export function addGrantSubject(db: Db, rawCode: string, input: Static<typeof SubjectBody>, now = Date.now()) {
+/**
+ * Adds one subject; adding a present subject changes nothing. An unknown subject gets 400; a code
+ * the caller does not hold itself gets 403 (nobody hands out a permission it does not hold).
+ */
+export function addGrantSubject(actor: Actor, rawCode: string, input: Static<typeof SubjectBody>, now = Date.now()) {
   const code = requireCode(rawCode);
-  return write(db, (tx) => {
+  requirePermissionsHeld(actor, [code]);
+  return write(actor.db, (tx) => {
     if (!existingSubjects(tx, input.subjectType, [input.subjectId]).has(input.subjectId)) {
       throw invalid("subjectId", input.subjectType === "GROUP" ? "is not a group of this tenant" : "is not a member of this tenant");
     }
@@ -197,9 +203,11 @@ export function removeGrantSubject(db: Db, rawCode: string, input: Static<typeof
   });
 }
 
-export function setGrantAllEnabled(db: Db, rawCode: string, enabled: boolean) {
+/** Enabling a code for all members needs the caller to hold it (403); disabling does not. */
+export function setGrantAllEnabled(actor: Actor, rawCode: string, enabled: boolean) {
   const code = requireCode(rawCode);
-  return write(db, (tx) => {
+  if (enabled) requirePermissionsHeld(actor, [code]);
+  return write(actor.db, (tx) => {
     tx.insert(grants)
       .values({ code, allEnabled: enabled })
       .onConflictDoUpdate({ target: grants.code, set: { allEnabled: enabled } })
@@ -208,10 +216,14 @@ export function setGrantAllEnabled(db: Db, rawCode: string, enabled: boolean) {
   });
 }
 
-/** Grants each subject; unknown ones are skipped as NOT_FOUND, present (or repeated) ones as ALREADY_GRANTED. */
-export function bulkGrant(db: Db, rawCode: string, input: Static<typeof BulkSubjectsBody>, now = Date.now()) {
+/**
+ * Grants each subject; unknown ones are skipped as NOT_FOUND, present (or repeated) ones as
+ * ALREADY_GRANTED. A code the caller does not hold itself gets 403.
+ */
+export function bulkGrant(actor: Actor, rawCode: string, input: Static<typeof BulkSubjectsBody>, now = Date.now()) {
   const code = requireCode(rawCode);
-  return write(db, (tx): Static<typeof BulkGrantResult> => {
+  requirePermissionsHeld(actor, [code]);
+  return write(actor.db, (tx): Static<typeof BulkGrantResult> => {
     const ids = input.subjectIds;
     const exists = existingSubjects(tx, input.subjectType, ids);
     const granted = new Set(

@@ -1,8 +1,9 @@
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Static } from "elysia";
+import { requirePermissionsHeld } from "../../platform/access";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
-import { forbidden, notFound } from "../../platform/http/errors";
+import { notFound } from "../../platform/http/errors";
 import { isoRequired, pageOf } from "../../platform/http/schemas";
 import { grantSubjects } from "../grants/tables";
 import { members } from "../members/tables";
@@ -104,9 +105,10 @@ export function addGroupMembers<K extends GroupKind>(actor: Actor, kind: K, id: 
       .from(grantSubjects)
       .where(and(eq(grantSubjects.subjectType, "GROUP"), eq(grantSubjects.subjectId, id)))
       .all();
-    if (granted.some((g) => !actor.permissionSet.has(g.code))) {
-      throw forbidden("FORBIDDEN", "This group grants permissions you do not hold.");
-    }
+    requirePermissionsHeld(
+      actor,
+      granted.map((g) => g.code),
+    );
     const ids = requireMemberIds(tx, userIds);
     tx.insert(groupMembers)
       .values(ids.map((memberId) => ({ groupId: id, memberId, createdAt: now })))

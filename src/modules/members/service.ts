@@ -13,6 +13,7 @@ import { grantedCodes } from "../grants/effective";
 import { grantSubjects } from "../grants/tables";
 import { roleByKey } from "../roles/builtin";
 import { roles } from "../roles/tables";
+import { holdsASpace } from "../spaces/members";
 import { termConsents } from "../terms/tables";
 import { insertMember } from "./create";
 import { loadMember, toFieldValue } from "./list";
@@ -111,7 +112,11 @@ export function updateMember(actor: Actor, id: string, input: Static<typeof Upda
   return loadMember(actor.handle.sqlite, id);
 }
 
-/** Per-id results: not-found, self, owner (the holder of the builtin owner role) fail; the rest go. */
+/**
+ * Per-id results: not-found, self, owner fail; the rest go. `owner` covers the holder of the
+ * builtin owner role and a space's owner or only ADMIN (§9.1: a delete that would leave a space
+ * nobody can manage is refused; §7 has no closer reason).
+ */
 export function deleteMembers(rt: Runtime, actor: Actor, userPkIds: string[]) {
   const { deleted, failed, emails } = write(actor.db, (tx) => {
     const out = { deleted: [] as string[], failed: [] as { userPkId: string; reason: string }[], emails: [] as string[] };
@@ -125,6 +130,7 @@ export function deleteMembers(rt: Runtime, actor: Actor, userPkIds: string[]) {
       if (!row) out.failed.push({ userPkId: id, reason: "not-found" });
       else if (row.id === actor.memberId) out.failed.push({ userPkId: id, reason: "self" });
       else if (row.isBuiltin && row.roleKey === "owner") out.failed.push({ userPkId: id, reason: "owner" });
+      else if (holdsASpace(tx, id)) out.failed.push({ userPkId: id, reason: "owner" });
       else {
         // Grant subjects and term consents have no foreign key (they name groups or members); profiles, field values and memberships cascade.
         tx.delete(grantSubjects)

@@ -1,7 +1,9 @@
 // Post visibility as SQL and the hooks other modules call (space counts, file reads). Imports
-// tables only, so spaces/access.ts can use it without an import cycle through the services.
+// tables (and the space-defaults reader) only, so spaces/access.ts can use it without an import
+// cycle through the services.
 import { and, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
+import { spaceAllowsDownload } from "../spaces/settings";
 import { spaceMembers, spaces } from "../spaces/tables";
 import { type PostStatus, postFiles, posts } from "./tables";
 
@@ -75,5 +77,5 @@ export function postFileDownload(db: Db, postId: string, fileId: string, readerI
   if (!row) return "gone";
   if (row.role === "ADMIN") return "ok";
   if (effectiveStatus(row, now) !== "PUBLISHED") return "gone";
-  return row.allowFileDownload && row.spaceAllows ? "ok" : "forbidden";
+  return row.allowFileDownload && spaceAllowsDownload(db, row.spaceAllows) ? "ok" : "forbidden";
 }

@@ -10,6 +10,7 @@ import { attachmentOf, readyFilesByIds, requireAttachableFiles } from "../files/
 import { contains } from "../groups/lookup";
 import { members } from "../members/tables";
 import { canSeeSpace, requireSpaceAdmin, visibleSpace } from "../spaces/access";
+import { effectiveAllowFileDownload, getSpaceDefaults } from "../spaces/settings";
 import { type SpaceRole, spaceMembers, spaces } from "../spaces/tables";
 import { effectiveStatus, publishedSql, statusSql } from "./access";
 import type { CreatePostBody, CreatePostsInSpacesBody, ListPostsQuery, Post, PostInput, UpdatePostBody } from "./model";
@@ -57,9 +58,11 @@ function toPosts(rt: Runtime, actor: Actor, db: Db, views: PostView[], now: numb
   );
   const byPost = new Map<string, string[]>();
   for (const l of links) byPost.set(l.postId, [...(byPost.get(l.postId) ?? []), l.fileId]);
+  const defaults = getSpaceDefaults(db);
   return views.map(({ row, spaceName, spaceAllowsDownload, authorName, callerRole }) => {
-    // DECISIONS §9.2 downloadFileContent: no URL for non-ADMIN readers while downloads are off.
-    const hideUrl = callerRole !== "ADMIN" && !(row.allowFileDownload && spaceAllowsDownload);
+    // DECISIONS §9.2 downloadFileContent: no URL for non-ADMIN readers while downloads are off
+    // (the post's flag, or its space's as the space defaults enforce it).
+    const hideUrl = callerRole !== "ADMIN" && !(row.allowFileDownload && effectiveAllowFileDownload(defaults, spaceAllowsDownload));
     const attachments = (byPost.get(row.id) ?? []).flatMap((fileId) => {
       const f = files.get(fileId);
       if (!f) return [];

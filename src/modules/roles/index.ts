@@ -17,7 +17,7 @@ export function rolesModule(rt: Runtime) {
       "/roles",
       ({ actor, body, set }) => {
         set.status = 201;
-        return createRole(actor.db, body);
+        return createRole(actor, body);
       },
       {
         ...route("createRole", "roles", "permission:role:manage"),
@@ -25,7 +25,7 @@ export function rolesModule(rt: Runtime) {
         response: { 201: Role },
       },
     )
-    .patch("/roles/:roleId", ({ actor, params, body }) => updateRole(actor.db, params.roleId, body), {
+    .patch("/roles/:roleId", ({ actor, params, body }) => updateRole(actor, params.roleId, body), {
       ...route("updateRole", "roles", "permission:role:manage"),
       params: t.Object({ roleId: Id }),
       body: UpdateRoleBody,

@@ -1,5 +1,7 @@
 import { and, asc, count, desc, eq, gt } from "drizzle-orm";
 import type { Static } from "elysia";
+import { requirePermissionsHeld } from "../../platform/access";
+import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import { conflict, notFound } from "../../platform/http/errors";
 import { invitations } from "../invitations/tables";
@@ -26,9 +28,12 @@ function roleById(db: Db, id: string): RoleRow {
   return row;
 }
 
-export function createRole(db: Db, input: Static<typeof CreateRoleBody>, now = Date.now()) {
+/** Every permission of the new role must be held by the caller itself (403). */
+export function createRole(actor: Actor, input: Static<typeof CreateRoleBody>, now = Date.now()) {
+  const permissions = normalize(input.permissions ?? []);
+  requirePermissionsHeld(actor, permissions);
   try {
-    return write(db, (tx) => {
+    return write(actor.db, (tx) => {
       if (tx.select({ id: roles.id }).from(roles).where(eq(roles.key, input.key)).get()) throw keyTaken();
       const row = tx
         .insert(roles)
@@ -37,7 +42,7 @@ export function createRole(db: Db, input: Static<typeof CreateRoleBody>, now = D
           key: input.key,
           name: input.name,
           isBuiltin: false,
-          permissions: normalize(input.permissions ?? []),
+          permissions,
           createdAt: now,
         })
         .returning()
@@ -50,14 +55,19 @@ export function createRole(db: Db, input: Static<typeof CreateRoleBody>, now = D
   }
 }
 
-export function updateRole(db: Db, id: string, input: Static<typeof UpdateRoleBody>) {
-  return write(db, (tx) => {
+/** A permission added to the role must be held by the caller itself (403); removing one needs no such check. */
+export function updateRole(actor: Actor, id: string, input: Static<typeof UpdateRoleBody>) {
+  return write(actor.db, (tx) => {
     const row = roleById(tx, id);
     const permissions = input.permissions ? normalize(input.permissions) : row.permissions;
     // A builtin role may be renamed; sending its current permissions unchanged is not a change.
     if (row.isBuiltin && permissions.join() !== normalize(row.permissions).join()) {
       throw conflict("INVALID_STATE", "The permissions of a builtin role cannot be changed.");
     }
+    requirePermissionsHeld(
+      actor,
+      permissions.filter((p) => !row.permissions.includes(p)),
+    );
     const updated = tx
       .update(roles)
       .set({ name: input.name ?? row.name, permissions })

@@ -28,6 +28,27 @@ const memberColumns = {
 
 const toSpaceMember = ({ createdAt: _c, ...m }: MemberItem & { createdAt: number }): MemberItem => m;
 
+/**
+ * Whether the member holds a space together: it owns one (the owner cannot be removed), or it is
+ * the only ADMIN of one. Deleting such a member would leave a space nobody can manage.
+ */
+export function holdsASpace(db: Db, memberId: string): boolean {
+  const otherAdmin = sql`EXISTS (SELECT 1 FROM ${spaceMembers} o WHERE o.space_id = ${spaceMembers.spaceId}
+    AND o.role = 'ADMIN' AND o.member_id <> ${spaceMembers.memberId})`;
+  const row = db
+    .select({ spaceId: spaceMembers.spaceId })
+    .from(spaceMembers)
+    .where(
+      and(
+        eq(spaceMembers.memberId, memberId),
+        sql`(${spaceMembers.isOwner} = 1 OR (${spaceMembers.role} = 'ADMIN' AND NOT ${otherAdmin}))`,
+      ),
+    )
+    .limit(1)
+    .get();
+  return row !== undefined;
+}
+
 /** One page of a space's members in enrolment order (created_at, member id). */
 export function membersPage(db: Db, cursors: Cursors, spaceId: string, after: [number, string] | null, limit: number) {
   const rows = db

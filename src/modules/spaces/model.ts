@@ -57,6 +57,10 @@ export const CreateSpaceBody = t.Object({
   retainEnrollmentHistory: t.Optional(t.Boolean()),
 });
 
+const Menu = Enum(MENUS);
+/** enabledMenus, of a space or of the space-category settings: menus of MENUS, each at most once. */
+const MenuList = t.Array(Menu, { maxItems: 10, uniqueItems: true, error: "must be at most 10 distinct menus" });
+
 export const UpdateSpaceBody = t.Object({
   name: t.Optional(Name),
   representativeName: t.Optional(Text),
@@ -65,13 +69,8 @@ export const UpdateSpaceBody = t.Object({
   semester: t.Optional(Text),
   isActive: t.Optional(t.Boolean()),
   isPublic: t.Optional(t.Boolean()),
-  startMenu: t.Optional(t.String({ minLength: 1, maxLength: 20, error: "must be 1..20 characters" })),
-  enabledMenus: t.Optional(
-    t.Array(t.String({ minLength: 1, maxLength: 20, error: "must be 1..20 characters" }), {
-      maxItems: 10,
-      error: "must be at most 10 menus of 1..20 characters",
-    }),
-  ),
+  startMenu: t.Optional(Menu),
+  enabledMenus: t.Optional(MenuList),
   messageEnabled: t.Optional(t.Boolean()),
   autoJoin: t.Optional(t.Boolean()),
   exitRestricted: t.Optional(t.Boolean()),
@@ -183,7 +182,6 @@ export const SpaceDefaults = t.Object({
 });
 export const UpdateSpaceDefaultsBody = t.Partial(SpaceDefaults);
 
-const Menu = Enum(MENUS);
 const Words = t.Array(t.String({ maxLength: 50, error: "must be at most 50 characters" }), {
   maxItems: 100,
   error: "must be at most 100 items of at most 50 characters",
@@ -205,7 +203,7 @@ export const UpdateSpaceCategoriesBody = t.Object({
   tags: t.Optional(Words),
   roles: t.Optional(Words),
   startMenu: t.Optional(Menu),
-  enabledMenus: t.Optional(t.Array(Menu, { maxItems: 10, error: "must be at most 10 menus" })),
+  enabledMenus: t.Optional(MenuList),
   categories: t.Optional(
     t.Array(t.Object({ id: t.Optional(Id), name: CategoryName, order: t.Optional(SafeInt()) }), {
       maxItems: 20,

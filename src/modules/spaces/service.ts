@@ -13,7 +13,7 @@ import type { FieldValue } from "../members/model";
 import { members } from "../members/tables";
 import { requireSpaceAdmin, type SpaceRow, spaceContentCounts, spaceRoleCounts, visibleSpace, visibleSpaceSql } from "./access";
 import type { CreateSpaceBody, ListSpacesQuery, Space, UpdateSpaceBody } from "./model";
-import { applySpacePolicy, getSpaceDefaults, spaceMenus } from "./settings";
+import { applySpacePolicy, effectiveAllowFileDownload, effectiveVodConcurrentLimit, getSpaceDefaults, spaceMenus } from "./settings";
 import { spaceMembers, spaces } from "./tables";
 
 type SpaceRecord = Static<typeof Space>;
@@ -36,6 +36,7 @@ function checkThumbnail(tx: Db, actor: Actor, fileId: string | null | undefined,
 
 function toSpace(
   row: SpaceRow,
+  defaults: ReturnType<typeof getSpaceDefaults>,
   thumbnailUrl: string | null,
   roles: { adminCount: number; participantCount: number },
   content: { postCount: number; contentCount: number },
@@ -52,8 +53,8 @@ function toSpace(
     isPublic: row.isPublic,
     autoJoin: row.autoJoin,
     exitRestricted: row.exitRestricted,
-    allowFileDownload: row.allowFileDownload,
-    vodConcurrentLimit: row.vodConcurrentLimit,
+    allowFileDownload: effectiveAllowFileDownload(defaults, row.allowFileDownload),
+    vodConcurrentLimit: effectiveVodConcurrentLimit(defaults, row.vodConcurrentLimit),
     retainEnrollmentHistory: row.retainEnrollmentHistory,
     startMenu: row.startMenu,
     enabledMenus: row.enabledMenus,
@@ -108,9 +109,11 @@ export function toSpaces(db: Db, viewer: Viewer, rows: SpaceRow[]): SpaceRecord[
   const roles = spaceRoleCounts(db, ids);
   const content = spaceContentCounts(db, ids);
   const values = fieldValuesOf(db, ids);
+  const defaults = getSpaceDefaults(db);
   return rows.map((r) =>
     toSpace(
       r,
+      defaults,
       url(r),
       roles.get(r.id) ?? { adminCount: 0, participantCount: 0 },
       content.get(r.id) ?? { postCount: 0, contentCount: 0 },
@@ -178,8 +181,8 @@ export function updateSpace(rt: Runtime, actor: Actor, spaceId: string, input: S
     ] as const) {
       if (input[key] !== undefined) Object.assign(patch, { [key]: input[key] });
     }
-    if (input.allowFileDownload !== undefined) patch.allowFileDownload = d.enforceFileDownloadDisabled ? false : input.allowFileDownload;
-    if (input.vodConcurrentLimit !== undefined) patch.vodConcurrentLimit = d.enforceVodConcurrentLimit ? true : input.vodConcurrentLimit;
+    if (input.allowFileDownload !== undefined) patch.allowFileDownload = effectiveAllowFileDownload(d, input.allowFileDownload);
+    if (input.vodConcurrentLimit !== undefined) patch.vodConcurrentLimit = effectiveVodConcurrentLimit(d, input.vodConcurrentLimit);
     const row = tx.update(spaces).set(patch).where(eq(spaces.id, spaceId)).returning().get() as SpaceRow;
     return spaceRecord(tx, { rt, actor }, row);
   });

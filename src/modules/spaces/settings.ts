@@ -36,6 +36,17 @@ export function updateSpaceDefaults(db: Db, input: Partial<Defaults>, now = Date
 }
 
 /**
+ * A space's allowFileDownload and vodConcurrentLimit as they hold: the enforce* flags of the space
+ * defaults override the stored (or sent) value, for existing spaces too (§6 Spaces 2). Every reader
+ * of these two flags goes through here.
+ */
+export const effectiveAllowFileDownload = (d: Defaults, value: boolean) => value && !d.enforceFileDownloadDisabled;
+export const effectiveVodConcurrentLimit = (d: Defaults, value: boolean) => value || d.enforceVodConcurrentLimit;
+
+/** Whether downloads are allowed in a space whose stored flag is `stored`, under the current defaults. */
+export const spaceAllowsDownload = (db: Db, stored: boolean) => effectiveAllowFileDownload(getSpaceDefaults(db), stored);
+
+/**
  * The four flags a new space takes: an absent one from the defaults; the enforce* flags override
  * whatever was sent (downloads off, concurrent-VOD limit on). Updates pass through the same rule.
  */
@@ -46,8 +57,8 @@ export function applySpacePolicy(
   return {
     autoJoin: sent.autoJoin ?? d.defaultAutoJoin,
     exitRestricted: sent.exitRestricted ?? d.defaultExitRestricted,
-    allowFileDownload: d.enforceFileDownloadDisabled ? false : (sent.allowFileDownload ?? d.defaultAllowFileDownload),
-    vodConcurrentLimit: d.enforceVodConcurrentLimit ? true : (sent.vodConcurrentLimit ?? d.defaultVodConcurrentLimit),
+    allowFileDownload: effectiveAllowFileDownload(d, sent.allowFileDownload ?? d.defaultAllowFileDownload),
+    vodConcurrentLimit: effectiveVodConcurrentLimit(d, sent.vodConcurrentLimit ?? d.defaultVodConcurrentLimit),
   };
 }
 
