@@ -107,6 +107,10 @@ describe("POST /api/v1/files — requestUpload", () => {
       [{ ...ok, size: 1_073_741_825 }, "size"],
       [{ ...ok, size: -1 }, "size"],
       [{ ...ok, size: 1.5 }, "size"],
+      // A number in a JSON body is a JSON number, never a numeric string.
+      [{ ...ok, size: "5" }, "size"],
+      [{ ...ok, size: " " }, "size"],
+      [{ ...ok, size: "0x1F" }, "size"],
     ] as const) {
       const problem = expectProblem(await request(body), 400, "VALIDATION_FAILED");
       expect(problem.errors).toContainEqual(expect.objectContaining({ in: "body", field }));

@@ -1,9 +1,9 @@
 import { t } from "elysia";
-import { DateTimeInput, Enum, Id, Nullable, PageFields, PageQuery, Timestamp } from "../../platform/http/schemas";
+import { DateTimeInput, Enum, Id, Int, Nullable, PageFields, PageQuery, Timestamp } from "../../platform/http/schemas";
 import { RUBRIC_VISIBILITIES, SUBMISSION_STATUSES } from "./tables";
 
 const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an id" });
-const Points = t.Integer({ minimum: 0, maximum: 10000, error: "must be an integer 0..10000" });
+const Points = Int({ minimum: 0, maximum: 10000, error: "must be an integer 0..10000" });
 
 export const AssignmentParams = t.Object({ contentId: Id });
 export const SubmissionParams = t.Object({ contentId: Id, submissionId: Id });
@@ -16,7 +16,7 @@ export const RubricVisibilitySchema = Enum(RUBRIC_VISIBILITIES);
 
 /** setAssignmentConfig (PUT: full replace; absent fields take their defaults). */
 export const AssignmentConfigBody = t.Object({
-  maxScore: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 1 or null" }))),
+  maxScore: t.Optional(Nullable(Int({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 1 or null" }))),
   allowLateSubmit: t.Optional(t.Boolean()),
   allowResubmit: t.Optional(t.Boolean()),
   bodyRequired: t.Optional(t.Boolean()),
@@ -25,7 +25,7 @@ export const AssignmentConfigBody = t.Object({
 });
 
 export const AssignmentConfig = t.Object({
-  maxScore: Nullable(t.Integer()),
+  maxScore: Nullable(Int()),
   allowLateSubmit: t.Boolean(),
   allowResubmit: t.Boolean(),
   bodyRequired: t.Boolean(),
@@ -54,43 +54,43 @@ export const RubricBody = t.Object({
   criteria: t.Array(CriterionInput, { maxItems: 20, error: "must be at most 20 criteria" }),
 });
 
-const Level = t.Object({ id: t.String(), name: t.String(), description: Nullable(t.String()), points: t.Integer() });
+const Level = t.Object({ id: t.String(), name: t.String(), description: Nullable(t.String()), points: Int() });
 export const Rubric = t.Object({
   useLevel: t.Boolean(),
   visibility: RubricVisibilitySchema,
   criteria: t.Array(
     t.Object({
       id: t.String(),
-      index: t.Integer(),
+      index: Int(),
       name: t.String(),
       description: Nullable(t.String()),
-      maxPoints: t.Integer(),
+      maxPoints: Int(),
       levels: t.Array(Level),
     }),
   ),
-  totalMaxPoints: t.Integer(),
+  totalMaxPoints: Int(),
 });
 
 // ---- submissions ----------------------------------------------------------------------------
 
-const RubricItem = t.Object({ criterionId: t.String(), levelId: Nullable(t.String()), points: t.Integer() });
+const RubricItem = t.Object({ criterionId: t.String(), levelId: Nullable(t.String()), points: Int() });
 
 export const Submission = t.Object({
   id: t.String(),
   profileId: t.String(),
   displayName: Nullable(t.String()),
-  revision: t.Integer(),
+  revision: Int(),
   body: Nullable(t.String()),
   attachments: t.Array(t.Object({ fileId: t.String(), fileName: t.String(), downloadUrl: t.String() })),
   status: SubmissionStatusSchema,
   submittedAt: Timestamp,
   dueAtAtSubmit: Nullable(Timestamp),
   isLate: t.Boolean(),
-  score: Nullable(t.Integer()),
+  score: Nullable(Int()),
   feedback: Nullable(t.String()),
   gradedAt: Nullable(Timestamp),
   returnedAt: Nullable(Timestamp),
-  rubricEvaluation: Nullable(t.Object({ items: t.Array(RubricItem), total: t.Integer() })),
+  rubricEvaluation: Nullable(t.Object({ items: t.Array(RubricItem), total: Int() })),
   similarity: Nullable(
     t.Object({ status: t.String({ examples: ["PENDING"] }), copyRatio: Nullable(t.Number()), gptCopyRatio: Nullable(t.Number()) }),
   ),
@@ -102,7 +102,7 @@ export const SubmitBody = t.Object({
 });
 
 export const SubmissionsQuery = t.Object({ ...PageQuery, status: t.Optional(SubmissionStatusSchema) });
-export const SubmissionPage = t.Object({ ...PageFields, submissions: t.Array(Submission), pendingCount: t.Integer() });
+export const SubmissionPage = t.Object({ ...PageFields, submissions: t.Array(Submission), pendingCount: Int() });
 
 export const SubmitterHistory = t.Object({ latest: Submission, history: t.Array(Submission) });
 export const MySubmission = t.Object({ latest: Nullable(Submission), history: t.Array(Submission) });

@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
 import { rateLimitPlugin } from "../../platform/http/rate-limit";
 import { route } from "../../platform/http/route";
+import { Int } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import {
   checkSignInCode,
@@ -86,7 +87,7 @@ export function authModule(rt: Runtime) {
     .post("/auth/password-reset/confirm", ({ body }) => confirmPasswordReset(rt, body), {
       ...pub("confirmPasswordReset"),
       body: ConfirmResetBody,
-      response: { 200: t.Object({ updatedAccounts: t.Integer() }) },
+      response: { 200: t.Object({ updatedAccounts: Int() }) },
     })
     .post("/auth/sign-in/request-code", ({ body }) => requestSignInCode(rt, body.email), {
       ...pub("requestSignInCode"),

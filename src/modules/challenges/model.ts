@@ -6,6 +6,7 @@ import {
   Email,
   Enum,
   Id,
+  Int,
   NextCursor,
   Nullable,
   QueryBool,
@@ -30,7 +31,7 @@ export const TaskInput = t.Object({
   title: Title,
   guide: t.Optional(Nullable(t.String())),
   type: t.Optional(Enum(TASK_TYPES)),
-  index: t.Optional(t.Integer({ error: "must be an integer", description: "Sort key; stored as the 0-based position" })),
+  index: t.Optional(Int({ error: "must be an integer", description: "Sort key; stored as the 0-based position" })),
   startedAt: DateTimeInput,
   deadline: t.Optional(Nullable(DateTimeInput)),
   targetContentId: t.Optional(Nullable(RefId)),
@@ -46,7 +47,7 @@ export const ChallengeBody = t.Object({
   tasks: t.Array(TaskInput, { minItems: 1, maxItems: 100, error: "must be 1..100 tasks" }),
   fileIds: t.Optional(t.Array(RefId, { maxItems: 20, error: "must be at most 20 file ids" })),
   reminderMinutes: t.Optional(
-    t.Array(t.Integer({ exclusiveMinimum: 0, maximum: 43200, error: "must be an integer greater than 0 and at most 43200" }), {
+    t.Array(Int({ exclusiveMinimum: 0, maximum: 43200, error: "must be an integer greater than 0 and at most 43200" }), {
       maxItems: 5,
       error: "must be at most 5 reminders",
     }),
@@ -79,7 +80,7 @@ export const TaskStatusQuery = t.Object({
 });
 
 export const EmailCountBody = t.Object({ email: Email });
-export const EmailCountResult = t.Object({ email: t.String(), count: t.Integer() });
+export const EmailCountResult = t.Object({ email: t.String(), count: Int() });
 
 // ---- records ---------------------------------------------------------------------------------
 
@@ -88,7 +89,7 @@ export const ChallengeTask = t.Object({
   title: t.String(),
   guide: Nullable(t.String()),
   type: Enum(TASK_TYPES),
-  index: t.Integer({ description: "0-based position in the challenge" }),
+  index: Int({ description: "0-based position in the challenge" }),
   startedAt: Timestamp,
   deadline: Nullable(Timestamp),
   defaultTags: t.Array(t.String()),
@@ -107,8 +108,8 @@ const summaryFields = {
   startedAt: Timestamp,
   endedAt: Nullable(Timestamp),
   state: Enum(CHALLENGE_STATES),
-  memberCount: t.Integer(),
-  totalTaskCount: t.Integer(),
+  memberCount: Int(),
+  totalTaskCount: Int(),
   joined: t.Boolean({ description: "The caller is a member" }),
   progress: t.Number({ description: "The caller's: 100 × done ÷ total tasks (0 when not a member)" }),
   totalProgress: t.Number({ description: "The members' average progress (0 without members)" }),
@@ -119,9 +120,9 @@ export const ChallengeSummary = t.Object(summaryFields);
 export const ChallengeDetail = t.Object({
   ...summaryFields,
   body: t.String(),
-  doneTaskCount: t.Integer({ description: "The caller's" }),
+  doneTaskCount: Int({ description: "The caller's" }),
   tasks: t.Array(ChallengeTask),
-  reminderMinutes: t.Array(t.Integer()),
+  reminderMinutes: t.Array(Int()),
   attachments: t.Array(Attachment),
 });
 export const ChallengeList = t.Object({ challenges: t.Array(ChallengeSummary) });
@@ -142,16 +143,16 @@ export const CandidatePage = t.Object({
 export const MemberProgress = t.Object({
   userId: t.String({ description: "Member.id" }),
   displayName: t.String(),
-  doneTaskCount: t.Integer(),
-  totalTaskCount: t.Integer(),
+  doneTaskCount: Int(),
+  totalTaskCount: Int(),
   progress: t.Number(),
   tasks: t.Array(ChallengeTask),
 });
 
 export const TaskStatus = t.Object({
-  allMemberCount: t.Integer(),
-  completedMemberCount: t.Integer(),
-  incompleteMemberCount: t.Integer(),
+  allMemberCount: Int(),
+  completedMemberCount: Int(),
+  incompleteMemberCount: Int(),
   members: t.Array(
     t.Object({
       userId: t.String({ description: "Member.id" }),

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Enum, SafeInt } from "../../platform/http/schemas";
+import { Enum, Int, SafeInt } from "../../platform/http/schemas";
 import { FIELD_TYPES } from "./tables";
 
 const FieldId = t.String({ minLength: 1, maxLength: 100 });
@@ -18,7 +18,7 @@ export const CustomField = t.Object({
   options: t.Array(t.String()),
   isDefault: t.Boolean(),
   required: t.Boolean(),
-  order: t.Integer(),
+  order: Int(),
   isActive: t.Boolean(),
 });
 export const FieldList = t.Object({ fields: t.Array(CustomField) });
@@ -63,7 +63,7 @@ export const DisplayBody = t.Object({
 export const FieldDisplayItem = t.Object({
   fieldId: t.String(),
   visible: t.Boolean(),
-  order: t.Integer(),
+  order: Int(),
   visibility: t.String(),
   label: t.String(),
   type: t.String(),

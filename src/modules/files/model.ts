@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Enum, Id, Nullable, Timestamp } from "../../platform/http/schemas";
+import { Enum, Id, Int, Nullable, Timestamp } from "../../platform/http/schemas";
 
 export const FileStatus = Enum(["pending", "ready"]);
 
@@ -7,7 +7,7 @@ export const FileStatus = Enum(["pending", "ready"]);
 export const RequestUploadBody = t.Object({
   fileName: t.String({ minLength: 1, maxLength: 500, error: "must be 1..500 characters" }),
   contentType: t.String({ minLength: 1, maxLength: 200, error: "must be 1..200 characters" }),
-  size: t.Optional(t.Integer({ minimum: 0, maximum: 1_073_741_824, error: "must be an integer 0..1073741824" })),
+  size: t.Optional(Int({ minimum: 0, maximum: 1_073_741_824, error: "must be an integer 0..1073741824" })),
 });
 
 export const UploadTicket = t.Object({
@@ -21,7 +21,7 @@ export const FileRecord = t.Object({
   fileId: t.String(),
   fileName: t.String(),
   contentType: t.String(),
-  size: Nullable(t.Integer()),
+  size: Nullable(Int()),
   status: FileStatus,
   createdAt: Timestamp,
 });
@@ -31,12 +31,12 @@ export const Attachment = t.Object({
   fileId: t.String(),
   name: t.String(),
   contentType: t.String(),
-  size: t.Integer(),
+  size: Int(),
   url: Nullable(t.String()),
   preview: t.Object({
     status: t.Literal("none"),
     pdfUrl: Nullable(t.String()),
-    pageCount: Nullable(t.Integer()),
+    pageCount: Nullable(Int()),
     reason: Nullable(t.String()),
   }),
 });

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Enum, Id, Nullable, PageFields, PageQuery } from "../../platform/http/schemas";
+import { Enum, Id, Int, Nullable, PageFields, PageQuery } from "../../platform/http/schemas";
 
 export const CodeParams = t.Object({ code: Id });
 
@@ -37,10 +37,10 @@ export const PermissionGrantExtended = t.Object({
   disabled: t.Boolean(),
   groups: t.Array(GrantGroup),
   members: t.Array(t.Object({ ...GrantMember.properties, pictureUrl: Nullable(t.String()), externalMemberCode: Nullable(t.String()) })),
-  groupTotal: t.Integer(),
-  memberTotal: t.Integer(),
-  page: t.Integer(),
-  pageSize: t.Integer(),
+  groupTotal: Int(),
+  memberTotal: Int(),
+  page: Int(),
+  pageSize: Int(),
 });
 
 export const GrantMemberList = t.Object({
@@ -59,10 +59,10 @@ export const GrantMemberList = t.Object({
 });
 
 export const BulkGrantResult = t.Object({
-  granted: t.Integer(),
+  granted: Int(),
   skipped: t.Array(t.Object({ subjectId: t.String(), reason: Enum(["ALREADY_GRANTED", "NOT_FOUND"]) })),
 });
-export const BulkRevokeResult = t.Object({ revoked: t.Integer() });
+export const BulkRevokeResult = t.Object({ revoked: Int() });
 
 export const GrantList = t.Object({
   grants: t.Array(
@@ -72,8 +72,8 @@ export const GrantList = t.Object({
       description: t.String(),
       allEnabled: t.Boolean(),
       disabled: t.Boolean(),
-      groupTotal: t.Integer(),
-      memberTotal: t.Integer(),
+      groupTotal: Int(),
+      memberTotal: Int(),
     }),
   ),
 });

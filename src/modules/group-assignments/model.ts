@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { DateTimeInput, Enum, Id, Nullable, PageFields, PageQuery, Timestamp } from "../../platform/http/schemas";
+import { DateTimeInput, Enum, Id, Int, Nullable, PageFields, PageQuery, Timestamp } from "../../platform/http/schemas";
 import { GROUP_SUBMISSION_STATUSES, LINK_INVALID_REASONS, SUBMISSION_METHODS } from "./tables";
 
 export const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an id" });
@@ -28,7 +28,7 @@ export const GroupAssignmentConfigBody = t.Object({
       t.String({ minLength: 1, maxLength: 100, error: "must be a group set id", description: "A set of a space where you are ADMIN" }),
     ),
   ),
-  maxScore: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 1 or null" }))),
+  maxScore: t.Optional(Nullable(Int({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 1 or null" }))),
   allowLateSubmit: t.Optional(t.Boolean()),
   submissionMethod: t.Optional(Enum(SUBMISSION_METHODS)),
   bodyRequired: t.Optional(t.Boolean()),
@@ -38,7 +38,7 @@ export const GroupAssignmentConfigBody = t.Object({
 
 export const GroupAssignmentConfig = t.Object({
   spaceGroupSetId: Nullable(t.String()),
-  maxScore: Nullable(t.Integer()),
+  maxScore: Nullable(Int()),
   allowLateSubmit: t.Boolean(),
   submissionMethod: Enum(SUBMISSION_METHODS),
   bodyRequired: t.Boolean(),
@@ -58,14 +58,14 @@ export const GroupSubmission = t.Object({
   groupName: t.String(),
   submitterUserId: t.String({ description: "Member.id of the member who submitted this revision" }),
   submitterName: t.String(),
-  revision: t.Integer({ description: "1, 2, … within the group's chain" }),
+  revision: Int({ description: "1, 2, … within the group's chain" }),
   body: t.String(),
   attachments: t.Array(SubmissionAttachment),
   status: Enum(GROUP_SUBMISSION_STATUSES),
   submittedAt: Timestamp,
   dueAtAtSubmit: Nullable(Timestamp),
   isLate: t.Boolean(),
-  score: Nullable(t.Integer({ description: "Participants: null until RETURNED" })),
+  score: Nullable(Int({ description: "Participants: null until RETURNED" })),
   feedback: Nullable(t.String({ description: "Participants: null until RETURNED" })),
   gradedAt: Nullable(Timestamp),
   returnedAt: Nullable(Timestamp),
@@ -76,8 +76,8 @@ export const GroupSubmissionsQuery = t.Object({ ...PageQuery, status: t.Optional
 export const GroupSubmissionPage = t.Object({
   ...PageFields,
   submissions: t.Array(GroupSubmission, { description: "One row per group: its latest revision, newest submittedAt first" }),
-  pendingCount: t.Integer({ description: "Groups whose latest revision is SUBMITTED" }),
-  notSubmittedGroupCount: t.Integer({
+  pendingCount: Int({ description: "Groups whose latest revision is SUBMITTED" }),
+  notSubmittedGroupCount: Int({
     description:
       "Groups of the linked set that have not submitted (ALL_MEMBERS: not every current member has); 0 while the link is invalid",
   }),
@@ -89,14 +89,14 @@ export const GroupSubmissionHistory = t.Object({
 });
 
 export const GradeBody = t.Object({
-  score: t.Optional(Nullable(t.Integer({ minimum: 0, maximum: 10000, error: "must be an integer 0..10000 or null" }))),
+  score: t.Optional(Nullable(Int({ minimum: 0, maximum: 10000, error: "must be an integer 0..10000 or null" }))),
   feedback: t.Optional(Nullable(t.String({ maxLength: 10000, error: "must be at most 10000 characters" }))),
   rubric: t.Optional(
     t.Array(
       t.Object({
         criterionId: RefId,
         levelId: t.Optional(Nullable(RefId)),
-        points: t.Integer({ minimum: 0, maximum: 10000, error: "must be an integer 0..10000" }),
+        points: Int({ minimum: 0, maximum: 10000, error: "must be an integer 0..10000" }),
       }),
       { maxItems: 20, error: "must be at most 20 items", description: "Group assignments have no rubric: must be absent or empty" },
     ),
@@ -111,20 +111,20 @@ export const MemberScoresBody = t.Object({
   scores: t.Array(
     t.Object({
       profileId: RefId,
-      score: t.Integer({ minimum: 0, maximum: 10000, error: "must be an integer 0..10000" }),
+      score: Int({ minimum: 0, maximum: 10000, error: "must be an integer 0..10000" }),
     }),
     { maxItems: 100, error: "must be at most 100 items", description: "Replaces every override of this submission; [] clears them" },
   ),
 });
 
 export const MemberScoresResult = t.Object({
-  groupScore: Nullable(t.Integer()),
+  groupScore: Nullable(Int()),
   members: t.Array(
     t.Object({
       profileId: t.String(),
       displayName: t.String(),
-      effectiveScore: Nullable(t.Integer({ description: "overrideScore, else groupScore" })),
-      overrideScore: Nullable(t.Integer()),
+      effectiveScore: Nullable(Int({ description: "overrideScore, else groupScore" })),
+      overrideScore: Nullable(Int()),
     }),
   ),
 });

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Id, Nullable, PageFields, PageQuery, Timestamp } from "../../platform/http/schemas";
+import { Id, Int, Nullable, PageFields, PageQuery, Timestamp } from "../../platform/http/schemas";
 
 const Name = t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" });
 // The spec gives no bound; 2000 keeps a free-text field from growing without limit.
@@ -17,7 +17,7 @@ export const Group = t.Object({
   id: t.String(),
   name: t.String(),
   description: Nullable(t.String()),
-  memberCount: t.Integer(),
+  memberCount: Int(),
   createdAt: Timestamp,
 });
 export const GroupDetail = t.Object({ ...Group.properties, members: t.Array(GroupMemberItem) });
@@ -26,7 +26,7 @@ export const PlainGroup = t.Object({
   id: t.String(),
   name: t.String(),
   description: Nullable(t.String()),
-  memberCount: t.Integer(),
+  memberCount: Int(),
 });
 export const PlainGroupDetail = t.Object({ ...PlainGroup.properties, members: t.Array(GroupMemberItem) });
 

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Nullable, Timestamp } from "../../platform/http/schemas";
+import { Int, Nullable, Timestamp } from "../../platform/http/schemas";
 
 export const JoinCode = t.Object({
   id: t.String(),
@@ -11,7 +11,7 @@ export const JoinCode = t.Object({
 });
 
 export const CreateJoinCodeBody = t.Object({
-  expiresInDays: t.Optional(t.Integer({ minimum: 1, maximum: 3650, error: "must be an integer 1..3650" })),
+  expiresInDays: t.Optional(Int({ minimum: 1, maximum: 3650, error: "must be an integer 1..3650" })),
 });
 
 export const UpdateJoinCodeBody = t.Object({ enabled: t.Boolean({ error: "must be true or false" }) });

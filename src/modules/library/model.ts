@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { CursorQuery, Enum, HttpUrl, Id, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
+import { CursorQuery, Enum, HttpUrl, Id, Int, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
 import { Attachment } from "../files/model";
 import { CONTENT_TYPES, LIVE_PROVIDERS, VISIBILITIES } from "./tables";
 
@@ -21,9 +21,9 @@ export const Node = t.Object({
   parentId: Nullable(t.String()),
   title: t.String(),
   rank: t.String({ description: "Fractional rank: siblings sort by (rank, id) as plain strings" }),
-  depth: t.Integer({ description: "0 for a root node" }),
-  childCount: t.Integer(),
-  contentCount: t.Integer({ description: "Contents directly in this node that the caller can see" }),
+  depth: Int({ description: "0 for a root node" }),
+  childCount: Int(),
+  contentCount: Int({ description: "Contents directly in this node that the caller can see" }),
 });
 export const NodeList = t.Object({ nodes: t.Array(Node) });
 
@@ -55,7 +55,7 @@ export const ContentPage = t.Object({ contents: t.Array(ContentSummary), nextCur
 
 export const VideoInfo = t.Object({
   status: t.String({ description: "ready: the uploaded file is served as-is (no transcoding step)" }),
-  durationSec: Nullable(t.Integer()),
+  durationSec: Nullable(Int()),
   thumbnailUrl: Nullable(t.String()),
   hlsUrl: Nullable(t.String()),
   renditions: t.Array(t.Object({ rendition: t.String(), url: t.String() })),
@@ -75,7 +75,7 @@ export const LiveInfo = t.Object({
 export const DocumentInfo = t.Object({
   fileId: t.String(),
   mimeType: t.String(),
-  pageCount: Nullable(t.Integer()),
+  pageCount: Nullable(Int()),
   downloadUrl: Nullable(t.String()),
 });
 export const ContentInfo = t.Object({
@@ -113,7 +113,7 @@ export const SetLinkedVideoBody = t.Object({ url: PlayerUrl });
 export const SetLiveSessionBody = t.Object({ joinUrl: PlayerUrl, provider: t.Optional(LiveProviderSchema) });
 export const SetDocumentBody = t.Object({
   fileId: RefId,
-  pageCount: t.Optional(t.Integer({ minimum: 1, maximum: 9007199254740991, error: "must be an integer greater than 0" })),
+  pageCount: t.Optional(Int({ minimum: 1, maximum: 9007199254740991, error: "must be an integer greater than 0" })),
 });
 export const ShareContentBody = t.Object({
   shares: t.Array(t.Object({ targetType: Enum(["USER"]), targetId: RefId, level: Enum(["VIEW"]) }), {

@@ -4,6 +4,7 @@ import {
   Email,
   Enum,
   Id,
+  Int,
   Nullable,
   PageFields,
   PageQuery,
@@ -36,8 +37,8 @@ export const Member = t.Object({
   isIssuedAccount: t.Boolean(),
   positionId: Nullable(t.String()),
   /** Only with include=spaceCounts. */
-  activeSpaceCount: t.Optional(t.Integer()),
-  inactiveSpaceCount: t.Optional(t.Integer()),
+  activeSpaceCount: t.Optional(Int()),
+  inactiveSpaceCount: t.Optional(Int()),
   fieldValues: t.Array(FieldValue),
 });
 

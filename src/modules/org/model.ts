@@ -1,10 +1,10 @@
 import { t } from "elysia";
-import { CursorQuery, Id, NextCursor, Nullable, SafeInt } from "../../platform/http/schemas";
+import { CursorQuery, Id, Int, NextCursor, Nullable, SafeInt } from "../../platform/http/schemas";
 
 const RefId = t.String({ minLength: 1, maxLength: 255, error: "must be an id" });
 const Name = t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" });
 /** Positions: 0..9999 (DECISIONS §9.2); org units: "order (integer)", any safe integer. */
-const PositionOrder = t.Integer({ minimum: 0, maximum: 9999, error: "must be an integer 0..9999" });
+const PositionOrder = Int({ minimum: 0, maximum: 9999, error: "must be an integer 0..9999" });
 const UnitOrder = SafeInt();
 
 export const OrgUnitParams = t.Object({ orgUnitId: Id });
@@ -17,10 +17,10 @@ export const OrgUnit = t.Object({
   id: t.String(),
   parentId: Nullable(t.String()),
   name: t.String(),
-  order: t.Integer(),
+  order: Int(),
   leaderUserId: Nullable(t.String()),
   leaderName: Nullable(t.String()),
-  memberCount: t.Integer(),
+  memberCount: Int(),
 });
 export const OrgUnitList = t.Object({ orgUnits: t.Array(OrgUnit) });
 
@@ -41,7 +41,7 @@ export const OrgMemberItem = t.Object({
 export const OrgMemberPage = t.Object({ members: t.Array(OrgMemberItem), nextCursor: NextCursor });
 export const OrgMembersQuery = t.Object({ ...CursorQuery });
 
-export const Position = t.Object({ id: t.String(), name: t.String(), order: t.Integer(), memberCount: t.Integer() });
+export const Position = t.Object({ id: t.String(), name: t.String(), order: Int(), memberCount: Int() });
 export const CreatePositionBody = t.Object({ name: Name });
 export const UpdatePositionBody = t.Object({ name: t.Optional(Name), order: t.Optional(PositionOrder) });
 export const PositionSettings = t.Object({ enabled: t.Boolean(), positions: t.Array(Position) });

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Enum, Id, Nullable, Timestamp } from "../../platform/http/schemas";
+import { Enum, Id, Int, Nullable, Timestamp } from "../../platform/http/schemas";
 import { LinkFields, RefId } from "../group-assignments/model";
 import { PEER_MAX_SCORE, PEER_SUBMIT_TYPES } from "./tables";
 
@@ -34,10 +34,10 @@ export const PeerConfigBody = t.Object({
 /** The spec's "Peer assessment question". */
 export const PeerQuestion = t.Object({
   id: t.String(),
-  index: t.Integer({ description: "0-based position" }),
+  index: Int({ description: "0-based position" }),
   assessmentCriteria: t.String(),
   criteriaSubText: Nullable(t.String()),
-  maxScore: t.Integer({ description: `Always ${PEER_MAX_SCORE}` }),
+  maxScore: Int({ description: `Always ${PEER_MAX_SCORE}` }),
 });
 
 export const PeerConfigResult = t.Object({
@@ -51,7 +51,7 @@ export const PeerConfigResult = t.Object({
   questions: t.Array(PeerQuestion),
   ...LinkFields,
   hasSubmitters: t.Boolean(),
-  submitCount: t.Integer({ description: "Members who have assessed at least one target" }),
+  submitCount: Int({ description: "Members who have assessed at least one target" }),
 });
 
 // ---- results --------------------------------------------------------------------------------
@@ -64,14 +64,14 @@ export const PeerResults = t.Object({
       targetName: t.String(),
       groupId: t.String(),
       groupName: t.String(),
-      receivedCount: t.Integer({ description: "Assessments received" }),
+      receivedCount: Int({ description: "Assessments received" }),
       averages: t.Array(t.Object({ questionId: t.String(), average: Nullable(t.Number()) })),
       overallAverage: Nullable(t.Number({ description: "Mean of every score received, on the 0..5 scale" })),
       comments: t.Array(t.String()),
     }),
   ),
-  expectedSubmitterCount: t.Integer({ description: "Current members of the set's groups who have at least one target" }),
-  submittedSubmitterCount: t.Integer({ description: "Of those, the ones who have assessed every current target" }),
+  expectedSubmitterCount: Int({ description: "Current members of the set's groups who have at least one target" }),
+  submittedSubmitterCount: Int({ description: "Of those, the ones who have assessed every current target" }),
 });
 
 // ---- participant side -----------------------------------------------------------------------
@@ -95,7 +95,7 @@ export const PeerAnswersBody = t.Object({
   answers: t.Array(
     t.Object({
       questionId: RefId,
-      score: t.Integer({ minimum: 0, maximum: PEER_MAX_SCORE, error: `must be an integer 0..${PEER_MAX_SCORE}` }),
+      score: Int({ minimum: 0, maximum: PEER_MAX_SCORE, error: `must be an integer 0..${PEER_MAX_SCORE}` }),
       comment: t.Optional(Nullable(t.String({ maxLength: 5000, error: "must be at most 5000 characters" }))),
     }),
     { maxItems: 20, error: "must be at most 20 answers" },
@@ -104,6 +104,6 @@ export const PeerAnswersBody = t.Object({
 
 export const PeerAssessmentResult = t.Object({
   targetId: t.String(),
-  answers: t.Array(t.Object({ questionId: t.String(), score: t.Integer(), comment: Nullable(t.String()) })),
+  answers: t.Array(t.Object({ questionId: t.String(), score: Int(), comment: Nullable(t.String()) })),
   submittedAt: Timestamp,
 });

@@ -1,5 +1,5 @@
 import { type Static, t } from "elysia";
-import { CursorQuery, DateTimeInput, Enum, Id, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
+import { CursorQuery, DateTimeInput, Enum, Id, Int, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
 import { Attachment } from "../files/model";
 import { POST_STATUSES, POST_TYPES } from "./tables";
 
@@ -12,7 +12,7 @@ export const Post = t.Object({
   id: t.String(),
   spaceId: t.String(),
   spaceName: t.String(),
-  index: t.Integer(),
+  index: Int(),
   title: t.String(),
   content: t.String(),
   type: PostTypeSchema,
@@ -70,7 +70,7 @@ export const CreatePostsInSpacesBody = t.Object({
 export type PostInput = Omit<Static<typeof CreatePostBody>, "spaceId">;
 
 export const CreatePostsInSpacesResult = t.Object({
-  created: t.Integer(),
+  created: Int(),
   skipped: t.Array(t.Object({ spaceId: t.String(), reason: Enum(["NOT_FOUND", "FORBIDDEN"]) })),
   posts: t.Array(Post),
 });
@@ -96,4 +96,4 @@ export const ListPostsQuery = t.Object({
   ...CursorQuery,
 });
 
-export const PostPage = t.Object({ posts: t.Array(Post), total: t.Integer(), nextCursor: NextCursor });
+export const PostPage = t.Object({ posts: t.Array(Post), total: Int(), nextCursor: NextCursor });

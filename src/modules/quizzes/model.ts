@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { CursorQuery, Email, Enum, Id, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
+import { CursorQuery, Email, Enum, Id, Int, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
 import { QUIZ_QUESTION_TYPES, RESULT_EXPOSE_LEVELS, SCORE_AGGREGATIONS } from "./tables";
 
 const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an id" });
@@ -31,7 +31,7 @@ const QuestionInput = t.Object({
   id: t.Optional(RefId),
   type: t.Optional(Enum(QUIZ_QUESTION_TYPES, { description: "Default ESSAY" })),
   body: t.Optional(t.String({ minLength: 1, maxLength: 15000, error: "must be 1..15000 characters", description: "Default empty" })),
-  point: t.Optional(t.Integer({ minimum: 0, maximum: 10000, error: "must be an integer 0..10000", description: "Default 1" })),
+  point: t.Optional(Int({ minimum: 0, maximum: 10000, error: "must be an integer 0..10000", description: "Default 1" })),
   explanation: t.Optional(Nullable(t.String({ maxLength: 15000, error: "must be at most 15000 characters" }))),
   attachmentFileIds: t.Optional(FileIds),
   options: t.Optional(
@@ -44,9 +44,9 @@ const QuestionInput = t.Object({
 
 /** setQuizConfig (PUT: full replace; absent fields take their defaults). */
 export const QuizConfigBody = t.Object({
-  passScore: t.Optional(Nullable(t.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 0 or null" }))),
-  maxAttempts: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 1 or null" }))),
-  timeLimitMin: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 1 or null" }))),
+  passScore: t.Optional(Nullable(Int({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 0 or null" }))),
+  maxAttempts: t.Optional(Nullable(Int({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 1 or null" }))),
+  timeLimitMin: t.Optional(Nullable(Int({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: "must be an integer >= 1 or null" }))),
   shuffleQuestions: t.Optional(t.Boolean()),
   shuffleOptions: t.Optional(t.Boolean()),
   resultExposeLevel: t.Optional(ExposeLevelSchema),
@@ -84,7 +84,7 @@ export const QuizQuestion = t.Object({
   id: t.String(),
   type: QuestionTypeSchema,
   body: t.String(),
-  point: t.Integer(),
+  point: Int(),
   explanation: Nullable(t.String()),
   attachments: t.Array(QuizAttachment),
   options: t.Array(t.Object({ id: t.String(), body: t.String(), isCorrect: t.Boolean(), attachments: t.Array(QuizAttachment) }), {
@@ -94,9 +94,9 @@ export const QuizQuestion = t.Object({
 });
 
 export const QuizConfig = t.Object({
-  passScore: Nullable(t.Integer()),
-  maxAttempts: Nullable(t.Integer()),
-  timeLimitMin: Nullable(t.Integer()),
+  passScore: Nullable(Int()),
+  maxAttempts: Nullable(Int()),
+  timeLimitMin: Nullable(Int()),
   shuffleQuestions: t.Boolean(),
   shuffleOptions: t.Boolean(),
   resultExposeLevel: ExposeLevelSchema,
@@ -108,20 +108,20 @@ export const QuizConfig = t.Object({
 // ---- manager results ------------------------------------------------------------------------
 
 export const QuizStatistics = t.Object({
-  submittedCount: t.Integer({ description: "Submitters: profiles with at least one submitted attempt" }),
-  gradedCount: t.Integer({ description: "Submitters with a final score (at least one fully scored attempt)" }),
-  pendingManualCount: t.Integer({ description: "Submitted attempts waiting for manual (ESSAY) scoring" }),
+  submittedCount: Int({ description: "Submitters: profiles with at least one submitted attempt" }),
+  gradedCount: Int({ description: "Submitters with a final score (at least one fully scored attempt)" }),
+  pendingManualCount: Int({ description: "Submitted attempts waiting for manual (ESSAY) scoring" }),
   averageScore: Nullable(t.Number({ description: "Mean of the graded submitters' final scores; null without any" })),
   passRate: Nullable(t.Number({ description: "Percentage 0..100 of graded submitters whose final score passed; null without passScore" })),
-  notSubmittedCount: t.Integer({ description: "Population members without a submitted attempt (DECISIONS §9.3 Who should answer)" }),
+  notSubmittedCount: Int({ description: "Population members without a submitted attempt (DECISIONS §9.3 Who should answer)" }),
   questions: t.Array(
     t.Object({
       questionId: t.String(),
       body: t.String(),
       type: QuestionTypeSchema,
-      answeredCount: t.Integer({ description: "Answered (non-empty) answers in submitted attempts" }),
+      answeredCount: Int({ description: "Answered (non-empty) answers in submitted attempts" }),
       correctRate: t.Number({ description: "Answers with isCorrect ÷ answeredCount × 100" }),
-      options: t.Array(t.Object({ optionId: t.String(), body: t.String(), selectedCount: t.Integer() })),
+      options: t.Array(t.Object({ optionId: t.String(), body: t.String(), selectedCount: Int() })),
     }),
   ),
 });
@@ -133,7 +133,7 @@ const AttemptFields = {
   profileId: t.String(),
   displayName: Nullable(t.String({ description: "null once the member is deleted" })),
   score: Nullable(
-    t.Integer({ description: "Points awarded so far (an ESSAY answer waiting for scoreQuizAnswer counts 0); null before submission" }),
+    Int({ description: "Points awarded so far (an ESSAY answer waiting for scoreQuizAnswer counts 0); null before submission" }),
   ),
   passed: Nullable(
     t.Boolean({ description: "score >= the current passScore once scoring is complete; null without passScore or while pending" }),
@@ -168,11 +168,11 @@ export const AttemptDetail = t.Object({
       questionId: t.String(),
       type: QuestionTypeSchema,
       questionBody: t.String(),
-      point: t.Integer(),
+      point: Int(),
       selectedOptionIds: t.Array(t.String()),
       textAnswer: Nullable(t.String()),
       isCorrect: Nullable(t.Boolean()),
-      pointsAwarded: Nullable(t.Integer()),
+      pointsAwarded: Nullable(Int()),
       isManualScoring: t.Boolean({ description: "ESSAY questions are scored by hand" }),
       correctOptionIds: t.Array(t.String()),
       answerCandidates: t.Array(Candidate),
@@ -182,12 +182,12 @@ export const AttemptDetail = t.Object({
 });
 
 export const ScoreAnswerBody = t.Object({
-  pointsAwarded: t.Integer({ minimum: 0, maximum: 9007199254740991, error: "must be an integer >= 0" }),
+  pointsAwarded: Int({ minimum: 0, maximum: 9007199254740991, error: "must be an integer >= 0" }),
   feedback: t.Optional(Nullable(t.String({ maxLength: 5000, error: "must be at most 5000 characters" }))),
 });
 
 export const EmailCountBody = t.Object({ email: Email });
-export const EmailCountResult = t.Object({ email: t.String(), count: t.Integer() });
+export const EmailCountResult = t.Object({ email: t.String(), count: Int() });
 
 // ---- participant side -----------------------------------------------------------------------
 
@@ -205,13 +205,13 @@ export type AnswerInput = typeof AnswerInput.static;
 const SavedAnswer = t.Object({ questionId: t.String(), selectedOptionIds: t.Array(t.String()), textAnswer: Nullable(t.String()) });
 
 export const ParticipantView = t.Object({
-  passScore: Nullable(t.Integer()),
-  maxAttempts: Nullable(t.Integer()),
-  timeLimitMin: Nullable(t.Integer()),
+  passScore: Nullable(Int()),
+  maxAttempts: Nullable(Int()),
+  timeLimitMin: Nullable(Int()),
   resultExposeLevel: ExposeLevelSchema,
-  questionCount: t.Integer(),
-  totalPoints: t.Integer(),
-  attemptsUsed: t.Integer({ description: "Attempts started, the one in progress included" }),
+  questionCount: Int(),
+  totalPoints: Int(),
+  attemptsUsed: Int({ description: "Attempts started, the one in progress included" }),
   attempt: Nullable(
     t.Object({
       attemptId: t.String(),
@@ -222,7 +222,7 @@ export const ParticipantView = t.Object({
           id: t.String(),
           type: QuestionTypeSchema,
           body: t.String(),
-          point: t.Integer(),
+          point: Int(),
           attachments: t.Array(QuizAttachment),
           options: t.Array(t.Object({ id: t.String(), body: t.String(), attachments: t.Array(QuizAttachment) })),
         }),
@@ -239,7 +239,7 @@ export const MyQuizAttempt = t.Object({
   startedAt: Timestamp,
   expiresAt: Nullable(Timestamp),
   submittedAt: Nullable(Timestamp),
-  score: Nullable(t.Integer()),
+  score: Nullable(Int()),
   passed: Nullable(t.Boolean()),
   hasPendingManual: t.Boolean(),
   scoringCompletedAt: Nullable(Timestamp),
@@ -250,7 +250,7 @@ export const MyQuizAttempt = t.Object({
         selectedOptionIds: t.Array(t.String()),
         textAnswer: Nullable(t.String()),
         isCorrect: Nullable(t.Boolean()),
-        pointsAwarded: Nullable(t.Integer()),
+        pointsAwarded: Nullable(Int()),
         correctOptionIds: t.Array(t.String()),
         explanation: Nullable(t.String()),
         feedback: Nullable(Feedback),

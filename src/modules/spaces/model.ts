@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { CursorQuery, Email, Enum, Id, NextCursor, Nullable, QueryBool, SafeInt, Timestamp } from "../../platform/http/schemas";
+import { CursorQuery, Email, Enum, Id, Int, NextCursor, Nullable, QueryBool, SafeInt, Timestamp } from "../../platform/http/schemas";
 import { FieldValue } from "../members/model";
 import { SPACE_ROLES } from "./tables";
 
@@ -30,10 +30,10 @@ export const Space = t.Object({
   startMenu: t.String(),
   enabledMenus: t.Array(t.String()),
   messageEnabled: t.Boolean(),
-  adminCount: t.Integer(),
-  participantCount: t.Integer(),
-  postCount: t.Integer(),
-  contentCount: t.Integer(),
+  adminCount: Int(),
+  participantCount: Int(),
+  postCount: Int(),
+  contentCount: Int(),
   createdAt: Timestamp,
   fieldValues: t.Array(FieldValue),
 });
@@ -87,7 +87,7 @@ export const ListSpacesQuery = t.Object({
   exitRestricted: t.Optional(QueryBool),
   ...CursorQuery,
 });
-export const SpacePage = t.Object({ spaces: t.Array(Space), total: t.Integer(), nextCursor: NextCursor });
+export const SpacePage = t.Object({ spaces: t.Array(Space), total: Int(), nextCursor: NextCursor });
 
 export const SpaceMember = t.Object({
   id: t.String(),
@@ -120,7 +120,7 @@ const CodePassword = Nullable(t.String());
 export const CreateSpaceJoinCodeBody = t.Object({
   role: t.Optional(SpaceRoleSchema),
   password: t.Optional(CodePassword),
-  expiresInDays: t.Optional(Nullable(t.Integer({ minimum: 1, maximum: 3650, error: "must be an integer 1..3650" }))),
+  expiresInDays: t.Optional(Nullable(Int({ minimum: 1, maximum: 3650, error: "must be an integer 1..3650" }))),
 });
 export const UpdateSpaceJoinCodeBody = t.Object({
   enabled: t.Optional(t.Boolean({ error: "must be true or false" })),
@@ -170,7 +170,7 @@ export const SpaceGroupSet = t.Object({
 export const SpaceGroupSetList = t.Object({ groupSets: t.Array(SpaceGroupSet) });
 
 export const EmailCountBody = t.Object({ email: Email });
-export const EmailCountResult = t.Object({ email: t.String(), count: t.Integer() });
+export const EmailCountResult = t.Object({ email: t.String(), count: Int() });
 
 export const SpaceDefaults = t.Object({
   defaultAutoJoin: t.Boolean(),
@@ -187,7 +187,7 @@ const Words = t.Array(t.String({ maxLength: 50, error: "must be at most 50 chara
   error: "must be at most 100 items of at most 50 characters",
 });
 const CategoryName = t.String({ minLength: 1, maxLength: 100, error: "must be 1..100 characters" });
-export const Category = t.Object({ id: t.String(), name: t.String(), order: t.Integer() });
+export const Category = t.Object({ id: t.String(), name: t.String(), order: Int() });
 export const SpaceCategories = t.Object({
   semesterEnabled: t.Boolean(),
   semesterWithYear: t.Boolean(),

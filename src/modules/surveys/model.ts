@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { CursorQuery, Email, Enum, Id, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
+import { CursorQuery, Email, Enum, Id, Int, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
 import { RESPONSE_STATUSES, SURVEY_QUESTION_TYPES } from "./tables";
 
 const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an id" });
@@ -42,8 +42,8 @@ const QuestionInput = t.Object({
   options: t.Optional(
     t.Array(OptionInput, { maxItems: 50, error: "must be at most 50 options", description: "null is accepted and means []" }),
   ),
-  scaleMin: t.Optional(Nullable(t.Integer({ minimum: 0, maximum: 1, error: "must be 0 or 1" }))),
-  scaleMax: t.Optional(Nullable(t.Integer({ minimum: 2, maximum: 10, error: "must be an integer 2..10" }))),
+  scaleMin: t.Optional(Nullable(Int({ minimum: 0, maximum: 1, error: "must be 0 or 1" }))),
+  scaleMax: t.Optional(Nullable(Int({ minimum: 2, maximum: 10, error: "must be an integer 2..10" }))),
   scaleMinLabel: t.Optional(Nullable(t.String({ maxLength: 100, error: "must be at most 100 characters" }))),
   scaleMaxLabel: t.Optional(Nullable(t.String({ maxLength: 100, error: "must be at most 100 characters" }))),
 });
@@ -97,8 +97,8 @@ export const SurveyQuestion = t.Object({
   isRequired: t.Boolean(),
   attachments: t.Array(SurveyAttachment),
   options: t.Array(SurveyOption, { description: "[] unless SINGLE_CHOICE or MULTIPLE_CHOICE" }),
-  scaleMin: Nullable(t.Integer({ description: "null unless SCALE" })),
-  scaleMax: Nullable(t.Integer()),
+  scaleMin: Nullable(Int({ description: "null unless SCALE" })),
+  scaleMax: Nullable(Int()),
   scaleMinLabel: Nullable(t.String()),
   scaleMaxLabel: Nullable(t.String()),
 });
@@ -107,12 +107,12 @@ export const SurveyConfig = t.Object({
   description: Nullable(t.String()),
   isAnonymous: t.Boolean(),
   allowResubmit: t.Boolean(),
-  version: t.Integer({ description: "0 until questions are first saved; +1 on every change to the questions" }),
+  version: Int({ description: "0 until questions are first saved; +1 on every change to the questions" }),
   questions: t.Array(SurveyQuestion),
 });
 
 export const SurveyChangeCheck = t.Object({
-  submitCount: t.Integer({ description: "SUBMITTED responses" }),
+  submitCount: Int({ description: "SUBMITTED responses" }),
   isModified: t.Boolean({ description: "The body differs from the stored config" }),
   needReset: t.Boolean({ description: "submitCount > 0 and reasons is not empty: saving discards the responses" }),
   reasons: t.Array(Enum(CHANGE_REASONS), {
@@ -125,30 +125,30 @@ export const SurveyChangeCheck = t.Object({
 
 export const SurveyStatistics = t.Object({
   isAnonymous: t.Boolean(),
-  submittedCount: t.Integer(),
-  draftCount: t.Integer(),
-  notSubmittedCount: t.Integer(),
+  submittedCount: Int(),
+  draftCount: Int(),
+  notSubmittedCount: Int(),
   submitRate: t.Number({ description: "Percentage 0..100 of the population with a submitted response" }),
-  questionCount: t.Integer(),
+  questionCount: Int(),
   questions: t.Array(
     t.Object({
       questionId: t.String(),
       title: t.String(),
       type: QuestionTypeSchema,
       isRequired: t.Boolean(),
-      answeredCount: t.Integer(),
+      answeredCount: Int(),
       options: t.Array(
         t.Object({
           optionId: t.String(),
           label: t.String(),
           isEtc: t.Boolean(),
-          selectedCount: t.Integer(),
+          selectedCount: Int(),
           ratio: t.Number({ description: "selectedCount ÷ answeredCount × 100" }),
         }),
       ),
       scale: Nullable(
         t.Object({
-          distribution: t.Array(t.Object({ value: t.Integer(), count: t.Integer() })),
+          distribution: t.Array(t.Object({ value: Int(), count: Int() })),
           average: Nullable(t.Number()),
           median: Nullable(t.Number()),
         }),
@@ -189,7 +189,7 @@ export const RespondentPage = t.Object({
 });
 
 export const EmailCountBody = t.Object({ email: Email });
-export const EmailCountResult = t.Object({ email: t.String(), count: t.Integer() });
+export const EmailCountResult = t.Object({ email: t.String(), count: Int() });
 
 // ---- participant side -----------------------------------------------------------------------
 
@@ -200,7 +200,7 @@ const AnswerInput = t.Object({
   ),
   etcText: t.Optional(Nullable(t.String({ maxLength: 1000, error: "must be at most 1000 characters" }))),
   text: t.Optional(Nullable(t.String({ maxLength: 10000, error: "must be at most 10000 characters" }))),
-  scaleValue: t.Optional(Nullable(t.Integer({ error: "must be an integer" }))),
+  scaleValue: t.Optional(Nullable(Int({ error: "must be an integer" }))),
 });
 export const SurveyAnswersBody = t.Object({
   answers: t.Array(AnswerInput, { maxItems: 50, error: "must be at most 50 answers" }),
@@ -208,14 +208,14 @@ export const SurveyAnswersBody = t.Object({
 
 export const SurveyResponse = t.Object({
   status: Enum(RESPONSE_STATUSES),
-  version: t.Integer({ description: "The survey version the response was last saved or submitted against" }),
+  version: Int({ description: "The survey version the response was last saved or submitted against" }),
   answers: t.Array(
     t.Object({
       questionId: t.String(),
       optionIds: t.Array(t.String()),
       etcText: Nullable(t.String()),
       text: Nullable(t.String()),
-      scaleValue: Nullable(t.Integer()),
+      scaleValue: Nullable(Int()),
     }),
   ),
   updatedAt: Timestamp,

@@ -1,9 +1,9 @@
 import { t } from "elysia";
-import { Enum, Nullable, Timestamp } from "../../platform/http/schemas";
+import { Enum, Int, Nullable, Timestamp } from "../../platform/http/schemas";
 
 export const SessionPolicy = t.Object({
   defaultSessionType: Enum(["personal", "public"]),
-  publicAbsoluteTimeoutMinutes: t.Integer(),
+  publicAbsoluteTimeoutMinutes: Int(),
 });
 
 export const TenantInfo = t.Object({
@@ -15,7 +15,7 @@ export const TenantInfo = t.Object({
   loginIdentifier: t.String(),
   currentPlan: t.String(),
   logoImageUrl: Nullable(t.String()),
-  customFieldMaxCount: t.Integer(),
+  customFieldMaxCount: Int(),
   currentContractPeriod: t.Object({ startedAt: Timestamp, expiredAt: Nullable(Timestamp) }),
   sessionPolicy: SessionPolicy,
 });
@@ -32,7 +32,7 @@ export const UpdateTenantBody = t.Object({
     t.Object({
       defaultSessionType: t.Optional(Enum(["personal", "public"])),
       publicAbsoluteTimeoutMinutes: t.Optional(
-        t.Integer({
+        Int({
           minimum: PUBLIC_TIMEOUT_MIN,
           maximum: PUBLIC_TIMEOUT_MAX,
           error: `must be an integer ${PUBLIC_TIMEOUT_MIN}..${PUBLIC_TIMEOUT_MAX}`,

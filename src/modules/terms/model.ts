@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Enum, Id, Nullable, Timestamp } from "../../platform/http/schemas";
+import { Enum, Id, Int, Nullable, Timestamp } from "../../platform/http/schemas";
 
 export const TermScope = Enum(["platform", "tenant"]);
 const Topic = t.String({
@@ -8,8 +8,8 @@ const Topic = t.String({
   pattern: "^[A-Z0-9_]+$",
   error: "must be 1..50 uppercase letters, digits or underscores",
 });
-const Order = t.Integer({ minimum: 0, maximum: 9999, error: "must be an integer 0..9999" });
-const TtlDays = Nullable(t.Integer({ minimum: 1, maximum: 36500, error: "must be null or an integer 1..36500" }));
+const Order = Int({ minimum: 0, maximum: 9999, error: "must be an integer 0..9999" });
+const TtlDays = Nullable(Int({ minimum: 1, maximum: 36500, error: "must be null or an integer 1..36500" }));
 const Title = t.Object({ ko: t.String({ maxLength: 1000 }), en: t.String({ maxLength: 1000 }) });
 const DocumentUrl = t.Object({ ko: t.String({ maxLength: 2000 }), en: t.String({ maxLength: 2000 }) });
 const Localized = t.Object({ ko: t.String(), en: t.String() });
@@ -17,15 +17,15 @@ const Localized = t.Object({ ko: t.String(), en: t.String() });
 export const Term = t.Object({
   scope: TermScope,
   topic: t.String(),
-  version: t.Integer(),
+  version: Int(),
   isEssential: t.Boolean(),
   isVisible: t.Boolean(),
-  order: t.Integer(),
+  order: Int(),
   title: Localized,
   documentUrl: Localized,
-  consentTtlDays: Nullable(t.Integer()),
+  consentTtlDays: Nullable(Int()),
   isActive: t.Boolean(),
-  consentCount: t.Integer(),
+  consentCount: Int(),
 });
 export const TermList = t.Object({ terms: t.Array(Term) });
 
@@ -48,14 +48,14 @@ export const UpdateTermBody = t.Object({
   documentUrl: t.Optional(DocumentUrl),
 });
 export const SetCurrentVersionBody = t.Object({
-  currentVersion: t.Integer({ minimum: 1, maximum: 9007199254740991, error: "must be an integer >= 1" }),
+  currentVersion: Int({ minimum: 1, maximum: 9007199254740991, error: "must be an integer >= 1" }),
 });
 export const TopicParams = t.Object({ topic: Id });
 
 export const AgreementRecord = t.Object({
   scope: TermScope,
   topic: t.String(),
-  version: t.Integer(),
+  version: Int(),
   isEssential: t.Boolean(),
   agreedAt: Timestamp,
   expiresAt: Nullable(Timestamp),
@@ -65,10 +65,10 @@ export const AgreementRecord = t.Object({
 const displayFields = {
   scope: TermScope,
   topic: t.String(),
-  version: t.Integer(),
+  version: Int(),
   isEssential: t.Boolean(),
   isVisible: t.Boolean(),
-  order: t.Integer(),
+  order: Int(),
   title: Localized,
   documentUrl: Localized,
 };
@@ -96,7 +96,7 @@ export const ConsentBody = t.Object({
     t.Object({
       scope: TermScope,
       topic: t.String({ minLength: 1, maxLength: 50 }),
-      version: t.Integer({ minimum: 1, maximum: 9007199254740991, error: "must be an integer >= 1" }),
+      version: Int({ minimum: 1, maximum: 9007199254740991, error: "must be an integer >= 1" }),
     }),
     { minItems: 1, maxItems: 100, error: "must list 1..100 agreements" },
   ),

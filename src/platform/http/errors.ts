@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 
 export type FieldError = { in: "body" | "query" | "path"; field: string; message: string };
@@ -64,7 +65,7 @@ export const ProblemSchema = t.Object(
   {
     type: t.String(),
     title: t.String(),
-    status: t.Integer(),
+    status: Type.Integer(),
     detail: t.String(),
     code: t.String(),
     message: t.String(),

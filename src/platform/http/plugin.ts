@@ -173,6 +173,8 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => []) {
       const text = await readLimited(request);
       if (type === "application/json" || type?.endsWith("+json")) return parseJsonBody(request, text);
       if (type === "application/x-www-form-urlencoded") return Object.fromEntries(new URLSearchParams(text));
+      // No body at all reads as an empty object, whatever the declared type.
+      if (text === "") return {};
       // Any other type is read under the same limit and handed to validation as text.
       return text;
     })

@@ -1,5 +1,12 @@
-import { FormatRegistry, type TSchema, type TUnsafe } from "@sinclair/typebox";
+import { FormatRegistry, type IntegerOptions, type TSchema, type TUnsafe, Type } from "@sinclair/typebox";
 import { t } from "elysia";
+
+/**
+ * An integer in a JSON body or a response: a JSON number, never a numeric string (Elysia's
+ * `t.Integer` also decodes "5", "1e3" or " "). Query parameters keep `t.Integer`, which is what
+ * turns their text into numbers.
+ */
+export const Int = (options?: IntegerOptions) => Type.Integer(options);
 
 // Spec rule 6: an e-mail address of at most 255 characters, not starting with a dot, no "..".
 const EMAIL =
@@ -125,7 +132,7 @@ export const DateTimeInput = t.String({ format: "ls-date-time", error: "must be 
 export const Timestamp = t.String({ format: "date-time", examples: ["2025-03-01T09:00:00.000Z"] });
 export const Localized = t.Object({ ko: t.String(), en: t.String() });
 export const SafeInt = (opts: { minimum?: number; maximum?: number } = {}) =>
-  t.Integer({ minimum: opts.minimum ?? -9007199254740991, maximum: opts.maximum ?? 9007199254740991 });
+  Int({ minimum: opts.minimum ?? -9007199254740991, maximum: opts.maximum ?? 9007199254740991 });
 /** A string enumeration. (t.UnionEnum fills a default into absent optional fields, and t.String's enum is not checked.) */
 export function Enum<const V extends string>(values: readonly V[], opts: { error?: string; description?: string; default?: V } = {}) {
   return t.Union(
@@ -153,10 +160,10 @@ export const PageQuery = {
   pageSize: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
 };
 export const PageFields = {
-  total: t.Integer(),
-  page: t.Integer(),
-  pageSize: t.Integer(),
-  totalPages: t.Integer(),
+  total: Int(),
+  page: Int(),
+  pageSize: Int(),
+  totalPages: Int(),
 };
 export function pageOf(total: number, page = 1, pageSize = 20) {
   return { total, page, pageSize, totalPages: Math.ceil(total / pageSize), offset: (page - 1) * pageSize };
