@@ -343,13 +343,17 @@ describe("POST /api/v1/group-assignments/{contentId}/submissions — submitGroup
     forbidden(await as(owner).post(`/group-assignments/${id}/submissions`, { body: "x" }));
   });
 
-  test("a GRADED group cannot resubmit (409); once RETURNED it may", async () => {
+  test("a GRADED group cannot resubmit (409), nor once the grade is RETURNED (DECISIONS §9.1)", async () => {
     const id = await linked();
     const s = await submit(p1, id);
-    await as(owner).put(`/group-assignments/${id}/submissions/${s.id}/grade`, { score: 8 });
+    const second = await submit(p2, id);
+    expect(second.revision).toBe(2);
+    const latest = second.id;
+    await as(owner).put(`/group-assignments/${id}/submissions/${latest}/grade`, { score: 8 });
     invalidState(await as(p2).post(`/group-assignments/${id}/submissions`, { body: "again" }));
-    await as(owner).post(`/group-assignments/${id}/submissions/${s.id}/return`);
-    expect((await submit(p2, id)).revision).toBe(2);
+    await as(owner).post(`/group-assignments/${id}/submissions/${latest}/return`);
+    invalidState(await as(p2).post(`/group-assignments/${id}/submissions`, { body: "again" }));
+    expect(s.revision).toBe(1);
   });
 
   test("returns 401, 404 for an invisible content, another tenant or another type", async () => {

@@ -40,7 +40,9 @@ export function submitGroupAssignment(
     if (cfg.fileRequired && fileIds.length === 0) throw invalid("fileIds", "must name at least 1 file: this assignment requires a file");
     requireReadyFiles(tx, actor, fileIds);
     const [latest] = groupChain(tx, contentId, group.id, 1);
-    if (latest?.status === "GRADED") throw conflict("INVALID_STATE", "Your group's submission is graded and cannot be resubmitted.");
+    // Graded is final for a group (DECISIONS §9.1): a returned grade is a released grade.
+    if (latest && latest.status !== "SUBMITTED")
+      throw conflict("INVALID_STATE", "Your group's submission is graded and cannot be resubmitted.");
     const late = cfg.dueAt !== null && now > cfg.dueAt;
     if (late && !cfg.allowLateSubmit) throw conflict("DEADLINE_PASSED", "The deadline of this assignment has passed.");
     if (latest) tx.update(groupSubmissions).set({ isLatest: false }).where(eq(groupSubmissions.id, latest.id)).run();

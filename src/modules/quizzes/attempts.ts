@@ -284,22 +284,28 @@ function storeAnswers(tx: Db, attemptId: string, values: Map<string, AnswerValue
   }
 }
 
-/** The caller's attempt, still open for answers: 404 if not theirs, 409 once submitted or past its time (+ grace). */
-function openAttempt(tx: Db, actor: Actor, contentId: string, attemptId: string, now: number, graceMs: number) {
+/**
+ * The caller's attempt with the answers checked against its question set (404 if not theirs, 400 for
+ * a bad answer — DECISIONS §3 puts validation before business rules), then still open: 409 once
+ * submitted or past its time (+ grace).
+ */
+function openAttempt(tx: Db, actor: Actor, contentId: string, attemptId: string, input: AnswerInput[], now: number, graceMs: number) {
   const attempt = ownAttempt(tx, contentId, actor.profileId, attemptId);
+  const questions = loadQuestionSet(tx, attempt.questionSetId);
+  const checked = checkAnswers(questions, input);
   if (attempt.submittedAt !== null) throw conflict("INVALID_STATE", "This attempt is already submitted.");
   if (attempt.expiresAt !== null && now > attempt.expiresAt + graceMs) {
     throw conflict("INVALID_STATE", "The time limit of this attempt is over.");
   }
-  return attempt;
+  return { attempt, questions, checked };
 }
 
 /** saveQuizAnswers: upsert per question while the attempt is open and within its time. */
 export function saveQuizAnswers(actor: Actor, contentId: string, attemptId: string, input: AnswerInput[], now = Date.now()) {
   return write(actor.db, (tx) => {
     contentForViewer(actor, contentId, QUIZ, tx);
-    const attempt = openAttempt(tx, actor, contentId, attemptId, now, 0);
-    storeAnswers(tx, attempt.id, checkAnswers(loadQuestionSet(tx, attempt.questionSetId), input), now);
+    const { attempt, checked } = openAttempt(tx, actor, contentId, attemptId, input, now, 0);
+    storeAnswers(tx, attempt.id, checked, now);
     return { attemptId: attempt.id, savedAt: isoRequired(now), expiresAt: iso(attempt.expiresAt) };
   });
 }
@@ -308,9 +314,8 @@ export function saveQuizAnswers(actor: Actor, contentId: string, attemptId: stri
 export function submitQuizAttempt(actor: Actor, contentId: string, attemptId: string, input: AnswerInput[], now = Date.now()) {
   return write(actor.db, (tx) => {
     contentForViewer(actor, contentId, QUIZ, tx);
-    const attempt = openAttempt(tx, actor, contentId, attemptId, now, SUBMIT_GRACE_MS);
-    const questions = loadQuestionSet(tx, attempt.questionSetId);
-    storeAnswers(tx, attempt.id, checkAnswers(questions, input), now);
+    const { attempt, questions, checked } = openAttempt(tx, actor, contentId, attemptId, input, now, SUBMIT_GRACE_MS);
+    storeAnswers(tx, attempt.id, checked, now);
     const cfg = loadQuizConfig(tx, contentId);
     const closed = closeAttempt(tx, attempt, cfg, now);
     const answers = answersOf(tx, [closed.id]).get(closed.id) ?? [];
