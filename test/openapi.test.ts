@@ -55,6 +55,22 @@ describe("GET /openapi.json", () => {
     }
   });
 
+  test("request bodies and responses declare integers as JSON numbers, never as numeric strings", async () => {
+    const { ops } = await documentOps();
+    const offenders: string[] = [];
+    const walk = (node: unknown, where: string) => {
+      if (typeof node !== "object" || node === null) return;
+      const o = node as Record<string, unknown>;
+      if (o.type === "string" && (o.format === "integer" || o.format === "numeric")) offenders.push(where);
+      for (const [k, v] of Object.entries(o)) walk(v, `${where}.${k}`);
+    };
+    for (const [id, { op }] of ops) {
+      walk(op.requestBody, `${id} body`);
+      walk(op.responses, `${id} responses`);
+    }
+    expect(offenders).toEqual([]);
+  });
+
   test("GET /docs serves the interactive reference with its own assets", async () => {
     const page = await fetch(`${s.url}/docs`);
     expect(page.headers.get("content-type")).toStartWith("text/html");
