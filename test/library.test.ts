@@ -437,7 +437,7 @@ describe("typed info — attachVideo, setLinkedVideo, setLiveSession, setDocumen
     const res = await as(uploader).put(`/library/contents/${c.id}/video`, { fileId: file });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      status: "ready",
+      status: "uploading",
       durationSec: null,
       thumbnailUrl: null,
       hlsUrl: null,

@@ -104,13 +104,20 @@ function answers(cfg: any, a: { text?: string; long?: string; single?: number; e
 }
 
 describe("PUT /api/v1/surveys/{contentId}/config — setSurveyConfig", () => {
-  test("a question's type (SHORT_TEXT) and title, and an option's label, are optional (empty)", async () => {
+  test("a question's type (SHORT_TEXT) and title are optional; an option needs its label (DECISIONS §9.3: label 1..255)", async () => {
     const id = await newSurvey();
-    const res = await as(owner).put(`/surveys/${id}/config`, { questions: [{}, { type: "SINGLE_CHOICE", options: [{}, { label: "B" }] }] });
+    const missing = await as(owner).put(`/surveys/${id}/config`, {
+      questions: [{}, { type: "SINGLE_CHOICE", options: [{}, { label: "B" }] }],
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors).toContainEqual(expect.objectContaining({ field: "questions[1].options[0].label" }));
+    const res = await as(owner).put(`/surveys/${id}/config`, {
+      questions: [{}, { type: "SINGLE_CHOICE", options: [{ label: "A" }, { label: "B" }] }],
+    });
     expect(res.status).toBe(200);
     const [q1, q2] = res.body.questions;
     expect([q1.type, q1.title, q2.title]).toEqual(["SHORT_TEXT", "", ""]);
-    expect(q2.options.map((o: any) => o.label)).toEqual(["", "B"]);
+    expect(q2.options.map((o: any) => o.label)).toEqual(["A", "B"]);
   });
 
   test("stores the questions with defaults and fresh ids; version 1; the read returns the same", async () => {

@@ -22,9 +22,10 @@ export function renderInfo(rt: Runtime, actor: Actor, db: Db, content: Pick<Cont
   switch (info.kind) {
     case "VIDEO": {
       const file = readyFilesByIds(db, [info.fileId]).get(info.fileId);
-      // No transcoder: the uploaded file is the one rendition, served as-is.
+      // No transcoder: the uploaded file is the one rendition, served as-is. The status is the
+      // spec's one value (VideoInfo: "status s (value uploading)").
       return {
-        status: "ready",
+        status: "uploading",
         durationSec: null,
         thumbnailUrl: null,
         hlsUrl: null,

@@ -54,7 +54,9 @@ export const ContentDetail = t.Object({
 export const ContentPage = t.Object({ contents: t.Array(ContentSummary), nextCursor: NextCursor });
 
 export const VideoInfo = t.Object({
-  status: t.String({ description: "ready: the uploaded file is served as-is (no transcoding step)" }),
+  status: Enum(["uploading"], {
+    description: "The spec's one value; there is no transcoding step: the uploaded file is served as-is in renditions",
+  }),
   durationSec: Nullable(Int()),
   thumbnailUrl: Nullable(t.String()),
   hlsUrl: Nullable(t.String()),

@@ -27,7 +27,8 @@ export type ChangeReason = (typeof CHANGE_REASONS)[number];
 
 const OptionInput = t.Object({
   id: t.Optional(RefId),
-  label: t.Optional(t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters", description: "Default empty" })),
+  // DECISIONS §9.3: options are {label 1..255, isEtc}.
+  label: t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" }),
   isEtc: t.Optional(t.Boolean()),
   attachmentFileIds: t.Optional(FileIds),
 });
