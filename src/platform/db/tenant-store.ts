@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { applyMigrations } from "./migrate";
 import { tenantMigrations } from "./migrations.gen";
-import { closeSqlite, drizzleOf, openSqlite, optimizeOnOpen } from "./sqlite";
+import { closeSqlite, drizzleOf, openSqlite } from "./sqlite";
 import type { Db } from "./types";
 
 /** An open tenant file. `users` counts the requests holding it; it is closed only when idle. */
@@ -73,7 +73,6 @@ export function createTenantStore(dataDir: string, max: number): TenantStore {
         sqlite.close();
         throw e;
       }
-      optimizeOnOpen(sqlite);
       h = { tenantId, sqlite, db: drizzleOf(sqlite), users: 0, evicted: false, cache: new Map() };
       open.set(tenantId, h);
     }
