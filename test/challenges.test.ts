@@ -1,10 +1,21 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
+import {
+  createMemberFixture,
+  createTenantFixture,
+  expectProblem,
+  fieldOf,
+  fieldsOf,
+  forbidden,
+  ISO,
+  notFound,
+  unauth,
+  useServer,
+} from "./helpers/server";
 
 const api = useServer();
+const { as, anon } = api;
 type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
 type Member = Awaited<ReturnType<typeof createMemberFixture>>;
-type Res = { status: number; headers: Headers; body: any };
 
 let owner: Tenant; // owner of the space (ADMIN)
 let other: Tenant; // another tenant
@@ -16,21 +27,6 @@ let outsider: Member; // enrolled nowhere
 let spaceId: string;
 let publicSpaceId: string; // outsider sees it without being enrolled
 let nodeId: string;
-
-const as = (who: { token: string }) => ({
-  get: (path: string) => api.call("GET", `/api/v1${path}`, { token: who.token }),
-  post: (path: string, json?: unknown) => api.call("POST", `/api/v1${path}`, { token: who.token, json: json ?? {} }),
-  put: (path: string, json?: unknown) => api.call("PUT", `/api/v1${path}`, { token: who.token, ...(json === undefined ? {} : { json }) }),
-  del: (path: string) => api.call("DELETE", `/api/v1${path}`, { token: who.token }),
-});
-const anon = (method: string, path: string, json?: unknown) => api.call(method, `/api/v1${path}`, json === undefined ? {} : { json });
-
-const fieldsOf = (res: Res) => expectProblem(res, 400, "VALIDATION_FAILED").errors.map((e: any) => e.field);
-const fieldOf = (res: Res) => fieldsOf(res)[0];
-const notFound = (res: Res) => expectProblem(res, 404, "NOT_FOUND");
-const forbidden = (res: Res) => expectProblem(res, 403, "FORBIDDEN");
-const unauth = (res: Res) => expectProblem(res, 401, "UNAUTHENTICATED");
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const DAY = 86_400_000;
 const at = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY).toISOString();

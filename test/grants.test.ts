@@ -3,6 +3,7 @@ import { PERMISSIONS } from "../src/modules/roles/permissions";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 const api = useServer();
+const { as } = api;
 type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
 type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
@@ -20,12 +21,6 @@ beforeAll(async () => {
   alice = await createMemberFixture(api.server, owner, { displayName: "Alice", userId: "alice" });
   bob = await createMemberFixture(api.server, owner, { displayName: "Bob" });
   foreign = await createMemberFixture(api.server, other, { displayName: "Foreign" });
-});
-
-const as = (who: { token: string }) => ({
-  get: (path: string) => api.call("GET", `/api/v1${path}`, { token: who.token }),
-  post: (path: string, json: unknown) => api.call("POST", `/api/v1${path}`, { token: who.token, json }),
-  put: (path: string, json: unknown) => api.call("PUT", `/api/v1${path}`, { token: who.token, json }),
 });
 
 async function newGroup(who: { token: string }, name: string, userIds: string[] = [], base = "/groups") {

@@ -1,10 +1,20 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
+import {
+  createMemberFixture,
+  createTenantFixture,
+  expectProblem,
+  fieldOf,
+  forbidden,
+  invalidState,
+  notFound,
+  unauth,
+  useServer,
+} from "./helpers/server";
 
 const api = useServer();
+const { as, anon } = api;
 type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
 type Member = Awaited<ReturnType<typeof createMemberFixture>>;
-type Res = { status: number; headers: Headers; body: any };
 
 let owner: Tenant; // author of the assignments and ADMIN of the space
 let other: Tenant; // another tenant
@@ -21,21 +31,6 @@ let setId: string;
 let red: { id: string; name: string };
 let blue: { id: string; name: string };
 let set2Id: string;
-
-const as = (who: { token: string }) => ({
-  get: (path: string) => api.call("GET", `/api/v1${path}`, { token: who.token }),
-  post: (path: string, json?: unknown) => api.call("POST", `/api/v1${path}`, { token: who.token, json: json ?? {} }),
-  put: (path: string, json: unknown) => api.call("PUT", `/api/v1${path}`, { token: who.token, json }),
-  del: (path: string) => api.call("DELETE", `/api/v1${path}`, { token: who.token }),
-});
-const anon = (method: string, path: string, json?: unknown) => api.call(method, `/api/v1${path}`, json === undefined ? {} : { json });
-
-const fieldsOf = (res: Res) => expectProblem(res, 400, "VALIDATION_FAILED").errors.map((e: any) => e.field);
-const fieldOf = (res: Res) => fieldsOf(res)[0];
-const notFound = (res: Res) => expectProblem(res, 404, "NOT_FOUND");
-const forbidden = (res: Res) => expectProblem(res, 403, "FORBIDDEN");
-const unauth = (res: Res) => expectProblem(res, 401, "UNAUTHENTICATED");
-const invalidState = (res: Res) => expectProblem(res, 409, "INVALID_STATE");
 
 beforeAll(async () => {
   owner = await createTenantFixture(api.server);

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 const api = useServer();
+const { as } = api;
 type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
 type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
@@ -19,13 +20,6 @@ beforeAll(async () => {
   alice = await createMemberFixture(api.server, owner, { displayName: "Alice", userId: "alice" });
   bob = await createMemberFixture(api.server, owner, { displayName: "Bob" });
   foreign = await createMemberFixture(api.server, other, { displayName: "Foreign" });
-});
-
-const as = (who: { token: string }) => ({
-  get: (path: string) => api.call("GET", `/api/v1${path}`, { token: who.token }),
-  post: (path: string, json: unknown) => api.call("POST", `/api/v1${path}`, { token: who.token, json }),
-  patch: (path: string, json: unknown) => api.call("PATCH", `/api/v1${path}`, { token: who.token, json }),
-  del: (path: string) => api.call("DELETE", `/api/v1${path}`, { token: who.token }),
 });
 
 async function newGroup(name = "Group", who: { token: string } = owner, base = "/groups") {

@@ -2,9 +2,10 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { detachSpaceNodes } from "../src/modules/library/nodes";
 import { rankBetween } from "../src/modules/library/rank";
 import { write } from "../src/platform/db/types";
-import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
+import { createMemberFixture, createTenantFixture, expectProblem, fieldOf, forbidden, notFound, useServer } from "./helpers/server";
 
 const api = useServer();
+const { as } = api;
 type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
 type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
@@ -19,18 +20,6 @@ beforeAll(async () => {
   plain = await createMemberFixture(api.server, owner, { displayName: "Plain" });
   uploader = await createMemberFixture(api.server, owner, { displayName: "Uploader", permissions: ["library:upload"] });
 });
-
-const as = (who: { token: string }) => ({
-  get: (path: string) => api.call("GET", `/api/v1${path}`, { token: who.token }),
-  post: (path: string, json?: unknown) => api.call("POST", `/api/v1${path}`, { token: who.token, json: json ?? {} }),
-  patch: (path: string, json: unknown) => api.call("PATCH", `/api/v1${path}`, { token: who.token, json }),
-  put: (path: string, json: unknown) => api.call("PUT", `/api/v1${path}`, { token: who.token, json }),
-  del: (path: string) => api.call("DELETE", `/api/v1${path}`, { token: who.token }),
-});
-
-const fieldOf = (res: { status: number; headers: Headers; body: any }) => expectProblem(res, 400, "VALIDATION_FAILED").errors[0].field;
-const notFound = (res: { status: number; headers: Headers; body: any }) => expectProblem(res, 404, "NOT_FOUND");
-const forbidden = (res: { status: number; headers: Headers; body: any }) => expectProblem(res, 403, "FORBIDDEN");
 
 type NodeRec = { id: string; parentId: string | null; spaceId: string | null; depth: number; rank: string; [k: string]: any };
 

@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { canSeeContentFile, contentCounts, contentPopulation } from "../src/modules/library/access";
 import { libraryContents } from "../src/modules/library/tables";
-import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
+import { createMemberFixture, createTenantFixture, expectProblem, fieldOf, forbidden, notFound, useServer } from "./helpers/server";
 
 const api = useServer();
+const { as } = api;
 type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
 type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
@@ -21,21 +22,10 @@ beforeAll(async () => {
   uploader2 = await createMemberFixture(api.server, owner, { displayName: "Second", permissions: ["library:upload"] });
 });
 
-const as = (who: { token: string }) => ({
-  get: (path: string) => api.call("GET", `/api/v1${path}`, { token: who.token }),
-  post: (path: string, json?: unknown) => api.call("POST", `/api/v1${path}`, { token: who.token, json: json ?? {} }),
-  patch: (path: string, json: unknown) => api.call("PATCH", `/api/v1${path}`, { token: who.token, json }),
-  put: (path: string, json: unknown) => api.call("PUT", `/api/v1${path}`, { token: who.token, json }),
-  del: (path: string) => api.call("DELETE", `/api/v1${path}`, { token: who.token }),
-});
 const anon = {
   get: (path: string) => api.call("GET", `/api/v1${path}`),
   send: (method: string, path: string, json: unknown = {}) => api.call(method, `/api/v1${path}`, { json }),
 };
-
-const fieldOf = (res: { status: number; headers: Headers; body: any }) => expectProblem(res, 400, "VALIDATION_FAILED").errors[0].field;
-const notFound = (res: { status: number; headers: Headers; body: any }) => expectProblem(res, 404, "NOT_FOUND");
-const forbidden = (res: { status: number; headers: Headers; body: any }) => expectProblem(res, 403, "FORBIDDEN");
 
 async function newContent(who: { token: string }, body: Record<string, unknown> = {}) {
   const res = await as(who).post("/library/contents", { type: "QUIZ", title: "Content", ...body });

@@ -1,12 +1,21 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { postCounts } from "../src/modules/posts/access";
 import { recordQueryPlans } from "./helpers/query-plans";
-import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
+import {
+  createMemberFixture,
+  createTenantFixture,
+  expectProblem,
+  fieldOf,
+  forbidden,
+  notFound,
+  type Res,
+  useServer,
+} from "./helpers/server";
 
 const api = useServer();
+const { as, anon } = api;
 type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
 type Member = Awaited<ReturnType<typeof createMemberFixture>>;
-type Res = { status: number; headers: Headers; body: any };
 
 let owner: Tenant; // creates the spaces: their owner ADMIN
 let other: Tenant; // another tenant
@@ -16,18 +25,6 @@ let outsider: Member; // tenant member enrolled nowhere
 let space: string; // owner, admin (ADMIN), participant
 let publicSpace: string; // public; participant is PARTICIPANT only
 let privateSpace: string; // owner only
-
-const as = (who: { token: string }) => ({
-  get: (path: string) => api.call("GET", `/api/v1${path}`, { token: who.token }),
-  post: (path: string, json?: unknown) => api.call("POST", `/api/v1${path}`, { token: who.token, json: json ?? {} }),
-  patch: (path: string, json: unknown) => api.call("PATCH", `/api/v1${path}`, { token: who.token, json }),
-  del: (path: string) => api.call("DELETE", `/api/v1${path}`, { token: who.token }),
-});
-const anon = (method: string, path: string, json?: unknown) => api.call(method, `/api/v1${path}`, { json });
-
-const fieldOf = (res: Res) => expectProblem(res, 400, "VALIDATION_FAILED").errors[0].field;
-const notFound = (res: Res) => expectProblem(res, 404, "NOT_FOUND");
-const forbidden = (res: Res) => expectProblem(res, 403, "FORBIDDEN");
 
 async function newSpace(who: { token: string }, body: Record<string, unknown> = {}) {
   const res = await as(who).post("/spaces", { name: "Space", ...body });

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
+import { createMemberFixture, createTenantFixture, expectProblem, fieldOf, useServer } from "./helpers/server";
 
 const api = useServer();
+const { as, anon } = api;
 type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
 type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
@@ -21,15 +22,6 @@ beforeAll(async () => {
   foreign = await createMemberFixture(api.server, other, { displayName: "Foreign" });
 });
 
-const as = (who: { token: string }) => ({
-  get: (path: string) => api.call("GET", `/api/v1${path}`, { token: who.token }),
-  post: (path: string, json?: unknown) => api.call("POST", `/api/v1${path}`, { token: who.token, json: json ?? {} }),
-  patch: (path: string, json: unknown) => api.call("PATCH", `/api/v1${path}`, { token: who.token, json }),
-  put: (path: string, json: unknown) => api.call("PUT", `/api/v1${path}`, { token: who.token, json }),
-  del: (path: string) => api.call("DELETE", `/api/v1${path}`, { token: who.token }),
-});
-const anon = (method: string, path: string, json?: unknown) => api.call(method, `/api/v1${path}`, json === undefined ? {} : { json });
-
 async function newSpace(who: { token: string } = owner, body: Record<string, unknown> = {}) {
   const res = await as(who).post("/spaces", { name: "Space", ...body });
   expect(res.status).toBe(201);
@@ -39,7 +31,6 @@ async function enrol(spaceId: string, ids: string[], role = "PARTICIPANT") {
   const res = await as(owner).post(`/spaces/${spaceId}/members`, { userIds: ids, role });
   expect(res.status).toBe(200);
 }
-const fieldOf = (res: { status: number; headers: Headers; body: any }) => expectProblem(res, 400, "VALIDATION_FAILED").errors[0].field;
 const memberIds = async (spaceId: string) =>
   (await as(owner).get(`/spaces/${spaceId}/members?limit=100`)).body.members.map((m: any) => m.id) as string[];
 

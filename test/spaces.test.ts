@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { MENUS } from "../src/modules/spaces/model";
-import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
+import { createMemberFixture, createTenantFixture, expectProblem, fieldOf, useServer } from "./helpers/server";
 
 const api = useServer();
+const { as } = api;
 type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
 type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
@@ -20,21 +21,11 @@ beforeAll(async () => {
   reader = await createMemberFixture(api.server, owner, { displayName: "Reader", permissions: ["member:read"] });
 });
 
-const as = (who: { token: string }) => ({
-  get: (path: string) => api.call("GET", `/api/v1${path}`, { token: who.token }),
-  post: (path: string, json?: unknown) => api.call("POST", `/api/v1${path}`, { token: who.token, json: json ?? {} }),
-  patch: (path: string, json: unknown) => api.call("PATCH", `/api/v1${path}`, { token: who.token, json }),
-  put: (path: string, json: unknown) => api.call("PUT", `/api/v1${path}`, { token: who.token, json }),
-  del: (path: string) => api.call("DELETE", `/api/v1${path}`, { token: who.token }),
-});
-
 async function newSpace(who: { token: string }, body: Record<string, unknown> = {}) {
   const res = await as(who).post("/spaces", { name: "Space", ...body });
   expect(res.status).toBe(201);
   return res.body as { id: string; [k: string]: any };
 }
-
-const fieldOf = (res: { status: number; headers: Headers; body: any }) => expectProblem(res, 400, "VALIDATION_FAILED").errors[0].field;
 
 describe("POST /api/v1/spaces — createSpace", () => {
   test("creates a space whose creator is its owning ADMIN, with defaults and menus", async () => {

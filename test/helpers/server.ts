@@ -29,7 +29,7 @@ export function useServer(overrides: Partial<Config> = {}, env: Record<string, s
     await ref.server.stop();
     rmSync(ref.server.dataDir, { recursive: true, force: true });
   });
-  return {
+  const api = {
     get server() {
       return ref.server;
     },
@@ -60,7 +60,24 @@ export function useServer(overrides: Partial<Config> = {}, env: Record<string, s
       }
       return { status: res.status, headers: res.headers, body };
     },
+    /** The API (`/api/v1` prefix) as one caller: POST sends `{}` when no body is given, PUT sends none. */
+    as(who: { token: string }) {
+      const call = (method: string, path: string, json?: unknown) =>
+        api.call(method, `/api/v1${path}`, { token: who.token, ...(json === undefined ? {} : { json }) });
+      return {
+        get: (path: string) => call("GET", path),
+        post: (path: string, json?: unknown) => call("POST", path, json ?? {}),
+        patch: (path: string, json: unknown) => call("PATCH", path, json),
+        put: (path: string, json?: unknown) => call("PUT", path, json),
+        del: (path: string) => call("DELETE", path),
+      };
+    },
+    /** The API without a token. */
+    anon(method: string, path: string, json?: unknown) {
+      return api.call(method, `/api/v1${path}`, json === undefined ? {} : { json });
+    },
   };
+  return api;
 }
 
 let counter = 0;
@@ -81,6 +98,19 @@ export async function createTenantFixture(server: TestServer, opts: { key?: stri
 }
 
 /** Asserts the problem+json shape and returns the body. */
+export type Res = { status: number; headers: Headers; body: any };
+
+/** An ISO 8601 UTC timestamp with milliseconds, as every record shows. */
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** The fields named by a 400 VALIDATION_FAILED, in order. */
+export const fieldsOf = (res: Res) => expectProblem(res, 400, "VALIDATION_FAILED").errors.map((e: any) => e.field) as string[];
+export const fieldOf = (res: Res) => fieldsOf(res)[0];
+export const unauth = (res: Res) => expectProblem(res, 401, "UNAUTHENTICATED");
+export const forbidden = (res: Res) => expectProblem(res, 403, "FORBIDDEN");
+export const notFound = (res: Res) => expectProblem(res, 404, "NOT_FOUND");
+export const invalidState = (res: Res) => expectProblem(res, 409, "INVALID_STATE");
+
 export function expectProblem(res: { status: number; headers: Headers; body: any }, status: number, code: string) {
   if (res.status !== status || res.body?.code !== code) {
     throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
