@@ -40,6 +40,46 @@ export function requireReadyFiles(db: Db, actor: { memberId: string }, fileIds: 
   return fileIds.map((id) => byId.get(id) as ReadyFile);
 }
 
+/** The file ids that questions and their options attach (quizzes, surveys), in order. */
+export function questionFileIds(questions: readonly { fileIds: readonly string[]; options: readonly { fileIds: readonly string[] }[] }[]) {
+  return questions.flatMap((q) => [...q.fileIds, ...q.options.flatMap((o) => o.fileIds)]);
+}
+
+/**
+ * The file ids of a body that attaches files under one or more fields. Each list names a file once
+ * (else `repeats an earlier file` on that item); ids the record does not attach yet (`kept` = those it
+ * does, which may be another manager's) must be the caller's own ready uploads, checked by `check` in
+ * one query and reported on the first field naming them. Errors go to `err` as they are found.
+ */
+export function attachableFiles(kept: ReadonlySet<string>, err: (field: string, message: string) => void) {
+  const fresh = new Map<string, string>(); // file id → first field naming it
+  return {
+    /** The list without repeats, noting what must be checked. */
+    take(ids: readonly string[] | null | undefined, field: string): string[] {
+      const seen = new Set<string>();
+      (ids ?? []).forEach((id, k) => {
+        if (seen.has(id)) err(`${field}[${k}]`, "repeats an earlier file");
+        else if (!kept.has(id) && !fresh.has(id)) fresh.set(id, `${field}[${k}]`);
+        seen.add(id);
+      });
+      return [...seen];
+    },
+    check(db: Db, actor: { memberId: string }) {
+      if (fresh.size === 0) return;
+      const ids = [...fresh.keys()];
+      try {
+        requireReadyFiles(db, actor, ids, "files");
+      } catch (e) {
+        if (!(e instanceof Problem) || !e.errors) throw e;
+        for (const fe of e.errors) {
+          const k = Number(/\[(\d+)\]$/.exec(fe.field)?.[1]);
+          err(fresh.get(ids[k] as string) as string, fe.message);
+        }
+      }
+    },
+  };
+}
+
 /**
  * fileIds of a create or update of a record that attaches files: each listed once; ids the record
  * does not attach yet (`kept` = those it does) must be the caller's own ready uploads, while kept
@@ -53,27 +93,9 @@ export function requireAttachableFiles(
   field = "fileIds",
 ) {
   const errors: FieldError[] = [];
-  const seen = new Set<string>();
-  const fresh: { id: string; at: number }[] = [];
-  fileIds.forEach((id, i) => {
-    if (seen.has(id)) errors.push({ in: "body", field: `${field}[${i}]`, message: "repeats an earlier file" });
-    else if (!kept.has(id)) fresh.push({ id, at: i });
-    seen.add(id);
-  });
-  try {
-    requireReadyFiles(
-      db,
-      actor,
-      fresh.map((f) => f.id),
-      field,
-    );
-  } catch (e) {
-    if (!(e instanceof Problem) || !e.errors) throw e;
-    for (const err of e.errors) {
-      const j = Number(/\[(\d+)\]$/.exec(err.field)?.[1]);
-      errors.push({ ...err, field: `${field}[${fresh[j]?.at ?? j}]` });
-    }
-  }
+  const list = attachableFiles(kept, (at, message) => errors.push({ in: "body", field: at, message }));
+  list.take(fileIds, field);
+  list.check(db, actor);
   if (errors.length) throw invalidMany(errors.sort((a, b) => a.field.localeCompare(b.field, "en", { numeric: true })));
 }
 

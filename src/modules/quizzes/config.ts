@@ -4,9 +4,9 @@ import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
-import { type FieldError, invalidMany, Problem } from "../../platform/http/errors";
+import { type FieldError, invalidMany } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
-import { fileDownloadUrl, readyFilesByIds, requireReadyFiles } from "../files/attachments";
+import { attachableFiles, fileDownloadUrl, questionFileIds, readyFilesByIds } from "../files/attachments";
 import { canManageSql, contentForManager, contentVisibleTo, visibleContentSql } from "../library/access";
 import { libraryContents } from "../library/tables";
 import type { QuizConfig, QuizConfigBody, QuizQuestion } from "./model";
@@ -71,11 +71,9 @@ export function loadQuestionSet(db: Db, questionSetId: string): StoredQuestion[]
   return db.select({ q: quizQuestionSets.questions }).from(quizQuestionSets).where(eq(quizQuestionSets.id, questionSetId)).get()?.q ?? [];
 }
 
-export const fileIdsOf = (questions: StoredQuestion[]) => questions.flatMap((q) => [...q.fileIds, ...q.options.flatMap((o) => o.fileIds)]);
-
 /** Renders `[{fileId, url}]` for one reader: ready files only, URLs signed for "quiz:<contentId>". */
 export function quizAttachments(rt: Runtime, actor: Actor, db: Db, contentId: string, questions: StoredQuestion[]) {
-  const ready = readyFilesByIds(db, fileIdsOf(questions));
+  const ready = readyFilesByIds(db, questionFileIds(questions));
   return (ids: string[]) =>
     ids
       .filter((id) => ready.has(id))
@@ -129,17 +127,8 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
   const errors: FieldError[] = [];
   const err = (field: string, message: string) => errors.push({ in: "body", field, message });
   const stored = new Map(current.questions.map((q) => [q.id, q]));
-  const attached = new Set(fileIdsOf(current.questions));
-  const newFiles = new Map<string, string>(); // file id → first field naming it
-  const files = (ids: string[] | undefined, field: string) => {
-    const seen = new Set<string>();
-    (ids ?? []).forEach((id, k) => {
-      if (seen.has(id)) err(`${field}[${k}]`, "repeats an earlier file");
-      else if (!attached.has(id) && !newFiles.has(id)) newFiles.set(id, `${field}[${k}]`);
-      seen.add(id);
-    });
-    return [...seen];
-  };
+  const attachments = attachableFiles(new Set(questionFileIds(current.questions)), err);
+  const files = attachments.take;
   const seenQuestions = new Set<string>();
   const questions = body.questions.map((sent, i): StoredQuestion => {
     const q = { ...sent, type: sent.type ?? "ESSAY" };
@@ -194,18 +183,7 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
         q.type === "SHORT_ANSWER" ? inputCandidates.map((c) => ({ text: c.text, ignoreWildcard: c.ignoreWildcard ?? false })) : [],
     };
   });
-  if (newFiles.size > 0) {
-    const ids = [...newFiles.keys()];
-    try {
-      requireReadyFiles(db, actor, ids, "files");
-    } catch (e) {
-      if (!(e instanceof Problem) || !e.errors) throw e;
-      for (const fe of e.errors) {
-        const k = Number(/\[(\d+)\]$/.exec(fe.field)?.[1]);
-        err(newFiles.get(ids[k] as string) as string, fe.message);
-      }
-    }
-  }
+  attachments.check(db, actor);
   if (errors.length) throw invalidMany(errors);
   return {
     passScore: body.passScore ?? null,
@@ -235,7 +213,7 @@ export function setQuizConfig(rt: Runtime, actor: Actor, contentId: string, body
     if (questionSetId === null || JSON.stringify(questions) !== JSON.stringify(current.questions)) {
       const setId = Bun.randomUUIDv7();
       tx.insert(quizQuestionSets).values({ id: setId, contentId, questions, createdAt: now }).run();
-      const fileIds = [...new Set(fileIdsOf(questions))];
+      const fileIds = [...new Set(questionFileIds(questions))];
       if (fileIds.length > 0)
         tx.insert(quizQuestionSetFiles)
           .values(fileIds.map((fileId) => ({ questionSetId: setId, fileId })))
@@ -276,5 +254,5 @@ export function canSeeQuizFile(db: Db, actor: Pick<Actor, "memberId" | "profileI
 export function quizFileDownload(db: Db, contentId: string, fileId: string, reader: Pick<Actor, "memberId" | "profileId">): DownloadRule {
   if (!contentVisibleTo(db, contentId, reader, "QUIZ")) return "gone";
   const sets = db.select({ q: quizQuestionSets.questions }).from(quizQuestionSets).where(eq(quizQuestionSets.contentId, contentId)).all();
-  return sets.some((set) => fileIdsOf(set.q).includes(fileId)) ? "ok" : "gone";
+  return sets.some((set) => questionFileIds(set.q).includes(fileId)) ? "ok" : "gone";
 }

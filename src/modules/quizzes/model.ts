@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { type NullableLists, nullsToAbsent } from "../../platform/http/body";
 import { CursorQuery, Email, Enum, Id, Int, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
 import { QUIZ_QUESTION_TYPES, RESULT_EXPOSE_LEVELS, SCORE_AGGREGATIONS } from "./tables";
 
@@ -55,25 +56,14 @@ export const QuizConfigBody = t.Object({
   questions: t.Array(QuestionInput, { maxItems: 60, error: "must be at most 60 questions" }),
 });
 
-/**
- * List fields that may be null ("absent, null or empty"): null becomes absent before validation, so
- * the schemas stay plain arrays and a bad item is named (`questions[0].options[1].body`).
- */
-export function dropNullLists(body: unknown) {
-  const items = (v: unknown, key: string) =>
-    v && typeof v === "object" && Array.isArray((v as Record<string, unknown>)[key])
-      ? ((v as Record<string, unknown>)[key] as unknown[])
-      : [];
-  const drop = (o: unknown, keys: string[]) => {
-    if (o && typeof o === "object")
-      for (const k of keys) if ((o as Record<string, unknown>)[k] === null) delete (o as Record<string, unknown>)[k];
-  };
-  for (const q of items(body, "questions")) {
-    drop(q, ["options", "answerCandidates", "attachmentFileIds"]);
-    for (const o of items(q, "options")) drop(o, ["attachmentFileIds"]);
-  }
-  for (const a of items(body, "answers")) drop(a, ["selectedOptionIds"]);
-}
+/** List fields that may be null ("absent, null or empty") become absent before validation. */
+const NULLABLE_LISTS: NullableLists = {
+  items: {
+    questions: { drop: ["options", "answerCandidates", "attachmentFileIds"], items: { options: { drop: ["attachmentFileIds"] } } },
+    answers: { drop: ["selectedOptionIds"] },
+  },
+};
+export const dropNullLists = (body: unknown) => nullsToAbsent(body, NULLABLE_LISTS);
 
 // ---- config response ------------------------------------------------------------------------
 

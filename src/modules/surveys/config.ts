@@ -4,9 +4,9 @@ import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
-import { type FieldError, invalidMany, Problem } from "../../platform/http/errors";
+import { type FieldError, invalidMany } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
-import { fileDownloadUrl, readyFilesByIds, requireReadyFiles } from "../files/attachments";
+import { attachableFiles, fileDownloadUrl, questionFileIds, readyFilesByIds } from "../files/attachments";
 import { contentForManager, contentForViewer, contentVisibleTo, visibleContentSql } from "../library/access";
 import { libraryContents } from "../library/tables";
 import { CHANGE_REASONS, type ChangeReason, type SurveyConfig, type SurveyConfigBody, type SurveyQuestion } from "./model";
@@ -47,11 +47,9 @@ export function loadSurveyConfig(db: Db, contentId: string): StoredConfig {
   };
 }
 
-export const fileIdsOf = (questions: StoredQuestion[]) => questions.flatMap((q) => [...q.fileIds, ...q.options.flatMap((o) => o.fileIds)]);
-
 /** The survey config record for one reader: attachments carry download URLs signed for them. */
 function toSurveyConfig(rt: Runtime, actor: Actor, contentId: string, cfg: StoredConfig, db: Db): Static<typeof SurveyConfig> {
-  const ready = readyFilesByIds(db, fileIdsOf(cfg.questions));
+  const ready = readyFilesByIds(db, questionFileIds(cfg.questions));
   const attachments = (ids: string[]) =>
     ids
       .filter((id) => ready.has(id))
@@ -106,18 +104,8 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
   const errors: FieldError[] = [];
   const err = (field: string, message: string) => errors.push({ in: "body", field, message });
   const stored = new Map(current.questions.map((q) => [q.id, q]));
-  const attached = new Set(fileIdsOf(current.questions));
-  const newFiles = new Map<string, string>(); // file id → first field naming it
-  const files = (ids: string[] | null | undefined, field: string) => {
-    const list = ids ?? [];
-    const seen = new Set<string>();
-    list.forEach((id, k) => {
-      if (seen.has(id)) err(`${field}[${k}]`, "repeats an earlier file");
-      else if (!attached.has(id) && !newFiles.has(id)) newFiles.set(id, `${field}[${k}]`);
-      seen.add(id);
-    });
-    return [...seen];
-  };
+  const attachments = attachableFiles(new Set(questionFileIds(current.questions)), err);
+  const files = attachments.take;
   const seenQuestions = new Set<string>();
   const questions = body.questions.map((sent, i): StoredQuestion => {
     const q = { ...sent, type: sent.type ?? "SHORT_TEXT" };
@@ -171,18 +159,7 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
       scaleMaxLabel: scale ? (q.scaleMaxLabel ?? null) : null,
     };
   });
-  if (newFiles.size > 0) {
-    const ids = [...newFiles.keys()];
-    try {
-      requireReadyFiles(db, actor, ids, "files");
-    } catch (e) {
-      if (!(e instanceof Problem) || !e.errors) throw e;
-      for (const fe of e.errors) {
-        const k = Number(/\[(\d+)\]$/.exec(fe.field)?.[1]);
-        err(newFiles.get(ids[k] as string) as string, fe.message);
-      }
-    }
-  }
+  attachments.check(db, actor);
   if (errors.length) throw invalidMany(errors);
   return {
     description: body.description ?? null,
@@ -266,7 +243,7 @@ export function setSurveyConfig(rt: Runtime, actor: Actor, contentId: string, bo
       .onConflictDoUpdate({ target: surveyConfigs.contentId, set: row })
       .run();
     tx.delete(surveyConfigFiles).where(eq(surveyConfigFiles.contentId, contentId)).run();
-    const fileIds = [...new Set(fileIdsOf(next.questions))];
+    const fileIds = [...new Set(questionFileIds(next.questions))];
     if (fileIds.length > 0)
       tx.insert(surveyConfigFiles)
         .values(fileIds.map((fileId) => ({ contentId, fileId })))
@@ -294,5 +271,5 @@ export function canSeeSurveyFile(db: Db, actor: Pick<Actor, "memberId" | "profil
  */
 export function surveyFileDownload(db: Db, contentId: string, fileId: string, reader: Pick<Actor, "memberId" | "profileId">): DownloadRule {
   if (!contentVisibleTo(db, contentId, reader, "SURVEY")) return "gone";
-  return fileIdsOf(loadSurveyConfig(db, contentId).questions).includes(fileId) ? "ok" : "gone";
+  return questionFileIds(loadSurveyConfig(db, contentId).questions).includes(fileId) ? "ok" : "gone";
 }

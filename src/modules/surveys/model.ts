@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { type NullableLists, nullsToAbsent } from "../../platform/http/body";
 import { CursorQuery, Email, Enum, Id, Int, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
 import { RESPONSE_STATUSES, SURVEY_QUESTION_TYPES } from "./tables";
 
@@ -57,26 +58,14 @@ export const SurveyConfigBody = t.Object({
   questions: t.Array(QuestionInput, { maxItems: 50, error: "must be at most 50 questions" }),
 });
 
-/**
- * List fields that may be null ("absent, null or empty"): null becomes absent before validation, so
- * that the schemas stay plain arrays and a bad item is named (`questions[0].options[1].label`)
- * rather than the whole union.
- */
-export function dropNullLists(body: unknown) {
-  const items = (v: unknown, key: string) =>
-    v && typeof v === "object" && Array.isArray((v as Record<string, unknown>)[key])
-      ? ((v as Record<string, unknown>)[key] as unknown[])
-      : [];
-  const drop = (o: unknown, keys: string[]) => {
-    if (o && typeof o === "object")
-      for (const k of keys) if ((o as Record<string, unknown>)[k] === null) delete (o as Record<string, unknown>)[k];
-  };
-  for (const q of items(body, "questions")) {
-    drop(q, ["options", "attachmentFileIds"]);
-    for (const o of items(q, "options")) drop(o, ["attachmentFileIds"]);
-  }
-  for (const a of items(body, "answers")) drop(a, ["optionIds"]);
-}
+/** List fields that may be null ("absent, null or empty") become absent before validation. */
+const NULLABLE_LISTS: NullableLists = {
+  items: {
+    questions: { drop: ["options", "attachmentFileIds"], items: { options: { drop: ["attachmentFileIds"] } } },
+    answers: { drop: ["optionIds"] },
+  },
+};
+export const dropNullLists = (body: unknown) => nullsToAbsent(body, NULLABLE_LISTS);
 
 // ---- config response ------------------------------------------------------------------------
 

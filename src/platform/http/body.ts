@@ -77,3 +77,21 @@ export async function readLimited(request: Request): Promise<string> {
   }
   return Buffer.concat(chunks).toString("utf8");
 }
+
+/** Where `nullsToAbsent` looks: keys of this object, and the items of its list fields. */
+export type NullableLists = { drop?: readonly string[]; items?: Readonly<Record<string, NullableLists>> };
+
+/**
+ * For list fields that may be null ("absent, null or empty"): null becomes absent before validation,
+ * so that the schemas stay plain arrays and a bad item is named (`questions[0].options[1].body`)
+ * rather than the whole union. Runs in a route's `transform`.
+ */
+export function nullsToAbsent(body: unknown, shape: NullableLists) {
+  if (!body || typeof body !== "object") return;
+  const o = body as Record<string, unknown>;
+  for (const k of shape.drop ?? []) if (o[k] === null) delete o[k];
+  for (const [k, inner] of Object.entries(shape.items ?? {})) {
+    const list = o[k];
+    if (Array.isArray(list)) for (const item of list) nullsToAbsent(item, inner);
+  }
+}
