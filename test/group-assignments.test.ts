@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import {
-  createMemberFixture,
-  createTenantFixture,
+  createContentSpace,
+  type createMemberFixture,
+  type createTenantFixture,
   expectProblem,
   fieldOf,
   forbidden,
@@ -33,23 +34,16 @@ let blue: { id: string; name: string };
 let set2Id: string;
 
 beforeAll(async () => {
-  owner = await createTenantFixture(api.server);
-  other = await createTenantFixture(api.server);
-  admin2 = await createMemberFixture(api.server, owner, { displayName: "Admin Two" });
-  p1 = await createMemberFixture(api.server, owner, { displayName: "Alice" });
-  p2 = await createMemberFixture(api.server, owner, { displayName: "Bob" });
-  p3 = await createMemberFixture(api.server, owner, { displayName: "Carol" });
-  p4 = await createMemberFixture(api.server, owner, { displayName: "Dave" });
-  outsider = await createMemberFixture(api.server, owner, { displayName: "Outsider" });
-  spaceId = (await as(owner).post("/spaces", { name: "Group space" })).body.id;
+  ({
+    owner,
+    other,
+    admin2,
+    outsider,
+    spaceId,
+    nodeId,
+    participants: [p1, p2, p3, p4],
+  } = await createContentSpace(api, { spaceName: "Group space", participants: ["Alice", "Bob", "Carol", "Dave"] }));
   space2Id = (await as(owner).post("/spaces", { name: "Other space" })).body.id;
-  expect(
-    (await as(owner).post(`/spaces/${spaceId}/members`, { userIds: [p1.memberId, p2.memberId, p3.memberId, p4.memberId] })).status,
-  ).toBe(200);
-  expect((await as(owner).post(`/spaces/${spaceId}/members`, { userIds: [admin2.memberId], role: "ADMIN" })).status).toBe(200);
-  const n = await as(owner).post("/library/nodes", { title: "Folder", spaceId });
-  expect(n.status).toBe(201);
-  nodeId = n.body.id;
   const set = await as(owner).post(`/spaces/${spaceId}/group-sets`, {
     name: "Teams",
     groups: [

@@ -1,5 +1,15 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { createMemberFixture, createTenantFixture, fieldOf, forbidden, invalidState, notFound, unauth, useServer } from "./helpers/server";
+import {
+  createContentSpace,
+  type createMemberFixture,
+  type createTenantFixture,
+  fieldOf,
+  forbidden,
+  invalidState,
+  notFound,
+  unauth,
+  useServer,
+} from "./helpers/server";
 
 const api = useServer();
 const { as, anon } = api;
@@ -22,21 +32,16 @@ let red: { id: string; name: string };
 let blue: { id: string; name: string };
 
 beforeAll(async () => {
-  owner = await createTenantFixture(api.server);
-  other = await createTenantFixture(api.server);
-  admin2 = await createMemberFixture(api.server, owner, { displayName: "Admin Two" });
-  p1 = await createMemberFixture(api.server, owner, { displayName: "Alice" });
-  p2 = await createMemberFixture(api.server, owner, { displayName: "Bob" });
-  p3 = await createMemberFixture(api.server, owner, { displayName: "Carol" });
-  p4 = await createMemberFixture(api.server, owner, { displayName: "Dave" });
-  outsider = await createMemberFixture(api.server, owner, { displayName: "Outsider" });
-  spaceId = (await as(owner).post("/spaces", { name: "Peer space" })).body.id;
+  ({
+    owner,
+    other,
+    admin2,
+    outsider,
+    spaceId,
+    nodeId,
+    participants: [p1, p2, p3, p4],
+  } = await createContentSpace(api, { spaceName: "Peer space", participants: ["Alice", "Bob", "Carol", "Dave"] }));
   const space2 = (await as(owner).post("/spaces", { name: "Other space" })).body.id;
-  expect(
-    (await as(owner).post(`/spaces/${spaceId}/members`, { userIds: [p1.memberId, p2.memberId, p3.memberId, p4.memberId] })).status,
-  ).toBe(200);
-  expect((await as(owner).post(`/spaces/${spaceId}/members`, { userIds: [admin2.memberId], role: "ADMIN" })).status).toBe(200);
-  nodeId = (await as(owner).post("/library/nodes", { title: "Folder", spaceId })).body.id;
   const set = await as(owner).post(`/spaces/${spaceId}/group-sets`, {
     name: "Teams",
     groups: [

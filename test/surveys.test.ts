@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import {
-  createMemberFixture,
-  createTenantFixture,
+  createContentSpace,
+  type createMemberFixture,
+  type createTenantFixture,
   expectProblem,
   fieldOf,
   forbidden,
@@ -27,25 +28,15 @@ let spaceId: string;
 let nodeId: string;
 
 beforeAll(async () => {
-  owner = await createTenantFixture(api.server);
-  other = await createTenantFixture(api.server);
-  admin2 = await createMemberFixture(api.server, owner, { displayName: "Admin Two" });
-  p1 = await createMemberFixture(api.server, owner, { displayName: "Alice" });
-  p2 = await createMemberFixture(api.server, owner, { displayName: "Bob" });
-  p3 = await createMemberFixture(api.server, owner, { displayName: "Carol" });
-  outsider = await createMemberFixture(api.server, owner, { displayName: "Outsider" });
-  const s = await as(owner).post("/spaces", { name: "Survey space" });
-  expect(s.status).toBe(201);
-  spaceId = s.body.id;
-  for (const [ids, role] of [
-    [[p1.memberId, p2.memberId, p3.memberId], "PARTICIPANT"],
-    [[admin2.memberId], "ADMIN"],
-  ] as const) {
-    expect((await as(owner).post(`/spaces/${spaceId}/members`, { userIds: ids, role })).status).toBe(200);
-  }
-  const n = await as(owner).post("/library/nodes", { title: "Folder", spaceId });
-  expect(n.status).toBe(201);
-  nodeId = n.body.id;
+  ({
+    owner,
+    other,
+    admin2,
+    outsider,
+    spaceId,
+    nodeId,
+    participants: [p1, p2, p3],
+  } = await createContentSpace(api, { spaceName: "Survey space", participants: ["Alice", "Bob", "Carol"] }));
 });
 
 /** A SURVEY published to the space (SHARED in its folder). */

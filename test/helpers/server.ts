@@ -158,3 +158,35 @@ export async function createMemberFixture(
   const session = await openMemberSession(rt, { email, tenantId: tenant.tenantId, tenantKey: tenant.tenantKey, memberId: member.id });
   return { memberId: member.id, profileId: member.profileId, email, password: "Passw0rd!", token: session.accessToken };
 }
+
+/**
+ * A tenant set up for content tests: its owner (author, ADMIN of the space), a second ADMIN, the
+ * PARTICIPANTs named (enrolled in that order), an outsider enrolled nowhere, a folder of the space;
+ * and another tenant.
+ */
+export async function createContentSpace<const N extends readonly string[]>(
+  api: ReturnType<typeof useServer>,
+  opts: { spaceName: string; participants: N },
+) {
+  const owner = await createTenantFixture(api.server);
+  const other = await createTenantFixture(api.server);
+  const admin2 = await createMemberFixture(api.server, owner, { displayName: "Admin Two" });
+  const participants: Member[] = [];
+  for (const displayName of opts.participants) participants.push(await createMemberFixture(api.server, owner, { displayName }));
+  const outsider = await createMemberFixture(api.server, owner, { displayName: "Outsider" });
+  const ok = <T extends { status: number; body: any }>(res: T, status: number) => {
+    if (res.status !== status) throw new Error(`fixture: expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const as = api.as(owner);
+  const spaceId = ok(await as.post("/spaces", { name: opts.spaceName }), 201).id as string;
+  const enrol = [
+    [participants.map((p) => p.memberId), "PARTICIPANT"],
+    [[admin2.memberId], "ADMIN"],
+  ] as const;
+  for (const [userIds, role] of enrol) ok(await as.post(`/spaces/${spaceId}/members`, { userIds, role }), 200);
+  const nodeId = ok(await as.post("/library/nodes", { title: "Folder", spaceId }), 201).id as string;
+  return { owner, other, admin2, participants: participants as { [K in keyof N]: Member }, outsider, spaceId, nodeId };
+}
+
+type Member = Awaited<ReturnType<typeof createMemberFixture>>;
