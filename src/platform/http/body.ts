@@ -1,7 +1,7 @@
 import { invalidJsonProblem, invalidMany, type Problem, payloadTooLarge } from "./errors";
 
 /** JSON, form and any other request bodies: at most 4 MiB (DECISIONS §3 413). Uploads stream. */
-export const BODY_LIMIT = 4 * 1024 * 1024;
+const BODY_LIMIT = 4 * 1024 * 1024;
 
 const streamed = new WeakSet<Request>();
 

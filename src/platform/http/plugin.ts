@@ -125,7 +125,7 @@ type ErrorContext = { error: unknown; code: unknown; request: Request; route: st
 function problemFor({ error, code, request, route }: ErrorContext, rt: Runtime, routes: RouteList): Response {
   const id = started.get(request)?.id ?? Bun.randomUUIDv7();
   if (error instanceof Problem) return problemResponse(error, id);
-  // Elysia wraps whatever the parse hook throws (413, INVALID_JSON) in a ParseError.
+  // Elysia wraps whatever the parse hook throws (413 PAYLOAD_TOO_LARGE) in a ParseError.
   const cause = (error as { cause?: unknown }).cause;
   if (code === "PARSE" && cause instanceof Problem) return problemResponse(cause, id);
   // A body refused while parsing (routes without the auth macro meet it here, as a validation error).
