@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { SignJWT, UnsecuredJWT } from "jose";
+import { loadConfig } from "../src/config";
 import { members } from "../src/modules/members/tables";
 import { externalLinks } from "../src/modules/sso/tables";
 import { loginAtOp, startHostileOp, startOp } from "./helpers/oidc-op";
@@ -119,6 +120,37 @@ describe("updateSsoSettings — partnerProviders[].oidc", () => {
   ])("400 naming %s", async (field, oidc) => {
     const t = await createTenantFixture(api.server);
     expect(fieldOf(await api.as(t).patch("/sso-settings", { partnerProviders: [{ key: "p", oidc }] }))).toBe(field);
+  });
+});
+
+describe("social providers and the login page", () => {
+  test("LEARNSPACE_SOCIAL_A_* configures social_a only when all three are set", () => {
+    const env = { LEARNSPACE_SOCIAL_A_ISSUER: "https://accounts.example", LEARNSPACE_SOCIAL_A_CLIENT_ID: "id" };
+    expect(loadConfig([], env).social).toEqual({});
+    expect(loadConfig([], { ...env, LEARNSPACE_SOCIAL_A_CLIENT_SECRET: "s" }).social).toEqual({
+      social_a: { issuer: "https://accounts.example", clientId: "id", clientSecret: "s" },
+    });
+  });
+
+  test("the public login page and the hosted page offer every available social and partner provider", async () => {
+    const page = await api.call("GET", `/api/v1/public/tenants/${tenant.tenantKey}/login-page`);
+    expect(page.body.methods).toMatchObject({ social_a: true, social_b: false });
+    expect(page.body.ssoProviders.map((p: { key: string }) => p.key)).toEqual(["acme", "evil"]);
+    const html = await (await fetch(`${api.url}/t/${tenant.tenantKey}/login`)).text();
+    for (const key of ["acme", "evil", "social_a"]) expect(html).toContain(`data-provider="${key}"`);
+    expect(html).not.toContain('data-provider="social_b"');
+  });
+
+  test("a social issuer over plain http to a non-loopback host is not offered, and is logged", async () => {
+    const rt = api.server.rt;
+    const saved = rt.config.social;
+    rt.config.social = { ...saved, social_b: { issuer: "http://accounts.example", clientId: "c", clientSecret: "s" } };
+    try {
+      expectProblem((await start("social_b", {})).res, 404, "NOT_FOUND");
+      expect(logs.some((l) => l.event === "oidc-social-misconfigured" && l.provider === "social_b")).toBe(true);
+    } finally {
+      rt.config.social = saved;
+    }
   });
 });
 

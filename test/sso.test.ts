@@ -165,6 +165,8 @@ describe("PATCH /api/v1/sso-settings — updateSsoSettings", () => {
     ["enabled", { enabled: "yes" }],
     ["attributeMappings", { attributeMappings: Array.from({ length: 201 }, (_, i) => ({ fieldId: `f${i}`, samlAttribute: "a" })) }],
     ["attributeMappings[0].samlAttribute", { attributeMappings: [{ fieldId: "email" }] }],
+    // Sign-in never changes a user ID, so a mapping to it is refused rather than silently ignored.
+    ["attributeMappings[0].fieldId", { attributeMappings: [{ fieldId: "userId", samlAttribute: "uid" }] }],
     [
       "attributeMappings[1].fieldId",
       {

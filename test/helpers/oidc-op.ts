@@ -48,6 +48,7 @@ export async function startOp(clients: OpClient[]) {
     // The claims go into the ID token itself, as Google's and Entra's do.
     conformIdTokenClaims: false,
     pkce: { required: () => true },
+    ttl: { Interaction: 600, Grant: 600, Session: 600, AccessToken: 600, IdToken: 600 },
     loadExistingGrant: async (ctx) => {
       const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId! });
       grant.addOIDCScope("openid email profile");

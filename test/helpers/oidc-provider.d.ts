@@ -20,6 +20,7 @@ declare module "oidc-provider" {
         claims?: Record<string, string[]>;
         conformIdTokenClaims?: boolean;
         pkce?: { required(): boolean };
+        ttl?: Record<string, number>;
         loadExistingGrant?(ctx: Ctx): Promise<Grant | undefined>;
       },
     );
