@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { SignJWT, UnsecuredJWT } from "jose";
 import { loadConfig } from "../src/config";
 import { members } from "../src/modules/members/tables";
+import { oidcStates } from "../src/modules/sso/platform-tables";
 import { externalLinks } from "../src/modules/sso/tables";
 import { loginAtOp, startHostileOp, startOp } from "./helpers/oidc-op";
 import { makeIdpKeyPair } from "./helpers/saml-idp";
@@ -289,6 +290,29 @@ describe("startExternalSignIn / completeExternalSignIn against a real OpenID Pro
     expect(res.headers.getSetCookie().some((c) => c.startsWith("lsp_session="))).toBe(false);
   });
 
+  test("an expired state is 400 naming state", async () => {
+    const started = await start("acme");
+    const state = new URL(started.url).searchParams.get("state")!;
+    api.server.rt.platform.db
+      .update(oidcStates)
+      .set({ expiresAt: Date.now() - 1 })
+      .where(eq(oidcStates.state, state))
+      .run();
+    const res = await api.call("GET", `/api/v1/auth/external/acme/callback?code=x&state=${state}`, {
+      headers: { cookie: started.binding },
+    });
+    expect(fieldOf(res)).toBe("state");
+  });
+
+  test("discovery whose issuer differs from the configured one is refused at start: 503", async () => {
+    const t = await createTenantFixture(api.server);
+    // The same provider under another name: its metadata names 127.0.0.1, not localhost.
+    const issuer = hostile.issuer.replace("127.0.0.1", "localhost");
+    await setUpTenant(t, [{ key: "alias", oidc: { issuer, clientId: "ls-hostile", clientSecret: HOSTILE_SECRET } }]);
+    expectProblem((await start("alias", { tenantKey: t.tenantKey })).res, 503, "PROVIDER_UNAVAILABLE");
+    expect(logs.filter((l) => l.event === "oidc-provider-unavailable").at(-1)?.reason).toMatch(/issuer/);
+  });
+
   test("an unreachable provider at start is 503 PROVIDER_UNAVAILABLE; an unknown one is 404", async () => {
     const t = await createTenantFixture(api.server);
     await setUpTenant(t, [{ key: "down", oidc: { issuer: "http://127.0.0.1:9", clientId: "c", clientSecret: "s" } }]);
@@ -316,6 +340,11 @@ describe("forged ID tokens from a hostile provider are SSO_FAILED", () => {
 
   test("control: a correct token signs in, also after a key rotation (unknown kid refetches the JWKS)", async () => {
     const ok = await attempt((c) => hostile.sign({ ...c, ...mail }));
+    // Discovery is cached: further sign-ins do not fetch it again.
+    const discoveries = hostile.discoveries;
+    expect(discoveries).toBeGreaterThan(0);
+    expect((await attempt((c) => hostile.sign({ ...c, ...mail }))).error).toBeNull();
+    expect(hostile.discoveries).toBe(discoveries);
     expect(ok.error).toBeNull();
     expect(await whoSignedIn(ok.res)).toMatchObject({ id: victim.memberId });
     await hostile.rotate();

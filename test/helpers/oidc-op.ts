@@ -109,6 +109,8 @@ export async function startHostileOp(clientId: string) {
     new SignJWT(claims).setProtectedHeader({ alg: "RS256", kid, ...header }).sign(keys.privateKey);
   const hostile = {
     issuer,
+    /** How often the discovery document was fetched. */
+    discoveries: 0,
     sign,
     forge: ((claims) => sign(claims)) as Forge,
     /** Replaces the signing key with one of a new kid (the JWKS then lists only it). */
@@ -124,7 +126,8 @@ export async function startHostileOp(clientId: string) {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(body));
     };
-    if (url.pathname === "/.well-known/openid-configuration")
+    if (url.pathname === "/.well-known/openid-configuration") {
+      hostile.discoveries++;
       return json({
         issuer,
         authorization_endpoint: `${issuer}/auth`,
@@ -134,6 +137,7 @@ export async function startHostileOp(clientId: string) {
         subject_types_supported: ["public"],
         id_token_signing_alg_values_supported: ["RS256", "HS256", "none"],
       });
+    }
     if (url.pathname === "/jwks") return json({ keys: [{ ...(await exportJWK(keys.publicKey)), kid, alg: "RS256", use: "sig" }] });
     if (url.pathname === "/auth") {
       const code = crypto.randomUUID();
