@@ -345,7 +345,8 @@ describe("GET /api/v1/public/tenants/{tenantKey}/login-page — getPublicLoginPa
       titleKo: full.titleKo,
       titleEn: "Welcome",
       backgroundTitleColor: "#112233",
-      methods: full.methods,
+      // social_a is on in the settings, but the platform has no such provider: not offered.
+      methods: { ...full.methods, social_a: false },
       buttonLabels: full.buttonLabels,
       externalFeed: full.externalFeed,
     });
@@ -359,8 +360,9 @@ describe("GET /api/v1/public/tenants/{tenantKey}/login-page — getPublicLoginPa
       token: owner,
       json: {
         partnerProviders: [
-          { key: "acme", labelKo: "에이크미", labelEn: "Acme" },
-          { key: "off", enabled: false },
+          { key: "acme", labelKo: "에이크미", labelEn: "Acme", oidc: { issuer: "https://acme.example", clientId: "c", clientSecret: "s" } },
+          { key: "off", enabled: false, oidc: { issuer: "https://off.example", clientId: "c", clientSecret: "s" } },
+          { key: "unset" },
         ],
       },
     });

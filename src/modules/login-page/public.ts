@@ -4,6 +4,7 @@ import { ANONYMOUS_READER } from "../../platform/files/tokens";
 import { notFound } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { fileDownloadUrl, readyFilesByIds } from "../files/attachments";
+import { socialOffered } from "../sso/oidc-providers";
 import { loginProviders } from "../sso/service";
 import { tenantSettings } from "../tenant/tables";
 import type { PublicLoginPage } from "./model";
@@ -43,7 +44,8 @@ export function getPublicLoginPage(rt: Runtime, tenantKey: string): Static<typeo
       backgroundTitleColor: page.backgroundTitleColor,
       loginIdentifier: "userId",
       allowUserSelfSignUp: settings?.allowUserSelfSignUp ?? false,
-      methods: page.methods,
+      // A social method shows only while it can be used (DECISIONS §10): configured by the operator, ALL methods allowed.
+      methods: { ...page.methods, social_a: socialOffered(rt, h.db, "social_a"), social_b: socialOffered(rt, h.db, "social_b") },
       buttonLabels: page.buttonLabels,
       ssoEnabled: available.some((p) => p.kind === "saml"),
       ssoProviders: available,
