@@ -125,6 +125,9 @@ export function expectProblem(res: { status: number; headers: Headers; body: any
  * A second member of a fixture tenant with the given role (default `member`, no permissions), signed
  * in. `permissions` creates a custom role holding exactly those codes.
  */
+/** Every fixture member has the same password: hashed once per test file, not once per member. */
+let fixtureHash: Promise<string> | undefined;
+
 export async function createMemberFixture(
   server: TestServer,
   tenant: { tenantId: string; tenantKey: string },
@@ -133,7 +136,8 @@ export async function createMemberFixture(
   counter++;
   const rt = server.rt;
   const email = opts.email ?? `member${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const passwordHash = await Bun.password.hash("Passw0rd!", { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
+  fixtureHash ??= Bun.password.hash("Passw0rd!", { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
+  const passwordHash = await fixtureHash;
   const member = rt.tenants.use(tenant.tenantId, (h) =>
     write(h.db, (tx) => {
       let role = roleByKey(tx, opts.roleKey ?? "member");
