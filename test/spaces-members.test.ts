@@ -34,7 +34,7 @@ async function enrol(spaceId: string, ids: string[], role = "PARTICIPANT") {
 const memberIds = async (spaceId: string) =>
   (await as(owner).get(`/spaces/${spaceId}/members?limit=100`)).body.members.map((m: any) => m.id) as string[];
 /** listSpaceEnrollmentHistory as [memberId, event, role], newest first. */
-const history = async (spaceId: string) =>
+const history = async (spaceId: string): Promise<string[][]> =>
   (await as(owner).get(`/spaces/${spaceId}/enrollment-history?limit=100`)).body.entries.map((e: any) => [e.memberId, e.event, e.role]);
 
 /** The common access answers of a space route: participant 403 (for admin routes), invisible 404, other tenant 404, 401. */
