@@ -1,12 +1,14 @@
 import { Value } from "@sinclair/typebox/value";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
+import { indexMember } from "../../platform/db/registry";
+import { type Db, write } from "../../platform/db/types";
 import { Problem } from "../../platform/http/errors";
 import { fieldPath } from "../../platform/http/plugin";
 import type { Runtime } from "../../platform/runtime";
 import { loadMembers } from "./list";
 import { CreateMembersItem, type CreateMembersResult } from "./model";
-import { checkNewMember, issuedPassword, storeMember } from "./service";
+import { checkNewMember, insertIssued, issuedPassword, isUnique } from "./service";
 
 type Item = Static<typeof CreateMembersItem>;
 type Failure = { index: number; reason: string };
@@ -31,8 +33,8 @@ function reasonOf(e: unknown): string {
 }
 
 /**
- * createMembers (DECISIONS §13): each item goes createMember's path (checks, hash, one transaction
- * of its own) and lands in `created` or `failed`. The hashes run concurrently before any write.
+ * createMembers (DECISIONS §13): each item goes createMember's path (checks, hash, insert,
+ * directory) and lands in `created` or `failed`. The hashes run concurrently before any write.
  */
 export async function createMembers(rt: Runtime, actor: Actor, items: unknown[], now = Date.now()) {
   const failed: Failure[] = [];
@@ -51,15 +53,24 @@ export async function createMembers(rt: Runtime, actor: Actor, items: unknown[],
     }
   }
   const passwords = await Promise.all(checked.map((c) => issuedPassword(c.input.password)));
-  const stored: { index: number; id: string; tempPassword: string }[] = [];
-  checked.forEach((c, i) => {
-    const { tempPassword, passwordHash } = passwords[i] as Awaited<ReturnType<typeof issuedPassword>>;
-    try {
-      stored.push({ index: c.index, id: storeMember(rt, actor, c.input, c.roleId, passwordHash, now), tempPassword });
-    } catch (e) {
-      // A later item of the same batch with an e-mail or userId an earlier one took.
-      failed.push({ index: c.index, reason: reasonOf(e) });
-    }
+  // One write transaction with a savepoint per item: each item stands or falls alone, and the
+  // batch pays one synchronous commit instead of one per item.
+  const stored = write(actor.db, (tx) =>
+    checked.flatMap((c, i) => {
+      const { tempPassword, passwordHash } = passwords[i] as Awaited<ReturnType<typeof issuedPassword>>;
+      try {
+        const id = tx.transaction((item) => insertIssued(item as unknown as Db, c.input, c.roleId, passwordHash, now));
+        return [{ index: c.index, id, email: c.input.email ?? null, tempPassword }];
+      } catch (e) {
+        // A later item of the same list with an e-mail or userId an earlier one took.
+        if (!isUnique(e)) throw e;
+        failed.push({ index: c.index, reason: "ALREADY_EXISTS" });
+        return [];
+      }
+    }),
+  );
+  write(rt.platform.db, (tx) => {
+    for (const s of stored) indexMember(tx, s.email, actor.tenantId, s.id);
   });
   const loaded = new Map(
     loadMembers(

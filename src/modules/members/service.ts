@@ -4,7 +4,7 @@ import { requireRoleAssignable } from "../../platform/access";
 import type { Actor } from "../../platform/auth/actor";
 import { hashGeneratedPassword, hashPassword } from "../../platform/auth/password";
 import { indexMember, unindexMember } from "../../platform/db/registry";
-import { write } from "../../platform/db/types";
+import { type Db, write } from "../../platform/db/types";
 import { conflict, forbidden, invalid, invalidMany, notFound } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { revokeMemberSessions } from "../auth/session";
@@ -35,7 +35,7 @@ export function generatePassword(): string {
   }
 }
 
-const isUnique = (e: unknown) => (e as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE";
+export const isUnique = (e: unknown) => (e as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE";
 
 /**
  * A caller may take over (reset the password of) only a member whose effective permissions (role ∪
@@ -90,31 +90,34 @@ export async function issuedPassword(sent: string | undefined) {
   return { tempPassword, passwordHash: await hashGeneratedPassword(tempPassword) };
 }
 
+/** Inserts a checked issued account (the caller's transaction); a unique clash is the caller's 409. */
+export function insertIssued(tx: Db, input: NewMemberInput, roleId: string, passwordHash: string, now: number) {
+  return insertMember(
+    tx,
+    {
+      displayName: input.displayName,
+      userId: input.userId ?? null,
+      email: input.email ?? null,
+      roleId,
+      passwordHash,
+      isIssuedAccount: true,
+      mustChangePassword: true,
+    },
+    now,
+  ).id;
+}
+
 /** Stores a checked issued account in one transaction, then indexes its e-mail in the platform directory. */
-export function storeMember(rt: Runtime, actor: Actor, input: NewMemberInput, roleId: string, passwordHash: string, now: number) {
-  let created: { id: string };
+function storeMember(rt: Runtime, actor: Actor, input: NewMemberInput, roleId: string, passwordHash: string, now: number) {
+  let id: string;
   try {
-    created = write(actor.db, (tx) =>
-      insertMember(
-        tx,
-        {
-          displayName: input.displayName,
-          userId: input.userId ?? null,
-          email: input.email ?? null,
-          roleId,
-          passwordHash,
-          isIssuedAccount: true,
-          mustChangePassword: true,
-        },
-        now,
-      ),
-    );
+    id = write(actor.db, (tx) => insertIssued(tx, input, roleId, passwordHash, now));
   } catch (e) {
     if (isUnique(e)) existingConflicts(actor, input.userId, input.email);
     throw e;
   }
-  write(rt.platform.db, (tx) => indexMember(tx, input.email ?? null, actor.tenantId, created.id));
-  return created.id;
+  write(rt.platform.db, (tx) => indexMember(tx, input.email ?? null, actor.tenantId, id));
+  return id;
 }
 
 /** Issued account: the password is hashed before the write transaction. */
