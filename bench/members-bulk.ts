@@ -7,10 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config";
 import { resolveMember } from "../src/modules/members/actor";
-import { provisionTenant } from "../src/modules/tenant/provision";
-import { openSession, PERSONAL_SESSION_MS } from "../src/platform/auth/sessions";
 import { createRuntime } from "../src/platform/runtime";
-import { round, waitReady } from "./lib";
+import { benchTenant, round, waitReady } from "./lib";
 
 const arg = (name: string, d: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1] || d) || d;
 const runs = arg("runs", 3);
@@ -20,21 +18,7 @@ const port = 31210;
 const dataDir = mkdtempSync(join(tmpdir(), "ls-bench-bulk-"));
 
 const rt = createRuntime(loadConfig([], {}, { dataDir, quiet: true }), resolveMember);
-const tenant = provisionTenant(rt, {
-  key: "bench",
-  name: "Bench",
-  owner: { email: "owner@bench.test", displayName: "Owner", passwordHash: null },
-});
-const session = await openSession(rt, rt.platform.db, {
-  accountId: null,
-  email: "owner@bench.test",
-  tenantId: tenant.tenantId,
-  tenantKey: "bench",
-  memberId: tenant.memberId,
-  sessionType: "personal",
-  confirmed: true,
-  absoluteExpiresAt: Date.now() + PERSONAL_SESSION_MS,
-});
+const { session } = await benchTenant(rt);
 rt.close();
 
 const server = Bun.spawn(
