@@ -92,12 +92,16 @@ describe("PATCH /api/v1/members/{userPkId} — updateMember: deactivation", () =
     const grad = await member({ displayName: "Graduate", userId: "grad2026" });
     const space = (await as(school).post("/spaces", { name: "Class of 2026" })).body.id;
     await as(school).post(`/spaces/${space}/members`, { userIds: [grad.memberId] });
-    expect((await signIn(grad.email)).status).toBe(200);
+    const browser = await signIn(grad.email);
+    expect(browser.status).toBe(200);
+    const cookie = (browser.headers.get("set-cookie") ?? "").split(";")[0] as string;
 
     const off = await as(school).patch(`/members/${grad.memberId}`, { isActive: false });
     expect(off.status).toBe(200);
     expect(off.body).toMatchObject({ id: grad.memberId, isActive: false, displayName: "Graduate" });
     unauth(await as(grad).get("/me"));
+    unauth(await as({ token: browser.body.accessToken }).get("/me"));
+    expectProblem(await api.call("POST", "/api/v1/auth/session/refresh", { headers: { cookie } }), 401, "SESSION_EXPIRED");
     expectProblem(await signIn(grad.email), 401, "INVALID_CREDENTIALS");
     expectProblem(await signIn("grad2026"), 401, "INVALID_CREDENTIALS");
     expectProblem(await signInWithCode(grad.email), 401, "INVALID_CREDENTIALS");
@@ -113,11 +117,26 @@ describe("PATCH /api/v1/members/{userPkId} — updateMember: deactivation", () =
     expect((await as({ token: back.body.accessToken }).get("/me")).status).toBe(200);
   });
 
-  test("an inactive member is skipped by adds to spaces, groups, org units and grants", async () => {
+  test("an inactive member is skipped by adds to spaces, groups, org units and grants, and left out of pickers", async () => {
     const grad = await member({ displayName: "Skipped" });
     const active = await member({ displayName: "Kept" });
-    await as(school).patch(`/members/${grad.memberId}`, { isActive: false });
     const both = [grad.memberId, active.memberId];
+    const enrolled = (await as(school).post("/spaces", { name: "Enrolled" })).body.id;
+    await as(school).post(`/spaces/${enrolled}/members`, { userIds: both });
+    const day = new Date(Date.now() - 86_400_000).toISOString();
+    const challenge = await as(school).post(`/spaces/${enrolled}/challenges`, {
+      title: "Read",
+      emoji: "📚",
+      tasks: [{ title: "Day 1", startedAt: day }],
+    });
+    expect(challenge.status).toBe(201);
+    await as(school).patch(`/members/${grad.memberId}`, { isActive: false });
+    const candidates = await as(school).get(`/spaces/${enrolled}/challenges/${challenge.body.id}/candidates`);
+    expect(candidates.body.candidates.map((c: any) => c.userId)).toEqual([school.memberId, active.memberId]);
+    const fresh = (await as(school).post("/spaces", { name: "Fresh" })).body.id;
+    const picker = await as(school).get(`/spaces/${fresh}/member-candidates?limit=100`);
+    expect(picker.body.candidates.map((c: any) => c.id)).toContain(active.memberId);
+    expect(picker.body.candidates.map((c: any) => c.id)).not.toContain(grad.memberId);
 
     const space = (await as(school).post("/spaces", { name: "Space" })).body.id;
     const added = await as(school).post(`/spaces/${space}/members`, { userIds: both });
