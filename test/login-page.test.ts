@@ -88,7 +88,7 @@ describe("PUT /api/v1/login-page-settings — replaceLoginPageSettings", () => {
     const { owner } = await fixture();
     const res = await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: full });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...full, backgroundImageFileId: null });
+    expect(res.body).toEqual({ ...full, backgroundImageFileId: null, allowUserSelfSignUp: false });
     expect((await api.call("GET", "/api/v1/login-page-settings", { token: owner })).body).toEqual(res.body);
   });
 
@@ -226,7 +226,7 @@ describe("GET/PUT /api/v1/login-page-settings/draft — getLoginPageDraft, saveL
     await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: full });
     const res = await api.call("GET", "/api/v1/login-page-settings/draft", { token: owner });
     expect(res.status).toBe(200);
-    expect(res.body.draft).toEqual({ ...full, backgroundImageFileId: null });
+    expect(res.body.draft).toEqual({ ...full, backgroundImageFileId: null, allowUserSelfSignUp: false });
   });
 
   test("a saved draft overlays the live settings and leaves them unchanged", async () => {
@@ -309,7 +309,7 @@ describe("POST /api/v1/login-page-settings/draft/publish — publishLoginPageDra
     await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: full });
     const res = await api.call("POST", "/api/v1/login-page-settings/draft/publish", { token: owner });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...full, backgroundImageFileId: null });
+    expect(res.body).toEqual({ ...full, backgroundImageFileId: null, allowUserSelfSignUp: false });
   });
 
   test("returns 401 and 403", async () => {
