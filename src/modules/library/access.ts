@@ -1,6 +1,6 @@
 // Who may see and manage library records (DECISIONS §4 contentManager, contentViewer, Visibility).
 // Later modules (assignments, group assignments, peer assessments, quizzes, surveys) use these.
-import { and, count, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Actor } from "../../platform/auth/actor";
 import type { Db } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
@@ -205,4 +205,23 @@ export function contentVisibleTo(db: Db, contentId: string, reader: Who, type?: 
     .where(and(eq(libraryContents.id, contentId), visibleContentSql(reader)))
     .get();
   return row !== undefined && typeMatches(row.type, type);
+}
+
+export const GRADABLE_TYPES = ["ASSIGNMENT", "GROUP_ASSIGNMENT", "QUIZ"] as const satisfies readonly ContentType[];
+export type GradableType = (typeof GRADABLE_TYPES)[number];
+
+/** The gradebook's columns: a space's assignments, group assignments and quizzes its participants see (not drafts), oldest first. */
+export function gradableContents(db: Db, spaceId: string): { id: string; type: GradableType; title: string }[] {
+  return db
+    .select({ id: libraryContents.id, type: libraryContents.type, title: libraryContents.title })
+    .from(libraryContents)
+    .where(
+      and(
+        eq(libraryContents.spaceId, spaceId),
+        inArray(libraryContents.visibility, ["SHARED", "PUBLIC"]),
+        inArray(libraryContents.type, GRADABLE_TYPES),
+      ),
+    )
+    .orderBy(asc(libraryContents.createdAt), asc(libraryContents.id))
+    .all() as { id: string; type: GradableType; title: string }[];
 }

@@ -3,10 +3,12 @@
 import type { EmbeddedMigration } from "./migrate";
 import platform0 from "../../../drizzle/platform/0000_init.sql" with { type: "text" };
 import tenant0 from "../../../drizzle/tenant/0000_init.sql" with { type: "text" };
+import tenant1 from "../../../drizzle/tenant/0001_cold_cyclops.sql" with { type: "text" };
 
 export const platformMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795432067584, sql: platform0 },
 ];
 export const tenantMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795432728426, sql: tenant0 },
+  { tag: "0001_cold_cyclops", when: 1795640273344, sql: tenant1 },
 ];
