@@ -16,17 +16,15 @@ import { members, profiles } from "../src/modules/members/tables";
 import { quizAttempts, quizConfigs, quizQuestionSets, type StoredQuestion } from "../src/modules/quizzes/tables";
 import { roleByKey } from "../src/modules/roles/builtin";
 import { spaceGroupMembers, spaceGroupSets, spaceGroups, spaceMembers, spaces } from "../src/modules/spaces/tables";
-import { provisionTenant } from "../src/modules/tenant/provision";
-import { openSession, PERSONAL_SESSION_MS } from "../src/platform/auth/sessions";
 import { type Db, write } from "../src/platform/db/types";
 import { createRuntime } from "../src/platform/runtime";
-import { load, round, waitReady } from "./lib";
+import { benchTenant, load, round, waitReady } from "./lib";
 
 const arg = (name: string, d: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1] || d) || d;
 const participants = arg("participants", 600);
 const contents = arg("contents", 40);
 const seconds = arg("seconds", 5);
-const port = 31300;
+const port = 31400;
 const dataDir = mkdtempSync(join(tmpdir(), "ls-bench-gradebook-"));
 
 let state = 7;
@@ -46,21 +44,7 @@ function insertAll(tx: Db, table: AnySQLiteTable, rows: Record<string, unknown>[
 // 1. Seed.
 const seedStart = performance.now();
 const rt = createRuntime(loadConfig([], {}, { dataDir, quiet: true }), resolveMember);
-const tenant = provisionTenant(rt, {
-  key: "bench",
-  name: "Bench",
-  owner: { email: "owner@bench.test", displayName: "Owner", passwordHash: null },
-});
-const session = await openSession(rt, rt.platform.db, {
-  accountId: null,
-  email: "owner@bench.test",
-  tenantId: tenant.tenantId,
-  tenantKey: "bench",
-  memberId: tenant.memberId,
-  sessionType: "personal",
-  confirmed: true,
-  absoluteExpiresAt: Date.now() + PERSONAL_SESSION_MS,
-});
+const { tenant, session } = await benchTenant(rt);
 const spaceId = id();
 rt.tenants.use(tenant.tenantId, (h) =>
   write(h.db, (tx) => {
