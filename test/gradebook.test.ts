@@ -135,6 +135,12 @@ describe("GET /api/v1/spaces/{spaceId}/gradebook — getSpaceGradebook", () => {
     expect(z.cells.every((c: any) => c.score === null && c.status === "NOT_SUBMITTED")).toBe(true);
   });
 
+  test("a deactivated member keeps their attempts but leaves the rows and the 'who should answer' count", async () => {
+    // of Alice, Bob and Zed only Alice took the second quiz; Gone is inactive and not counted
+    expect((await as(owner).get(`/quizzes/${secretQuiz}/statistics`)).body).toMatchObject({ submittedCount: 1, notSubmittedCount: 2 });
+    expect((await as(owner).get(`/quizzes/${quiz}/statistics`)).body.submittedCount).toBe(2);
+  });
+
   test("CSV for Excel: UTF-8 with a BOM, quoted where needed, an empty cell for no score", async () => {
     const res = await fetch(`${api.url}/api/v1/spaces/${spaceId}/gradebook`, {
       headers: { authorization: `Bearer ${owner.token}`, accept: "text/csv" },

@@ -119,7 +119,7 @@ export function assignmentsModule(rt: Runtime) {
       "/assignments/:contentId/extensions/:profileId",
       ({ actor, params, body }) => setSubmissionExtension(actor, params.contentId, params.profileId, body),
       {
-        ...route("setSubmissionExtension", TAG, "contentManager"),
+        ...route("setSubmissionExtension", TAG, "contentManager", "Sets or removes one participant's own deadline"),
         params: SubmitterParams,
         body: ExtensionBody,
         response: { 200: Extension },

@@ -107,7 +107,6 @@ const blank = (v: string | null | undefined) => v == null || v.trim() === "";
 export function submitAssignment(rt: Runtime, actor: Actor, contentId: string, input: Static<typeof SubmitBody>, now = Date.now()) {
   return write(actor.db, (tx) => {
     const content = contentForViewer(actor, contentId, ASSIGNMENT, tx);
-    requireActiveSpace(tx, content.spaceId);
     const cfg = loadAssignmentConfig(tx, contentId);
     const fileIds = input.fileIds ?? [];
     const errors: FieldError[] = [];
@@ -117,6 +116,7 @@ export function submitAssignment(rt: Runtime, actor: Actor, contentId: string, i
     }
     if (errors.length) throw invalidMany(errors);
     requireReadyFiles(tx, actor, fileIds);
+    requireActiveSpace(tx, content.spaceId);
     const dueAt = dueAtFor(tx, contentId, actor.profileId, cfg.dueAt);
     const isLate = dueAt !== null && now > dueAt;
     if (isLate && !cfg.allowLateSubmit) throw conflict("DEADLINE_PASSED", "The deadline of this assignment has passed.");

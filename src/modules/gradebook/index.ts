@@ -7,6 +7,7 @@ import { Gradebook, GradebookParams, MyGrades } from "./model";
 import { getMyGrades, getSpaceGradebook } from "./service";
 
 const TAG = "spaces";
+const SUMMARY = "Every active participant's score in every gradable content of the space (JSON or CSV)";
 
 /** The space gradebook (JSON or CSV) and a participant's own grades (DECISIONS §13 Gradebook). */
 export function gradebookModule(rt: Runtime) {
@@ -22,9 +23,9 @@ export function gradebookModule(rt: Runtime) {
         });
       },
       {
-        ...route("getSpaceGradebook", TAG, "spaceAdmin"),
+        ...route("getSpaceGradebook", TAG, "spaceAdmin", SUMMARY),
         detail: {
-          ...route("getSpaceGradebook", TAG, "spaceAdmin").detail,
+          ...route("getSpaceGradebook", TAG, "spaceAdmin", SUMMARY).detail,
           description:
             "JSON by default; with `Accept: text/csv` the same as UTF-8 CSV with a BOM: header `displayName,userId,<content title>…`, one line per row, an empty cell where there is no score.",
           "x-response-also": { "text/csv": { schema: { type: "string", description: "UTF-8 CSV with a byte-order mark" } } },
@@ -34,7 +35,7 @@ export function gradebookModule(rt: Runtime) {
       },
     )
     .get("/spaces/:spaceId/my-grades", ({ actor, params }) => getMyGrades(actor, params.spaceId), {
-      ...route("getMyGrades", TAG, "spaceMember"),
+      ...route("getMyGrades", TAG, "spaceMember", "The caller's own released grades in the space"),
       params: GradebookParams,
       response: { 200: MyGrades },
     });

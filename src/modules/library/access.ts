@@ -106,13 +106,15 @@ export type PopulationMember = { memberId: string; profileId: string };
 /**
  * DECISIONS §9.3 "Who should answer": the PARTICIPANTs now enrolled in the space owning the
  * content's node; for content outside any space, the members its shares name while it is SHARED
- * (otherwise nobody). Each with the member's main profile (attempts and responses carry profileId).
+ * (otherwise nobody). Active members only (§6 Members 4). Each with the member's main profile
+ * (attempts and responses carry profileId).
  */
 export function contentPopulation(db: Db, content: Pick<ContentRow, "id" | "spaceId" | "visibility">): PopulationMember[] {
   if (content.spaceId !== null) {
     return db
       .select({ memberId: spaceMembers.memberId, profileId: profiles.id })
       .from(spaceMembers)
+      .innerJoin(members, and(eq(members.id, spaceMembers.memberId), eq(members.isActive, true)))
       .innerJoin(profiles, and(eq(profiles.memberId, spaceMembers.memberId), eq(profiles.isMain, true)))
       .where(and(eq(spaceMembers.spaceId, content.spaceId), eq(spaceMembers.role, "PARTICIPANT")))
       .all();
@@ -121,6 +123,7 @@ export function contentPopulation(db: Db, content: Pick<ContentRow, "id" | "spac
   return db
     .select({ memberId: libraryContentShares.memberId, profileId: profiles.id })
     .from(libraryContentShares)
+    .innerJoin(members, and(eq(members.id, libraryContentShares.memberId), eq(members.isActive, true)))
     .innerJoin(profiles, and(eq(profiles.memberId, libraryContentShares.memberId), eq(profiles.isMain, true)))
     .where(eq(libraryContentShares.contentId, content.id))
     .all();

@@ -72,11 +72,11 @@ function checkAnswers(cfg: StoredPeerConfig, answers: AnswerInput) {
 export function submitPeerAssessment(actor: Actor, contentId: string, targetId: string, answers: AnswerInput, now = Date.now()) {
   return write(actor.db, (tx) => {
     const content = contentForViewer(actor, contentId, PEER_ASSESSMENT, tx);
-    requireActiveSpace(tx, content.spaceId);
     const cfg = loadPeerConfig(tx, contentId);
     const target = myTargets(tx, actor, cfg).find((t) => t.targetId === targetId);
     if (!target) throw notFound();
     checkAnswers(cfg, answers);
+    requireActiveSpace(tx, content.spaceId);
     const a = peerAssessments;
     const existing = tx
       .select({ id: a.id })

@@ -74,7 +74,7 @@ export function quizzesModule(rt: Runtime) {
         set.status = 204;
       },
       {
-        ...route("voidQuizAttempt", TAG, "contentManager"),
+        ...route("voidQuizAttempt", TAG, "contentManager", "Voids a submitted attempt: it stays listed but no longer counts"),
         params: AttemptParams,
         response: { 204: t.Void() },
       },
