@@ -6,6 +6,7 @@ import { authModule } from "./modules/auth";
 import { challengesModule } from "./modules/challenges";
 import { fieldsModule } from "./modules/fields";
 import { filesModule } from "./modules/files";
+import { gradebookModule } from "./modules/gradebook";
 import { grantsModule } from "./modules/grants";
 import { groupAssignmentsModule } from "./modules/group-assignments";
 import { groupsModule } from "./modules/groups";
@@ -62,7 +63,8 @@ export function createApp(config: Config) {
     .use(postsModule(rt))
     .use(quizzesModule(rt))
     .use(groupAssignmentsModule(rt))
-    .use(peerAssessmentsModule(rt));
+    .use(peerAssessmentsModule(rt))
+    .use(gradebookModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
     .use(httpPlugin(rt, () => root?.routes ?? []))
     .use(authPlugin(rt))
