@@ -29,6 +29,7 @@ import { tenantModule } from "./modules/tenant";
 import { termsModule } from "./modules/terms";
 import { authPlugin } from "./platform/auth/context";
 import { docsPlugin } from "./platform/http/docs";
+import { metricsPlugin } from "./platform/http/metrics";
 import { buildOpenApi } from "./platform/http/openapi";
 import { httpPlugin } from "./platform/http/plugin";
 import { createRuntime, type Runtime } from "./platform/runtime";
@@ -65,6 +66,7 @@ export function createApp(config: Config) {
     .use(peerAssessmentsModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
     .use(httpPlugin(rt, () => root?.routes ?? []))
+    .use(config.metrics ? metricsPlugin(rt) : new Elysia({ name: "learnspace.metrics" }))
     .use(authPlugin(rt))
     .use(healthModule(rt))
     .use(hostedPagesModule(rt))

@@ -20,6 +20,8 @@ export type Runtime = {
   mailer: Mailer;
   resolveMember: MemberResolver;
   log(line: object): void;
+  /** Set on SIGTERM/SIGINT: requests that arrive while in-flight ones drain get 503 SHUTTING_DOWN. */
+  draining: boolean;
   close(): void;
 };
 
@@ -38,6 +40,7 @@ export function createRuntime(config: Config, resolveMember: MemberResolver): Ru
     mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, "outbox"), log }),
     resolveMember,
     log,
+    draining: false,
     close() {
       tenants.closeAll();
       closeSqlite(platform.sqlite);

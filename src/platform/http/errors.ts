@@ -38,6 +38,7 @@ const titles: Record<number, string> = {
   413: "Content Too Large",
   429: "Too Many Requests",
   500: "Internal Server Error",
+  503: "Service Unavailable",
 };
 
 export function problemBody(status: number, code: string, message: string, errors?: FieldError[], instance?: string) {

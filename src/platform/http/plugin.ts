@@ -164,6 +164,11 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => []) {
   return new Elysia({ name: "learnspace.http" })
     .onRequest(({ request, set }) => {
       const id = Bun.randomUUIDv7();
+      if (rt.draining) {
+        const res = problemResponse(new Problem(503, "SHUTTING_DOWN", "The server is shutting down; retry shortly."), id);
+        res.headers.set("connection", "close");
+        return res;
+      }
       started.set(request, { id, at: performance.now() });
       set.headers["x-request-id"] = id;
     })
