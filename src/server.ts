@@ -23,21 +23,18 @@ export function startServer(config: Config) {
       rt.close();
     },
     /**
-     * Graceful stop: no new connections, late requests on open ones get 503 SHUTTING_DOWN, in-flight
-     * requests finish (up to `drainMs`), then every file is checkpointed and closed.
+     * Graceful stop: from the signal on, every new request gets 503 SHUTTING_DOWN (connection: close)
+     * while accepted ones finish (up to `drainMs`); then the listener and every connection close, and
+     * every file is checkpointed and closed. The listener stays open while draining so that a late
+     * client gets the 503 rather than a reset (Bun's stop() would drop idle keep-alive connections).
      */
     async shutdown(drainMs = DRAIN_MS) {
       rt.draining = true;
-      const server = app.server;
-      if (server) {
-        const stopped = server.stop(false);
-        const deadline = performance.now() + drainMs;
-        while (server.pendingRequests > 0 && performance.now() < deadline) await Bun.sleep(10);
-        const drained = server.pendingRequests === 0;
-        if (!drained) await server.stop(true);
-        else await Promise.race([stopped, Bun.sleep(Math.max(0, deadline - performance.now()))]);
-        rt.log({ event: "shutdown", drained });
-      }
+      const deadline = performance.now() + drainMs;
+      while (rt.inFlight > 0 && performance.now() < deadline) await Bun.sleep(10);
+      const drained = rt.inFlight <= 0;
+      await app.server?.stop(true);
+      rt.log({ event: "shutdown", drained, unfinished: Math.max(0, rt.inFlight) });
       rt.close();
     },
   };

@@ -4,10 +4,11 @@ import { join } from "node:path";
 import type { Config } from "../config";
 import { knownFileIds, readyFileIds } from "../modules/files/stored";
 import { memberEmails } from "../modules/members/directory";
+import { platformMigrations, tenantMigrations } from "../platform/db/migrations.gen";
 import { directory } from "../platform/db/platform-tables";
 import { listTenantRows, type TenantRow } from "../platform/db/registry";
 import { drizzleOf } from "../platform/db/sqlite";
-import { checkSqlite } from "./snapshot";
+import { checkSqlite, schemaProblem } from "./snapshot";
 
 const ID = /^[0-9a-f-]{36}$/;
 
@@ -41,6 +42,8 @@ export function diagnose(dataDir: string): string[] {
   const platformFile = join(dataDir, "platform.sqlite");
   if (!existsSync(platformFile)) return [`${platformFile} is missing`];
   problems.push(...checkSqlite(platformFile).map((p) => `platform.sqlite: ${p}`));
+  const schema = problems.length ? null : schemaProblem(platformFile, platformMigrations);
+  if (schema) problems.push(`platform.sqlite: ${schema}`);
   if (problems.length) return problems;
   const { tenants, entries } = indexEntries(platformFile);
   const registered = new Map<string, TenantRow>(tenants.map((t) => [t.id, t]));
@@ -59,6 +62,8 @@ export function diagnose(dataDir: string): string[] {
       continue;
     }
     const fileProblems = checkSqlite(file).map((p) => `${label}: ${p}`);
+    const tenantSchema = fileProblems.length ? null : schemaProblem(file, tenantMigrations);
+    if (tenantSchema) fileProblems.push(`${label}: ${tenantSchema}`);
     problems.push(...fileProblems);
     if (fileProblems.length) continue;
     let data: ReturnType<typeof readTenant>;

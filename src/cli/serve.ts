@@ -45,8 +45,9 @@ export function serveCommand(config: Config) {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: finishing in-flight requests, then closing every file`);
+    const drained = server.shutdown();
     await backups.stop();
-    await server.shutdown();
+    await drained;
     process.exit(0);
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));

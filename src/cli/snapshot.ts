@@ -131,16 +131,22 @@ export async function sqliteCopyProblems(
   if (digest) return [digest];
   const problems = checkSqlite(path, { readonly: true }).map((p) => `${label}: ${p}`);
   if (problems.length) return problems;
+  const schema = schemaProblem(path, migrations);
+  return schema ? [`${label}: ${schema}`] : [];
+}
+
+/** Why this binary must not open the file (its schema is newer than the binary knows), or null. */
+export function schemaProblem(path: string, migrations: EmbeddedMigration[]): string | null {
   const db = new Database(path, { readonly: true });
   try {
     const last = (db.query("SELECT max(created_at) AS at FROM __drizzle_migrations").get() as { at: number | null }).at ?? 0;
     const newest = migrations.at(-1)?.when ?? 0;
-    if (Number(last) > newest)
-      return [`${label}: made by a newer learnspace (schema ${last}); this binary ${VERSION} knows schema ${newest}`];
+    return Number(last) > newest
+      ? `migrated by a newer learnspace (schema ${last}); this binary, learnspace ${VERSION}, knows schema ${newest}`
+      : null;
   } catch (e) {
-    return [`${label}: ${(e as Error).message}`];
+    return (e as Error).message;
   } finally {
     db.close();
   }
-  return [];
 }

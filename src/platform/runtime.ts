@@ -22,6 +22,8 @@ export type Runtime = {
   log(line: object): void;
   /** Set on SIGTERM/SIGINT: requests that arrive while in-flight ones drain get 503 SHUTTING_DOWN. */
   draining: boolean;
+  /** Requests accepted and not yet answered (what a shutdown waits for). */
+  inFlight: number;
   close(): void;
 };
 
@@ -41,6 +43,7 @@ export function createRuntime(config: Config, resolveMember: MemberResolver): Ru
     resolveMember,
     log,
     draining: false,
+    inFlight: 0,
     close() {
       tenants.closeAll();
       closeSqlite(platform.sqlite);

@@ -170,6 +170,7 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => []) {
         return res;
       }
       started.set(request, { id, at: performance.now() });
+      rt.inFlight++;
       set.headers["x-request-id"] = id;
     })
     .onParse({ as: "global" }, async ({ request, contentType }) => {
@@ -193,6 +194,8 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => []) {
       releaseActor(rt, request);
       const s = started.get(request);
       if (!s) return;
+      started.delete(request);
+      rt.inFlight--;
       rt.log({
         requestId: s.id,
         method: request.method,
