@@ -17,8 +17,8 @@ Usage:
   learnspace serve [--port N] [--data-dir DIR] [--dev-codes]   start the server
   learnspace migrate [--data-dir DIR]                          create/migrate the platform file and every tenant file
   learnspace reindex [--data-dir DIR]                          rebuild the e-mail directory from the tenant files
-  ${BACKUP_USAGE}   online, consistent backup into DIR/learnspace-<UTC>/
-  ${RESTORE_USAGE}   verify, then restore into an empty data dir
+  ${BACKUP_USAGE.padEnd(61)}online, consistent backup into DIR/learnspace-<UTC>/
+  ${RESTORE_USAGE.padEnd(61)}verify, then restore into an empty data dir
   learnspace doctor [--data-dir DIR]                           check every file, the directory and the stored files (exit 1 on a problem)
   learnspace version                                           the binary's version and the schema versions it knows
   learnspace platform-terms list|create|update|set-current …  manage the platform terms (see below)

@@ -139,6 +139,25 @@ describe("learnspace tenant list / delete", () => {
   }, 60_000);
 });
 
+describe("learnspace help", () => {
+  test("lists every operating command", () => {
+    const r = cli(["help"]);
+    expect(r.code).toBe(0);
+    for (const c of [
+      "backup --out",
+      "restore --from",
+      "doctor",
+      "version",
+      "tenant list",
+      "tenant export",
+      "tenant import",
+      "tenant delete",
+    ]) {
+      expect(r.stdout).toContain(`learnspace ${c}`);
+    }
+  });
+});
+
 describe("learnspace version", () => {
   test("names the binary's version and the schema versions it knows", () => {
     const r = cli(["version"]);

@@ -42,7 +42,9 @@ function newFolder(out: string): string {
 /** Copies one tenant's file (consistent snapshot) and the stored files that snapshot references. */
 export async function copyTenant(dataDir: string, tenant: { id: string; key: string }, into: string): Promise<TenantEntry> {
   const target = join(into, "tenants", `${tenant.id}.sqlite`);
-  snapshotSqlite(join(dataDir, "tenants", `${tenant.id}.sqlite`), target);
+  const source = join(dataDir, "tenants", `${tenant.id}.sqlite`);
+  if (!existsSync(source)) throw new CommandError(`tenant ${tenant.key}: its file ${source} is missing (see learnspace doctor)`);
+  snapshotSqlite(source, target);
   // A file removed after the snapshot was taken is gone from the live dir too; the copy stays consistent without it.
   const { entries } = await copyStoredFiles(storedFilesOf(target), join(dataDir, "files", tenant.id), join(into, "files", tenant.id));
   return { id: tenant.id, key: tenant.key, ...(await describeFile(target)), files: entries };

@@ -72,7 +72,13 @@ async function importTenant(config: Config, file: string | undefined, newKey: st
   const work = mkdtempSync(join(tmpdir(), "learnspace-import-"));
   try {
     try {
-      await tar.x({ file, cwd: work, strict: true });
+      // Plain files and folders only: no links or devices from an archive made elsewhere.
+      await tar.x({
+        file,
+        cwd: work,
+        strict: true,
+        filter: (_path, entry) => "type" in entry && ["File", "Directory"].includes(entry.type),
+      });
     } catch (e) {
       throw new CommandError(`${file} is not a readable .tar.gz: ${(e as Error).message}`);
     }
