@@ -1,5 +1,4 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { Value } from "@sinclair/typebox/value";
 import * as tar from "tar";
@@ -53,13 +52,14 @@ function list(config: Config) {
 async function exportTenant(config: Config, key: string | undefined, out: string | undefined) {
   if (!out) throw new CommandError("--out FILE is required");
   const row = withRuntime(config, (rt) => requireTenant(rt, key));
-  const work = mkdtempSync(join(tmpdir(), "learnspace-export-"));
+  const target = resolve(out);
+  mkdirSync(dirname(target), { recursive: true });
+  // Staged beside the archive, not in /tmp: a school's files can outgrow a tmpfs.
+  const work = mkdtempSync(join(dirname(target), ".learnspace-export-"));
   try {
     const entry = await copyTenant(config.dataDir, row, work);
     const manifest: Manifest = { format: 1, version: VERSION, createdAt: new Date().toISOString(), platform: null, tenants: [entry] };
     writeFileSync(join(work, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-    const target = resolve(out);
-    mkdirSync(dirname(target), { recursive: true });
     await tar.c({ gzip: true, file: target, cwd: work, portable: true }, readdirSync(work));
     console.log(`exported tenant ${row.key} (${entry.files.length} stored file(s)) to ${target} (${statSync(target).size} bytes)`);
   } finally {
@@ -69,7 +69,9 @@ async function exportTenant(config: Config, key: string | undefined, out: string
 
 async function importTenant(config: Config, file: string | undefined, newKey: string | undefined) {
   if (!file || !existsSync(file)) throw new CommandError(`no archive at ${file ?? "(none given)"}`);
-  const work = mkdtempSync(join(tmpdir(), "learnspace-import-"));
+  // Staged inside the data dir's own disk, so the final copies stay on one filesystem.
+  mkdirSync(config.dataDir, { recursive: true });
+  const work = mkdtempSync(join(config.dataDir, ".import-"));
   try {
     try {
       // Plain files and folders only: no links or devices from an archive made elsewhere.

@@ -8,7 +8,9 @@ import type { Runtime } from "../runtime";
 import { notFound, unauthenticated } from "./errors";
 
 const size = (path: string) => (existsSync(path) ? statSync(path).size : 0);
-const dirBytes = (dir: string) => (existsSync(dir) ? readdirSync(dir).reduce((n, f) => n + size(join(dir, f)), 0) : 0);
+// The database files and their WALs; -shm is a memory map of the WAL index, not data.
+const dirBytes = (dir: string) =>
+  existsSync(dir) ? readdirSync(dir).reduce((n, f) => (f.endsWith("-shm") ? n : n + size(join(dir, f))), 0) : 0;
 const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
