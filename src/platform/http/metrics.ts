@@ -6,6 +6,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom
 import { tenantCount } from "../db/registry";
 import type { Runtime } from "../runtime";
 import { notFound, unauthenticated } from "./errors";
+import type { ResponseObserver } from "./plugin";
 
 const size = (path: string) => (existsSync(path) ? statSync(path).size : 0);
 // The database files and their WALs; -shm is a memory map of the WAL index, not data.
@@ -68,40 +69,36 @@ function createRegistry(rt: Runtime) {
       this.set({ file: "tenants" }, dirBytes(join(dataDir, "tenants")));
     },
   });
-  return { registry, requests, duration };
+  return {
+    registry,
+    observe(method: string, route: string, status: number | string, seconds: number) {
+      requests.inc({ method, route, status: String(status) });
+      duration.observe({ route }, seconds);
+    },
+  };
 }
 
 /**
- * GET /metrics (Prometheus text) and the per-request series. With LEARNSPACE_METRICS_TOKEN set the
- * bearer token is needed; unset, only loopback clients see it and others get 404.
+ * GET /metrics (Prometheus text) and the observer that feeds the per-request series (given to
+ * httpPlugin, which already times every request). With LEARNSPACE_METRICS_TOKEN set the bearer
+ * token is needed; unset, only loopback clients see it and others get 404.
  */
-export function metricsPlugin(rt: Runtime) {
-  const { registry, requests, duration } = createRegistry(rt);
-  const started = new WeakMap<Request, number>();
-  return new Elysia({ name: "learnspace.metrics" })
-    .onRequest(({ request }) => {
-      started.set(request, performance.now());
-    })
-    .onAfterResponse({ as: "global" }, ({ request, set, route, responseValue }) => {
-      const at = started.get(request);
-      if (at === undefined) return;
-      // Unmatched paths share one label: a raw path would grow the series without bound.
-      const pattern = route || "unmatched";
-      const status = responseValue instanceof Response ? responseValue.status : (set.status ?? 200);
-      requests.inc({ method: request.method, route: pattern, status: String(status) });
-      duration.observe({ route: pattern }, (performance.now() - at) / 1000);
-    })
-    .get(
-      "/metrics",
-      async ({ request, server }) => {
-        const token = rt.config.metricsToken;
-        if (token) {
-          if (!sameSecret(request.headers.get("authorization") ?? "", `Bearer ${token}`)) throw unauthenticated();
-        } else if (!LOOPBACK.test(server?.requestIP(request)?.address ?? "")) {
-          throw notFound();
-        }
-        return new Response(await registry.metrics(), { headers: { "content-type": registry.contentType } });
-      },
-      { detail: { hide: true } },
-    );
+export function createMetrics(rt: Runtime) {
+  const { registry, observe } = createRegistry(rt);
+  const plugin = new Elysia({ name: "learnspace.metrics" }).get(
+    "/metrics",
+    async ({ request, server }) => {
+      const token = rt.config.metricsToken;
+      if (token) {
+        if (!sameSecret(request.headers.get("authorization") ?? "", `Bearer ${token}`)) throw unauthenticated();
+      } else if (!LOOPBACK.test(server?.requestIP(request)?.address ?? "")) {
+        throw notFound();
+      }
+      return new Response(await registry.metrics(), { headers: { "content-type": registry.contentType } });
+    },
+    { detail: { hide: true } },
+  );
+  // Unmatched paths share one label: a raw path would grow the series without bound.
+  const observer: ResponseObserver = (method, route, status, seconds) => observe(method, route || "unmatched", status, seconds);
+  return { plugin, observe: observer };
 }

@@ -159,8 +159,11 @@ function problemFor({ error, code, request, route }: ErrorContext, rt: Runtime, 
   });
 }
 
+/** Told of every answered request (the /metrics series): method, route pattern, status, seconds. */
+export type ResponseObserver = (method: string, route: string, status: number | string, seconds: number) => void;
+
 /** Request ids, one JSON log line per request, body limits and problem+json for every error. */
-export function httpPlugin(rt: Runtime, routes: RouteList = () => []) {
+export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: ResponseObserver) {
   return new Elysia({ name: "learnspace.http" })
     .onRequest(({ request, set }) => {
       const id = Bun.randomUUIDv7();
@@ -196,13 +199,10 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => []) {
       if (!s) return;
       started.delete(request);
       rt.inFlight--;
-      rt.log({
-        requestId: s.id,
-        method: request.method,
-        route,
-        // A handler that returns a Response (a redirect) sets its own status; set.status stays 200.
-        status: responseValue instanceof Response ? responseValue.status : set.status,
-        ms: Math.round((performance.now() - s.at) * 100) / 100,
-      });
+      // A handler that returns a Response (a redirect) sets its own status; set.status stays 200.
+      const status = responseValue instanceof Response ? responseValue.status : (set.status ?? 200);
+      const ms = performance.now() - s.at;
+      observe?.(request.method, route, status, ms / 1000);
+      rt.log({ requestId: s.id, method: request.method, route, status, ms: Math.round(ms * 100) / 100 });
     });
 }
