@@ -197,7 +197,7 @@ describe("scheduled backups", () => {
       LEARNSPACE_QUIET: "0",
     });
     const reader = a.proc.stdout.getReader();
-    let log = "";
+    let log = a.startLog;
     const done = () => log.split("\n").filter((l) => l.includes('"event":"backup.done"')).length;
     while (done() < 3) {
       const chunk = await reader.read();

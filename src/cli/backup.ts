@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { type Config, flag } from "../config";
 import { listTenantRows, type TenantRow, tenantByKey } from "../platform/db/registry";
 import { drizzleOf } from "../platform/db/sqlite";
@@ -110,7 +110,7 @@ export async function backupCommand(config: Config, args: string[]): Promise<num
   const out = flag(args, "out");
   if (!out) throw new CommandError(`--out is required: ${BACKUP_USAGE}`);
   const t0 = performance.now();
-  const { folder, manifest } = await backup(config, { out, tenantKey: flag(args, "tenant") ?? null });
+  const { folder, manifest } = await backup(config, { out: resolve(out), tenantKey: flag(args, "tenant") ?? null });
   const files = manifest.tenants.reduce((n, t) => n + t.files.length, 0);
   const bytes =
     (manifest.platform?.bytes ?? 0) + manifest.tenants.reduce((n, t) => n + t.bytes + t.files.reduce((m, f) => m + f.bytes, 0), 0);

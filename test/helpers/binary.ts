@@ -47,20 +47,35 @@ export function cli(args: string[], env: Record<string, string> = {}) {
 
 export type Appliance = Awaited<ReturnType<typeof serve>>;
 
-/** Starts `learnspace serve --dev-codes` on `dataDir` at a free port; resolves once it is ready. */
+/**
+ * Starts `learnspace serve --dev-codes` on `dataDir` on a free port (port 0: the server prints the
+ * one it got); resolves once it answers /readyz. `startLog` is the stdout read until then.
+ */
 export async function serve(dataDir: string, env: Record<string, string> = {}) {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const proc = Bun.spawn([BINARY, "serve", "--port", String(port), "--data-dir", dataDir, "--dev-codes"], {
+  const proc = Bun.spawn([BINARY, "serve", "--port", "0", "--data-dir", dataDir, "--dev-codes"], {
     env: { ...process.env, ...quietEnv, ...env },
     stdout: "pipe",
     stderr: "pipe",
   });
+  const reader = proc.stdout.getReader();
+  let startLog = "";
+  let port = 0;
+  while (!port) {
+    const chunk = await reader.read();
+    if (chunk.done) throw new Error(`serve exited ${await proc.exited}: ${await new Response(proc.stderr).text()}`);
+    startLog += new TextDecoder().decode(chunk.value);
+    port = Number(/listening on http:\/\/localhost:(\d+)/.exec(startLog)?.[1] ?? 0);
+  }
+  reader.releaseLock();
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (proc.exitCode !== null) throw new Error(`serve exited ${proc.exitCode}: ${await new Response(proc.stderr).text()}`);
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
-    } catch {}
+  for (
+    let i = 0;
+    !(await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+    i++
+  ) {
     if (i > 500) throw new Error("serve did not become ready");
     await Bun.sleep(20);
   }
@@ -68,12 +83,19 @@ export async function serve(dataDir: string, env: Record<string, string> = {}) {
     proc,
     url,
     port,
+    startLog,
     call: (method: string, path: string, opts: CallOptions = {}) => callAt(url, method, path, opts),
     /** Sends a signal and waits for the exit code. */
     async stop(signal: NodeJS.Signals = "SIGTERM") {
       proc.kill(signal);
       return await proc.exited;
     },
-    output: async () => ({ stdout: await new Response(proc.stdout).text(), stderr: await new Response(proc.stderr).text() }),
+    /** What the process printed after startLog, once it has exited. */
+    async output() {
+      let stdout = "";
+      const rest = proc.stdout.getReader();
+      for (let c = await rest.read(); !c.done; c = await rest.read()) stdout += new TextDecoder().decode(c.value);
+      return { stdout, stderr: await new Response(proc.stderr).text() };
+    },
   };
 }
