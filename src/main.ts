@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 import { PLATFORM_TERMS_USAGE, platformTermsCommand } from "./cli/platform-terms";
 import { reindex } from "./cli/reindex";
-import { loadConfig } from "./config";
+import { type Config, ConfigError, loadConfig } from "./config";
 import { startServer } from "./server";
 
 const USAGE = `learnspace — multi-tenant learning-space server
@@ -13,16 +13,32 @@ Usage:
   learnspace platform-terms list|create|update|set-current …  manage the platform terms (see below)
 
 Environment: LEARNSPACE_PORT, LEARNSPACE_DATA_DIR, LEARNSPACE_DEV_CODES=1, LEARNSPACE_PUBLIC_URL,
-LEARNSPACE_SMTP_URL, LEARNSPACE_SECRET, LEARNSPACE_IP_RATE_LIMIT, LEARNSPACE_TENANT_HANDLES.
+LEARNSPACE_SMTP_URL, LEARNSPACE_SECRET, LEARNSPACE_IP_RATE_LIMIT, LEARNSPACE_TENANT_HANDLES,
+LEARNSPACE_TRUSTED_PROXIES, LEARNSPACE_CORS_ORIGINS. A bad setting stops the command with exit code 2.
 
 ${PLATFORM_TERMS_USAGE}`;
 
 const [command = "serve", ...args] = process.argv.slice(2);
-const config = loadConfig(args);
+if (command === "help" || command === "--help") {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+/** A bad setting (or a data dir in use) is one line naming it and exit code 2, never a stack trace. */
+function orExit2<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    console.error(`learnspace: ${e.message}`);
+    process.exit(2);
+  }
+}
+const config: Config = orExit2(() => loadConfig(args, process.env, {}, command !== "platform-terms"));
 
 switch (command) {
   case "serve": {
-    const server = startServer(config);
+    const server = orExit2(() => startServer(config));
     console.log(`learnspace listening on ${server.url} (public URL ${server.rt.config.publicUrl}), data dir ${config.dataDir}`);
     if (config.devCodes) {
       console.warn(
@@ -45,10 +61,6 @@ switch (command) {
   }
   case "platform-terms":
     process.exit(platformTermsCommand(config, args));
-    break;
-  case "help":
-  case "--help":
-    console.log(USAGE);
     break;
   default:
     console.error(USAGE);

@@ -1,12 +1,23 @@
 import { createApp } from "./app";
-import type { Config } from "./config";
+import { type Config, ConfigError } from "./config";
+import { lockDataDir } from "./platform/db/data-lock";
 
 /** The largest upload (1 GiB) plus room: the runtime's own limit never answers before ours. */
 const MAX_REQUEST_BODY = 1024 * 1024 * 1024 + 16 * 1024 * 1024;
 
 export function startServer(config: Config) {
-  const { app, rt } = createApp(config);
-  app.listen({ port: config.port, reusePort: false, maxRequestBodySize: MAX_REQUEST_BODY });
+  const unlock = lockDataDir(config.dataDir);
+  let created: ReturnType<typeof createApp> | undefined;
+  try {
+    created = createApp(config);
+    created.app.listen({ port: config.port, reusePort: false, maxRequestBodySize: MAX_REQUEST_BODY });
+  } catch (e) {
+    created?.rt.close();
+    unlock();
+    if ((e as { code?: string }).code === "EADDRINUSE") throw new ConfigError(`--port ${config.port} is in use by another program`);
+    throw e;
+  }
+  const { app, rt } = created;
   const port = app.server?.port ?? config.port;
   // With --port 0 the real port is known only now; links must carry it unless a public URL was set.
   if (config.publicUrl === "http://localhost:0") rt.config.publicUrl = `http://localhost:${port}`;
@@ -18,6 +29,7 @@ export function startServer(config: Config) {
     async stop() {
       await app.stop(true);
       rt.close();
+      unlock();
     },
   };
 }
