@@ -56,7 +56,12 @@ switch (command) {
   case "migrate":
   case "reindex": {
     const result = reindex(config);
+    for (const f of result.failed) console.error(`learnspace: tenant ${f.tenantKey}: ${f.file}: ${f.reason}`);
     console.log(`${result.tenants} tenant files migrated, ${result.entries} directory entries written`);
+    if (result.failed.length) {
+      console.error(`learnspace: ${result.failed.length} tenant file(s) could not be migrated`);
+      process.exit(1);
+    }
     break;
   }
   case "platform-terms":
