@@ -4,7 +4,7 @@ import { Value } from "@sinclair/typebox/value";
 import { Elysia, ValidationError } from "elysia";
 import { releaseActor } from "../auth/context";
 import type { Runtime } from "../runtime";
-import { bodyProblem, isStreamedBody, parseJsonBody, readLimited } from "./body";
+import { bodyProblem, isStreamedBody, parseJsonBody, readLimited, refuseBadText } from "./body";
 import { type FieldError, invalidJsonProblem, Problem, problemBody, problemResponse } from "./errors";
 
 const started = new WeakMap<Request, { id: string; at: number }>();
@@ -172,7 +172,10 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => []) {
       const type = contentType?.split(";")[0]?.trim().toLowerCase();
       const text = await readLimited(request);
       if (type === "application/json" || type?.endsWith("+json")) return parseJsonBody(request, text);
-      if (type === "application/x-www-form-urlencoded") return Object.fromEntries(new URLSearchParams(text));
+      if (type === "application/x-www-form-urlencoded") {
+        const form = Object.fromEntries(new URLSearchParams(text));
+        return refuseBadText(request, form) ? {} : form;
+      }
       // No body at all reads as an empty object, whatever the declared type.
       if (text === "") return {};
       // Any other type is read under the same limit and handed to validation as text.
