@@ -5,9 +5,19 @@ import { Elysia, ValidationError } from "elysia";
 import { releaseActor } from "../auth/context";
 import type { Runtime } from "../runtime";
 import { bodyProblem, isStreamedBody, parseJsonBody, readLimited, refuseBadText } from "./body";
+import { clientAddress } from "./client-address";
 import { type FieldError, invalidJsonProblem, Problem, problemBody, problemResponse } from "./errors";
 
-const started = new WeakMap<Request, { id: string; at: number }>();
+const started = new WeakMap<Request, { id: string; at: number; client: string }>();
+
+/** An incoming X-Request-Id is kept when it is a sane token (a proxy's id ties its log to ours). */
+const SANE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
+
+/** Probes answered many times a minute: logged only when they fail. */
+const QUIET_ROUTES = new Set(["/healthz", "/readyz"]);
+
+/** The id of a request (its X-Request-Id), for log lines written outside the http plugin (mail). */
+export const requestIdOf = (request: Request) => started.get(request)?.id;
 
 /** TypeBox paths ("/tasks/0/title") become field paths ("tasks[0].title"). */
 export function fieldPath(path: string): string {
@@ -162,9 +172,10 @@ function problemFor({ error, code, request, route }: ErrorContext, rt: Runtime, 
 /** Request ids, one JSON log line per request, body limits and problem+json for every error. */
 export function httpPlugin(rt: Runtime, routes: RouteList = () => []) {
   return new Elysia({ name: "learnspace.http" })
-    .onRequest(({ request, set }) => {
-      const id = Bun.randomUUIDv7();
-      started.set(request, { id, at: performance.now() });
+    .onRequest(({ request, set, server }) => {
+      const incoming = request.headers.get("x-request-id");
+      const id = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : Bun.randomUUIDv7();
+      started.set(request, { id, at: performance.now(), client: clientAddress(rt.config, request, server) });
       set.headers["x-request-id"] = id;
     })
     .onParse({ as: "global" }, async ({ request, contentType }) => {
@@ -188,16 +199,20 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => []) {
       return res;
     })
     .onAfterResponse({ as: "global" }, ({ request, set, route, responseValue }) => {
-      releaseActor(rt, request);
+      const actor = releaseActor(rt, request);
       const s = started.get(request);
       if (!s) return;
+      // A handler that returns a Response (a redirect) sets its own status; set.status stays 200.
+      const status = responseValue instanceof Response ? responseValue.status : set.status;
+      if (QUIET_ROUTES.has(route) && !(Number(status) >= 500)) return;
       rt.log({
         requestId: s.id,
         method: request.method,
         route,
-        // A handler that returns a Response (a redirect) sets its own status; set.status stays 200.
-        status: responseValue instanceof Response ? responseValue.status : set.status,
+        status,
         ms: Math.round((performance.now() - s.at) * 100) / 100,
+        client: s.client,
+        ...(actor ? { tenantId: actor.tenantId, memberId: actor.memberId } : {}),
       });
     });
 }
