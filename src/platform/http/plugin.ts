@@ -7,6 +7,7 @@ import type { Runtime } from "../runtime";
 import { bodyProblem, isStreamedBody, parseJsonBody, readLimited, refuseBadText } from "./body";
 import { clientAddress } from "./client-address";
 import { type FieldError, invalidJsonProblem, Problem, problemBody, problemResponse } from "./errors";
+import { enterRequest } from "./request-context";
 
 const started = new WeakMap<Request, { id: string; at: number; client: string }>();
 
@@ -15,9 +16,6 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
 
 /** Probes answered many times a minute: logged only when they fail. */
 const QUIET_ROUTES = new Set(["/healthz", "/readyz"]);
-
-/** The id of a request (its X-Request-Id), for log lines written outside the http plugin (mail). */
-export const requestIdOf = (request: Request) => started.get(request)?.id;
 
 /** TypeBox paths ("/tasks/0/title") become field paths ("tasks[0].title"). */
 export function fieldPath(path: string): string {
@@ -176,6 +174,7 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => []) {
       const incoming = request.headers.get("x-request-id");
       const id = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : Bun.randomUUIDv7();
       started.set(request, { id, at: performance.now(), client: clientAddress(rt.config, request, server) });
+      enterRequest(id);
       set.headers["x-request-id"] = id;
     })
     .onParse({ as: "global" }, async ({ request, contentType }) => {
