@@ -2,10 +2,12 @@
 
 import type { EmbeddedMigration } from "./migrate";
 import platform0 from "../../../drizzle/platform/0000_init.sql" with { type: "text" };
+import platform1 from "../../../drizzle/platform/0001_omniscient_rocket_raccoon.sql" with { type: "text" };
 import tenant0 from "../../../drizzle/tenant/0000_init.sql" with { type: "text" };
 
 export const platformMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795432067584, sql: platform0 },
+  { tag: "0001_omniscient_rocket_raccoon", when: 1795641373301, sql: platform1 },
 ];
 export const tenantMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795432728426, sql: tenant0 },

@@ -1,0 +1,61 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../src/config";
+import { startServer } from "../src/server";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** A data dir where a server was killed (SIGKILL) in the middle of signing `email` up with tenantKey "halfmade". */
+async function killedDuringSignUp(point: string, email: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), "learnspace-crash-"));
+  dirs.push(dataDir);
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, "helpers", "crash-sign-up.ts"), dataDir, point, email], {
+    stderr: "pipe",
+  });
+  expect(await child.exited).not.toBe(3);
+  expect(child.signalCode).toBe("SIGKILL");
+  return dataDir;
+}
+
+const start = (dataDir: string) =>
+  startServer(loadConfig([], { LEARNSPACE_QUIET: "1", LEARNSPACE_IP_RATE_LIMIT: "0" }, { port: 0, dataDir, devCodes: true }));
+
+async function post(url: string, json: unknown) {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(json) });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+describe("a sign-up cut by kill -9 is rolled back at the next start", () => {
+  for (const point of ["before-tenant-file", "after-tenant-file"]) {
+    test(`killed ${point}: the e-mail and tenantKey sign up again, and no file is left behind`, async () => {
+      const email = `half-${point}@example.com`;
+      const dataDir = await killedDuringSignUp(point, email);
+      const server = start(dataDir);
+      try {
+        expect(readdirSync(join(dataDir, "tenants"))).toEqual([]);
+        const signIn = await post(`${server.url}/api/v1/auth/sign-in/password`, { identifier: email, password: "Passw0rd!" });
+        expect(signIn.status).toBe(401);
+        const up = await post(`${server.url}/api/v1/auth/sign-up`, {
+          email,
+          password: "Passw0rd!",
+          displayName: "Whole",
+          tenantKey: "halfmade",
+          tenantName: "Whole",
+        });
+        expect(up.status).toBe(201);
+        const verified = await post(`${server.url}/api/v1/auth/sign-up/verify`, { email, code: up.body.devCode });
+        expect(verified.status).toBe(200);
+        expect(verified.body.tenants.map((t: { key?: string; tenantKey?: string }) => t.key ?? t.tenantKey)).toEqual(["halfmade"]);
+        // One tenant file (with its WAL side files), nothing left of the killed attempt.
+        expect(readdirSync(join(dataDir, "tenants")).filter((f) => f.endsWith(".sqlite") || f.endsWith("-journal"))).toHaveLength(1);
+      } finally {
+        await server.stop();
+      }
+    });
+  }
+});
