@@ -31,6 +31,7 @@ import { authPlugin } from "./platform/auth/context";
 import { docsPlugin } from "./platform/http/docs";
 import { buildOpenApi } from "./platform/http/openapi";
 import { httpPlugin } from "./platform/http/plugin";
+import { securityPlugin } from "./platform/http/security";
 import { createRuntime, type Runtime } from "./platform/runtime";
 
 /** The root Elysia instance: platform plugins first, then every module, listed explicitly. */
@@ -64,6 +65,7 @@ export function createApp(config: Config) {
     .use(peerAssessmentsModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
     .use(httpPlugin(rt, () => root?.routes ?? []))
+    .use(securityPlugin(rt))
     .use(authPlugin(rt))
     .use(healthModule(rt))
     .use(hostedPagesModule(rt))
