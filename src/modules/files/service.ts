@@ -9,6 +9,7 @@ import {
   discardFile,
   MAX_UPLOAD_BYTES,
   receiveFile,
+  safeFileName,
   storedFilePath,
   storedSize,
   UploadSizeError,
@@ -66,7 +67,7 @@ export function requestUpload(
       .values({
         id: fileId,
         uploaderMemberId: actor.memberId,
-        fileName: input.fileName,
+        fileName: safeFileName(input.fileName),
         contentType: input.contentType,
         size: input.size ?? null,
         status: "pending",

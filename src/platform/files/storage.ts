@@ -93,12 +93,27 @@ export function storedSize(path: string): number | null {
   }
 }
 
+/** Path separators, control characters (C0, DEL, C1) and bidirectional controls (U+202E "RTL override"…). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const UNSAFE_IN_NAME = /[/\\\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A file name as kept and offered for saving: separators, control and bidi characters become "_",
+ * so "x/../../etc" cannot name a path and "invoice\u202Efdp.exe" cannot pose as "invoiceexe.pdf";
+ * a name of dots only becomes "file".
+ */
+export function safeFileName(fileName: string): string {
+  const name = fileName.toWellFormed().replace(UNSAFE_IN_NAME, "_").trim();
+  return /^\.*$/.test(name) ? "file" : name;
+}
+
 /**
  * `Content-Disposition: attachment` for a file name of any characters (RFC 6266): an ASCII
- * `filename` fallback and the exact name as UTF-8 in `filename*` (RFC 5987/8187).
+ * `filename` fallback and the name as UTF-8 in `filename*` (RFC 5987/8187), both made safe.
  */
-export function attachmentDisposition(fileName: string): string {
+export function attachmentDisposition(rawName: string): string {
+  const fileName = safeFileName(rawName);
   const fallback = fileName.replace(/[^\x20-\x7e]|["\\%]/g, "_").trim() || "file";
-  const exact = encodeURIComponent(fileName.toWellFormed()).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const exact = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${fallback}"; filename*=UTF-8''${exact}`;
 }
