@@ -16,6 +16,8 @@ export type Config = {
   trustedProxies: string[];
   /** Origins a browser may call the API from (CORS); empty = CORS off. */
   corsOrigins: string[];
+  /** Seconds a request may take to arrive and be answered (an upload: may stall without a byte). */
+  requestTimeout: number;
 };
 
 type Env = Record<string, string | undefined>;
@@ -107,6 +109,8 @@ const SETTINGS: Setting[] = [
   { key: "tenantHandles", env: "LEARNSPACE_TENANT_HANDLES", parse: integer(1), fallback: 256 },
   { key: "quiet", env: "LEARNSPACE_QUIET", parse: flagValue, fallback: false },
   { key: "trustedProxies", env: "LEARNSPACE_TRUSTED_PROXIES", parse: list(isAddressOrCidr, "IP addresses or CIDR blocks"), fallback: [] },
+  // Bun's idleTimeout is at most 255 s.
+  { key: "requestTimeout", env: "LEARNSPACE_REQUEST_TIMEOUT", parse: integer(1, 255), fallback: 30 },
   { key: "corsOrigins", env: "LEARNSPACE_CORS_ORIGINS", parse: list(isOrigin, "origins (scheme://host[:port])"), fallback: [] },
 ];
 

@@ -10,7 +10,9 @@ export function startServer(config: Config) {
   let created: ReturnType<typeof createApp> | undefined;
   try {
     created = createApp(config);
-    created.app.listen({ port: config.port, reusePort: false, maxRequestBodySize: MAX_REQUEST_BODY });
+    // idleTimeout bounds a request that trickles in or never ends (slow body, endless chunks); Bun
+    // itself drops connections that send no complete request head within about 10 s (slowloris).
+    created.app.listen({ port: config.port, reusePort: false, maxRequestBodySize: MAX_REQUEST_BODY, idleTimeout: config.requestTimeout });
   } catch (e) {
     created?.rt.close();
     unlock();

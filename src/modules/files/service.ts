@@ -141,7 +141,7 @@ export async function uploadFileContent(
 
   const finalPath = storedFilePath(rt.config.dataDir, tenantId, fileId);
   const bound = row.size === null ? { max: MAX_UPLOAD_BYTES } : { max: row.size, exact: row.size };
-  const received = await receiveFile(finalPath, request.body, bound).catch((e) => {
+  const received = await receiveFile(finalPath, request.body, bound, rt.config.requestTimeout * 1000).catch((e) => {
     throw e instanceof UploadSizeError ? invalid("body", sizeMessage) : e;
   });
   try {

@@ -31,12 +31,14 @@ async function writeAll(fh: FileHandle, data: Uint8Array) {
 /**
  * Streams a request body into a temporary file beside its final place, counting bytes, and never
  * holds more than one write buffer. Stops as soon as the count passes `max`; with `exact` the final
- * count must equal it. Any failure (size, disconnect, disk) removes the partial file.
+ * count must equal it; a body that sends nothing for `stallMs` is given up. Any failure (size,
+ * stall, disconnect, disk) removes the partial file.
  */
 export async function receiveFile(
   finalPath: string,
   body: ReadableStream<Uint8Array> | null,
   bound: { max: number; exact?: number },
+  stallMs = 30_000,
 ): Promise<{ tempPath: string; size: number }> {
   const dir = join(finalPath, "..");
   mkdirSync(dir, { recursive: true });
@@ -47,7 +49,7 @@ export async function receiveFile(
     const buffer = Buffer.allocUnsafe(WRITE_BUFFER);
     let filled = 0;
     if (body) {
-      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+      for await (const chunk of withStallTimeout(body, stallMs)) {
         size += chunk.byteLength;
         if (size > bound.max) throw new UploadSizeError("over");
         if (filled + chunk.byteLength > WRITE_BUFFER && filled > 0) {
@@ -72,6 +74,26 @@ export async function receiveFile(
     await fh.close().catch(() => {});
     await rm(tempPath, { force: true });
     throw e;
+  }
+}
+
+export class UploadStalledError extends Error {}
+
+/** The chunks of a stream; throws UploadStalledError (and cancels it) when no chunk comes for `ms`. */
+async function* withStallTimeout(body: ReadableStream<Uint8Array>, ms: number): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const stalled = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new UploadStalledError(`no bytes for ${ms} ms`)), ms);
+      });
+      const next = await Promise.race([reader.read(), stalled]).finally(() => clearTimeout(timer));
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    reader.cancel().catch(() => {});
   }
 }
 
