@@ -1,4 +1,5 @@
 import { createApp } from "./app";
+import { rebuildDirectory } from "./cli/reindex";
 import { type Config, ConfigError } from "./config";
 import { lockDataDir } from "./platform/db/data-lock";
 
@@ -6,10 +7,15 @@ import { lockDataDir } from "./platform/db/data-lock";
 const MAX_REQUEST_BODY = 1024 * 1024 * 1024 + 16 * 1024 * 1024;
 
 export function startServer(config: Config) {
-  const unlock = lockDataDir(config.dataDir);
+  const { release: unlock, crashed } = lockDataDir(config.dataDir);
   let created: ReturnType<typeof createApp> | undefined;
   try {
     created = createApp(config);
+    // The last run was killed: a member write may have reached its tenant file but not the directory.
+    if (crashed) {
+      const rebuilt = rebuildDirectory(created.rt);
+      created.rt.log({ event: "directory.rebuilt", reason: "unclean shutdown", tenants: rebuilt.tenants, failed: rebuilt.failed });
+    }
     // idleTimeout bounds a request that trickles in or never ends (slow body, endless chunks); Bun
     // itself drops connections that send no complete request head within about 10 s (slowloris).
     created.app.listen({ port: config.port, reusePort: false, maxRequestBodySize: MAX_REQUEST_BODY, idleTimeout: config.requestTimeout });

@@ -1,9 +1,13 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config";
+import { insertMember } from "../src/modules/members/create";
+import { roleByKey } from "../src/modules/roles/builtin";
+import { directoryOf } from "../src/platform/db/registry";
 import { startServer } from "../src/server";
+import { createTenantFixture } from "./helpers/server";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -58,4 +62,30 @@ describe("a sign-up cut by kill -9 is rolled back at the next start", () => {
       }
     });
   }
+});
+
+describe("after a crash the directory is rebuilt from the tenant files", () => {
+  test("a member committed to its tenant file but not yet to the directory is found after the restart", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "learnspace-crash-dir-"));
+    dirs.push(dataDir);
+    const first = start(dataDir);
+    const owner = await createTenantFixture(Object.assign(first, { dataDir }));
+    // What a kill between a member's two commits leaves: the member in the tenant file only.
+    const email = "late-index@example.com";
+    first.rt.tenants.use(owner.tenantId, (h) => {
+      const role = roleByKey(h.db, "member");
+      insertMember(h.db, { email, displayName: "Late", passwordHash: null, roleId: role?.id as string }, Date.now());
+    });
+    const lookup = (s: ReturnType<typeof start>) => directoryOf(s.rt.platform.db, email).map((d) => d.tenantId);
+    expect(lookup(first)).toEqual([]);
+    await first.stop();
+    // The killed process never removed its lock.
+    writeFileSync(join(dataDir, "server.lock"), "999999999\n");
+    const second = start(dataDir);
+    try {
+      expect(lookup(second)).toEqual([owner.tenantId]);
+    } finally {
+      await second.stop();
+    }
+  });
 });

@@ -16,14 +16,15 @@ const alive = (pid: number) => {
 
 /**
  * Takes `<dataDir>/server.lock` (the holder's pid) for the life of the process: a second server on
- * the same data dir is refused while the holder runs; a lock left by a killed process is taken over.
- * Returns the release function.
+ * the same data dir is refused while the holder runs; a lock left by a killed process is taken over,
+ * and `crashed` says so (the last run ended without closing: indexes may lag their files).
  */
-export function lockDataDir(dataDir: string): () => void {
+export function lockDataDir(dataDir: string): { release: () => void; crashed: boolean } {
   const dir = resolve(dataDir);
   const path = join(dir, "server.lock");
   mkdirSync(dir, { recursive: true });
   if (held.has(dir)) throw new ConfigError(`data dir ${dir} is in use by this process`);
+  let crashed = false;
   for (let attempt = 0; ; attempt++) {
     try {
       writeFileSync(path, `${process.pid}\n`, { flag: "wx", mode: 0o600 });
@@ -35,6 +36,7 @@ export function lockDataDir(dataDir: string): () => void {
         throw new ConfigError(`data dir ${dir} is in use by another learnspace server (pid ${pid}, ${path})`);
       }
       rmSync(path, { force: true });
+      crashed = true;
     }
   }
   held.add(dir);
@@ -45,5 +47,5 @@ export function lockDataDir(dataDir: string): () => void {
     } catch {}
   };
   process.once("exit", release);
-  return release;
+  return { release, crashed };
 }
