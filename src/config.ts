@@ -32,6 +32,8 @@ type Setting = {
   env?: string;
   /** A flag that takes no value (`--dev-codes`). */
   boolean?: boolean;
+  /** May hold a credential: a bad value is never echoed. */
+  secret?: boolean;
   /** Turns the raw text into the value, or returns an error text (what it must be). */
   parse(raw: string): Parsed;
   fallback: unknown;
@@ -103,8 +105,14 @@ const SETTINGS: Setting[] = [
   },
   { key: "devCodes", flag: "dev-codes", env: "LEARNSPACE_DEV_CODES", boolean: true, parse: flagValue, fallback: false },
   { key: "publicUrl", env: "LEARNSPACE_PUBLIC_URL", parse: (r) => url(["http:", "https:"])(r.replace(/\/+$/, "")), fallback: null },
-  { key: "smtpUrl", env: "LEARNSPACE_SMTP_URL", parse: url(["smtp:", "smtps:"]), fallback: null },
-  { key: "secret", env: "LEARNSPACE_SECRET", parse: (r) => (r.length >= 16 ? ok(r) : fail("at least 16 characters")), fallback: null },
+  { key: "smtpUrl", env: "LEARNSPACE_SMTP_URL", secret: true, parse: url(["smtp:", "smtps:"]), fallback: null },
+  {
+    key: "secret",
+    env: "LEARNSPACE_SECRET",
+    secret: true,
+    parse: (r) => (r.length >= 16 ? ok(r) : fail("at least 16 characters")),
+    fallback: null,
+  },
   { key: "ipRateLimit", env: "LEARNSPACE_IP_RATE_LIMIT", parse: integer(0), fallback: 60 },
   { key: "tenantHandles", env: "LEARNSPACE_TENANT_HANDLES", parse: integer(1), fallback: 256 },
   { key: "quiet", env: "LEARNSPACE_QUIET", parse: flagValue, fallback: false },
@@ -162,7 +170,7 @@ export function loadConfig(args: string[] = [], env: Env = process.env, override
     const parsed = s.parse(raw);
     if ("error" in parsed) {
       const name = fromFlag !== undefined ? `--${s.flag}` : s.env;
-      throw new ConfigError(`${name} must be ${parsed.error}, got "${raw}"`);
+      throw new ConfigError(`${name} must be ${parsed.error}${s.secret ? "" : `, got "${raw}"`}`);
     }
     values[s.key] = parsed.value;
   }

@@ -39,6 +39,11 @@ describe("settings are validated at start", () => {
     expect(refusal(() => loadConfig([], { LEARNSPACE_CORS_ORIGINS: "https://a.example/path" }))).toStartWith("LEARNSPACE_CORS_ORIGINS");
   });
 
+  test("a bad credential-holding setting is named but its value never echoed", () => {
+    expect(refusal(() => loadConfig([], { LEARNSPACE_SECRET: "hunter2" }))).toBe("LEARNSPACE_SECRET must be at least 16 characters");
+    expect(refusal(() => loadConfig([], { LEARNSPACE_SMTP_URL: "user:hunter2@mail" }))).not.toContain("hunter2");
+  });
+
   test("unknown flags, stray words and flags without a value are refused", () => {
     expect(refusal(() => loadConfig(["--prot", "3000"], {}))).toBe("unknown flag --prot");
     expect(refusal(() => loadConfig(["extra"], {}))).toBe('unexpected argument "extra"');

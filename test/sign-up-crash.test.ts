@@ -3,9 +3,11 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config";
+import { accounts, pendingSignUps } from "../src/modules/auth/platform-tables";
 import { insertMember } from "../src/modules/members/create";
 import { roleByKey } from "../src/modules/roles/builtin";
 import { directoryOf } from "../src/platform/db/registry";
+import { write } from "../src/platform/db/types";
 import { startServer } from "../src/server";
 import { createTenantFixture } from "./helpers/server";
 
@@ -86,6 +88,38 @@ describe("after a crash the directory is rebuilt from the tenant files", () => {
       expect(lookup(second)).toEqual([owner.tenantId]);
     } finally {
       await second.stop();
+    }
+  });
+});
+
+describe("a half-made sign-up is rolled back by the next sign-up of its e-mail", () => {
+  test("an account left with its pending marker does not block the e-mail or the tenantKey", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "learnspace-crash-next-"));
+    dirs.push(dataDir);
+    const server = start(dataDir);
+    try {
+      // What a crash between the account's commit and the tenant's leaves, met by a running server.
+      const tenantId = crypto.randomUUID();
+      const accountId = Bun.randomUUIDv7();
+      const email = "next-attempt@example.com";
+      write(server.rt.platform.db, (tx) => {
+        tx.insert(accounts)
+          .values({ id: accountId, email, displayName: "Half", signUpTenantId: tenantId, createdAt: 1, updatedAt: 1 })
+          .run();
+        tx.insert(pendingSignUps).values({ tenantId, accountId, createdAt: 1 }).run();
+      });
+      writeFileSync(server.rt.tenants.fileOf(tenantId), "");
+      writeFileSync(`${server.rt.tenants.fileOf(tenantId)}-journal`, "");
+      const up = await post(`${server.url}/api/v1/auth/sign-up`, {
+        email,
+        password: "Passw0rd!",
+        displayName: "Whole",
+        tenantKey: "nextkey",
+      });
+      expect(up.status).toBe(201);
+      expect(readdirSync(join(dataDir, "tenants")).some((f) => f.startsWith(tenantId))).toBe(false);
+    } finally {
+      await server.stop();
     }
   });
 });
