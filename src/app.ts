@@ -33,13 +33,13 @@ import { docsPlugin } from "./platform/http/docs";
 import { createMetrics } from "./platform/http/metrics";
 import { buildOpenApi } from "./platform/http/openapi";
 import { httpPlugin } from "./platform/http/plugin";
+import { securityPlugin } from "./platform/http/security";
 import { createRuntime, type Runtime } from "./platform/runtime";
 
 /** The root Elysia instance: platform plugins first, then every module, listed explicitly. */
 export function createApp(config: Config) {
   const rt = createRuntime(config, resolveMember);
   const metrics = config.metrics ? createMetrics(rt) : null;
-  let document: object | null = null;
   let root: AnyElysia | null = null;
   // normalize "typebox": unknown fields are stripped, but a wrong-typed nested object is a 400, not {}.
   const api = new Elysia({ prefix: "/api/v1", normalize: "typebox", encodeSchema: false })
@@ -69,17 +69,17 @@ export function createApp(config: Config) {
     .use(gradebookModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
     .use(httpPlugin(rt, () => root?.routes ?? [], metrics?.observe))
+    .use(securityPlugin(rt))
     .use(metrics?.plugin ?? new Elysia({ name: "learnspace.metrics" }))
     .use(authPlugin(rt))
     .use(healthModule(rt))
     .use(hostedPagesModule(rt))
     .use(api)
-    .use(
-      docsPlugin(
-        () => (document ??= buildOpenApi(root as AnyElysia, { title: "learnspace", version: pkg.version, serverUrl: rt.config.publicUrl })),
-      ),
-    );
+    // The server URL is known only once listening (--port 0), so it is set per answer.
+    .use(docsPlugin(() => ({ ...document, servers: [{ url: rt.config.publicUrl }] })));
   root = app;
+  // Built once, before any request: compiling a route on its first request adds keys to its schemas.
+  const document = buildOpenApi(app, { title: "learnspace", version: pkg.version, serverUrl: "" });
   return { app, rt };
 }
 

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 
 /** Every setting of the server, from flags first, then env, then defaults (DECISIONS §0). */
@@ -11,6 +12,12 @@ export type Config = {
   ipRateLimit: number;
   tenantHandles: number;
   quiet: boolean;
+  /** Peers whose X-Forwarded-For is believed: exact addresses and CIDR blocks. */
+  trustedProxies: string[];
+  /** Origins a browser may call the API from (CORS); empty = CORS off. */
+  corsOrigins: string[];
+  /** Seconds a request may take to arrive and be answered (an upload: may stall without a byte). */
+  requestTimeout: number;
   /** Platform-wide OpenID Connect providers (DECISIONS §10); checked where used, not here. */
   social: SocialProviders;
   /** Scheduled backups (DECISIONS §11): folder (null = off), interval in ms, how many to keep. */
@@ -42,51 +49,179 @@ function socialProviders(env: Env): SocialProviders {
 
 type Env = Record<string, string | undefined>;
 
-/** The value of `--name VALUE` or `--name=VALUE`. */
+/** A bad setting: its message is one line naming the flag or variable (exit code 2, no stack). */
+export class ConfigError extends Error {}
+
+type Setting = {
+  key: keyof Config;
+  /** The command-line flag (`--port`), when there is one; it wins over the variable. */
+  flag?: string;
+  env?: string;
+  /** A flag that takes no value (`--dev-codes`). */
+  boolean?: boolean;
+  /** May hold a credential: a bad value is never echoed. */
+  secret?: boolean;
+  /** Turns the raw text into the value, or returns an error text (what it must be). */
+  parse(raw: string): Parsed;
+  fallback: unknown;
+};
+
+type Parsed = { error: string } | { value: unknown };
+const fail = (what: string): Parsed => ({ error: what });
+const ok = (value: unknown): Parsed => ({ value });
+
+function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (raw: string): Parsed => {
+    const n = /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+    return Number.isInteger(n) && n >= min && n <= max ? ok(n) : fail(`an integer ${min}..${max}`);
+  };
+}
+
+function url(protocols: string[]) {
+  return (raw: string): Parsed => {
+    try {
+      const u = new URL(raw);
+      if (protocols.includes(u.protocol) && u.hostname) return ok(raw);
+    } catch {}
+    return fail(`a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`);
+  };
+}
+
+/** "30m", "6h", "1d", "45s" → milliseconds. */
+function duration(raw: string): Parsed {
+  const m = /^(\d+)(s|m|h|d)$/.exec(raw.trim());
+  const n = m ? Number(m[1]) * { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as "s"] : 0;
+  return n > 0 ? ok(n) : fail("a duration like 30m, 6h or 1d");
+}
+
+const flagValue = (raw: string): Parsed =>
+  ["1", "true", "yes", "on"].includes(raw) ? ok(true) : ["0", "false", "no", "off"].includes(raw) ? ok(false) : fail("1 or 0");
+
+/** "10.0.0.1", "::1", "10.0.0.0/8", "fd00::/8". */
+export function isAddressOrCidr(s: string): boolean {
+  const [addr = "", bits, extra] = s.split("/");
+  const family = isIP(addr);
+  if (!family || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  const n = /^\d{1,3}$/.test(bits) ? Number(bits) : -1;
+  return n >= 0 && n <= (family === 4 ? 32 : 128);
+}
+
+function list(check: (item: string) => boolean, what: string) {
+  return (raw: string): Parsed => {
+    const items = raw
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const bad = items.find((i) => !check(i));
+    return bad === undefined ? ok(items) : fail(`a comma-separated list of ${what} ("${bad}" is not one)`);
+  };
+}
+
+const isOrigin = (s: string) => {
+  try {
+    const u = new URL(s);
+    return (u.protocol === "http:" || u.protocol === "https:") && u.origin === s;
+  } catch {
+    return false;
+  }
+};
+
+/** One row per setting: where it comes from, what it must be, its default. */
+const SETTINGS: Setting[] = [
+  { key: "port", flag: "port", env: "LEARNSPACE_PORT", parse: integer(0, 65535), fallback: 3000 },
+  {
+    key: "dataDir",
+    flag: "data-dir",
+    env: "LEARNSPACE_DATA_DIR",
+    parse: (r) => (r.trim() ? ok(resolve(r)) : fail("a directory")),
+    fallback: resolve("./data"),
+  },
+  { key: "devCodes", flag: "dev-codes", env: "LEARNSPACE_DEV_CODES", boolean: true, parse: flagValue, fallback: false },
+  { key: "publicUrl", env: "LEARNSPACE_PUBLIC_URL", parse: (r) => url(["http:", "https:"])(r.replace(/\/+$/, "")), fallback: null },
+  { key: "smtpUrl", env: "LEARNSPACE_SMTP_URL", secret: true, parse: url(["smtp:", "smtps:"]), fallback: null },
+  {
+    key: "secret",
+    env: "LEARNSPACE_SECRET",
+    secret: true,
+    parse: (r) => (r.length >= 16 ? ok(r) : fail("at least 16 characters")),
+    fallback: null,
+  },
+  { key: "ipRateLimit", env: "LEARNSPACE_IP_RATE_LIMIT", parse: integer(0), fallback: 60 },
+  { key: "tenantHandles", env: "LEARNSPACE_TENANT_HANDLES", parse: integer(1), fallback: 256 },
+  { key: "quiet", env: "LEARNSPACE_QUIET", parse: flagValue, fallback: false },
+  { key: "trustedProxies", env: "LEARNSPACE_TRUSTED_PROXIES", parse: list(isAddressOrCidr, "IP addresses or CIDR blocks"), fallback: [] },
+  // Bun's idleTimeout is at most 255 s.
+  { key: "requestTimeout", env: "LEARNSPACE_REQUEST_TIMEOUT", parse: integer(1, 255), fallback: 30 },
+  { key: "corsOrigins", env: "LEARNSPACE_CORS_ORIGINS", parse: list(isOrigin, "origins (scheme://host[:port])"), fallback: [] },
+  { key: "backupDir", env: "LEARNSPACE_BACKUP_DIR", parse: (r) => (r.trim() ? ok(resolve(r)) : fail("a directory")), fallback: null },
+  { key: "backupEveryMs", env: "LEARNSPACE_BACKUP_EVERY", parse: duration, fallback: 86_400_000 },
+  { key: "backupKeep", env: "LEARNSPACE_BACKUP_KEEP", parse: integer(1), fallback: 7 },
+  { key: "metricsToken", env: "LEARNSPACE_METRICS_TOKEN", secret: true, parse: ok, fallback: null },
+  { key: "metrics", env: "LEARNSPACE_METRICS", parse: flagValue, fallback: true },
+];
+
+/** The server's own flags, for commands that take options of their own besides these. */
+export const SERVER_FLAGS = SETTINGS.filter((s) => s.flag).map((s) => ({ name: s.flag as string, boolean: !!s.boolean }));
+
+/**
+ * Reads the server's flags out of `args`: `--name value`, `--name=value`, and boolean flags bare.
+ * With `strict`, anything else (an unknown flag, a stray word) is an error; otherwise it is left
+ * for the command's own parser.
+ */
+function readFlags(args: string[], strict: boolean): Map<string, string> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const eq = arg.indexOf("=");
+    const name = arg.startsWith("--") ? arg.slice(2, eq >= 0 ? eq : undefined) : null;
+    const setting = SETTINGS.find((s) => s.flag && s.flag === name);
+    if (!setting) {
+      if (strict) throw new ConfigError(arg.startsWith("-") ? `unknown flag ${arg.split("=")[0]}` : `unexpected argument "${arg}"`);
+      continue;
+    }
+    if (setting.boolean) {
+      out.set(name as string, eq >= 0 ? arg.slice(eq + 1) : "1");
+      continue;
+    }
+    const value = eq >= 0 ? arg.slice(eq + 1) : args[i + 1];
+    if (value === undefined || (eq < 0 && value.startsWith("--"))) throw new ConfigError(`--${name} needs a value`);
+    if (eq < 0) i++;
+    out.set(name as string, value);
+  }
+  return out;
+}
+
+/**
+ * Every setting, validated: a bad one throws a ConfigError naming the flag or variable. `strict`
+ * (the default) refuses arguments that are not the server's flags.
+ */
+export function loadConfig(args: string[] = [], env: Env = process.env, overrides: Partial<Config> = {}, strict = true): Config {
+  const flags = readFlags(args, strict);
+  const values: Record<string, unknown> = {};
+  for (const s of SETTINGS) {
+    const fromFlag = s.flag ? flags.get(s.flag) : undefined;
+    const raw = fromFlag ?? (s.env ? env[s.env] : undefined);
+    if (raw === undefined || raw === "") {
+      values[s.key] = s.fallback;
+      continue;
+    }
+    const parsed = s.parse(raw);
+    if ("error" in parsed) {
+      const name = fromFlag !== undefined ? `--${s.flag}` : s.env;
+      throw new ConfigError(`${name} must be ${parsed.error}${s.secret ? "" : `, got "${raw}"`}`);
+    }
+    values[s.key] = parsed.value;
+  }
+  const config = { ...(values as Config), social: socialProviders(env), ...overrides };
+  config.publicUrl = (overrides.publicUrl ?? (values.publicUrl as string | null) ?? `http://localhost:${config.port}`).replace(/\/+$/, "");
+  return config;
+}
+
+/** The value of a command's own option `--name VALUE` or `--name=VALUE`. */
 export function flag(args: string[], name: string): string | undefined {
   const i = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
   if (i < 0) return undefined;
   const a = args[i] as string;
   return a.includes("=") ? a.slice(a.indexOf("=") + 1) : args[i + 1];
-}
-
-/** "30m", "6h", "1d", "45s" → milliseconds. */
-export function durationSetting(name: string, raw: string | undefined, fallback: string): number {
-  const m = /^(\d+)(s|m|h|d)$/.exec((raw || fallback).trim());
-  const n = m ? Number(m[1]) * { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as "s"] : 0;
-  if (n <= 0) throw new Error(`${name} must be a duration like 30m, 6h or 1d, got "${raw}"`);
-  return n;
-}
-
-function intSetting(name: string, raw: string | undefined, fallback: number, min: number): number {
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
-  return n;
-}
-
-export function loadConfig(args: string[] = [], env: Env = process.env, overrides: Partial<Config> = {}): Config {
-  const port = intSetting("port", flag(args, "port") ?? env.LEARNSPACE_PORT, 3000, 0);
-  const dataDir = resolve(flag(args, "data-dir") ?? env.LEARNSPACE_DATA_DIR ?? "./data");
-  const devCodes = args.includes("--dev-codes") || env.LEARNSPACE_DEV_CODES === "1" || env.LEARNSPACE_DEV_CODES === "true";
-  const finalPort = overrides.port ?? port;
-  const publicUrl = (env.LEARNSPACE_PUBLIC_URL || `http://localhost:${finalPort}`).replace(/\/+$/, "");
-  return {
-    port,
-    dataDir,
-    devCodes,
-    publicUrl,
-    smtpUrl: env.LEARNSPACE_SMTP_URL || null,
-    secret: env.LEARNSPACE_SECRET || null,
-    ipRateLimit: intSetting("LEARNSPACE_IP_RATE_LIMIT", env.LEARNSPACE_IP_RATE_LIMIT, 60, 0),
-    tenantHandles: intSetting("LEARNSPACE_TENANT_HANDLES", env.LEARNSPACE_TENANT_HANDLES, 256, 1),
-    quiet: env.LEARNSPACE_QUIET === "1",
-    social: socialProviders(env),
-    backupDir: env.LEARNSPACE_BACKUP_DIR ? resolve(env.LEARNSPACE_BACKUP_DIR) : null,
-    backupEveryMs: durationSetting("LEARNSPACE_BACKUP_EVERY", env.LEARNSPACE_BACKUP_EVERY, "24h"),
-    backupKeep: intSetting("LEARNSPACE_BACKUP_KEEP", env.LEARNSPACE_BACKUP_KEEP, 7, 1),
-    metricsToken: env.LEARNSPACE_METRICS_TOKEN || null,
-    metrics: env.LEARNSPACE_METRICS !== "0",
-    ...overrides,
-  };
 }

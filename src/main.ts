@@ -8,7 +8,7 @@ import { serveCommand } from "./cli/serve";
 import { CommandError } from "./cli/snapshot";
 import { TENANT_USAGE, tenantCommand } from "./cli/tenant";
 import { versionCommand } from "./cli/version";
-import { loadConfig } from "./config";
+import { ConfigError, loadConfig } from "./config";
 import { SchemaTooNewError } from "./platform/db/migrate";
 
 const USAGE = `learnspace — multi-tenant learning-space server
@@ -29,14 +29,19 @@ Every command takes --data-dir (default ./data) and exits non-zero with a one-li
 Environment: LEARNSPACE_PORT, LEARNSPACE_DATA_DIR, LEARNSPACE_DEV_CODES=1, LEARNSPACE_PUBLIC_URL,
 LEARNSPACE_SMTP_URL, LEARNSPACE_SECRET, LEARNSPACE_IP_RATE_LIMIT, LEARNSPACE_TENANT_HANDLES,
 LEARNSPACE_BACKUP_DIR, LEARNSPACE_BACKUP_EVERY (24h; 30m, 6h …), LEARNSPACE_BACKUP_KEEP (7),
-LEARNSPACE_METRICS_TOKEN (unset: /metrics for loopback clients only), LEARNSPACE_METRICS=0 (off).
+LEARNSPACE_METRICS_TOKEN (unset: /metrics for loopback clients only), LEARNSPACE_METRICS=0 (off),
+LEARNSPACE_TRUSTED_PROXIES, LEARNSPACE_CORS_ORIGINS, LEARNSPACE_REQUEST_TIMEOUT, LEARNSPACE_SOCIAL_A_*/_B_*.
+A bad setting stops the command with one line naming it and exit code 2.
 
 ${TENANT_USAGE}
 
 ${PLATFORM_TERMS_USAGE}`;
 
+/** Commands with options of their own: only their unknown flags are left to them, not refused. */
+const OWN_OPTIONS = new Set(["platform-terms", "backup", "restore", "tenant"]);
+
 async function run(command: string, args: string[]): Promise<number | null> {
-  const config = loadConfig(args);
+  const config = loadConfig(args, process.env, {}, !OWN_OPTIONS.has(command));
   switch (command) {
     case "serve":
       serveCommand(config);
@@ -44,7 +49,12 @@ async function run(command: string, args: string[]): Promise<number | null> {
     case "migrate":
     case "reindex": {
       const result = reindex(config);
+      for (const f of result.failed) console.error(`learnspace: tenant ${f.tenantKey}: ${f.file}: ${f.reason}`);
       console.log(`${result.tenants} tenant files migrated, ${result.entries} directory entries written`);
+      if (result.failed.length) {
+        console.error(`learnspace: ${result.failed.length} tenant file(s) could not be migrated`);
+        return 1;
+      }
       return 0;
     }
     case "backup":
@@ -60,10 +70,6 @@ async function run(command: string, args: string[]): Promise<number | null> {
       return versionCommand();
     case "platform-terms":
       return platformTermsCommand(config, args);
-    case "help":
-    case "--help":
-      console.log(USAGE);
-      return 0;
     default:
       console.error(USAGE);
       return 2;
@@ -71,13 +77,23 @@ async function run(command: string, args: string[]): Promise<number | null> {
 }
 
 const [command = "serve", ...args] = process.argv.slice(2);
+if (command === "help" || command === "--help") {
+  // Before any setting is read: help works whatever the environment.
+  console.log(USAGE);
+  process.exit(0);
+}
 // No top-level await: the compiled binary is bytecode (CommonJS).
 run(command, args).then(
   (code) => {
     if (code !== null) process.exit(code);
   },
   (e) => {
-    // Expected failures are one line; anything else keeps its stack for a bug report.
+    // A bad setting (or a data dir in use) is one line and exit 2; other expected failures one line and exit 1;
+    // anything else keeps its stack for a bug report.
+    if (e instanceof ConfigError) {
+      console.error(`learnspace: ${e.message}`);
+      process.exit(2);
+    }
     if (e instanceof CommandError || e instanceof SchemaTooNewError) console.error(`learnspace ${command}: ${e.message}`);
     else console.error(e);
     process.exit(1);

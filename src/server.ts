@@ -1,5 +1,7 @@
 import { createApp } from "./app";
-import type { Config } from "./config";
+import { rebuildDirectory } from "./cli/reindex";
+import { type Config, ConfigError } from "./config";
+import { lockDataDir } from "./platform/db/data-lock";
 
 /** The largest upload (1 GiB) plus room: the runtime's own limit never answers before ours. */
 const MAX_REQUEST_BODY = 1024 * 1024 * 1024 + 16 * 1024 * 1024;
@@ -8,8 +10,25 @@ const MAX_REQUEST_BODY = 1024 * 1024 * 1024 + 16 * 1024 * 1024;
 export const DRAIN_MS = 10_000;
 
 export function startServer(config: Config) {
-  const { app, rt } = createApp(config);
-  app.listen({ port: config.port, reusePort: false, maxRequestBodySize: MAX_REQUEST_BODY });
+  const { release: unlock, crashed } = lockDataDir(config.dataDir);
+  let created: ReturnType<typeof createApp> | undefined;
+  try {
+    created = createApp(config);
+    // The last run was killed: a member write may have reached its tenant file but not the directory.
+    if (crashed) {
+      const rebuilt = rebuildDirectory(created.rt);
+      created.rt.log({ event: "directory.rebuilt", reason: "unclean shutdown", tenants: rebuilt.tenants, failed: rebuilt.failed });
+    }
+    // idleTimeout bounds a request that trickles in or never ends (slow body, endless chunks); Bun
+    // itself drops connections that send no complete request head within about 10 s (slowloris).
+    created.app.listen({ port: config.port, reusePort: false, maxRequestBodySize: MAX_REQUEST_BODY, idleTimeout: config.requestTimeout });
+  } catch (e) {
+    created?.rt.close();
+    unlock();
+    if ((e as { code?: string }).code === "EADDRINUSE") throw new ConfigError(`--port ${config.port} is in use by another program`);
+    throw e;
+  }
+  const { app, rt } = created;
   const port = app.server?.port ?? config.port;
   // With --port 0 the real port is known only now; links must carry it unless a public URL was set.
   if (config.publicUrl === "http://localhost:0") rt.config.publicUrl = `http://localhost:${port}`;
@@ -21,6 +40,7 @@ export function startServer(config: Config) {
     async stop() {
       await app.stop(true);
       rt.close();
+      unlock();
     },
     /**
      * Graceful stop: from the signal on, every new request gets 503 SHUTTING_DOWN (connection: close)

@@ -423,3 +423,29 @@ describe("uploadFileContent — interrupted transfers", () => {
     expect((await s.call("GET", `/api/v1/files/${t.fileId}`, { token: owner.token })).body.status).toBe("pending");
   });
 });
+
+describe("file names that try to be something else", () => {
+  test("path separators, control characters and bidi overrides are neutralised, in the record and in Content-Disposition", async () => {
+    const cases: [string, string][] = [
+      ["../../etc/passwd", ".._.._etc_passwd"],
+      ["a\\b\\c.txt", "a_b_c.txt"],
+      ["invoice\u202Efdp.exe", "invoice_fdp.exe"],
+      ["tab\there\u0007.txt", "tab_here_.txt"],
+      ["..", "file"],
+    ];
+    for (const [name, safe] of cases) {
+      const t = await ticket({ fileName: name, contentType: "text/html", size: 5 });
+      expect((await put(t.path, "<b>x!", "text/html")).status).toBeLessThan(300);
+      const record = await s.call("GET", `/api/v1/files/${t.fileId}`, { token: owner.token });
+      expect(record.body?.fileName).toBe(safe);
+      const got = await download(await downloadUrl(t.fileId));
+      const disposition = got.headers.get("content-disposition") as string;
+      expect(decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1] as string)).toBe(safe);
+      expect(/filename="([^"]*)"/.exec(disposition)?.[1]).toBe(safe);
+      // An HTML upload is never rendered as a page of our origin.
+      expect(disposition).toStartWith("attachment;");
+      expect(got.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(got.headers.get("content-security-policy")).toBe("sandbox");
+    }
+  });
+});

@@ -26,6 +26,15 @@ async function documentOps() {
 const fill = (path: string) => path.replace(/\{(\w+)\}/g, (_, name) => (name === "code" ? "member:read" : `unknown-${name}`));
 
 describe("GET /openapi.json", () => {
+  test("is the same whatever was requested before it (built once, before any route compiles)", async () => {
+    await s.call("GET", "/healthz");
+    await s.anon("POST", "/auth/sign-up", {});
+    await s.anon("POST", "/auth/sign-in", { email: "x@example.com", password: "nope-nope" });
+    const served = (await s.call("GET", "/openapi.json")).body;
+    const committed = JSON.parse(readFileSync(join(import.meta.dir, "..", "openapi.json"), "utf8"));
+    expect({ ...served, servers: committed.servers }).toEqual(committed);
+  });
+
   test("is OpenAPI 3.1 with bearer security and the problem schema", async () => {
     const { doc } = await documentOps();
     expect(doc.openapi).toBe("3.1.0");

@@ -129,7 +129,8 @@ describe("GET /metrics", () => {
     .find((i) => i && i.family === "IPv4" && !i.internal)?.address;
 
   test("parses as Prometheus text with the series of §11 and route patterns as labels", async () => {
-    const a = await serve(join(root, "metrics"));
+    // An SMTP server that cannot be reached: the sign-up's message waits in the outbox.
+    const a = await serve(join(root, "metrics"), { LEARNSPACE_SMTP_URL: "smtp://127.0.0.1:1" });
     try {
       const owner = await signUpVerified(a);
       const space = await a.call("POST", "/api/v1/spaces", { token: owner.token, json: { name: "Chemistry" } });
@@ -162,7 +163,7 @@ describe("GET /metrics", () => {
       expect(families.get("learnspace_tenants")?.metrics[0]?.value).toBe("1");
       const bytes = families.get("learnspace_sqlite_bytes")?.metrics ?? [];
       expect(bytes.map((m) => m.labels?.file).sort()).toEqual(["platform", "tenants"]);
-      // The sign-up sent its code to the local outbox.
+      // The sign-up's code is still waiting for SMTP.
       expect(Number(families.get("learnspace_outbox_pending")?.metrics[0]?.value)).toBeGreaterThan(0);
       // Without a token only loopback clients see it.
       expect(otherAddress).toBeDefined();

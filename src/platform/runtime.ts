@@ -32,21 +32,25 @@ export function createRuntime(config: Config, resolveMember: MemberResolver): Ru
   const secret = loadSecret(config.dataDir, config.secret);
   const tenants = createTenantStore(config.dataDir, config.tenantHandles);
   const log = config.quiet ? () => {} : (line: object) => console.log(JSON.stringify({ time: new Date().toISOString(), ...line }));
-  return {
+  // The mailer logs through rt.log, so that a replaced log (tests, a future log sink) sees its lines.
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, "outbox"), log: (line) => rt.log(line) });
+  const rt: Runtime = {
     config,
     secret,
     platform,
     tenants,
     cursors: createCursors(secret),
     tokens: createTokens(secret),
-    mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, "outbox"), log }),
+    mailer,
     resolveMember,
     log,
     draining: false,
     inFlight: 0,
     close() {
+      mailer.close();
       tenants.closeAll();
       closeSqlite(platform.sqlite);
     },
   };
+  return rt;
 }

@@ -22,7 +22,7 @@ import {
   verifiedAccountId,
 } from "./identity";
 import type { ConfirmResetBody, SignInWithCodeBody, SignUpBody, VerifySignUpBody } from "./model";
-import { accounts } from "./platform-tables";
+import { accounts, pendingSignUps } from "./platform-tables";
 import { allowedLoginMethods } from "./providers";
 import { revokeEmailSessions, type SignInTarget, startSession } from "./session";
 
@@ -32,33 +32,77 @@ const isUnique = (e: unknown) => String((e as { code?: string }).code).startsWit
 /**
  * signUp: the platform account, and with `tenantKey` the tenant (its file first, then the registry
  * and directory, by provisionTenant) with the account's e-mail as `owner`; then the sign-up code.
+ * The account is written with a pending marker that the registry's commit removes, so a crash
+ * between the commits is rolled back (rollBackPendingSignUps) and never blocks the e-mail.
  */
 export async function signUp(rt: Runtime, input: Static<typeof SignUpBody>, now = Date.now()) {
   const email = normEmail(input.email);
   const db = rt.platform.db;
+  rollBackPendingSignUps(rt, email);
   if (accountByEmail(db, email)) throw conflict("ALREADY_EXISTS", "An account with this e-mail already exists.");
   const heldBy = input.tenantKey ? tenantOfKey(rt, input.tenantKey) : null;
   if (heldBy && !releaseStaleSignUp(rt, heldBy, now)) throw conflict("ALREADY_EXISTS", "This tenantKey is taken.");
   const passwordHash = await hashPassword(input.password);
   const id = Bun.randomUUIDv7();
+  const tenantId = input.tenantKey ? crypto.randomUUID() : null;
   try {
-    db.insert(accounts).values({ id, email, displayName: input.displayName, passwordHash, createdAt: now, updatedAt: now }).run();
+    write(db, (tx) => {
+      tx.insert(accounts)
+        .values({ id, email, displayName: input.displayName, passwordHash, signUpTenantId: tenantId, createdAt: now, updatedAt: now })
+        .run();
+      if (tenantId) tx.insert(pendingSignUps).values({ tenantId, accountId: id, createdAt: now }).run();
+    });
   } catch (e) {
     if (isUnique(e)) throw conflict("ALREADY_EXISTS", "An account with this e-mail already exists.");
     throw e;
   }
-  if (input.tenantKey) {
+  if (input.tenantKey && tenantId) {
     try {
       const owner = { email, displayName: input.displayName, passwordHash };
-      const t = provisionTenant(rt, { key: input.tenantKey, name: input.tenantName ?? input.tenantKey, owner }, now);
-      db.update(accounts).set({ signUpTenantId: t.tenantId }).where(eq(accounts.id, id)).run();
+      provisionTenant(rt, { key: input.tenantKey, name: input.tenantName ?? input.tenantKey, owner }, now, {
+        tenantId,
+        registered: (tx) => tx.delete(pendingSignUps).where(eq(pendingSignUps.tenantId, tenantId)).run(),
+      });
     } catch (e) {
-      db.delete(accounts).where(eq(accounts.id, id)).run();
+      rollBack(rt, { tenantId, accountId: id });
       throw e;
     }
   }
   const issued = issueCode(rt, platformKey(email, "sign-up"), { deliver: true, force: true }, now);
   return { email, verificationRequired: true, ...(issued.devCode ? { devCode: issued.devCode } : {}) };
+}
+
+/** Undoes a sign-up whose tenant never reached the registry: the account, the marker, the tenant file. */
+function rollBack(rt: Runtime, pending: { tenantId: string; accountId: string }) {
+  write(rt.platform.db, (tx) => {
+    tx.delete(accounts)
+      .where(and(eq(accounts.id, pending.accountId), eq(accounts.signUpTenantId, pending.tenantId)))
+      .run();
+    tx.delete(pendingSignUps).where(eq(pendingSignUps.tenantId, pending.tenantId)).run();
+  });
+  removeTenantFile(rt, pending.tenantId);
+}
+
+/**
+ * Rolls back sign-ups cut between their commits (kill -9): every one at start, or those of one
+ * e-mail at its next sign-up. A sign-up runs its commits without yielding, and one server holds the
+ * data dir, so a marker seen here is never one in progress. Returns how many were rolled back.
+ */
+export function rollBackPendingSignUps(rt: Runtime, email?: string): number {
+  const db = rt.platform.db;
+  const rows = email
+    ? db
+        .select({ tenantId: pendingSignUps.tenantId, accountId: pendingSignUps.accountId })
+        .from(pendingSignUps)
+        .innerJoin(accounts, eq(accounts.id, pendingSignUps.accountId))
+        .where(eq(accounts.email, email))
+        .all()
+    : db.select({ tenantId: pendingSignUps.tenantId, accountId: pendingSignUps.accountId }).from(pendingSignUps).all();
+  for (const row of rows) {
+    rollBack(rt, row);
+    rt.log({ level: "warn", event: "sign-up.rolled-back", tenantId: row.tenantId });
+  }
+  return rows.length;
 }
 
 /**

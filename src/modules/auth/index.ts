@@ -10,6 +10,7 @@ import {
   requestPasswordResetCode,
   requestSignInCode,
   resendSignUpCode,
+  rollBackPendingSignUps,
   signInWithCode,
   signUp,
   verifySignUpCode,
@@ -58,6 +59,8 @@ function issue<T>(set: { headers: Record<string, unknown> }, issued: Issued<T>):
 }
 
 export function authModule(rt: Runtime) {
+  // Sign-ups cut by a crash at the last run are undone before the first request.
+  rollBackPendingSignUps(rt);
   return new Elysia({ name: "module.auth" })
     .use(authPlugin(rt))
     .use(rateLimitPlugin(rt))

@@ -48,3 +48,14 @@ export const rotatedRefreshTokens = sqliteTable(
   },
   (t) => [index("rotated_refresh_tokens_session_idx").on(t.sessionId), index("rotated_refresh_tokens_rotated_idx").on(t.rotatedAt)],
 );
+
+/**
+ * A sign-up with a tenant in progress: written with the account, removed with the registry rows in
+ * the same commits. A row found at start (or by the next sign-up of the e-mail) is a sign-up cut by
+ * a crash between its commits: it is rolled back (account, tenant file and its leftovers removed).
+ */
+export const pendingSignUps = sqliteTable("pending_sign_ups", {
+  tenantId: text("tenant_id").primaryKey(),
+  accountId: text("account_id").notNull(),
+  createdAt: integer("created_at").notNull(),
+});

@@ -16,8 +16,11 @@ const uploadTypes = new WeakMap<Request, string | null>();
  * and octet-stream bodies whole. An upload's bytes must reach the service as a stream whatever
  * their type, so its Content-Type is taken aside before parsing; the service compares the saved one.
  */
-function setUploadBodyAside(request: Request) {
-  if (request.method !== "PUT" || !UPLOAD_PATH.test(new URL(request.url).pathname)) return;
+function setUploadBodyAside(request: Request, server: { timeout(r: Request, s: number): void } | null) {
+  if (!UPLOAD_PATH.test(new URL(request.url).pathname)) return;
+  // A large upload or download outlasts the request timeout: uploads are bounded by their stall timeout instead.
+  server?.timeout(request, 0);
+  if (request.method !== "PUT") return;
   uploadTypes.set(request, request.headers.get("content-type"));
   request.headers.delete("content-type");
   markStreamedBody(request);
@@ -26,7 +29,7 @@ function setUploadBodyAside(request: Request) {
 export function filesModule(rt: Runtime) {
   return new Elysia({ name: "module.files" })
     .use(authPlugin(rt))
-    .onRequest(({ request }) => setUploadBodyAside(request))
+    .onRequest(({ request, server }) => setUploadBodyAside(request, server))
     .post("/files", ({ actor, body, status }) => status(201, requestUpload(rt, actor, body)), {
       ...route("requestUpload", "files", "session"),
       body: RequestUploadBody,

@@ -9,6 +9,7 @@ import {
   discardFile,
   MAX_UPLOAD_BYTES,
   receiveFile,
+  safeFileName,
   storedFilePath,
   storedSize,
   UploadSizeError,
@@ -66,7 +67,7 @@ export function requestUpload(
       .values({
         id: fileId,
         uploaderMemberId: actor.memberId,
-        fileName: input.fileName,
+        fileName: safeFileName(input.fileName),
         contentType: input.contentType,
         size: input.size ?? null,
         status: "pending",
@@ -140,7 +141,7 @@ export async function uploadFileContent(
 
   const finalPath = storedFilePath(rt.config.dataDir, tenantId, fileId);
   const bound = row.size === null ? { max: MAX_UPLOAD_BYTES } : { max: row.size, exact: row.size };
-  const received = await receiveFile(finalPath, request.body, bound).catch((e) => {
+  const received = await receiveFile(finalPath, request.body, bound, rt.config.requestTimeout * 1000).catch((e) => {
     throw e instanceof UploadSizeError ? invalid("body", sizeMessage) : e;
   });
   try {

@@ -1,5 +1,17 @@
 import { t } from "elysia";
-import { CursorQuery, Email, Enum, Id, Int, NextCursor, Nullable, QueryBool, SafeInt, Timestamp } from "../../platform/http/schemas";
+import {
+  CursorQuery,
+  Email,
+  Enum,
+  FreeText,
+  Id,
+  Int,
+  NextCursor,
+  Nullable,
+  QueryBool,
+  SafeInt,
+  Timestamp,
+} from "../../platform/http/schemas";
 import { FieldValue } from "../members/model";
 import { ENROLMENT_EVENTS, SPACE_ROLES } from "./tables";
 
@@ -39,8 +51,8 @@ export const Space = t.Object({
 });
 
 const Name = t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" });
-// The spec bounds the name only: representativeName, description and semester are any string or null.
-const Text = Nullable(t.String());
+// The spec bounds the name only: representativeName, description and semester are free text or null.
+const Text = Nullable(FreeText);
 const FileId = Nullable(t.String({ minLength: 1, maxLength: 100, error: "must be a file id" }));
 
 export const CreateSpaceBody = t.Object({

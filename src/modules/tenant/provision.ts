@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { tenants } from "../../platform/db/platform-tables";
 import { indexMember, tenantByKey } from "../../platform/db/registry";
-import { write } from "../../platform/db/types";
+import { type Db, write } from "../../platform/db/types";
 import { conflict } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { insertMember } from "../members/create";
@@ -14,19 +14,25 @@ export type NewTenant = {
   owner: { email: string; displayName: string; passwordHash: string | null; userId?: string | null };
 };
 
-/** Closes and deletes a tenant's file (a failed provisioning, a discarded sign-up tenant). */
+/** Closes and deletes a tenant's file and its side files (a failed provisioning, a discarded sign-up tenant). */
 export function removeTenantFile(rt: Runtime, tenantId: string) {
   rt.tenants.drop(tenantId);
-  for (const suffix of ["", "-wal", "-shm"]) rmSync(rt.tenants.fileOf(tenantId) + suffix, { force: true });
+  for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(rt.tenants.fileOf(tenantId) + suffix, { force: true });
 }
 
 /**
  * Creates a tenant: its own file (roles, settings, the owner member) first, then the registry and
- * directory rows in the platform file. A failure removes the new file again.
+ * directory rows in the platform file. A failure removes the new file again. `opts.tenantId` is an
+ * id chosen ahead (sign-up marks it pending first); `opts.registered` joins the registry's commit.
  */
-export function provisionTenant(rt: Runtime, input: NewTenant, now = Date.now()) {
+export function provisionTenant(
+  rt: Runtime,
+  input: NewTenant,
+  now = Date.now(),
+  opts: { tenantId?: string; registered?: (tx: Db) => void } = {},
+) {
   if (tenantByKey(rt.platform.db, input.key)) throw conflict("ALREADY_EXISTS", "This tenantKey is taken.");
-  const tenantId = crypto.randomUUID();
+  const tenantId = opts.tenantId ?? crypto.randomUUID();
   try {
     const owner = rt.tenants.use(
       tenantId,
@@ -45,6 +51,7 @@ export function provisionTenant(rt: Runtime, input: NewTenant, now = Date.now())
         .values({ id: tenantId, key: input.key, name: input.name, ownerEmail: input.owner.email.toLowerCase(), createdAt: now })
         .run();
       indexMember(tx, input.owner.email, tenantId, owner.id);
+      opts.registered?.(tx);
     });
     return { tenantId, tenantKey: input.key, tenantName: input.name, memberId: owner.id, profileId: owner.profileId };
   } catch (e) {

@@ -69,13 +69,14 @@ export async function authenticate(rt: Runtime, request: Request): Promise<Actor
   }
 }
 
-/** Releases the tenant handle a request's Actor held; called once per request by the http plugin. */
-export function releaseActor(rt: Runtime, request: Request) {
+/** Releases the tenant handle a request's Actor held; called once per request by the http plugin, which logs who it was. */
+export function releaseActor(rt: Runtime, request: Request): Actor | undefined {
   const actor = actors.get(request);
   if (actor) {
     actors.delete(request);
     rt.tenants.release(actor.handle);
   }
+  return actor;
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { EmbeddedMigration } from "./migrate";
 import platform0 from "../../../drizzle/platform/0000_init.sql" with { type: "text" };
 import platform1 from "../../../drizzle/platform/0001_whole_dark_beast.sql" with { type: "text" };
+import platform2 from "../../../drizzle/platform/0002_majestic_squadron_sinister.sql" with { type: "text" };
 import tenant0 from "../../../drizzle/tenant/0000_init.sql" with { type: "text" };
 import tenant1 from "../../../drizzle/tenant/0001_steady_lord_tyger.sql" with { type: "text" };
 import tenant2 from "../../../drizzle/tenant/0002_giant_thaddeus_ross.sql" with { type: "text" };
@@ -11,6 +12,7 @@ import tenant3 from "../../../drizzle/tenant/0003_careful_solo.sql" with { type:
 export const platformMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795432067584, sql: platform0 },
   { tag: "0001_whole_dark_beast", when: 1795640303412, sql: platform1 },
+  { tag: "0002_majestic_squadron_sinister", when: 1795644147579, sql: platform2 },
 ];
 export const tenantMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795432728426, sql: tenant0 },

@@ -35,35 +35,56 @@ export function parseJsonBody(request: Request, text: string): unknown {
     refused.set(request, invalidMany([{ in: "body", field: "body", message: "must be a JSON object" }]));
     return {};
   }
-  const bad = illFormedPath(value, "");
-  if (bad !== null) {
-    refused.set(request, invalidMany([{ in: "body", field: bad || "body", message: "is not well-formed Unicode text" }]));
-    return {};
-  }
+  if (refuseBadText(request, value)) return {};
   return value;
 }
 
-/** The field path of the first string (or key) holding a lone surrogate, else null. */
-function illFormedPath(value: unknown, path: string): string | null {
-  if (typeof value === "string") return value.isWellFormed() ? null : path;
+/**
+ * Remembers a problem when a string (or key) of a parsed body is not well-formed Unicode or holds
+ * a NUL character (neither is ever stored); true when it did.
+ */
+export function refuseBadText(request: Request, value: unknown): boolean {
+  const bad = badTextPath(value, "");
+  if (bad === null) return false;
+  refused.set(request, invalidMany([{ in: "body", field: bad.path || "body", message: bad.message }]));
+  return true;
+}
+
+type BadText = { path: string; message: string };
+
+const textProblem = (s: string): string | null =>
+  !s.isWellFormed() ? "is not well-formed Unicode text" : s.includes("\u0000") ? "must not contain NUL characters" : null;
+
+/** The field path of the first string (or key) that is ill-formed or holds a NUL, else null. */
+function badTextPath(value: unknown, path: string): BadText | null {
+  if (typeof value === "string") {
+    const message = textProblem(value);
+    return message ? { path, message } : null;
+  }
   if (typeof value !== "object" || value === null) return null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const bad = illFormedPath(value[i], `${path}[${i}]`);
+      const bad = badTextPath(value[i], `${path}[${i}]`);
       if (bad !== null) return bad;
     }
     return null;
   }
   for (const [key, item] of Object.entries(value)) {
     const at = path ? `${path}.${key}` : key;
-    if (!key.isWellFormed()) return at;
-    const bad = illFormedPath(item, at);
+    const message = textProblem(key);
+    if (message) return { path: at, message };
+    const bad = badTextPath(item, at);
     if (bad !== null) return bad;
   }
   return null;
 }
 
-/** Reads a body stream, failing with 413 as soon as it passes the limit (chunked bodies too). */
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/**
+ * Reads a body stream, failing with 413 as soon as it passes the limit (chunked bodies too). Bytes
+ * that are not UTF-8 are refused (remembered as the request's body problem), never replaced by U+FFFD.
+ */
 export async function readLimited(request: Request): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > BODY_LIMIT) throw payloadTooLarge();
@@ -75,7 +96,12 @@ export async function readLimited(request: Request): Promise<string> {
     if (size > BODY_LIMIT) throw payloadTooLarge();
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  try {
+    return utf8.decode(Buffer.concat(chunks));
+  } catch {
+    refused.set(request, invalidMany([{ in: "body", field: "body", message: "is not valid UTF-8" }]));
+    return "";
+  }
 }
 
 /** Where `nullsToAbsent` looks: keys of this object, and the items of its list fields. */

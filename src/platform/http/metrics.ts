@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Elysia } from "elysia";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { tenantCount } from "../db/registry";
+import { outboxPending } from "../mail/mailer";
 import type { Runtime } from "../runtime";
 import { notFound, unauthenticated } from "./errors";
 import type { ResponseObserver } from "./plugin";
@@ -51,11 +52,10 @@ function createRegistry(rt: Runtime) {
   });
   new Gauge({
     name: "learnspace_outbox_pending",
-    help: "Messages waiting in the local outbox (no SMTP configured).",
+    help: "Messages waiting to be delivered over SMTP (retried with backoff); 0 without SMTP.",
     registers: [registry],
     collect() {
-      const dir = join(dataDir, "outbox");
-      this.set(existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".json")).length : 0);
+      this.set(outboxPending(rt));
     },
   });
   new Gauge({

@@ -3,10 +3,15 @@ import { ProblemSchema } from "./errors";
 
 type JsonObject = Record<string, unknown>;
 
-/** Plain JSON Schema out of a TypeBox schema: symbols gone, TypeBox-only keys dropped. */
+/**
+ * Plain JSON Schema out of a TypeBox schema: symbols gone, TypeBox-only keys dropped. So is the
+ * `additionalProperties: false` that compiling a route writes into its (shared) schemas on first
+ * use: unknown fields are stripped, not refused, and the document must not depend on request order.
+ */
 function clean(schema: unknown): JsonObject | undefined {
   if (!schema || typeof schema !== "object") return undefined;
-  return JSON.parse(JSON.stringify(schema, (k, v) => (k === "error" && typeof v === "string" ? undefined : v))) as JsonObject;
+  const drop = (k: string, v: unknown) => (k === "error" && typeof v === "string") || (k === "additionalProperties" && v === false);
+  return JSON.parse(JSON.stringify(schema, (k, v) => (drop(k, v) ? undefined : v))) as JsonObject;
 }
 
 const ERROR_STATUSES: Record<string, string> = {

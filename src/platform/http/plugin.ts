@@ -4,10 +4,18 @@ import { Value } from "@sinclair/typebox/value";
 import { Elysia, ValidationError } from "elysia";
 import { releaseActor } from "../auth/context";
 import type { Runtime } from "../runtime";
-import { bodyProblem, isStreamedBody, parseJsonBody, readLimited } from "./body";
+import { bodyProblem, isStreamedBody, parseJsonBody, readLimited, refuseBadText } from "./body";
+import { clientAddress } from "./client-address";
 import { type FieldError, invalidJsonProblem, Problem, problemBody, problemResponse } from "./errors";
+import { enterRequest } from "./request-context";
 
-const started = new WeakMap<Request, { id: string; at: number }>();
+const started = new WeakMap<Request, { id: string; at: number; client: string }>();
+
+/** An incoming X-Request-Id is kept when it is a sane token (a proxy's id ties its log to ours). */
+const SANE_REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
+
+/** Probes answered many times a minute: logged only when they fail. */
+const QUIET_ROUTES = new Set(["/healthz", "/readyz"]);
 
 /** TypeBox paths ("/tasks/0/title") become field paths ("tasks[0].title"). */
 export function fieldPath(path: string): string {
@@ -165,15 +173,17 @@ export type ResponseObserver = (method: string, route: string, status: number | 
 /** Request ids, one JSON log line per request, body limits and problem+json for every error. */
 export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: ResponseObserver) {
   return new Elysia({ name: "learnspace.http" })
-    .onRequest(({ request, set }) => {
-      const id = Bun.randomUUIDv7();
+    .onRequest(({ request, set, server }) => {
+      const incoming = request.headers.get("x-request-id");
+      const id = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : Bun.randomUUIDv7();
       if (rt.draining) {
         const res = problemResponse(new Problem(503, "SHUTTING_DOWN", "The server is shutting down; retry shortly."), id);
         res.headers.set("connection", "close");
         return res;
       }
-      started.set(request, { id, at: performance.now() });
+      started.set(request, { id, at: performance.now(), client: clientAddress(rt.config, request, server) });
       rt.inFlight++;
+      enterRequest(id);
       set.headers["x-request-id"] = id;
     })
     .onParse({ as: "global" }, async ({ request, contentType }) => {
@@ -181,7 +191,10 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: 
       const type = contentType?.split(";")[0]?.trim().toLowerCase();
       const text = await readLimited(request);
       if (type === "application/json" || type?.endsWith("+json")) return parseJsonBody(request, text);
-      if (type === "application/x-www-form-urlencoded") return Object.fromEntries(new URLSearchParams(text));
+      if (type === "application/x-www-form-urlencoded") {
+        const form = Object.fromEntries(new URLSearchParams(text));
+        return refuseBadText(request, form) ? {} : form;
+      }
       // No body at all reads as an empty object, whatever the declared type.
       if (text === "") return {};
       // Any other type is read under the same limit and handed to validation as text.
@@ -194,7 +207,7 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: 
       return res;
     })
     .onAfterResponse({ as: "global" }, ({ request, set, route, responseValue }) => {
-      releaseActor(rt, request);
+      const actor = releaseActor(rt, request);
       const s = started.get(request);
       if (!s) return;
       started.delete(request);
@@ -203,6 +216,15 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: 
       const status = responseValue instanceof Response ? responseValue.status : (set.status ?? 200);
       const ms = performance.now() - s.at;
       observe?.(request.method, route, status, ms / 1000);
-      rt.log({ requestId: s.id, method: request.method, route, status, ms: Math.round(ms * 100) / 100 });
+      if (QUIET_ROUTES.has(route) && !(Number(status) >= 500)) return;
+      rt.log({
+        requestId: s.id,
+        method: request.method,
+        route,
+        status,
+        ms: Math.round(ms * 100) / 100,
+        client: s.client,
+        ...(actor ? { tenantId: actor.tenantId, memberId: actor.memberId } : {}),
+      });
     });
 }

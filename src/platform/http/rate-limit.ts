@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Runtime } from "../runtime";
+import { clientAddress } from "./client-address";
 import { tooMany } from "./errors";
 
 const WINDOW_MS = 60_000;
@@ -48,14 +49,15 @@ type ServerLike = { requestIP(r: Request): { address: string } | null } | null;
 /**
  * The `ipRateLimit` macro: `ipRateLimit: "auth"` counts the request against the client address's
  * bucket of that name, before validation, and answers 429 RATE_LIMITED with Retry-After when over.
- * The address is the socket peer, never X-Forwarded-For (DECISIONS §0: headers are not trusted).
+ * The address is the socket peer, or the client named in X-Forwarded-For when the peer is one of
+ * LEARNSPACE_TRUSTED_PROXIES (clientAddress); the header of any other peer is never believed.
  */
 export function rateLimitPlugin(rt: Runtime) {
   const limiter = ipLimiter(rt);
   return new Elysia({ name: "learnspace.rate-limit" }).macro({
     ipRateLimit: (bucket: string) => ({
       transform({ request, server }: { request: Request; server: ServerLike }) {
-        const ip = server?.requestIP(request)?.address ?? "unknown";
+        const ip = clientAddress(rt.config, request, server);
         const wait = limiter.hit(`${bucket}:${ip}`);
         if (wait > 0) throw tooMany("RATE_LIMITED", "Too many requests from this address; try again later.", wait);
       },

@@ -119,6 +119,11 @@ export function Chars(min: number, max: number, opts: { error?: string; descript
   });
 }
 
+/** The bound of free text the spec leaves unbounded (a space's description, semester, …): the spec's largest description bound (content, 15000). */
+export const FREE_TEXT_MAX = 15_000;
+/** Free text the spec gives no length for: at most FREE_TEXT_MAX characters, so a 3 MiB "description" is a 400. */
+export const FreeText = t.String({ maxLength: FREE_TEXT_MAX, error: `must be at most ${FREE_TEXT_MAX} characters` });
+
 /** A member's login identifier (never an e-mail: memberByIdentifier matches userId or e-mail). */
 export const UserId = t.String({
   minLength: 1,
