@@ -214,6 +214,13 @@ describe("bodies", () => {
     expect(((await ok.json()) as { note: string }).note).toBe("emoji 🔥 and 한글");
   });
 
+  test("a body nested thousands of levels deep is refused with a 400, and the server keeps answering", async () => {
+    const deep = `${"[".repeat(5000)}${"]".repeat(5000)}`;
+    const body = await problem(await post("/probe", `{"email":"a@example.com","tasks":${deep}}`), 400, "VALIDATION_FAILED");
+    expect(body.errors).toEqual([{ in: "body", field: "body", message: "is nested deeper than 32 levels" }]);
+    expect((await post("/probe", JSON.stringify({ email: "a@example.com", tasks: [{ title: "x" }] }))).status).toBe(200);
+  });
+
   test("a date-time must name a real instant", async () => {
     for (const at of ["2025-02-30T00:00:00Z", "2025-13-01T00:00:00Z", "0000-01-01T00:00:00Z", "2025-01-01T24:00:00Z", "2025-01-01"]) {
       const body = await problem(await post("/optional", JSON.stringify({ at })), 400, "VALIDATION_FAILED");

@@ -35,12 +35,26 @@ export function parseJsonBody(request: Request, text: string): unknown {
     refused.set(request, invalidMany([{ in: "body", field: "body", message: "must be a JSON object" }]));
     return {};
   }
+  if (deeperThan(value, MAX_DEPTH)) {
+    refused.set(request, invalidMany([{ in: "body", field: "body", message: `is nested deeper than ${MAX_DEPTH} levels` }]));
+    return {};
+  }
   const bad = illFormedPath(value, "");
   if (bad !== null) {
     refused.set(request, invalidMany([{ in: "body", field: bad || "body", message: "is not well-formed Unicode text" }]));
     return {};
   }
   return value;
+}
+
+/** Far deeper than any body schema (6 levels): validation's error text would recurse into it without end. */
+const MAX_DEPTH = 32;
+
+function deeperThan(value: unknown, levels: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (levels === 0) return true;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) if (deeperThan(item, levels - 1)) return true;
+  return false;
 }
 
 /** The field path of the first string (or key) holding a lone surrogate, else null. */
