@@ -56,6 +56,18 @@ beforeAll(() => {
         throw new Error("secret stack detail");
       },
       route("boom", "probe", "public"),
+    )
+    .get(
+      "/boom-twice",
+      () => {
+        // An error that fails again while it is being mapped to a problem.
+        throw Object.defineProperty(new Error("first"), "cause", {
+          get() {
+            throw new RangeError("second");
+          },
+        });
+      },
+      route("boomTwice", "probe", "public"),
     );
   app = new Elysia({ normalize: "typebox" })
     .use(httpPlugin(rt, () => app.routes))
@@ -270,6 +282,11 @@ describe("errors and request ids", () => {
     expect(body.instance).toBe(id);
     expect(body.detail).toContain(id);
     expect(JSON.stringify(body)).not.toContain("secret stack detail");
+  });
+
+  test("an error that fails again while being mapped is still a 500 INTERNAL problem, and the server keeps answering", async () => {
+    await problem(await fetch(`${base}/boom-twice`), 500, "INTERNAL");
+    await problem(await fetch(`${base}/boom`), 500, "INTERNAL");
   });
 
   test("an unknown route is 404 NOT_FOUND problem+json", async () => {
