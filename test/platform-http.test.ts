@@ -226,6 +226,11 @@ describe("bodies", () => {
     expect(((await ok.json()) as { note: string }).note).toBe("emoji 🔥 and 한글");
   });
 
+  test("unknown fields named like Object.prototype members are dropped like any other unknown field", async () => {
+    const sent = '{"note":"x","constructor":{"a":1},"toString":"y","__proto__":{"z":1},"hasOwnProperty":2}';
+    expect(await (await post("/optional", sent)).json()).toEqual({ note: "x" });
+  });
+
   test("a body nested thousands of levels deep is refused with a 400, and the server keeps answering", async () => {
     const deep = `${"[".repeat(5000)}${"]".repeat(5000)}`;
     const body = await problem(await post("/probe", `{"email":"a@example.com","tasks":${deep}}`), 400, "VALIDATION_FAILED");

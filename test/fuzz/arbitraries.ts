@@ -150,9 +150,12 @@ export function valid(s: Schema, name = "", depth = 0): fc.Arbitrary<unknown> {
     case "string": {
       const base = stringOf(s, name);
       const id = idName(name);
-      return id
-        ? fc.oneof({ weight: 3, arbitrary: fc.nat(20).map((n) => new PoolRef(id, n) as unknown) }, { weight: 1, arbitrary: base })
-        : base;
+      if (!id) return base;
+      return fc.oneof(
+        { weight: 6, arbitrary: fc.nat(20).map((n) => new PoolRef(id, n) as unknown) },
+        { weight: 1, arbitrary: fc.constant(new PoolRef(`other:${id}`, 0) as unknown) },
+        { weight: 2, arbitrary: base },
+      );
     }
     case "array": {
       const item = s.items ? valid(s.items, name, depth + 1) : fc.string();

@@ -104,7 +104,23 @@ export function responseValidators(doc: any) {
     ajv.addFormat(f, check ? { validate: (v: string) => check(v) } : true);
   }
   // `$id` fragments (`#/components/schemas/Problem`) would re-base refs; the pointers alone resolve.
-  const copy = JSON.parse(JSON.stringify(doc, (k, v) => (k === "$id" ? undefined : v)));
+  // Objects are closed: a field the document does not declare is a mismatch too (and may be a leak).
+  const copy = JSON.parse(
+    JSON.stringify(doc, (k, v) => {
+      if (k === "$id") return undefined;
+      if (
+        v &&
+        typeof v === "object" &&
+        v.type === "object" &&
+        v.properties &&
+        v.additionalProperties === undefined &&
+        !v.patternProperties
+      ) {
+        return { ...v, additionalProperties: false };
+      }
+      return v;
+    }),
+  );
   ajv.addSchema(copy, "doc");
   const cache = new Map<string, ReturnType<typeof ajv.compile>>();
   const esc = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");

@@ -21,6 +21,19 @@ const refused = new WeakMap<Request, Problem>();
  */
 export const bodyProblem = (request: Request) => refused.get(request);
 
+/**
+ * TypeBox's Value.Clean keeps a key named like an Object.prototype member (`constructor`,
+ * `toString`, …) as if declared, so it would reach handlers and stored JSON; no schema declares one.
+ */
+const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype);
+
+function dropPrototypeKeys(value: unknown) {
+  if (typeof value !== "object" || value === null) return;
+  if (!Array.isArray(value))
+    for (const key of PROTOTYPE_KEYS) if (Object.hasOwn(value, key)) delete (value as Record<string, unknown>)[key];
+  for (const item of Array.isArray(value) ? value : Object.values(value)) dropPrototypeKeys(item);
+}
+
 /** Parses a JSON body text; on a problem, remembers it for the request and yields `{}`. */
 export function parseJsonBody(request: Request, text: string): unknown {
   if (text.trim() === "") return {};
@@ -39,6 +52,7 @@ export function parseJsonBody(request: Request, text: string): unknown {
     refused.set(request, invalidMany([{ in: "body", field: "body", message: `is nested deeper than ${MAX_DEPTH} levels` }]));
     return {};
   }
+  dropPrototypeKeys(value);
   const bad = illFormedPath(value, "");
   if (bad !== null) {
     refused.set(request, invalidMany([{ in: "body", field: bad || "body", message: "is not well-formed Unicode text" }]));
