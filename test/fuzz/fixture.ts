@@ -123,8 +123,13 @@ export async function buildFixture(api: Api) {
 
 export type Fixture = Awaited<ReturnType<typeof buildFixture>>;
 
-/** Ids a 2xx response shows: `xId` fields by name, `id` of a record by the route's item parameter. */
-export function harvest(add: (name: string, id: unknown) => void, body: unknown, itemParam: string | undefined) {
+/** Ids a 2xx response shows: `xId` fields and path-parameter names by name, `id` of a record by the route's item parameter. */
+export function harvest(
+  add: (name: string, id: unknown) => void,
+  body: unknown,
+  itemParam: string | undefined,
+  paramNames = new Set<string>(),
+) {
   const walk = (v: unknown, owner: string | undefined, depth: number) => {
     if (depth > 6 || !v || typeof v !== "object") return;
     if (Array.isArray(v)) {
@@ -135,6 +140,8 @@ export function harvest(add: (name: string, id: unknown) => void, body: unknown,
       if (k === "id" && owner) add(owner, x);
       const id = idName(k);
       if (id && id !== "id" && typeof x === "string") add(id, x);
+      // A field named like a path parameter (`topic` of a term, `code` of a grant) is one of its values.
+      if (paramNames.has(k) && typeof x === "string") add(k, x);
       // items of a list are records of the route's item; a nested list `questions` holds questionIds.
       const nested = k === "items" ? owner : k.endsWith("s") ? `${k.slice(0, -1)}Id` : undefined;
       walk(x, nested, depth + 1);
