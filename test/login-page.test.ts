@@ -92,6 +92,15 @@ describe("PUT /api/v1/login-page-settings — replaceLoginPageSettings", () => {
     expect((await api.call("GET", "/api/v1/login-page-settings", { token: owner })).body).toEqual(res.body);
   });
 
+  test("an undeclared field in a link, even one named constructor, is not stored", async () => {
+    const { owner } = await fixture();
+    const link = { labelKo: "도움말", labelEn: "Help", url: "/help" };
+    const json = { ...full, externalLinks: [{ ...link, constructor: { x: 1 }, toString: "y", extra: 1 }] };
+    const res = await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json });
+    expect(res.body.externalLinks).toEqual([link]);
+    expect((await api.call("GET", "/api/v1/login-page-settings", { token: owner })).body.externalLinks).toEqual([link]);
+  });
+
   test("absent optional fields take their defaults (full replace)", async () => {
     const { owner } = await fixture();
     await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: full });

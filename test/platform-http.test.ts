@@ -56,6 +56,18 @@ beforeAll(() => {
         throw new Error("secret stack detail");
       },
       route("boom", "probe", "public"),
+    )
+    .get(
+      "/boom-twice",
+      () => {
+        // An error that fails again while it is being mapped to a problem.
+        throw Object.defineProperty(new Error("first"), "cause", {
+          get() {
+            throw new RangeError("second");
+          },
+        });
+      },
+      route("boomTwice", "probe", "public"),
     );
   app = new Elysia({ normalize: "typebox" })
     .use(httpPlugin(rt, () => app.routes))
@@ -214,6 +226,18 @@ describe("bodies", () => {
     expect(((await ok.json()) as { note: string }).note).toBe("emoji 🔥 and 한글");
   });
 
+  test("unknown fields named like Object.prototype members are dropped like any other unknown field", async () => {
+    const sent = '{"note":"x","constructor":{"a":1},"toString":"y","__proto__":{"z":1},"hasOwnProperty":2}';
+    expect(await (await post("/optional", sent)).json()).toEqual({ note: "x" });
+  });
+
+  test("a body nested thousands of levels deep is refused with a 400, and the server keeps answering", async () => {
+    const deep = `${"[".repeat(5000)}${"]".repeat(5000)}`;
+    const body = await problem(await post("/probe", `{"email":"a@example.com","tasks":${deep}}`), 400, "VALIDATION_FAILED");
+    expect(body.errors).toEqual([{ in: "body", field: "body", message: "is nested deeper than 32 levels" }]);
+    expect((await post("/probe", JSON.stringify({ email: "a@example.com", tasks: [{ title: "x" }] }))).status).toBe(200);
+  });
+
   test("a date-time must name a real instant", async () => {
     for (const at of ["2025-02-30T00:00:00Z", "2025-13-01T00:00:00Z", "0000-01-01T00:00:00Z", "2025-01-01T24:00:00Z", "2025-01-01"]) {
       const body = await problem(await post("/optional", JSON.stringify({ at })), 400, "VALIDATION_FAILED");
@@ -263,6 +287,11 @@ describe("errors and request ids", () => {
     expect(body.instance).toBe(id);
     expect(body.detail).toContain(id);
     expect(JSON.stringify(body)).not.toContain("secret stack detail");
+  });
+
+  test("an error that fails again while being mapped is still a 500 INTERNAL problem, and the server keeps answering", async () => {
+    await problem(await fetch(`${base}/boom-twice`), 500, "INTERNAL");
+    await problem(await fetch(`${base}/boom`), 500, "INTERNAL");
   });
 
   test("an unknown route is 404 NOT_FOUND problem+json", async () => {

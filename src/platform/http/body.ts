@@ -21,6 +21,19 @@ const refused = new WeakMap<Request, Problem>();
  */
 export const bodyProblem = (request: Request) => refused.get(request);
 
+/**
+ * TypeBox's Value.Clean keeps a key named like an Object.prototype member (`constructor`,
+ * `toString`, …) as if declared, so it would reach handlers and stored JSON; no schema declares one.
+ */
+const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype);
+
+function dropPrototypeKeys(value: unknown) {
+  if (typeof value !== "object" || value === null) return;
+  if (!Array.isArray(value))
+    for (const key of PROTOTYPE_KEYS) if (Object.hasOwn(value, key)) delete (value as Record<string, unknown>)[key];
+  for (const item of Array.isArray(value) ? value : Object.values(value)) dropPrototypeKeys(item);
+}
+
 /** Parses a JSON body text; on a problem, remembers it for the request and yields `{}`. */
 export function parseJsonBody(request: Request, text: string): unknown {
   if (text.trim() === "") return {};
@@ -35,8 +48,23 @@ export function parseJsonBody(request: Request, text: string): unknown {
     refused.set(request, invalidMany([{ in: "body", field: "body", message: "must be a JSON object" }]));
     return {};
   }
+  if (deeperThan(value, MAX_DEPTH)) {
+    refused.set(request, invalidMany([{ in: "body", field: "body", message: `is nested deeper than ${MAX_DEPTH} levels` }]));
+    return {};
+  }
+  dropPrototypeKeys(value);
   if (refuseBadText(request, value)) return {};
   return value;
+}
+
+/** Far deeper than any body schema (6 levels): validation's error text would recurse into it without end. */
+const MAX_DEPTH = 32;
+
+function deeperThan(value: unknown, levels: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (levels === 0) return true;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) if (deeperThan(item, levels - 1)) return true;
+  return false;
 }
 
 /**

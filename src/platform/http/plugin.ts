@@ -160,6 +160,10 @@ function problemFor({ error, code, request, route }: ErrorContext, rt: Runtime, 
   if (code === "PARSE") return problemResponse(invalidJsonProblem(), id);
   if (code === "NOT_FOUND") return problemResponse(new Problem(404, "NOT_FOUND", "Not found."), id);
   if (code === "INVALID_COOKIE_SIGNATURE") return problemResponse(new Problem(401, "SESSION_EXPIRED", "The session has expired."), id);
+  return internalProblem(rt, id, error);
+}
+
+function internalProblem(rt: Runtime, id: string, error: unknown): Response {
   rt.log({ level: "error", requestId: id, error: error instanceof Error ? error.stack : String(error) });
   return new Response(JSON.stringify(problemBody(500, "INTERNAL", `Internal error (request ${id}).`, undefined, id)), {
     status: 500,
@@ -201,7 +205,13 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: 
       return text;
     })
     .onError({ as: "global" }, (ctx) => {
-      const res = problemFor(ctx as unknown as ErrorContext, rt, routes);
+      let res: Response;
+      try {
+        res = problemFor(ctx as unknown as ErrorContext, rt, routes);
+      } catch (e) {
+        // Mapping the error failed too: still one problem+json 500, never an error escaping the server.
+        res = internalProblem(rt, started.get(ctx.request)?.id ?? Bun.randomUUIDv7(), e);
+      }
       // The log line reports what was sent, not Elysia's provisional 422 of a validation error.
       ctx.set.status = res.status;
       return res;

@@ -1,0 +1,310 @@
+/**
+ * Property-based fuzzing of every operation of the served openapi.json (issue 7, item 1). Kept out
+ * of `npm test` (the file name has no `.test`): run it with `npm run fuzz` (bounded, fixed seed, in
+ * CI) or `npm run fuzz:long` (FUZZ_RUNS, FUZZ_SEED). FUZZ_OPS=opA,opB limits it to some operations.
+ *
+ * For each operation, each generated request (path values, query and body valid by the schema or
+ * broken: wrong types, huge strings, deep nesting, lone surrogates, NUL, RTL marks, nulls, extra
+ * fields) is sent anonymously, as a plain member and as the owner. Properties: never a 5xx; every
+ * error is problem+json with a code of DECISIONS §3; a refused request leaves every table of the
+ * platform file and of both tenants as it was; a 2xx body validates against the declared schema
+ * (objects closed: an undeclared field fails too).
+ *
+ * Left out on purpose: URLs over the runtime's 16 KiB request-head limit (Bun answers a bare 431
+ * before the app sees the request, so path and query strings stay under 2,000 characters), and
+ * errors[] on INVALID_CODE (see the check below).
+ */
+import { expect, test } from "bun:test";
+import fc from "fast-check";
+import { useServer } from "../helpers/server";
+import { hostileShortString, invalid, PoolRef, type Schema, valid } from "./arbitraries";
+import { CODES, responseValidators, writeProbe } from "./checks";
+import { buildFixture, type Fixture, fixtureIntact, harvest } from "./fixture";
+
+const SEED = process.env.FUZZ_SEED === "random" ? Date.now() % 2 ** 31 : Number(process.env.FUZZ_SEED ?? 20261125);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 16);
+const ONLY = process.env.FUZZ_OPS ? new Set(process.env.FUZZ_OPS.split(",")) : null;
+
+const api = useServer();
+
+type Param = { name: string; in: string; required?: boolean; schema: Schema };
+type Op = {
+  path: string;
+  method: string;
+  id: string;
+  params: Param[];
+  body?: { type: string; schema: Schema };
+  responses: Record<string, any>;
+};
+type Caller = "anon" | "member" | "owner";
+type Input = {
+  path: Record<string, unknown>;
+  query: unknown;
+  rawQuery: string;
+  /** What the anonymous caller sends as Authorization, if anything. */
+  anonAuth: string | null;
+  body: { kind: "json"; value: unknown } | { kind: "raw"; text: string; type: string } | { kind: "none" };
+};
+
+/** A JSON body just over the 4 MiB limit (DECISIONS §3 413). */
+const OVER_LIMIT = JSON.stringify({ text: "x".repeat(4 * 1024 * 1024) });
+
+function operations(doc: any): Op[] {
+  const ops: Op[] = [];
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(item)) {
+      const content = op.requestBody?.content ?? {};
+      const type = Object.keys(content)[0];
+      ops.push({
+        path,
+        method,
+        id: op.operationId,
+        params: op.parameters ?? [],
+        body: type ? { type, schema: content[type].schema } : undefined,
+        responses: op.responses,
+      });
+    }
+  }
+  // Deletions and sign-out last: they would take the fixture's records away from the rest.
+  const last = (o: Op) => (o.method === "delete" || /sign-out|bulk-delete|leave/.test(o.path) ? 1 : 0);
+  return ops.filter((o) => !ONLY || ONLY.has(o.id)).sort((a, b) => last(a) - last(b));
+}
+
+const objectOf = (params: Param[]): Schema => ({
+  type: "object",
+  properties: Object.fromEntries(params.map((p) => [p.name, p.schema])),
+  required: params.filter((p) => p.required).map((p) => p.name),
+});
+
+function inputOf(op: Op): fc.Arbitrary<Input> {
+  const pathParams = op.params.filter((p) => p.in === "path");
+  const queryParams = op.params.filter((p) => p.in === "query");
+  const path = fc.record(
+    Object.fromEntries(
+      pathParams.map((p) => [
+        p.name,
+        fc.oneof(
+          { weight: 6, arbitrary: fc.nat(20).map((n) => new PoolRef(p.name, n) as unknown) },
+          { weight: 1, arbitrary: fc.constant(new PoolRef(`other:${p.name}`, 0) as unknown) },
+          { weight: 2, arbitrary: valid(p.schema).filter((v) => v !== "") },
+          { weight: 1, arbitrary: hostileShortString.filter((v) => v !== "") },
+        ),
+      ]),
+    ),
+  );
+  const querySchema = objectOf(queryParams);
+  const query = queryParams.length ? fc.oneof(valid(querySchema), invalid(querySchema, hostileShortString, 20)) : fc.constant({});
+  const rawQuery = fc.oneof(
+    { weight: 8, arbitrary: fc.constant("") },
+    { weight: 1, arbitrary: fc.constantFrom("%", "%ff%fe", "%ED%A0%80", "a=1&a=2&a=3", "%00=%00", "cursor=%E2%80%AE", "__proto__=1") },
+  );
+  const raw = fc.record({
+    kind: fc.constant("raw" as const),
+    text: fc.constantFrom(
+      "",
+      "{",
+      '{"a":',
+      "null",
+      "[]",
+      "\u0000",
+      "\ufeff{}",
+      '{"a":1}',
+      "x".repeat(70_000),
+      '{"__proto__":{"x":1}}',
+      OVER_LIMIT,
+    ),
+    type: fc.constantFrom("application/json", "text/plain", "application/x-www-form-urlencoded", "application/json; charset=latin1"),
+  });
+  const schema = op.body?.schema;
+  const json = (v: fc.Arbitrary<unknown>) => v.map((value) => ({ kind: "json" as const, value }));
+  const body: fc.Arbitrary<Input["body"]> =
+    op.method === "get"
+      ? fc.constant({ kind: "none" as const })
+      : schema
+        ? fc.oneof(
+            { weight: 4, arbitrary: json(valid(schema)) },
+            { weight: 4, arbitrary: json(invalid(schema)) },
+            { weight: 1, arbitrary: raw },
+          )
+        : fc.oneof({ weight: 6, arbitrary: fc.constant({ kind: "none" as const }) }, { weight: 1, arbitrary: raw });
+  const anonAuth = fc.oneof(
+    { weight: 6, arbitrary: fc.constant(null) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        "Bearer ",
+        "Bearer x.y.z",
+        "Basic YTpi",
+        "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.",
+        `Bearer ${"a".repeat(8000)}`,
+      ),
+    },
+  );
+  return fc.record({ path, query, rawQuery, body, anonAuth });
+}
+
+/** A path segment; lone surrogates are sent as the invalid UTF-8 they would be in WTF-8. */
+function segment(v: string) {
+  try {
+    return encodeURIComponent(v);
+  } catch {
+    return [...v]
+      .map((c) => {
+        const u = c.charCodeAt(0);
+        if (c.length === 1 && u >= 0xd800 && u <= 0xdfff)
+          return `%${(0xe0 | (u >> 12)).toString(16)}%${(0x80 | ((u >> 6) & 63)).toString(16)}%${(0x80 | (u & 63)).toString(16)}`;
+        return encodeURIComponent(c);
+      })
+      .join("");
+  }
+}
+
+function resolveDeep(fx: Fixture, v: unknown, path: string): unknown {
+  if (v instanceof PoolRef) return v.name.startsWith("other:") ? fx.otherId(v.name.slice(6)) : fx.resolve(v.name, v.pick, path);
+  if (Array.isArray(v)) return v.map((x) => resolveDeep(fx, x, path));
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveDeep(fx, x, path)]));
+  return v;
+}
+
+function requestOf(fx: Fixture, op: Op, input: Input) {
+  let url = op.path.replace(/\{(\w+)\}/g, (_, name) => {
+    const v = resolveDeep(fx, input.path[name], op.path);
+    return segment(typeof v === "string" ? v : JSON.stringify(v));
+  });
+  const q = new URLSearchParams();
+  const query = resolveDeep(fx, input.query, op.path);
+  // A broken query whose root was replaced (null, a list) sends no parameters.
+  for (const [k, v] of Object.entries(query && typeof query === "object" && !Array.isArray(query) ? query : {})) {
+    if (v === undefined) continue;
+    for (const x of Array.isArray(v) ? v : [v]) q.append(k, typeof x === "string" ? x : JSON.stringify(x));
+  }
+  const qs = [q.toString(), input.rawQuery].filter(Boolean).join("&");
+  if (qs) url += `?${qs}`;
+  const headers: Record<string, string> = {};
+  let body: string | undefined;
+  if (input.body.kind === "json") {
+    const value = resolveDeep(fx, input.body.value, op.path);
+    if (op.body?.type === "application/x-www-form-urlencoded" && value && typeof value === "object") {
+      headers["content-type"] = op.body.type;
+      body = new URLSearchParams(Object.entries(value).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString();
+    } else {
+      headers["content-type"] = op.body?.type === "*/*" ? "application/octet-stream" : "application/json";
+      body = JSON.stringify(value);
+    }
+  } else if (input.body.kind === "raw") {
+    headers["content-type"] = input.body.type;
+    body = input.body.text;
+  }
+  return { url, headers, body };
+}
+
+const stats = { succeeded: new Set<string>(), digestMs: 0, requests: 0, rebuilds: 0, byStatus: new Map<number, number>() };
+
+test(
+  "every operation of the served openapi.json holds its properties under generated input",
+  async () => {
+    const started = performance.now();
+    let serverError: string | undefined;
+    // The server is quiet in tests; keep the stack of a 500 to name the defect.
+    api.server.rt.log = (line: any) => {
+      if (line.level === "error") serverError = String(line.error).split("\n").slice(0, 6).join("\n");
+    };
+    const doc = (await api.call("GET", "/openapi.json")).body;
+    const ops = operations(doc);
+    const validator = responseValidators(doc);
+    const itemParamOf = (path: string) => {
+      const child = Object.keys(doc.paths).find((p) => p.startsWith(`${path}/{`) && p.split("/").length === path.split("/").length + 1);
+      return child ? /\{(\w+)\}$/.exec(child)?.[1] : undefined;
+    };
+    const paramNames = new Set(ops.flatMap((o) => o.params.filter((p) => p.in === "path").map((p) => p.name)));
+    let fx = await buildFixture(api);
+    const probe = writeProbe(api.server);
+    const failures: string[] = [];
+
+    async function send(op: Op, caller: Caller, input: Input) {
+      const req = requestOf(fx, op, input);
+      const token = caller === "anon" ? undefined : fx[caller].token;
+      if (caller === "anon" && input.anonAuth) req.headers.authorization = input.anonAuth;
+      const tenants = [fx.owner.tenantId, fx.other.tenantId];
+      let t0 = performance.now();
+      const before = probe.state(tenants);
+      stats.digestMs += performance.now() - t0;
+      serverError = undefined;
+      const res = await api.call(op.method.toUpperCase(), req.url, { token, headers: req.headers, body: req.body }).catch((e: Error) => {
+        throw new Error(
+          `no answer: ${e.message}\n  ${caller} ${op.method.toUpperCase()} ${req.url.slice(0, 300)}\n  body sent: ${(req.body ?? "").slice(0, 400)}`,
+        );
+      });
+      stats.requests++;
+      stats.byStatus.set(res.status, (stats.byStatus.get(res.status) ?? 0) + 1);
+      if (res.status < 400) stats.succeeded.add(op.id);
+      const where = `${caller} ${op.method.toUpperCase()} ${req.url.slice(0, 300)} → ${res.status}`;
+      const fail = (why: string): never => {
+        throw new Error(
+          `${why}\n  ${where}\n  body sent: ${(req.body ?? "").slice(0, 400)}\n  answer: ${JSON.stringify(res.body)?.slice(0, 600)}${serverError ? `\n  server: ${serverError}` : ""}`,
+        );
+      };
+      const type = res.headers.get("content-type") ?? "";
+      const declared = op.responses[String(res.status)];
+      if (res.status >= 500 && !(res.status === 503 && res.body?.code === "PROVIDER_UNAVAILABLE")) fail("5xx");
+      if (!declared) fail(`status ${res.status} is not declared`);
+      if (res.status >= 400) {
+        if (!type.startsWith("application/problem+json")) fail(`error is not problem+json (${type})`);
+        if (!CODES[res.status]?.includes(res.body?.code)) fail(`code ${res.body?.code} is not a §3 code of ${res.status}`);
+        const check = validator(op.path, op.method, String(res.status), "application/problem+json");
+        if (!check(res.body) || res.body.status !== res.status) fail(`problem body invalid: ${JSON.stringify(check.errors)}`);
+        if (res.body.message !== res.body.detail) fail("problem message does not copy detail");
+        const listed = Array.isArray(res.body.errors) && res.body.errors.length > 0;
+        // INVALID_CODE names the wrong field on purpose in spaces and auth (their tests say so), though
+        // §3 keeps errors[] for validation: reported as a contract question, not checked here.
+        const named = ["VALIDATION_FAILED", "UNKNOWN_SORT_FIELD"].includes(res.body.code);
+        if (res.body.code !== "INVALID_CODE" && named !== listed) fail("errors[] only and always with validation");
+        t0 = performance.now();
+        const after = probe.state(tenants);
+        stats.digestMs += performance.now() - t0;
+        if (after !== before) fail("a refused request wrote");
+        return;
+      }
+      const content = declared.content ?? {};
+      if (content["application/json"]) {
+        if (!type.startsWith("application/json")) fail(`2xx is ${type}, declared application/json`);
+        const check = validator(op.path, op.method, String(res.status), "application/json");
+        if (!check(res.body)) fail(`response does not match its schema: ${JSON.stringify(check.errors?.slice(0, 3))}`);
+        harvest(fx.add, res.body, itemParamOf(op.path), paramNames);
+      } else if (Object.keys(content).length === 0 && res.status === 204 && res.body !== null) {
+        fail("204 with a body");
+      }
+    }
+
+    for (const op of ops) {
+      const opSeed = SEED ^ Number(Bun.hash(op.id) % 0x7fffffffn);
+      const details = await fc.check(
+        fc.asyncProperty(inputOf(op), async (input) => {
+          for (const caller of ["anon", "member", "owner"] as const) await send(op, caller, input);
+        }),
+        { seed: opSeed, numRuns: RUNS, endOnFailure: true },
+      );
+      if (details.failed) {
+        const error = (details.errorInstance as Error | undefined)?.message ?? String(details.errorInstance);
+        failures.push(
+          `${op.id}: ${error}\n  counterexample: ${fc.stringify(details.counterexample).slice(0, 1500)}\n  replay: FUZZ_SEED=${SEED} FUZZ_OPS=${op.id} FUZZ_RUNS=${RUNS} npm run fuzz  (fast-check seed ${details.seed}, path "${details.counterexamplePath}")`,
+        );
+      }
+      if (!(await fixtureIntact(api, fx))) {
+        fx = await buildFixture(api);
+        stats.rebuilds++;
+      }
+    }
+
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const statuses = [...stats.byStatus].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`);
+    console.log(
+      `fuzz: seed ${SEED}, ${RUNS} runs × 3 callers, ${ops.length} operations, ${stats.requests} requests, ${stats.rebuilds} fixture rebuilds, ${seconds} s (${probe.digests} table digests, ${(stats.digestMs / 1000).toFixed(1)} s); statuses ${statuses.join(" ")}`,
+    );
+    const unreached = ops.filter((o) => !stats.succeeded.has(o.id)).map((o) => o.id);
+    console.log(`fuzz: ${ops.length - unreached.length} operations answered 2xx/3xx at least once; never: ${unreached.join(" ")}`);
+    for (const f of failures) console.log(`\nFUZZ FAILURE ${f}`);
+    expect(failures.map((f) => f.split("\n")[0])).toEqual([]);
+  },
+  60 * 60 * 1000,
+);
