@@ -9,7 +9,10 @@ export type Config = {
   smtpUrl: string | null;
   secret: string | null;
   ipRateLimit: number;
-  tenantHandles: number;
+  /** The memory the server aims to stay within (MiB); tenant-file handles and their caches follow from it. */
+  memoryMb: number;
+  /** Open tenant-file handles; null = as many as the memory budget allows. */
+  tenantHandles: number | null;
   quiet: boolean;
 };
 
@@ -43,7 +46,8 @@ export function loadConfig(args: string[] = [], env: Env = process.env, override
     smtpUrl: env.LEARNSPACE_SMTP_URL || null,
     secret: env.LEARNSPACE_SECRET || null,
     ipRateLimit: intSetting("LEARNSPACE_IP_RATE_LIMIT", env.LEARNSPACE_IP_RATE_LIMIT, 60, 0),
-    tenantHandles: intSetting("LEARNSPACE_TENANT_HANDLES", env.LEARNSPACE_TENANT_HANDLES, 256, 1),
+    memoryMb: intSetting("LEARNSPACE_MEMORY_MB", env.LEARNSPACE_MEMORY_MB, 128, 64),
+    tenantHandles: env.LEARNSPACE_TENANT_HANDLES ? intSetting("LEARNSPACE_TENANT_HANDLES", env.LEARNSPACE_TENANT_HANDLES, 0, 1) : null,
     quiet: env.LEARNSPACE_QUIET === "1",
     ...overrides,
   };

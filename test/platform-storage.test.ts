@@ -6,10 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { loadConfig } from "../src/config";
+import { tenantBudget } from "../src/platform/db/memory-budget";
 import { SchemaTooNewError } from "../src/platform/db/migrate";
 import { platformMigrations, tenantMigrations } from "../src/platform/db/migrations.gen";
 import { openPlatformDb } from "../src/platform/db/platform-db";
-import { drizzleOf } from "../src/platform/db/sqlite";
+import { closeSqlite, drizzleOf } from "../src/platform/db/sqlite";
 import { startServer } from "../src/server";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
@@ -175,6 +176,29 @@ describe("statement reuse", () => {
     ).toThrow("abort");
     expect(db.all<{ n: number }>(sql`SELECT count(*) AS n FROM t`)[0]?.n).toBe(15);
     sqlite.close();
+  });
+});
+
+describe("memory budget", () => {
+  test("LEARNSPACE_MEMORY_MB sets the handle cap and page cache; LEARNSPACE_TENANT_HANDLES still overrides the cap", () => {
+    const small = tenantBudget(loadConfig([], {}).memoryMb);
+    const large = tenantBudget(loadConfig([], { LEARNSPACE_MEMORY_MB: "1024" }).memoryMb);
+    expect(small.handles).toBeGreaterThanOrEqual(4);
+    expect(large.handles).toBeGreaterThan(small.handles * 4);
+    expect(large.cacheKiB).toBeGreaterThan(small.cacheKiB);
+    const pinned = loadConfig([], { LEARNSPACE_MEMORY_MB: "1024", LEARNSPACE_TENANT_HANDLES: "7" });
+    expect(tenantBudget(pinned.memoryMb, pinned.tenantHandles).handles).toBe(7);
+    expect(() => loadConfig([], { LEARNSPACE_MEMORY_MB: "12" })).toThrow("LEARNSPACE_MEMORY_MB");
+  });
+
+  test("a closed connection's cached statements are finalized at once, not left to the garbage collector", () => {
+    const sqlite = new Database(":memory:");
+    sqlite.exec("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+    const db = drizzleOf(sqlite);
+    const stmt = db.select({ n: sql<number>`count(*)` }).from(sql`t`).prepare();
+    expect(stmt.get()).toEqual({ n: 0 });
+    closeSqlite(sqlite);
+    expect(() => stmt.get()).toThrow();
   });
 });
 
