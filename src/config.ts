@@ -11,6 +11,8 @@ export type Config = {
   ipRateLimit: number;
   /** The memory the server aims to stay within (MiB); tenant-file handles and their caches follow from it. */
   memoryMb: number;
+  /** Password hashes that may wait for a core before more sign-ins are shed with 503 SERVER_BUSY. */
+  signinQueue: number;
   /** Open tenant-file handles; null = as many as the memory budget allows. */
   tenantHandles: number | null;
   quiet: boolean;
@@ -47,6 +49,7 @@ export function loadConfig(args: string[] = [], env: Env = process.env, override
     secret: env.LEARNSPACE_SECRET || null,
     ipRateLimit: intSetting("LEARNSPACE_IP_RATE_LIMIT", env.LEARNSPACE_IP_RATE_LIMIT, 60, 0),
     memoryMb: intSetting("LEARNSPACE_MEMORY_MB", env.LEARNSPACE_MEMORY_MB, 128, 64),
+    signinQueue: intSetting("LEARNSPACE_SIGNIN_QUEUE", env.LEARNSPACE_SIGNIN_QUEUE, 64, 0),
     tenantHandles: env.LEARNSPACE_TENANT_HANDLES ? intSetting("LEARNSPACE_TENANT_HANDLES", env.LEARNSPACE_TENANT_HANDLES, 0, 1) : null,
     quiet: env.LEARNSPACE_QUIET === "1",
     ...overrides,

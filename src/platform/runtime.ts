@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Config } from "../config";
 import type { MemberResolver } from "./auth/actor";
+import { limitPasswordWork } from "./auth/password";
 import { createTokens, type Tokens } from "./auth/tokens";
 import { tenantBudget } from "./db/memory-budget";
 import { openPlatformDb, type PlatformDb } from "./db/platform-db";
@@ -27,6 +28,7 @@ export type Runtime = {
 export function createRuntime(config: Config, resolveMember: MemberResolver): Runtime {
   const platform = openPlatformDb(config.dataDir);
   const secret = loadSecret(config.dataDir, config.secret);
+  limitPasswordWork({ queue: config.signinQueue });
   const tenants = createTenantStore(config.dataDir, tenantBudget(config.memoryMb, config.tenantHandles));
   const log = config.quiet ? () => {} : (line: object) => console.log(JSON.stringify({ time: new Date().toISOString(), ...line }));
   return {
