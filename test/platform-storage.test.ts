@@ -191,6 +191,21 @@ describe("memory budget", () => {
     expect(() => loadConfig([], { LEARNSPACE_MEMORY_MB: "12" })).toThrow("LEARNSPACE_MEMORY_MB");
   });
 
+  test("a new tenant file uses 2 KiB pages, so an empty school costs about half a megabyte", async () => {
+    const t = await createTenantFixture(s.server);
+    const file = new Database(s.server.rt.tenants.fileOf(t.tenantId), { readonly: true });
+    try {
+      const { page_size, page_count } = file.query("SELECT * FROM pragma_page_size(), pragma_page_count()").get() as {
+        page_size: number;
+        page_count: number;
+      };
+      expect(page_size).toBe(2048);
+      expect(page_size * page_count).toBeLessThan(700 * 1024);
+    } finally {
+      file.close();
+    }
+  });
+
   test("a closed connection's cached statements are finalized at once, not left to the garbage collector", () => {
     const sqlite = new Database(":memory:");
     sqlite.exec("CREATE TABLE t (id INTEGER PRIMARY KEY)");

@@ -7,6 +7,9 @@ export function openSqlite(path: string, memory?: { cacheKiB: number }): Databas
   const sqlite = new Database(path, { create: true, strict: true });
   // No mmap_size: its mapped pages count in RSS (+55 MiB at 1,000 tenants, bench/tenants.ts).
   if (memory) sqlite.exec(`PRAGMA cache_size = -${memory.cacheKiB}`);
+  // 2 KiB pages halve an empty tenant file (~250 tables and indexes, a page each: 1 MiB → 540 KiB) at no
+  // measured read cost; SQLite applies it to a new file only (an existing one keeps its size until VACUUM).
+  sqlite.exec("PRAGMA page_size = 2048");
   sqlite.exec("PRAGMA journal_mode = WAL");
   // FULL: an acknowledged write survives power loss, even in WAL mode.
   sqlite.exec("PRAGMA synchronous = FULL");
