@@ -6,11 +6,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { loadConfig } from "../src/config";
+import { enableGroupCommit, settled } from "../src/platform/db/group-commit";
 import { tenantBudget } from "../src/platform/db/memory-budget";
 import { SchemaTooNewError } from "../src/platform/db/migrate";
 import { platformMigrations, tenantMigrations } from "../src/platform/db/migrations.gen";
 import { openPlatformDb } from "../src/platform/db/platform-db";
-import { closeSqlite, drizzleOf } from "../src/platform/db/sqlite";
+import { closeSqlite, drizzleOf, openSqlite } from "../src/platform/db/sqlite";
+import { write } from "../src/platform/db/types";
 import { startServer } from "../src/server";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
@@ -214,6 +216,36 @@ describe("memory budget", () => {
     expect(stmt.get()).toEqual({ n: 0 });
     closeSqlite(sqlite);
     expect(() => stmt.get()).toThrow();
+  });
+});
+
+describe("group commit", () => {
+  test("the writes of one event-loop turn commit together, a failed one alone is undone, and settled() is the commit", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "learnspace-group-"));
+    const sqlite = openSqlite(join(dir, "t.sqlite"));
+    const other = new Database(join(dir, "t.sqlite"), { readonly: true });
+    try {
+      sqlite.exec("CREATE TABLE t (v TEXT)");
+      enableGroupCommit(sqlite);
+      const db = drizzleOf(sqlite);
+      const count = () => (other.query("SELECT count(*) AS n FROM t").get() as { n: number }).n;
+      write(db, (tx) => tx.run(sql`INSERT INTO t VALUES ('a')`));
+      write(db, (tx) => tx.run(sql`INSERT INTO t VALUES ('b')`));
+      expect(() =>
+        write(db, (tx) => {
+          tx.run(sql`INSERT INTO t VALUES ('undone')`);
+          throw new Error("abort");
+        }),
+      ).toThrow("abort");
+      expect(count()).toBe(0); // not committed yet: nobody has been answered
+      await settled();
+      expect(count()).toBe(2);
+      expect(settled()).toBeNull();
+    } finally {
+      other.close();
+      closeSqlite(sqlite);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import type { Config } from "../config";
 import type { MemberResolver } from "./auth/actor";
 import { limitPasswordWork } from "./auth/password";
 import { createTokens, type Tokens } from "./auth/tokens";
+import { enableGroupCommit } from "./db/group-commit";
 import { tenantBudget } from "./db/memory-budget";
 import { openPlatformDb, type PlatformDb } from "./db/platform-db";
 import { closeSqlite } from "./db/sqlite";
@@ -25,11 +26,13 @@ export type Runtime = {
   close(): void;
 };
 
-export function createRuntime(config: Config, resolveMember: MemberResolver): Runtime {
+/** `groupCommit`: the server's writes share commits (db/group-commit.ts); CLI commands and scripts commit alone. */
+export function createRuntime(config: Config, resolveMember: MemberResolver, opts: { groupCommit?: boolean } = {}): Runtime {
   const platform = openPlatformDb(config.dataDir);
+  if (opts.groupCommit) enableGroupCommit(platform.sqlite);
   const secret = loadSecret(config.dataDir, config.secret);
   limitPasswordWork({ queue: config.signinQueue });
-  const tenants = createTenantStore(config.dataDir, tenantBudget(config.memoryMb, config.tenantHandles));
+  const tenants = createTenantStore(config.dataDir, tenantBudget(config.memoryMb, config.tenantHandles), opts);
   const log = config.quiet ? () => {} : (line: object) => console.log(JSON.stringify({ time: new Date().toISOString(), ...line }));
   return {
     config,

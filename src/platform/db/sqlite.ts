@@ -1,5 +1,6 @@
 import { Database, type Statement } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
+import { commitBatch } from "./group-commit";
 import type { Db } from "./types";
 
 /** Opens a SQLite file with the pragmas every learnspace file uses; a tenant file's caches follow the memory budget. */
@@ -30,6 +31,9 @@ export function optimizeOnOpen(sqlite: Database) {
   sqlite.exec("PRAGMA optimize = 0x10002");
 }
 
+/** The connection under a Drizzle handle made by drizzleOf (write() joins its group commit). */
+export const connectionOf = new WeakMap<Db, Database>();
+
 /** The compiled statements drizzleOf keeps per connection, finalized when it closes. */
 const statementsOf = new WeakMap<Database, Map<string, Statement>>();
 
@@ -39,6 +43,7 @@ const statementsOf = new WeakMap<Database, Map<string, Statement>>();
  * gets to them, holding its schema and page cache until then (RSS grew with every reopened tenant).
  */
 export function closeSqlite(sqlite: Database) {
+  commitBatch(sqlite);
   try {
     sqlite.exec("PRAGMA optimize");
   } catch {
@@ -91,5 +96,7 @@ export function drizzleOf(sqlite: Database, max = 500): Db {
     exec: (sql: string) => sqlite.exec(sql),
     transaction: <A extends unknown[], R>(fn: (...args: A) => R) => sqlite.transaction(fn),
   };
-  return drizzle({ client: client as unknown as Database }) as unknown as Db;
+  const db = drizzle({ client: client as unknown as Database }) as unknown as Db;
+  connectionOf.set(db, sqlite);
+  return db;
 }

@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { enableGroupCommit } from "./group-commit";
 import type { TenantBudget } from "./memory-budget";
 import { applyMigrations } from "./migrate";
 import { tenantMigrations } from "./migrations.gen";
@@ -34,7 +35,7 @@ export type TenantStore = {
 export class TenantFileMissingError extends Error {}
 
 /** An LRU of open tenant handles, bounded by the budget's idle handles; each handle's caches are bounded too. */
-export function createTenantStore(dataDir: string, budget: TenantBudget): TenantStore {
+export function createTenantStore(dataDir: string, budget: TenantBudget, { groupCommit = false } = {}): TenantStore {
   const max = budget.handles;
   const open = new Map<string, TenantHandle>();
 
@@ -75,6 +76,7 @@ export function createTenantStore(dataDir: string, budget: TenantBudget): Tenant
         sqlite.close();
         throw e;
       }
+      if (groupCommit) enableGroupCommit(sqlite);
       h = { tenantId, sqlite, db: drizzleOf(sqlite, budget.statements), users: 0, evicted: false, cache: new Map() };
       open.set(tenantId, h);
     }

@@ -3,6 +3,7 @@ import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
 import { Elysia, ValidationError } from "elysia";
 import { releaseActor } from "../auth/context";
+import { settled } from "../db/group-commit";
 import type { Runtime } from "../runtime";
 import { bodyProblem, isStreamedBody, parseJsonBody, readLimited } from "./body";
 import { type FieldError, invalidJsonProblem, Problem, problemBody, problemResponse } from "./errors";
@@ -161,40 +162,48 @@ function problemFor({ error, code, request, route }: ErrorContext, rt: Runtime, 
 
 /** Request ids, one JSON log line per request, body limits and problem+json for every error. */
 export function httpPlugin(rt: Runtime, routes: RouteList = () => []) {
-  return new Elysia({ name: "learnspace.http" })
-    .onRequest(({ request, set }) => {
-      const id = Bun.randomUUIDv7();
-      started.set(request, { id, at: performance.now() });
-      set.headers["x-request-id"] = id;
-    })
-    .onParse({ as: "global" }, async ({ request, contentType }) => {
-      if (isStreamedBody(request)) return;
-      const type = contentType?.split(";")[0]?.trim().toLowerCase();
-      const text = await readLimited(request);
-      if (type === "application/json" || type?.endsWith("+json")) return parseJsonBody(request, text);
-      if (type === "application/x-www-form-urlencoded") return Object.fromEntries(new URLSearchParams(text));
-      // No body at all reads as an empty object, whatever the declared type.
-      if (text === "") return {};
-      // Any other type is read under the same limit and handed to validation as text.
-      return text;
-    })
-    .onError({ as: "global" }, (ctx) => {
-      const res = problemFor(ctx as unknown as ErrorContext, rt, routes);
-      // The log line reports what was sent, not Elysia's provisional 422 of a validation error.
-      ctx.set.status = res.status;
-      return res;
-    })
-    .onAfterResponse({ as: "global" }, ({ request, set, route, responseValue }) => {
-      releaseActor(rt, request);
-      const s = started.get(request);
-      if (!s) return;
-      rt.log({
-        requestId: s.id,
-        method: request.method,
-        route,
-        // A handler that returns a Response (a redirect) sets its own status; set.status stays 200.
-        status: responseValue instanceof Response ? responseValue.status : set.status,
-        ms: Math.round((performance.now() - s.at) * 100) / 100,
-      });
-    });
+  return (
+    new Elysia({ name: "learnspace.http" })
+      .onRequest(({ request, set }) => {
+        const id = Bun.randomUUIDv7();
+        started.set(request, { id, at: performance.now() });
+        set.headers["x-request-id"] = id;
+      })
+      .onParse({ as: "global" }, async ({ request, contentType }) => {
+        if (isStreamedBody(request)) return;
+        const type = contentType?.split(";")[0]?.trim().toLowerCase();
+        const text = await readLimited(request);
+        if (type === "application/json" || type?.endsWith("+json")) return parseJsonBody(request, text);
+        if (type === "application/x-www-form-urlencoded") return Object.fromEntries(new URLSearchParams(text));
+        // No body at all reads as an empty object, whatever the declared type.
+        if (text === "") return {};
+        // Any other type is read under the same limit and handed to validation as text.
+        return text;
+      })
+      // Group commit: an answer leaves only once the writes made before it are durable.
+      .onAfterHandle({ as: "global" }, async () => {
+        await settled();
+      })
+      .onError({ as: "global" }, async (ctx) => {
+        // A failed request may have written too (a sign-in's failure count); a failed commit is a 500.
+        await settled()?.catch((error) => Object.assign(ctx, { error, code: "UNKNOWN" }));
+        const res = problemFor(ctx as unknown as ErrorContext, rt, routes);
+        // The log line reports what was sent, not Elysia's provisional 422 of a validation error.
+        ctx.set.status = res.status;
+        return res;
+      })
+      .onAfterResponse({ as: "global" }, ({ request, set, route, responseValue }) => {
+        releaseActor(rt, request);
+        const s = started.get(request);
+        if (!s) return;
+        rt.log({
+          requestId: s.id,
+          method: request.method,
+          route,
+          // A handler that returns a Response (a redirect) sets its own status; set.status stays 200.
+          status: responseValue instanceof Response ? responseValue.status : set.status,
+          ms: Math.round((performance.now() - s.at) * 100) / 100,
+        });
+      })
+  );
 }
