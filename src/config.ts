@@ -49,7 +49,7 @@ export function loadConfig(args: string[] = [], env: Env = process.env, override
     secret: env.LEARNSPACE_SECRET || null,
     ipRateLimit: intSetting("LEARNSPACE_IP_RATE_LIMIT", env.LEARNSPACE_IP_RATE_LIMIT, 60, 0),
     memoryMb: intSetting("LEARNSPACE_MEMORY_MB", env.LEARNSPACE_MEMORY_MB, 128, 64),
-    signinQueue: intSetting("LEARNSPACE_SIGNIN_QUEUE", env.LEARNSPACE_SIGNIN_QUEUE, 64, 0),
+    signinQueue: intSetting("LEARNSPACE_SIGNIN_QUEUE", env.LEARNSPACE_SIGNIN_QUEUE, 1000, 0),
     tenantHandles: env.LEARNSPACE_TENANT_HANDLES ? intSetting("LEARNSPACE_TENANT_HANDLES", env.LEARNSPACE_TENANT_HANDLES, 0, 1) : null,
     quiet: env.LEARNSPACE_QUIET === "1",
     ...overrides,

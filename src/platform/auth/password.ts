@@ -8,10 +8,13 @@ const CURRENT = "$argon2id$v=19$m=19456,t=2,p=1$";
 /**
  * Admission to password hashing, one per process (the cores are): Bun.password runs each hash on its
  * own thread pool with no bound, so a sign-in storm would queue without limit and starve every other
- * request of CPU. At most `concurrency` hashes run; up to `queue` wait in order; the rest are shed
- * with 503 SERVER_BUSY and a Retry-After from the measured hash time.
+ * request of CPU. At most `concurrency` hashes run; up to `queue` wait in order, as long as the
+ * wait (from the measured hash time) stays under MAX_WAIT_MS; the rest are shed with 503 SERVER_BUSY
+ * and a Retry-After of that wait.
  */
-const pool = { concurrency: availableParallelism(), queue: 64, running: 0, waiting: [] as (() => void)[], meanMs: 40 };
+const pool = { concurrency: availableParallelism(), queue: 1000, running: 0, waiting: [] as (() => void)[], meanMs: 40 };
+/** Nobody waits longer than this for a hash to start (issue 11: no request waits over 10 s). */
+const MAX_WAIT_MS = 5000;
 
 /** Sets the admission limits (LEARNSPACE_SIGNIN_QUEUE); called when a runtime starts. */
 export function limitPasswordWork(limits: { queue: number; concurrency?: number }) {
@@ -20,9 +23,10 @@ export function limitPasswordWork(limits: { queue: number; concurrency?: number 
 }
 
 async function admitted<T>(work: () => Promise<T>): Promise<T> {
+  const waitMs = ((pool.waiting.length + 1) * pool.meanMs) / pool.concurrency;
   if (pool.running < pool.concurrency) pool.running++;
-  else if (pool.waiting.length < pool.queue) await new Promise<void>((resolve) => pool.waiting.push(resolve));
-  else throw serverBusy(((pool.waiting.length + pool.running) * pool.meanMs) / pool.concurrency / 1000);
+  else if (pool.waiting.length < pool.queue && waitMs <= MAX_WAIT_MS) await new Promise<void>((resolve) => pool.waiting.push(resolve));
+  else throw serverBusy(waitMs / 1000);
   const started = performance.now();
   try {
     return await work();
