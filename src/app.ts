@@ -38,7 +38,7 @@ import { createRuntime, type Runtime } from "./platform/runtime";
 
 /** The root Elysia instance: platform plugins first, then every module, listed explicitly. */
 export function createApp(config: Config) {
-  const rt = createRuntime(config, resolveMember);
+  const rt = createRuntime(config, resolveMember, { groupCommit: true });
   const metrics = config.metrics ? createMetrics(rt) : null;
   let root: AnyElysia | null = null;
   // normalize "typebox": unknown fields are stripped, but a wrong-typed nested object is a 400, not {}.

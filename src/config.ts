@@ -10,7 +10,12 @@ export type Config = {
   smtpUrl: string | null;
   secret: string | null;
   ipRateLimit: number;
-  tenantHandles: number;
+  /** The memory the server aims to stay within (MiB); tenant-file handles and their caches follow from it. */
+  memoryMb: number;
+  /** Password hashes that may wait for a core before more sign-ins are shed with 503 SERVER_BUSY. */
+  signinQueue: number;
+  /** Open tenant-file handles; null = as many as the memory budget allows. */
+  tenantHandles: number | null;
   quiet: boolean;
   /** Peers whose X-Forwarded-For is believed: exact addresses and CIDR blocks. */
   trustedProxies: string[];
@@ -148,7 +153,10 @@ const SETTINGS: Setting[] = [
     fallback: null,
   },
   { key: "ipRateLimit", env: "LEARNSPACE_IP_RATE_LIMIT", parse: integer(0), fallback: 60 },
-  { key: "tenantHandles", env: "LEARNSPACE_TENANT_HANDLES", parse: integer(1), fallback: 256 },
+  { key: "memoryMb", env: "LEARNSPACE_MEMORY_MB", parse: integer(64), fallback: 128 },
+  { key: "signinQueue", env: "LEARNSPACE_SIGNIN_QUEUE", parse: integer(0), fallback: 1000 },
+  // Unset: as many handles as the memory budget allows.
+  { key: "tenantHandles", env: "LEARNSPACE_TENANT_HANDLES", parse: integer(1), fallback: null },
   { key: "quiet", env: "LEARNSPACE_QUIET", parse: flagValue, fallback: false },
   { key: "trustedProxies", env: "LEARNSPACE_TRUSTED_PROXIES", parse: list(isAddressOrCidr, "IP addresses or CIDR blocks"), fallback: [] },
   // Bun's idleTimeout is at most 255 s.

@@ -6,10 +6,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { loadConfig } from "../src/config";
+import { enableGroupCommit, settled } from "../src/platform/db/group-commit";
+import { tenantBudget } from "../src/platform/db/memory-budget";
 import { SchemaTooNewError } from "../src/platform/db/migrate";
 import { platformMigrations, tenantMigrations } from "../src/platform/db/migrations.gen";
 import { openPlatformDb } from "../src/platform/db/platform-db";
-import { drizzleOf } from "../src/platform/db/sqlite";
+import { closeSqlite, drizzleOf, openSqlite } from "../src/platform/db/sqlite";
+import { write } from "../src/platform/db/types";
 import { startServer } from "../src/server";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
@@ -176,6 +179,74 @@ describe("statement reuse", () => {
     ).toThrow("abort");
     expect(db.all<{ n: number }>(sql`SELECT count(*) AS n FROM t`)[0]?.n).toBe(15);
     sqlite.close();
+  });
+});
+
+describe("memory budget", () => {
+  test("LEARNSPACE_MEMORY_MB sets the handle cap and page cache; LEARNSPACE_TENANT_HANDLES still overrides the cap", () => {
+    const small = tenantBudget(loadConfig([], {}).memoryMb);
+    const large = tenantBudget(loadConfig([], { LEARNSPACE_MEMORY_MB: "1024" }).memoryMb);
+    expect(small.handles).toBeGreaterThanOrEqual(4);
+    expect(large.handles).toBeGreaterThan(small.handles * 4);
+    expect(large.cacheKiB).toBeGreaterThan(small.cacheKiB);
+    const pinned = loadConfig([], { LEARNSPACE_MEMORY_MB: "1024", LEARNSPACE_TENANT_HANDLES: "7" });
+    expect(tenantBudget(pinned.memoryMb, pinned.tenantHandles).handles).toBe(7);
+    expect(() => loadConfig([], { LEARNSPACE_MEMORY_MB: "12" })).toThrow("LEARNSPACE_MEMORY_MB");
+  });
+
+  test("a new tenant file uses 2 KiB pages, so an empty school costs about half a megabyte", async () => {
+    const t = await createTenantFixture(s.server);
+    const file = new Database(s.server.rt.tenants.fileOf(t.tenantId), { readonly: true });
+    try {
+      const { page_size, page_count } = file.query("SELECT * FROM pragma_page_size(), pragma_page_count()").get() as {
+        page_size: number;
+        page_count: number;
+      };
+      expect(page_size).toBe(2048);
+      expect(page_size * page_count).toBeLessThan(700 * 1024);
+    } finally {
+      file.close();
+    }
+  });
+
+  test("a closed connection's cached statements are finalized at once, not left to the garbage collector", () => {
+    const sqlite = new Database(":memory:");
+    sqlite.exec("CREATE TABLE t (id INTEGER PRIMARY KEY)");
+    const db = drizzleOf(sqlite);
+    const stmt = db.select({ n: sql<number>`count(*)` }).from(sql`t`).prepare();
+    expect(stmt.get()).toEqual({ n: 0 });
+    closeSqlite(sqlite);
+    expect(() => stmt.get()).toThrow();
+  });
+});
+
+describe("group commit", () => {
+  test("the writes of one event-loop turn commit together, a failed one alone is undone, and settled() is the commit", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "learnspace-group-"));
+    const sqlite = openSqlite(join(dir, "t.sqlite"));
+    const other = new Database(join(dir, "t.sqlite"), { readonly: true });
+    try {
+      sqlite.exec("CREATE TABLE t (v TEXT)");
+      enableGroupCommit(sqlite);
+      const db = drizzleOf(sqlite);
+      const count = () => (other.query("SELECT count(*) AS n FROM t").get() as { n: number }).n;
+      write(db, (tx) => tx.run(sql`INSERT INTO t VALUES ('a')`));
+      write(db, (tx) => tx.run(sql`INSERT INTO t VALUES ('b')`));
+      expect(() =>
+        write(db, (tx) => {
+          tx.run(sql`INSERT INTO t VALUES ('undone')`);
+          throw new Error("abort");
+        }),
+      ).toThrow("abort");
+      expect(count()).toBe(0); // not committed yet: nobody has been answered
+      await settled();
+      expect(count()).toBe(2);
+      expect(settled()).toBeNull();
+    } finally {
+      other.close();
+      closeSqlite(sqlite);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

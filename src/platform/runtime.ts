@@ -1,7 +1,10 @@
 import { join } from "node:path";
 import type { Config } from "../config";
 import type { MemberResolver } from "./auth/actor";
+import { limitPasswordWork } from "./auth/password";
 import { createTokens, type Tokens } from "./auth/tokens";
+import { enableGroupCommit } from "./db/group-commit";
+import { tenantBudget } from "./db/memory-budget";
 import { openPlatformDb, type PlatformDb } from "./db/platform-db";
 import { closeSqlite } from "./db/sqlite";
 import { createTenantStore, type TenantStore } from "./db/tenant-store";
@@ -27,10 +30,13 @@ export type Runtime = {
   close(): void;
 };
 
-export function createRuntime(config: Config, resolveMember: MemberResolver): Runtime {
+/** `groupCommit`: the server's writes share commits (db/group-commit.ts); CLI commands and scripts commit alone. */
+export function createRuntime(config: Config, resolveMember: MemberResolver, opts: { groupCommit?: boolean } = {}): Runtime {
   const platform = openPlatformDb(config.dataDir);
+  if (opts.groupCommit) enableGroupCommit(platform.sqlite);
   const secret = loadSecret(config.dataDir, config.secret);
-  const tenants = createTenantStore(config.dataDir, config.tenantHandles);
+  limitPasswordWork({ queue: config.signinQueue });
+  const tenants = createTenantStore(config.dataDir, tenantBudget(config.memoryMb, config.tenantHandles), opts);
   const log = config.quiet ? () => {} : (line: object) => console.log(JSON.stringify({ time: new Date().toISOString(), ...line }));
   // The mailer logs through rt.log, so that a replaced log (tests, a future log sink) sees its lines.
   const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, "outbox"), log: (line) => rt.log(line) });

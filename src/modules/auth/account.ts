@@ -4,7 +4,7 @@ import { hashPassword } from "../../platform/auth/password";
 import { sessions } from "../../platform/auth/platform-tables";
 import { directory, tenants } from "../../platform/db/platform-tables";
 import type { TenantRow } from "../../platform/db/registry";
-import { write } from "../../platform/db/types";
+import { commitNow, write } from "../../platform/db/types";
 import { conflict, forbidden, unauthenticated } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { members } from "../members/tables";
@@ -52,6 +52,8 @@ export async function signUp(rt: Runtime, input: Static<typeof SignUpBody>, now 
         .run();
       if (tenantId) tx.insert(pendingSignUps).values({ tenantId, accountId: id, createdAt: now }).run();
     });
+    // The marker must be on disk before the tenant file exists, or a crash leaves a file nobody knows of.
+    commitNow(db);
   } catch (e) {
     if (isUnique(e)) throw conflict("ALREADY_EXISTS", "An account with this e-mail already exists.");
     throw e;

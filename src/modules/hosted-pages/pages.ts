@@ -88,12 +88,15 @@ button,.btn{display:block;box-sizing:border-box;width:100%;margin-top:12px;paddi
 output{display:block;margin-top:8px;font-size:13px}.err{color:#b00020}.ok{color:#0a7a32}`;
 
 /**
- * Posts each form[data-path] as JSON to /api/v1; data-send requests a tenant code; data-provider starts
- * external sign-in and, back from it, shows who signed in (refreshSession) or the error code; form[data-space-join] signs in with the password, then joins the space with the code.
+ * Posts each form[data-path] as JSON to /api/v1 (a 503 SERVER_BUSY is retried after Retry-After, with jitter, up to 5 times);
+ * data-send requests a tenant code; data-provider starts external sign-in and, back from it, shows who signed in
+ * (refreshSession) or the error code; form[data-space-join] signs in with the password, then joins the space with the code.
  */
 const JS = `const B=document.body.dataset;
 async function call(path,body,token){const h={'content-type':'application/json'};if(token)h.authorization='Bearer '+token;
-const r=await fetch('/api/v1'+path,{method:'POST',headers:h,body:JSON.stringify(body)});let j=null;try{j=await r.json()}catch(e){}return{ok:r.ok,j:j||{}}}
+for(let i=0;;i++){const r=await fetch('/api/v1'+path,{method:'POST',headers:h,body:JSON.stringify(body)});let j=null;try{j=await r.json()}catch(e){}
+if(r.status===503&&j&&j.code==='SERVER_BUSY'&&i<5){await new Promise(d=>setTimeout(d,(Number(r.headers.get('retry-after'))||1)*1000*(1+Math.random())));continue}
+return{ok:r.ok,j:j||{}}}}
 function show(o,ok,text){o.textContent=text;o.className=ok?'ok':'err'}
 function why(j){return j.errors&&j.errors.length?j.errors.map(e=>e.field+' '+e.message).join(', '):j.detail||j.title||B.fail}
 for(const f of document.querySelectorAll('form[data-path]')){const o=f.querySelector('output');

@@ -11,28 +11,39 @@ import { tenantSettings } from "../tenant/tables";
 import type { LoginPageSettingsRecord, PublicLoginPage } from "./model";
 import { getLoginPageSettings, LOGIN_PAGE_RECORD } from "./service";
 
-/**
- * The login page's images as shown: an image with a ready file shows the file (a 1-hour download
- * URL anyone may use), else its configured URL.
- */
-function pageImages(rt: Runtime, tenantId: string, db: Db, page: LoginPageSettingsRecord) {
+/** Where a login-page image comes from: a ready file, else its configured URL. */
+export type ImageSource = { fileId: string | null; url: string | null };
+
+/** The login page's logo and background sources; a file counts only once its upload is ready. */
+function pageImageSources(db: Db, page: LoginPageSettingsRecord) {
   const ready = readyFilesByIds(
     db,
     [page.logoImageFileId, page.backgroundImageFileId].filter((id) => id !== null),
   );
-  const image = (fileId: string | null, url: string | null) =>
-    fileId && ready.has(fileId)
-      ? fileDownloadUrl(rt, { tenantId, fileId, readerId: ANONYMOUS_READER, attachedTo: `login-page:${LOGIN_PAGE_RECORD}` })
-      : url;
-  return {
-    logoImageUrl: image(page.logoImageFileId, page.logoImageUrl),
-    backgroundImageUrl: image(page.backgroundImageFileId, page.backgroundImageUrl),
-  };
+  const source = (fileId: string | null, url: string | null): ImageSource => ({ fileId: fileId && ready.has(fileId) ? fileId : null, url });
+  return { logo: source(page.logoImageFileId, page.logoImageUrl), background: source(page.backgroundImageFileId, page.backgroundImageUrl) };
+}
+
+/** An image as shown: a ready file as a 1-hour download URL anyone may use, else its configured URL. */
+export function imageUrl(rt: Runtime, tenantId: string, src: ImageSource): string | null {
+  return src.fileId
+    ? fileDownloadUrl(rt, { tenantId, fileId: src.fileId, readerId: ANONYMOUS_READER, attachedTo: `login-page:${LOGIN_PAGE_RECORD}` })
+    : src.url;
+}
+
+function pageImages(rt: Runtime, tenantId: string, db: Db, page: LoginPageSettingsRecord) {
+  const { logo, background } = pageImageSources(db, page);
+  return { logoImageUrl: imageUrl(rt, tenantId, logo), backgroundImageUrl: imageUrl(rt, tenantId, background) };
+}
+
+/** The tenant's logo source (TenantInfo, AuthTenant show it as the login page does). */
+export function tenantLogoSource(db: Db): ImageSource {
+  return pageImageSources(db, getLoginPageSettings(db)).logo;
 }
 
 /** The tenant's logo (TenantInfo, AuthTenant): the login page's logo as the page shows it. */
 export function tenantLogoUrl(rt: Runtime, tenantId: string, db: Db): string | null {
-  return pageImages(rt, tenantId, db, getLoginPageSettings(db)).logoImageUrl;
+  return imageUrl(rt, tenantId, tenantLogoSource(db));
 }
 
 /**

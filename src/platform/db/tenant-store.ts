@@ -1,6 +1,8 @@
 import type { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { enableGroupCommit } from "./group-commit";
+import type { TenantBudget } from "./memory-budget";
 import { applyMigrations } from "./migrate";
 import { tenantMigrations } from "./migrations.gen";
 import { closeSqlite, drizzleOf, openSqlite } from "./sqlite";
@@ -32,8 +34,9 @@ export type TenantStore = {
 
 export class TenantFileMissingError extends Error {}
 
-/** An LRU of open tenant handles, bounded by `max` idle handles. */
-export function createTenantStore(dataDir: string, max: number): TenantStore {
+/** An LRU of open tenant handles, bounded by the budget's idle handles; each handle's caches are bounded too. */
+export function createTenantStore(dataDir: string, budget: TenantBudget, { groupCommit = false } = {}): TenantStore {
+  const max = budget.handles;
   const open = new Map<string, TenantHandle>();
 
   const fileOf = (tenantId: string) => {
@@ -66,14 +69,15 @@ export function createTenantStore(dataDir: string, max: number): TenantStore {
     } else {
       const path = fileOf(tenantId);
       if (!opts?.create && !existsSync(path)) throw new TenantFileMissingError(`tenant file missing: ${path}`);
-      const sqlite = openSqlite(path);
+      const sqlite = openSqlite(path, budget);
       try {
         applyMigrations(sqlite, tenantMigrations, `tenant ${tenantId}`);
       } catch (e) {
         sqlite.close();
         throw e;
       }
-      h = { tenantId, sqlite, db: drizzleOf(sqlite), users: 0, evicted: false, cache: new Map() };
+      if (groupCommit) enableGroupCommit(sqlite);
+      h = { tenantId, sqlite, db: drizzleOf(sqlite, budget.statements), users: 0, evicted: false, cache: new Map() };
       open.set(tenantId, h);
     }
     h.users++;

@@ -1,11 +1,15 @@
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
+import { commitBatch, joinBatch } from "./group-commit";
+import { connectionOf } from "./sqlite";
 
 /** A Drizzle handle on one SQLite file, or a transaction on it: services take either. */
 export type Db = BaseSQLiteDatabase<"sync", void>;
 
-/** Runs fn in one IMMEDIATE transaction: a request that writes leaves all or nothing. */
+/** Runs fn in one IMMEDIATE transaction (a savepoint of the group commit): a request that writes leaves all or nothing. */
 export function write<T>(db: Db, fn: (tx: Db) => T): T {
+  const sqlite = connectionOf.get(db);
+  if (sqlite) joinBatch(sqlite);
   return db.transaction((tx) => fn(tx as unknown as Db), { behavior: "immediate" });
 }
 
@@ -15,4 +19,13 @@ export function write<T>(db: Db, fn: (tx: Db) => T): T {
  */
 export function inJsonList(column: SQLWrapper, values: readonly string[]): SQL {
   return sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
+}
+
+/**
+ * Commits this file's open group-commit batch at once: for a protocol whose steps must reach the
+ * disk in order across files (sign-up: account and pending marker before the tenant file).
+ */
+export function commitNow(db: Db): void {
+  const sqlite = connectionOf.get(db);
+  if (sqlite) commitBatch(sqlite);
 }

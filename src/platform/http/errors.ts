@@ -28,6 +28,10 @@ export const tooMany = (code: string, message: string, retryAfterSeconds: number
   new Problem(429, code, message, undefined, { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 export const providerUnavailable = () =>
   new Problem(503, "PROVIDER_UNAVAILABLE", "The sign-in provider cannot be reached; try again later.");
+export const serverBusy = (retryAfterSeconds: number) =>
+  new Problem(503, "SERVER_BUSY", "The server is busy signing other people in; try again shortly.", undefined, {
+    "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
 export const invalidJsonProblem = () => new Problem(400, "INVALID_JSON", "The request body is not valid JSON.");
 export const payloadTooLarge = () => new Problem(413, "PAYLOAD_TOO_LARGE", "The request body is larger than 4 MiB.");
 

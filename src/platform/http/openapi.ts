@@ -23,6 +23,7 @@ const ERROR_STATUSES: Record<string, string> = {
   "413": "Body larger than 4 MiB",
   "429": "Too many requests",
   "500": "Internal error",
+  "503": "Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After",
 };
 
 /** Builds the OpenAPI 3.1 document from the routes: the same TypeBox schemas that validate. */

@@ -3,6 +3,7 @@ import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
 import { Elysia, ValidationError } from "elysia";
 import { releaseActor } from "../auth/context";
+import { settled } from "../db/group-commit";
 import type { Runtime } from "../runtime";
 import { bodyProblem, isStreamedBody, parseJsonBody, readLimited, refuseBadText } from "./body";
 import { clientAddress } from "./client-address";
@@ -176,65 +177,73 @@ export type ResponseObserver = (method: string, route: string, status: number | 
 
 /** Request ids, one JSON log line per request, body limits and problem+json for every error. */
 export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: ResponseObserver) {
-  return new Elysia({ name: "learnspace.http" })
-    .onRequest(({ request, set, server }) => {
-      const incoming = request.headers.get("x-request-id");
-      const id = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : Bun.randomUUIDv7();
-      if (rt.draining) {
-        const res = problemResponse(new Problem(503, "SHUTTING_DOWN", "The server is shutting down; retry shortly."), id);
-        res.headers.set("connection", "close");
+  return (
+    new Elysia({ name: "learnspace.http" })
+      .onRequest(({ request, set, server }) => {
+        const incoming = request.headers.get("x-request-id");
+        const id = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : Bun.randomUUIDv7();
+        if (rt.draining) {
+          const res = problemResponse(new Problem(503, "SHUTTING_DOWN", "The server is shutting down; retry shortly."), id);
+          res.headers.set("connection", "close");
+          return res;
+        }
+        started.set(request, { id, at: performance.now(), client: clientAddress(rt.config, request, server) });
+        rt.inFlight++;
+        enterRequest(id);
+        set.headers["x-request-id"] = id;
+      })
+      .onParse({ as: "global" }, async ({ request, contentType }) => {
+        if (isStreamedBody(request)) return;
+        const type = contentType?.split(";")[0]?.trim().toLowerCase();
+        const text = await readLimited(request);
+        if (type === "application/json" || type?.endsWith("+json")) return parseJsonBody(request, text);
+        if (type === "application/x-www-form-urlencoded") {
+          const form = Object.fromEntries(new URLSearchParams(text));
+          return refuseBadText(request, form) ? {} : form;
+        }
+        // No body at all reads as an empty object, whatever the declared type.
+        if (text === "") return {};
+        // Any other type is read under the same limit and handed to validation as text.
+        return text;
+      })
+      // Group commit: an answer leaves only once the writes made before it are durable.
+      .onAfterHandle({ as: "global" }, async () => {
+        await settled();
+      })
+      .onError({ as: "global" }, async (ctx) => {
+        // A failed request may have written too (a sign-in's failure count); a failed commit is a 500.
+        await settled()?.catch((error) => Object.assign(ctx, { error, code: "UNKNOWN" }));
+        let res: Response;
+        try {
+          res = problemFor(ctx as unknown as ErrorContext, rt, routes);
+        } catch (e) {
+          // Mapping the error failed too: still one problem+json 500, never an error escaping the server.
+          res = internalProblem(rt, started.get(ctx.request)?.id ?? Bun.randomUUIDv7(), e);
+        }
+        // The log line reports what was sent, not Elysia's provisional 422 of a validation error.
+        ctx.set.status = res.status;
         return res;
-      }
-      started.set(request, { id, at: performance.now(), client: clientAddress(rt.config, request, server) });
-      rt.inFlight++;
-      enterRequest(id);
-      set.headers["x-request-id"] = id;
-    })
-    .onParse({ as: "global" }, async ({ request, contentType }) => {
-      if (isStreamedBody(request)) return;
-      const type = contentType?.split(";")[0]?.trim().toLowerCase();
-      const text = await readLimited(request);
-      if (type === "application/json" || type?.endsWith("+json")) return parseJsonBody(request, text);
-      if (type === "application/x-www-form-urlencoded") {
-        const form = Object.fromEntries(new URLSearchParams(text));
-        return refuseBadText(request, form) ? {} : form;
-      }
-      // No body at all reads as an empty object, whatever the declared type.
-      if (text === "") return {};
-      // Any other type is read under the same limit and handed to validation as text.
-      return text;
-    })
-    .onError({ as: "global" }, (ctx) => {
-      let res: Response;
-      try {
-        res = problemFor(ctx as unknown as ErrorContext, rt, routes);
-      } catch (e) {
-        // Mapping the error failed too: still one problem+json 500, never an error escaping the server.
-        res = internalProblem(rt, started.get(ctx.request)?.id ?? Bun.randomUUIDv7(), e);
-      }
-      // The log line reports what was sent, not Elysia's provisional 422 of a validation error.
-      ctx.set.status = res.status;
-      return res;
-    })
-    .onAfterResponse({ as: "global" }, ({ request, set, route, responseValue }) => {
-      const actor = releaseActor(rt, request);
-      const s = started.get(request);
-      if (!s) return;
-      started.delete(request);
-      rt.inFlight--;
-      // A handler that returns a Response (a redirect) sets its own status; set.status stays 200.
-      const status = responseValue instanceof Response ? responseValue.status : (set.status ?? 200);
-      const ms = performance.now() - s.at;
-      observe?.(request.method, route, status, ms / 1000);
-      if (QUIET_ROUTES.has(route) && !(Number(status) >= 500)) return;
-      rt.log({
-        requestId: s.id,
-        method: request.method,
-        route,
-        status,
-        ms: Math.round(ms * 100) / 100,
-        client: s.client,
-        ...(actor ? { tenantId: actor.tenantId, memberId: actor.memberId } : {}),
-      });
-    });
+      })
+      .onAfterResponse({ as: "global" }, ({ request, set, route, responseValue }) => {
+        const actor = releaseActor(rt, request);
+        const s = started.get(request);
+        if (!s) return;
+        started.delete(request);
+        rt.inFlight--;
+        // A handler that returns a Response (a redirect) sets its own status; set.status stays 200.
+        const status = responseValue instanceof Response ? responseValue.status : (set.status ?? 200);
+        const ms = performance.now() - s.at;
+        observe?.(request.method, route, status, ms / 1000);
+        if (QUIET_ROUTES.has(route) && !(Number(status) >= 500)) return;
+        rt.log({
+          requestId: s.id,
+          method: request.method,
+          route,
+          status,
+          ms: Math.round(ms * 100) / 100,
+          client: s.client,
+          ...(actor ? { tenantId: actor.tenantId, memberId: actor.memberId } : {}),
+        });
+      })
+  );
 }

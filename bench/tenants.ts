@@ -1,0 +1,91 @@
+// Many tenants with real traffic (issue 11): touches 1,000 tenants with reads and writes and reports
+// the server's RSS after 100 / 300 / 1,000 of them, then the p50/p99 of a tenant read (GET /tenant on
+// one tenant, closed loop) and of a spread read (GET /spaces across the last 300 tenants touched).
+// Env of this process (e.g. LEARNSPACE_MEMORY_MB) reaches the server.
+// Usage: bun bench/tenants.ts [--tenants 1000] [--seconds 3] [--concurrency 16]
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { load, percentile, round, rssMiB, waitReady } from "./lib";
+
+const arg = (name: string, d: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1] || d) || d;
+const count = Math.min(arg("tenants", 1000), 5000);
+const seconds = arg("seconds", 3);
+const concurrency = arg("concurrency", 16);
+const bun = process.execPath;
+const root = join(import.meta.dir, "..");
+const port = 31201;
+const base = `http://127.0.0.1:${port}/api/v1`;
+
+const dataDir = mkdtempSync(join(tmpdir(), "ls-bench-tenants-"));
+const seed = Bun.spawnSync([bun, join(import.meta.dir, "seed-tenants.ts"), dataDir, String(count)], { stderr: "inherit" });
+if (seed.exitCode !== 0) throw new Error("seeding failed");
+const tokens: string[] = JSON.parse(readFileSync(join(dataDir, "bench-tokens.json"), "utf8"));
+
+const server = Bun.spawn([bun, join(root, "src", "main.ts"), "serve", "--port", String(port), "--data-dir", dataDir], {
+  cwd: root,
+  env: { ...process.env, LEARNSPACE_QUIET: "1" },
+  stdout: "ignore",
+  stderr: "inherit",
+});
+
+async function call(token: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+// What one school does in a visit: reads of the tenant, members, roles and spaces; two writes.
+async function visit(token: string, i: number) {
+  await call(token, "GET", "/tenant");
+  await call(token, "GET", "/members");
+  await call(token, "GET", "/roles");
+  const space = (await call(token, "POST", "/spaces", { name: `Space ${i}` })) as { id: string };
+  await call(token, "POST", "/posts", { spaceId: space.id, title: `Hello ${i}`, content: `Hello from ${i}` });
+  await call(token, "GET", "/spaces");
+  await call(token, "PATCH", "/tenant", { name: `Bench school ${i}` });
+}
+
+const results: Record<string, unknown> = { tenants: count, memoryMb: process.env.LEARNSPACE_MEMORY_MB ?? "default" };
+try {
+  await waitReady(`http://127.0.0.1:${port}/readyz`);
+  results.rssIdleMiB = rssMiB(server.pid);
+  const visitMs: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    await visit(tokens[i] as string, i);
+    visitMs.push(performance.now() - t0);
+    if (i + 1 === 100 || i + 1 === 300 || i + 1 === count) results[`rssAfter${i + 1}MiB`] = rssMiB(server.pid);
+  }
+  visitMs.sort((a, b) => a - b);
+  results.visitMs = { p50: round(percentile(visitMs, 0.5)), p99: round(percentile(visitMs, 0.99)) };
+  results.tenantRead = await load(`${base}/tenant`, { seconds, concurrency, headers: { authorization: `Bearer ${tokens[0]}` } });
+  // Spread: each request a different tenant among the last 300 touched (open handles or reopened ones).
+  const spread: number[] = [];
+  const end = performance.now() + seconds * 1000;
+  let n = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end && spread.length < 200_000) {
+        const t = tokens[count - 1 - (n++ % Math.min(300, count))] as string;
+        const t0 = performance.now();
+        await call(t, "GET", "/spaces");
+        spread.push(performance.now() - t0);
+      }
+    }),
+  );
+  spread.sort((a, b) => a - b);
+  results.spreadRead = { requests: spread.length, p50: round(percentile(spread, 0.5)), p99: round(percentile(spread, 0.99)) };
+  results.rssEndMiB = rssMiB(server.pid);
+  const status = readFileSync(`/proc/${server.pid}/status`, "utf8");
+  results.rssHighWaterMiB = round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+} finally {
+  server.kill();
+  await server.exited;
+  rmSync(dataDir, { recursive: true, force: true });
+}
+console.log(JSON.stringify(results, null, 2));

@@ -1,0 +1,55 @@
+import { describe, expect, test } from "bun:test";
+import { createTenantFixture, expectProblem, useServer } from "./helpers/server";
+
+// No waiting room: only as many sign-ins as there are cores hash at once; the rest are shed.
+const s = useServer({ signinQueue: 0 });
+const signIn = (t: { email: string; tenantKey: string }) =>
+  s.call("POST", "/api/v1/auth/sign-in/password", { json: { identifier: t.email, password: "Passw0rd!", tenantKey: t.tenantKey } });
+
+describe("sign-in storms", () => {
+  test("sign-ins beyond the hashing queue get 503 SERVER_BUSY with Retry-After; the rest sign in, and later ones succeed", async () => {
+    const t = await createTenantFixture(s.server);
+    const storm = await Promise.all(Array.from({ length: 12 }, () => signIn(t)));
+    const busy = storm.filter((r) => r.status === 503);
+    expect(storm.filter((r) => r.status === 200).length).toBeGreaterThan(0);
+    expect(busy.length).toBeGreaterThan(0);
+    expect(busy.length + storm.filter((r) => r.status === 200).length).toBe(12);
+    for (const r of busy) {
+      expectProblem(r, 503, "SERVER_BUSY");
+      expect(Number(r.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    }
+    expect((await signIn(t)).status).toBe(200);
+  });
+
+  test("the hosted login page retries a SERVER_BUSY answer after Retry-After, then shows the result", async () => {
+    const t = await createTenantFixture(s.server);
+    const html = await (await fetch(`${s.url}/t/${t.tenantKey}/login`)).text();
+    const script = /<script[^>]*>([\s\S]*?)<\/script>/.exec(html)?.[1] as string;
+    const sent: string[] = [];
+    const waits: number[] = [];
+    const answers = [
+      new Response(JSON.stringify({ code: "SERVER_BUSY" }), { status: 503, headers: { "retry-after": "2" } }),
+      new Response(JSON.stringify({ accessToken: "a" }), { status: 200 }),
+    ];
+    const fakeFetch = async (path: string) => {
+      sent.push(path);
+      return answers.shift() as Response;
+    };
+    const fakeTimeout = (fn: () => void, ms: number) => {
+      waits.push(ms);
+      fn();
+    };
+    const fakeDocument = { body: { dataset: {} }, querySelectorAll: () => [], getElementById: () => null };
+    const fakeLocation = { pathname: `/t/${t.tenantKey}/login`, search: "" };
+    const call = new Function("document", "fetch", "setTimeout", "location", `${script};return call`)(
+      fakeDocument,
+      fakeFetch,
+      fakeTimeout,
+      fakeLocation,
+    );
+    const r = await call("/auth/sign-in/password", { identifier: "x" });
+    expect(r).toEqual({ ok: true, j: { accessToken: "a" } });
+    expect(sent).toEqual(["/api/v1/auth/sign-in/password", "/api/v1/auth/sign-in/password"]);
+    expect(waits[0]).toBeGreaterThanOrEqual(2000);
+  });
+});
