@@ -1,0 +1,24 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { createRoot } from "react-dom/client";
+import { ApiError } from "./api/client";
+import { I18nProvider } from "./i18n";
+import { App } from "./shell/App";
+import { SessionProvider } from "./shell/session";
+import "./styles.css";
+
+// A 4xx is an answer, not a hiccup: retry only network failures and 5xx.
+const queries = new QueryClient({
+  defaultOptions: {
+    queries: { retry: (n, e) => n < 2 && !(e instanceof ApiError && e.status < 500), staleTime: 10_000 },
+  },
+});
+
+createRoot(document.getElementById("root") as HTMLElement).render(
+  <QueryClientProvider client={queries}>
+    <I18nProvider>
+      <SessionProvider>
+        <App />
+      </SessionProvider>
+    </I18nProvider>
+  </QueryClientProvider>,
+);
