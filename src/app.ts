@@ -4,6 +4,7 @@ import type { Config } from "./config";
 import { assignmentsModule } from "./modules/assignments";
 import { authModule } from "./modules/auth";
 import { challengesModule } from "./modules/challenges";
+import { consoleModule } from "./modules/console";
 import { fieldsModule } from "./modules/fields";
 import { filesModule } from "./modules/files";
 import { grantsModule } from "./modules/grants";
@@ -73,7 +74,8 @@ export function createApp(config: Config) {
       docsPlugin(
         () => (document ??= buildOpenApi(root as AnyElysia, { title: "learnspace", version: pkg.version, serverUrl: rt.config.publicUrl })),
       ),
-    );
+    )
+    .use(consoleModule());
   root = app;
   return { app, rt };
 }
