@@ -1,4 +1,5 @@
 #!/usr/bin/env bun
+import { DEMO_OWNER, DEMO_PASSWORD, hasDemo, seedDemo } from "./cli/demo";
 import { PLATFORM_TERMS_USAGE, platformTermsCommand } from "./cli/platform-terms";
 import { reindex } from "./cli/reindex";
 import { loadConfig } from "./config";
@@ -8,6 +9,7 @@ const USAGE = `learnspace — multi-tenant learning-space server
 
 Usage:
   learnspace serve [--port N] [--data-dir DIR] [--dev-codes]   start the server
+  learnspace demo [--port N] [--data-dir DIR]                  serve a demo school (seeded once into the data dir; dev codes on)
   learnspace migrate [--data-dir DIR]                          create/migrate the platform file and every tenant file
   learnspace reindex [--data-dir DIR]                          rebuild the e-mail directory from the tenant files
   learnspace platform-terms list|create|update|set-current …  manage the platform terms (see below)
@@ -29,6 +31,26 @@ switch (command) {
         "WARNING: dev codes are ON: one-time codes are returned in API responses. Anyone can sign in as anyone. Never use this in production.",
       );
     }
+    const shutdown = async () => {
+      await server.stop();
+      process.exit(0);
+    };
+    process.on("SIGINT", shutdown);
+    process.on("SIGTERM", shutdown);
+    break;
+  }
+  case "demo": {
+    const server = startServer({ ...config, devCodes: true });
+    const started = performance.now();
+    const fresh = !hasDemo(server.rt);
+    if (fresh) await seedDemo(server.rt, server.url);
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(`learnspace demo on ${server.rt.config.publicUrl}/ (data dir ${config.dataDir}${fresh ? `, seeded in ${seconds} s` : ", already seeded"})
+Sign in at ${server.rt.config.publicUrl}/t/demo/login — password for everyone: ${DEMO_PASSWORD}
+  owner:    ${DEMO_OWNER}
+  teachers: t.kim, t.lee, t.park
+  students: s2601 … s2660
+Dev codes are ON (one-time codes are shown in API responses): for demos only.`);
     const shutdown = async () => {
       await server.stop();
       process.exit(0);
