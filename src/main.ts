@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-import { DEMO_OWNER, DEMO_PASSWORD, hasDemo, seedDemo } from "./cli/demo";
+import { runDemo } from "./cli/demo";
 import { PLATFORM_TERMS_USAGE, platformTermsCommand } from "./cli/platform-terms";
 import { reindex } from "./cli/reindex";
 import { loadConfig } from "./config";
@@ -39,26 +39,12 @@ switch (command) {
     process.on("SIGTERM", shutdown);
     break;
   }
-  case "demo": {
-    const server = startServer({ ...config, devCodes: true });
-    const started = performance.now();
-    const fresh = !hasDemo(server.rt);
-    if (fresh) await seedDemo(server.rt, server.url);
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    console.log(`learnspace demo on ${server.rt.config.publicUrl}/ (data dir ${config.dataDir}${fresh ? `, seeded in ${seconds} s` : ", already seeded"})
-Sign in at ${server.rt.config.publicUrl}/t/demo/login — password for everyone: ${DEMO_PASSWORD}
-  owner:    ${DEMO_OWNER}
-  teachers: t.kim, t.lee, t.park
-  students: s2601 … s2660
-Dev codes are ON (one-time codes are shown in API responses): for demos only.`);
-    const shutdown = async () => {
-      await server.stop();
-      process.exit(0);
-    };
-    process.on("SIGINT", shutdown);
-    process.on("SIGTERM", shutdown);
+  case "demo":
+    runDemo(config).catch((e) => {
+      console.error(e);
+      process.exit(1);
+    });
     break;
-  }
   case "migrate":
   case "reindex": {
     const result = reindex(config);

@@ -41,7 +41,7 @@ describe("consoleModule over a built web/dist", () => {
   mkdirSync(join(dist, "assets"));
   writeFileSync(
     join(dist, "index.html"),
-    '<!doctype html><div id="root"></div><script type="module" src="/assets/index-Ab12.js"></script>',
+    '<!doctype html><meta name="csp-nonce" content="__CSP_NONCE__"><div id="root"></div><script type="module" src="/assets/index-Ab12.js"></script>',
   );
   writeFileSync(join(dist, "assets", "index-Ab12.js"), "console.log(1)");
   afterAll(() => rmSync(dist, { recursive: true, force: true }));
@@ -59,9 +59,14 @@ describe("consoleModule over a built web/dist", () => {
     for (const path of ["/", "/members", "/invitations?status=pending"]) {
       const res = await get(path);
       expect(res.status).toBe(200);
-      expect(await res.text()).toContain('id="root"');
+      const html = await res.text();
+      expect(html).toContain('id="root"');
       expect(res.headers.get("cache-control")).toBe("no-cache");
       const csp = res.headers.get("content-security-policy") ?? "";
+      // Radix's scroll-lock style tag is allowed by this response's nonce, handed to the app in a meta tag.
+      const nonce = html.match(/name="csp-nonce" content="([^"]+)"/)?.[1] ?? "";
+      expect(nonce).toMatch(/^[A-Za-z0-9+/=]{20,}$/);
+      expect(csp).toContain(`style-src 'self' 'nonce-${nonce}'`);
       expect(csp).toContain("default-src 'self'");
       expect(csp).toContain("script-src 'self';");
       expect(csp).not.toContain("unsafe-inline");

@@ -27,7 +27,7 @@ describe("learnspace demo — the demo school", () => {
   });
 
   test("teachers and students sign in with the demo password", async () => {
-    for (const identifier of ["t.kim", "s2601"]) {
+    for (const identifier of ["t-kim", "s2601"]) {
       const res = await s.call("POST", "/api/v1/auth/sign-in/password", {
         json: { tenantKey: DEMO_KEY, identifier, password: DEMO_PASSWORD },
       });

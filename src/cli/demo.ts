@@ -1,3 +1,4 @@
+import type { Config } from "../config";
 import { insertMember } from "../modules/members/create";
 import { roleByKey } from "../modules/roles/builtin";
 import { provisionTenant } from "../modules/tenant/provision";
@@ -6,6 +7,7 @@ import { openMemberSession } from "../platform/auth/sessions";
 import { indexMember, tenantByKey } from "../platform/db/registry";
 import { write } from "../platform/db/types";
 import type { Runtime } from "../platform/runtime";
+import { startServer } from "../server";
 
 export const DEMO_KEY = "demo";
 export const DEMO_PASSWORD = "learnspace-demo";
@@ -16,9 +18,9 @@ const STUDENTS_PER_CLASS = 20;
 const FAMILY = ["김", "이", "박", "최", "정", "강", "조", "윤", "장", "임"];
 const GIVEN = ["민준", "서연", "도윤", "하은", "시우", "지우", "주원", "서윤", "하준", "지민", "예준", "수아"];
 const TEACHERS = [
-  { userId: "t.kim", name: "김선생", subject: "국어" },
-  { userId: "t.lee", name: "이선생", subject: "수학" },
-  { userId: "t.park", name: "박선생", subject: "과학" },
+  { userId: "t-kim", name: "김선생", subject: "국어" },
+  { userId: "t-lee", name: "이선생", subject: "수학" },
+  { userId: "t-park", name: "박선생", subject: "과학" },
 ];
 
 type Who = { token: string };
@@ -189,3 +191,25 @@ export async function seedDemo(rt: Runtime, baseUrl: string): Promise<DemoSchool
 
 /** True when this data dir already holds the demo school (then `learnspace demo` only serves it). */
 export const hasDemo = (rt: Runtime) => tenantByKey(rt.platform.db, DEMO_KEY) !== null;
+
+/** `learnspace demo`: serve with dev codes on, seeding the demo school on the first start of this data dir. */
+export async function runDemo(config: Config) {
+  const server = startServer({ ...config, devCodes: true });
+  const started = performance.now();
+  const fresh = !hasDemo(server.rt);
+  if (fresh) await seedDemo(server.rt, server.url);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const url = server.rt.config.publicUrl;
+  console.log(`learnspace demo on ${url}/ (data dir ${config.dataDir}${fresh ? `, seeded in ${seconds} s` : ", already seeded"})
+Sign in at ${url}/t/${DEMO_KEY}/login with the password ${DEMO_PASSWORD} as
+  owner:    ${DEMO_OWNER}
+  teachers: ${TEACHERS.map((t) => t.userId).join(", ")}
+  students: s2601 … s${2600 + CLASSES.length * STUDENTS_PER_CLASS}
+Dev codes are ON (one-time codes are shown in API responses): for demos only.`);
+  const shutdown = async () => {
+    await server.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+}

@@ -1,4 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { setNonce } from "get-nonce";
 import { createRoot } from "react-dom/client";
 import { ApiError } from "./api/client";
 import { I18nProvider } from "./i18n";
@@ -12,6 +13,9 @@ const queries = new QueryClient({
     queries: { retry: (n, e) => n < 2 && !(e instanceof ApiError && e.status < 500), staleTime: 10_000 },
   },
 });
+
+// The style tags Radix adds (scroll lock) carry the per-response nonce the CSP allows; no 'unsafe-inline'.
+setNonce(document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? "");
 
 createRoot(document.getElementById("root") as HTMLElement).render(
   <QueryClientProvider client={queries}>

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { Elysia } from "elysia";
 import { notFound } from "../../platform/http/errors";
@@ -6,8 +7,9 @@ import { consoleAssets } from "./assets.gen";
 
 /** Paths the console never answers: the API, the docs, the hosted pages and the probes keep their own 404. */
 const RESERVED = /^\/(api|docs|openapi\.json|t|healthz|readyz|metrics)(\/|$)/;
-const CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+/** Scripts only from the binary; styles from the binary plus the tags stamped with this response's nonce. */
+const csp = (nonce: string) =>
+  `default-src 'self'; script-src 'self'; style-src 'self' 'nonce-${nonce}'; img-src 'self' data: blob: https:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
 const SECURITY = { "x-content-type-options": "nosniff", "referrer-policy": "same-origin", "x-frame-options": "DENY" };
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>learnspace</title></head>
@@ -29,16 +31,25 @@ function assetMap(dist: string | undefined): Map<string, string> {
  */
 export function consoleModule(dist?: string) {
   const assets = assetMap(dist);
-  const index = assets.get("/index.html");
-  const page = () =>
-    index
-      ? new Response(Bun.file(index), {
-          headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", "content-security-policy": CSP, ...SECURITY },
-        })
-      : new Response(NOT_BUILT, {
-          status: 200,
-          headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", ...SECURITY },
-        });
+  const indexFile = assets.get("/index.html");
+  const index = indexFile ? readFileSync(indexFile, "utf8") : null;
+  const page = () => {
+    if (!index) return notBuilt();
+    const nonce = randomBytes(16).toString("base64");
+    return new Response(index.replace("__CSP_NONCE__", nonce), {
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        "cache-control": "no-cache",
+        "content-security-policy": csp(nonce),
+        ...SECURITY,
+      },
+    });
+  };
+  const notBuilt = () =>
+    new Response(NOT_BUILT, {
+      status: 200,
+      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", ...SECURITY },
+    });
   const serve = ({ path }: { path: string }) => {
     if (RESERVED.test(path)) throw notFound();
     const file = path === "/index.html" ? undefined : assets.get(path);

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { useI18n } from "../i18n";
+import { ChangePassword } from "./ChangePassword";
 import { Layout } from "./Layout";
 import { lastTenantKey, useSession } from "./session";
 import { Field, Loading } from "./ui";
@@ -8,7 +9,7 @@ import { Field, Loading } from "./ui";
 export function App() {
   const session = useSession();
   if (session.status === "loading") return <Loading />;
-  if (session.status === "signedIn") return <Layout />;
+  if (session.status === "signedIn") return session.user.mustChangePassword ? <ChangePassword /> : <Layout />;
   return <SignedOut />;
 }
 

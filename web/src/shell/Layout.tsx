@@ -1,4 +1,4 @@
-import { Suspense } from "react";
+import { Suspense, useEffect } from "react";
 import { useI18n } from "../i18n";
 import { SCREENS } from "./nav";
 import { navigate, useLocation } from "./router";
@@ -13,7 +13,11 @@ export function Layout() {
   const { path } = useLocation();
   const screens = SCREENS.filter((s) => can(user, s.permission));
   const current = screens.find((s) => path === s.path || path.startsWith(`${s.path}/`));
-  if (!current && screens[0] && path !== "/") navigate(screens[0].path, true);
+  const fallback = current ? null : (screens[0]?.path ?? null);
+  // "/" and a screen the member may not open both lead to the first screen they may.
+  useEffect(() => {
+    if (fallback) navigate(fallback, true);
+  }, [fallback]);
   const Page = current?.page;
   return (
     <div className="shell">

@@ -129,7 +129,9 @@ export default function LoginPagePage() {
 /** A likeness of the hosted page (src/modules/hosted-pages) drawn from the unsaved draft. */
 function Preview({ draft, lang }: { draft: Draft; lang: Lang }) {
   const { t } = useI18n();
-  const title = (lang === "ko" ? draft.titleKo : draft.titleEn) || t("loginPage.untitled");
+  const tenant = useQuery({ queryKey: ["tenant"], queryFn: () => ok(api.GET("/api/v1/tenant")) });
+  // Like the hosted page: an empty title falls back to the school's name.
+  const title = (lang === "ko" ? draft.titleKo : draft.titleEn) || tenant.data?.name || t("loginPage.untitled");
   const notice = lang === "ko" ? draft.backgroundTitleKo : draft.backgroundTitleEn;
   const label = (ko: string, en: string) => (lang === "ko" ? ko : en);
   return (
