@@ -24,7 +24,7 @@ describe("console i18n (web/src/i18n)", () => {
     const known = new Set(keys(en));
     const used = new Set<string>();
     for (const file of sources(join(import.meta.dir, "..", "web", "src"))) {
-      for (const m of readFileSync(file, "utf8").matchAll(/\bt\("([\w.:-]+)"|label: "(nav\.\w+)"/g)) used.add((m[1] ?? m[2]) as string);
+      for (const m of readFileSync(file, "utf8").matchAll(/\bt\("([\w.:-]+)"|"(nav\.\w+)"/g)) used.add((m[1] ?? m[2]) as string);
     }
     expect(used.size).toBeGreaterThan(50);
     expect([...used].filter((x) => !known.has(x))).toEqual([]);

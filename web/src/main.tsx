@@ -4,7 +4,8 @@ import { createRoot } from "react-dom/client";
 import { ApiError } from "./api/client";
 import { I18nProvider } from "./i18n";
 import { App } from "./shell/App";
-import { SessionProvider } from "./shell/session";
+import { preloadScreen } from "./shell/nav";
+import { SessionProvider, startSession } from "./shell/session";
 import "./styles.css";
 
 // A 4xx is an answer, not a hiccup: retry only network failures and 5xx.
@@ -16,6 +17,9 @@ const queries = new QueryClient({
 
 // The style tags Radix adds (scroll lock) carry the per-response nonce the CSP allows; no 'unsafe-inline'.
 setNonce(document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? "");
+
+startSession();
+preloadScreen(window.location.pathname === "/" ? "/members" : window.location.pathname);
 
 createRoot(document.getElementById("root") as HTMLElement).render(
   <QueryClientProvider client={queries}>

@@ -11,11 +11,22 @@ const Ctx = createContext<Session | null>(null);
 /** The school whose hosted sign-in page to send a signed-out visitor to (not a secret). */
 export const lastTenantKey = () => localStorage.getItem(TENANT_KEY);
 
+// The first refreshSession leaves as soon as the script runs, before React renders.
+let firstRefresh: ReturnType<typeof callRefresh> | null = null;
+function callRefresh() {
+  return api.POST("/api/v1/auth/session/refresh");
+}
+export function startSession() {
+  firstRefresh ??= callRefresh();
+}
+
 /** refreshSession on load (the HttpOnly cookie is the session), then again a minute before the access token expires. */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<State>({ status: "loading" });
   const refresh = useCallback(async () => {
-    const { data } = await api.POST("/api/v1/auth/session/refresh");
+    const pending = firstRefresh ?? callRefresh();
+    firstRefresh = null;
+    const { data } = await pending;
     if (!data) {
       setAccessToken(null);
       setState({ status: "signedOut" });

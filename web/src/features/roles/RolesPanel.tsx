@@ -44,7 +44,8 @@ export function RolesPanel() {
     },
   });
   if (!roles.data) return <Loading />;
-  const open = roles.data.roles.find((r) => r.id === get("open"));
+  // With none chosen in the URL the first role is shown, so the screen is never half empty.
+  const open = roles.data.roles.find((r) => r.id === get("open")) ?? roles.data.roles[0];
   return (
     <div className="split">
       <div>
