@@ -10,11 +10,9 @@ import { loadConfig } from "../src/config";
 import { resolveMember } from "../src/modules/members/actor";
 import { insertMember } from "../src/modules/members/create";
 import { roleByKey } from "../src/modules/roles/builtin";
-import { provisionTenant } from "../src/modules/tenant/provision";
-import { openSession, PERSONAL_SESSION_MS } from "../src/platform/auth/sessions";
 import { write } from "../src/platform/db/types";
 import { createRuntime } from "../src/platform/runtime";
-import { percentile, round, waitReady } from "./lib";
+import { benchTenant, percentile, round, waitReady } from "./lib";
 
 const arg = (name: string, d: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1] || d) || d;
 const count = arg("members", 100_000);
@@ -25,11 +23,7 @@ const dataDir = mkdtempSync(join(tmpdir(), "ls-bench-console-"));
 // 1. Seed through the members service (one transaction), then a session for the owner.
 const seedStart = performance.now();
 const rt = createRuntime(loadConfig([], {}, { dataDir, quiet: true }), resolveMember);
-const tenant = provisionTenant(rt, {
-  key: "bench",
-  name: "Bench",
-  owner: { email: "owner@bench.test", displayName: "Owner", passwordHash: null },
-});
+const { tenant, session } = await benchTenant(rt);
 rt.tenants.use(tenant.tenantId, (h) =>
   write(h.db, (tx) => {
     const role = roleByKey(tx, "member");
@@ -44,16 +38,6 @@ rt.tenants.use(tenant.tenantId, (h) =>
     }
   }),
 );
-const session = await openSession(rt, rt.platform.db, {
-  accountId: null,
-  email: "owner@bench.test",
-  tenantId: tenant.tenantId,
-  tenantKey: "bench",
-  memberId: tenant.memberId,
-  sessionType: "personal",
-  confirmed: true,
-  absoluteExpiresAt: Date.now() + PERSONAL_SESSION_MS,
-});
 rt.close();
 const seedMs = round(performance.now() - seedStart);
 

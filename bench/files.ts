@@ -7,11 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config";
 import { resolveMember } from "../src/modules/members/actor";
-import { provisionTenant } from "../src/modules/tenant/provision";
-import { openSession, PERSONAL_SESSION_MS } from "../src/platform/auth/sessions";
 import { fileDownloadUrl } from "../src/platform/files/tokens";
 import { createRuntime } from "../src/platform/runtime";
-import { round, rssMiB, waitReady } from "./lib";
+import { benchTenant, round, rssMiB, waitReady } from "./lib";
 
 const arg = (name: string, d: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1] || d) || d;
 const mib = Math.min(arg("mib", 200), 1024);
@@ -24,21 +22,7 @@ const secret = "bench-secret-bench-secret-bench-secret";
 
 // 1. A tenant and a session through the same code as sign-up, in this process.
 const rt = createRuntime(loadConfig([], { LEARNSPACE_SECRET: secret }, { dataDir, quiet: true, publicUrl: base }), resolveMember);
-const tenant = provisionTenant(rt, {
-  key: "bench",
-  name: "Bench",
-  owner: { email: "owner@bench.test", displayName: "Owner", passwordHash: null },
-});
-const session = await openSession(rt, rt.platform.db, {
-  accountId: null,
-  email: "owner@bench.test",
-  tenantId: tenant.tenantId,
-  tenantKey: "bench",
-  memberId: tenant.memberId,
-  sessionType: "personal",
-  confirmed: true,
-  absoluteExpiresAt: Date.now() + PERSONAL_SESSION_MS,
-});
+const { tenant, session } = await benchTenant(rt);
 
 /** `total` bytes in 256 KiB chunks, made as they are read: the client holds one chunk at a time. */
 function body(total: number) {

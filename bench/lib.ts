@@ -1,4 +1,7 @@
-// Shared pieces of the benchmarks: a bounded closed-loop load generator and percentiles.
+// Shared pieces of the benchmarks: a bounded closed-loop load generator, percentiles, a tenant.
+import { provisionTenant } from "../src/modules/tenant/provision";
+import { openSession, PERSONAL_SESSION_MS } from "../src/platform/auth/sessions";
+import type { Runtime } from "../src/platform/runtime";
 
 export type LoadResult = { requests: number; rps: number; p50: number; p99: number; errors: number };
 
@@ -55,4 +58,24 @@ export function rssMiB(pid: number): number {
   const status = require("node:fs").readFileSync(`/proc/${pid}/status`, "utf8") as string;
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return round(kb / 1024);
+}
+
+/** A tenant `bench` and its owner's session, through the same code as sign-up, in this process. */
+export async function benchTenant(rt: Runtime) {
+  const tenant = provisionTenant(rt, {
+    key: "bench",
+    name: "Bench",
+    owner: { email: "owner@bench.test", displayName: "Owner", passwordHash: null },
+  });
+  const session = await openSession(rt, rt.platform.db, {
+    accountId: null,
+    email: "owner@bench.test",
+    tenantId: tenant.tenantId,
+    tenantKey: "bench",
+    memberId: tenant.memberId,
+    sessionType: "personal",
+    confirmed: true,
+    absoluteExpiresAt: Date.now() + PERSONAL_SESSION_MS,
+  });
+  return { tenant, session };
 }

@@ -7,10 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config";
 import { resolveMember } from "../src/modules/members/actor";
-import { provisionTenant } from "../src/modules/tenant/provision";
-import { openSession, PERSONAL_SESSION_MS } from "../src/platform/auth/sessions";
 import { createRuntime } from "../src/platform/runtime";
-import { load, round, waitReady } from "./lib";
+import { benchTenant, load, round, waitReady } from "./lib";
 
 const arg = (name: string, d: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1] || d) || d;
 const count = arg("members", 100_000);
@@ -34,21 +32,7 @@ const GRADES = ["A", "B", "C", "D", "E"];
 // 1. Seed: the tenant through the provisioning code, then members and values through SQL.
 const seedStart = performance.now();
 const rt = createRuntime(loadConfig([], {}, { dataDir, quiet: true }), resolveMember);
-const tenant = provisionTenant(rt, {
-  key: "bench",
-  name: "Bench",
-  owner: { email: "owner@bench.test", displayName: "Owner", passwordHash: null },
-});
-const session = await openSession(rt, rt.platform.db, {
-  accountId: null,
-  email: "owner@bench.test",
-  tenantId: tenant.tenantId,
-  tenantKey: "bench",
-  memberId: tenant.memberId,
-  sessionType: "personal",
-  confirmed: true,
-  absoluteExpiresAt: Date.now() + PERSONAL_SESSION_MS,
-});
+const { tenant, session } = await benchTenant(rt);
 const fields = rt.tenants.use(tenant.tenantId, (h) => {
   const db = h.sqlite;
   const now = Date.now();

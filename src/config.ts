@@ -11,7 +11,27 @@ export type Config = {
   ipRateLimit: number;
   tenantHandles: number;
   quiet: boolean;
+  /** Platform-wide OpenID Connect providers (DECISIONS §10); checked where used, not here. */
+  social: SocialProviders;
 };
+
+export type SocialProviderEnv = { issuer: string; clientId: string; clientSecret: string };
+export type SocialProviders = Partial<Record<"social_a" | "social_b", SocialProviderEnv>>;
+
+/** LEARNSPACE_SOCIAL_A_* / _B_*: a provider is configured only when all three are set. */
+function socialProviders(env: Env): SocialProviders {
+  const out: SocialProviders = {};
+  for (const [key, infix] of [
+    ["social_a", "A"],
+    ["social_b", "B"],
+  ] as const) {
+    const issuer = env[`LEARNSPACE_SOCIAL_${infix}_ISSUER`];
+    const clientId = env[`LEARNSPACE_SOCIAL_${infix}_CLIENT_ID`];
+    const clientSecret = env[`LEARNSPACE_SOCIAL_${infix}_CLIENT_SECRET`];
+    if (issuer && clientId && clientSecret) out[key] = { issuer, clientId, clientSecret };
+  }
+  return out;
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -45,6 +65,7 @@ export function loadConfig(args: string[] = [], env: Env = process.env, override
     ipRateLimit: intSetting("LEARNSPACE_IP_RATE_LIMIT", env.LEARNSPACE_IP_RATE_LIMIT, 60, 0),
     tenantHandles: intSetting("LEARNSPACE_TENANT_HANDLES", env.LEARNSPACE_TENANT_HANDLES, 256, 1),
     quiet: env.LEARNSPACE_QUIET === "1",
+    social: socialProviders(env),
     ...overrides,
   };
 }

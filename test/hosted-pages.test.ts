@@ -100,7 +100,16 @@ describe("GET /t/:tenantKey/login — hosted login page", () => {
     });
     const patch = await s.call("PATCH", "/api/v1/sso-settings", {
       token: t.token,
-      json: { partnerProviders: [{ key: "acme", labelKo: "에이크미", labelEn: "Acme <1>" }] },
+      json: {
+        partnerProviders: [
+          {
+            key: "acme",
+            labelKo: "에이크미",
+            labelEn: "Acme <1>",
+            oidc: { issuer: "https://acme.example", clientId: "c", clientSecret: "s" },
+          },
+        ],
+      },
     });
     expect([put.status, patch.status]).toEqual([200, 200]);
     const res = await page(`/t/${t.tenantKey}/login`);

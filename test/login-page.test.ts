@@ -88,7 +88,7 @@ describe("PUT /api/v1/login-page-settings — replaceLoginPageSettings", () => {
     const { owner } = await fixture();
     const res = await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: full });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...full, backgroundImageFileId: null });
+    expect(res.body).toEqual({ ...full, backgroundImageFileId: null, allowUserSelfSignUp: false });
     expect((await api.call("GET", "/api/v1/login-page-settings", { token: owner })).body).toEqual(res.body);
   });
 
@@ -226,7 +226,7 @@ describe("GET/PUT /api/v1/login-page-settings/draft — getLoginPageDraft, saveL
     await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: full });
     const res = await api.call("GET", "/api/v1/login-page-settings/draft", { token: owner });
     expect(res.status).toBe(200);
-    expect(res.body.draft).toEqual({ ...full, backgroundImageFileId: null });
+    expect(res.body.draft).toEqual({ ...full, backgroundImageFileId: null, allowUserSelfSignUp: false });
   });
 
   test("a saved draft overlays the live settings and leaves them unchanged", async () => {
@@ -309,7 +309,7 @@ describe("POST /api/v1/login-page-settings/draft/publish — publishLoginPageDra
     await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: full });
     const res = await api.call("POST", "/api/v1/login-page-settings/draft/publish", { token: owner });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...full, backgroundImageFileId: null });
+    expect(res.body).toEqual({ ...full, backgroundImageFileId: null, allowUserSelfSignUp: false });
   });
 
   test("returns 401 and 403", async () => {
@@ -345,7 +345,8 @@ describe("GET /api/v1/public/tenants/{tenantKey}/login-page — getPublicLoginPa
       titleKo: full.titleKo,
       titleEn: "Welcome",
       backgroundTitleColor: "#112233",
-      methods: full.methods,
+      // social_a is on in the settings, but the platform has no such provider: not offered.
+      methods: { ...full.methods, social_a: false },
       buttonLabels: full.buttonLabels,
       externalFeed: full.externalFeed,
     });
@@ -359,8 +360,9 @@ describe("GET /api/v1/public/tenants/{tenantKey}/login-page — getPublicLoginPa
       token: owner,
       json: {
         partnerProviders: [
-          { key: "acme", labelKo: "에이크미", labelEn: "Acme" },
-          { key: "off", enabled: false },
+          { key: "acme", labelKo: "에이크미", labelEn: "Acme", oidc: { issuer: "https://acme.example", clientId: "c", clientSecret: "s" } },
+          { key: "off", enabled: false, oidc: { issuer: "https://off.example", clientId: "c", clientSecret: "s" } },
+          { key: "unset" },
         ],
       },
     });

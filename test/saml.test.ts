@@ -108,6 +108,20 @@ async function post(relayState: string | undefined, xml: string | undefined, t: 
   });
 }
 
+/** The log lines written while fn ran. */
+const logged: Record<string, unknown>[] = [];
+async function withLog<T>(fn: () => Promise<T>): Promise<T> {
+  const rt = api.server.rt;
+  const log = rt.log;
+  rt.log = (line) => logged.push(line as Record<string, unknown>);
+  try {
+    return await fn();
+  } finally {
+    rt.log = log;
+  }
+}
+const lastLog = (event: string) => logged.filter((l) => l.event === event).at(-1) as { reason: string } | undefined;
+
 const errorOf = (res: { headers: Headers }) => new URL(res.headers.get("location")!).searchParams.get("error");
 
 describe("GET /api/v1/public/tenants/{tenantKey}/saml/metadata — getSamlMetadata", () => {
@@ -137,6 +151,8 @@ describe("GET /api/v1/public/tenants/{tenantKey}/saml/login — startSamlSignIn"
     expect(relayState.length).toBeGreaterThan(20);
     expect(request).toContain(`AssertionConsumerServiceURL="${sp.spAcsUrl}"`);
     expect(request).toContain(`<saml:Issuer>${sp.spEntityId}</saml:Issuer>`);
+    // It asks for the NameID format the SP metadata advertises.
+    expect(request).toContain('<samlp:NameIDPolicy Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress"');
   });
 
   test.each(["https://evil.example.com/", "//evil.example.com", "/\\evil", "home", "/a\nb", "/a\tb"])(
@@ -190,9 +206,12 @@ describe("POST /api/v1/public/tenants/{tenantKey}/saml/acs — consumeSamlAssert
     expect(s.setCookie).toContain("HttpOnly");
     expect(s.setCookie).toContain("SameSite=Lax");
     const xml = sign(responseXml({ requestId: s.requestId }), "Assertion");
-    let res = await post(s.relayState, xml, tenant, null);
+    let res = await withLog(() => post(s.relayState, xml, tenant, null));
     expect(res.status).toBe(303);
     expect(errorOf(res)).toBe("SSO_FAILED");
+    // Over plain http the log line says why the cookie is missing and what to do.
+    expect(lastLog("saml-refused")?.reason).toContain("over plain http the binding cookie is SameSite=Lax");
+    expect(lastLog("saml-refused")?.reason).toContain("https");
     expect(res.headers.getSetCookie().some((c) => c.startsWith("lsp_session="))).toBe(false);
     // An attacker's own sign-in cookie does not fit the victim's RelayState, not even under the victim's cookie name.
     const attacker = await start();
@@ -283,6 +302,21 @@ describe("POST /api/v1/public/tenants/{tenantKey}/saml/acs — consumeSamlAssert
     expect(errorOf(res)).toBe("SSO_FAILED");
     expect(res.headers.get("location")).toStartWith(`${api.server.rt.config.publicUrl}/home?tab=1&error=`);
     expect(res.headers.getSetCookie().some((c) => c.startsWith("lsp_session="))).toBe(false);
+  });
+
+  test("an IdP error Response (no Assertion) is SSO_FAILED, and the log shows the IdP's status", async () => {
+    const { relayState, requestId } = await start();
+    const xml =
+      `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_err1" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${sp.spAcsUrl}" InResponseTo="${requestId}">` +
+      `<saml:Issuer>${IDP_ENTITY}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Responder">` +
+      `<samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:AuthnFailed"/></samlp:StatusCode>` +
+      `<samlp:StatusMessage>User cancelled the login</samlp:StatusMessage></samlp:Status></samlp:Response>`;
+    const res = await withLog(() => post(relayState, xml));
+    expect(errorOf(res)).toBe("SSO_FAILED");
+    const reason = lastLog("saml-refused")?.reason ?? "";
+    expect(reason).toContain("urn:oasis:names:tc:SAML:2.0:status:Responder (urn:oasis:names:tc:SAML:2.0:status:AuthnFailed)");
+    expect(reason).toContain("User cancelled the login");
+    expect(reason).not.toContain("exactly one Assertion");
   });
 
   test("refuses a replayed assertion id", async () => {

@@ -122,8 +122,8 @@ describe("PATCH /api/v1/sso-settings — updateSsoSettings", () => {
     expect(res.body.attributeMappings).toEqual([{ fieldId: "email", samlAttribute: "upn" }]);
     expect(res.body.mappingLabels).toEqual({ email: "E-mail" });
     expect(res.body.partnerProviders).toEqual([
-      { key: "acme", labelKo: "가", labelEn: "A", partnerKey: "acme-corp", enabled: true },
-      { key: "beta", labelKo: "", labelEn: "", partnerKey: "beta", enabled: true },
+      { key: "acme", labelKo: "가", labelEn: "A", partnerKey: "acme-corp", enabled: true, oidc: null },
+      { key: "beta", labelKo: "", labelEn: "", partnerKey: "beta", enabled: true, oidc: null },
     ]);
     // methods.partner is off by default: partners are listed but not available.
     expect(res.body.providers.map((p: { key: string; available: boolean }) => [p.key, p.available])).toEqual([
@@ -133,12 +133,16 @@ describe("PATCH /api/v1/sso-settings — updateSsoSettings", () => {
     ]);
   });
 
-  test("partners are available with methods.partner and ALL, not with SSO_ONLY", async () => {
+  test("partners are available with methods.partner, ALL and an OpenID Connect client, not with SSO_ONLY", async () => {
     const { tenant, owner } = await fixture();
     const page = await api.call("GET", "/api/v1/login-page-settings", { token: owner });
     await api.call("PUT", "/api/v1/login-page-settings", { token: owner, json: { ...page.body, methods: { email: true, partner: true } } });
     await api.call("PATCH", "/api/v1/sso-settings", { token: owner, json: { partnerProviders: [{ key: "acme" }] } });
     let res = await api.call("GET", "/api/v1/sso-settings", { token: owner });
+    expect(res.body.providers[1]).toMatchObject({ key: "acme", kind: "partner", available: false });
+    const oidc = { issuer: "https://idp.acme.example", clientId: "learnspace", clientSecret: "s3cret" };
+    await api.call("PATCH", "/api/v1/sso-settings", { token: owner, json: { partnerProviders: [{ key: "acme", oidc }] } });
+    res = await api.call("GET", "/api/v1/sso-settings", { token: owner });
     expect(res.body.providers[1]).toMatchObject({ key: "acme", kind: "partner", available: true, loginUrl: null });
     res = await api.call("PATCH", "/api/v1/sso-settings", { token: owner, json: { ...configured, allowedLoginMethods: "SSO_ONLY" } });
     expect(res.body.allowedLoginMethods).toBe("SSO_ONLY");
@@ -161,6 +165,8 @@ describe("PATCH /api/v1/sso-settings — updateSsoSettings", () => {
     ["enabled", { enabled: "yes" }],
     ["attributeMappings", { attributeMappings: Array.from({ length: 201 }, (_, i) => ({ fieldId: `f${i}`, samlAttribute: "a" })) }],
     ["attributeMappings[0].samlAttribute", { attributeMappings: [{ fieldId: "email" }] }],
+    // Sign-in never changes a user ID, so a mapping to it is refused rather than silently ignored.
+    ["attributeMappings[0].fieldId", { attributeMappings: [{ fieldId: "userId", samlAttribute: "uid" }] }],
     [
       "attributeMappings[1].fieldId",
       {

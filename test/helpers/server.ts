@@ -81,6 +81,8 @@ export function useServer(overrides: Partial<Config> = {}, env: Record<string, s
 }
 
 let counter = 0;
+/** Every fixture owner and member has the same password: hashed once per test file, not once per member. */
+let fixtureHash: Promise<string> | undefined;
 
 /**
  * A fixture tenant with its owner signed in, created through the same provisioning code as sign-up.
@@ -91,7 +93,8 @@ export async function createTenantFixture(server: TestServer, opts: { key?: stri
   const key = opts.key ?? `t${counter}-${Math.random().toString(36).slice(2, 8)}`;
   const email = opts.email ?? `owner-${key}@example.com`;
   const rt = server.rt;
-  const passwordHash = await Bun.password.hash("Passw0rd!", { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
+  fixtureHash ??= Bun.password.hash("Passw0rd!", { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
+  const passwordHash = await fixtureHash;
   const t = provisionTenant(rt, { key, name: opts.name ?? `Tenant ${key}`, owner: { email, displayName: "Owner", passwordHash } });
   const session = await openMemberSession(rt, { email, tenantId: t.tenantId, tenantKey: key, memberId: t.memberId });
   return { ...t, email, password: "Passw0rd!", token: session.accessToken, sessionId: session.sessionId };
@@ -133,7 +136,8 @@ export async function createMemberFixture(
   counter++;
   const rt = server.rt;
   const email = opts.email ?? `member${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const passwordHash = await Bun.password.hash("Passw0rd!", { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
+  fixtureHash ??= Bun.password.hash("Passw0rd!", { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
+  const passwordHash = await fixtureHash;
   const member = rt.tenants.use(tenant.tenantId, (h) =>
     write(h.db, (tx) => {
       let role = roleByKey(tx, opts.roleKey ?? "member");

@@ -1,20 +1,26 @@
-import { invalid, notFound } from "../../platform/http/errors";
+import { notFound } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
+import { completeOidcSignIn, startOidcSignIn } from "../sso/oidc";
 import { readSettings } from "../tenant/service";
 import { memberByIdentifier, tenantOfKey } from "./identity";
 import { allowedLoginMethods, externalProviders } from "./providers";
 
-/** startExternalSignIn: the URL of an available provider; an unknown or unavailable one is 404. */
-export function startExternalSignIn(
+/**
+ * startExternalSignIn: the URL of an available provider (and, for OpenID Connect, the cookie binding
+ * its state to this browser); an unknown or unavailable one is 404. The SAML IdP's URL is its
+ * startSamlSignIn link, which sets its own binding.
+ */
+export async function startExternalSignIn(
   rt: Runtime,
   provider: string,
   input: { tenantKey?: string; sessionType?: "personal" | "public"; returnTo?: string },
-) {
+): Promise<{ url: string; cookie: string | null }> {
+  if (provider !== "saml") return startOidcSignIn(rt, provider, input);
   const tenant = input.tenantKey ? tenantOfKey(rt, input.tenantKey) : null;
   if (input.tenantKey && !tenant) throw notFound();
   const found = externalProviders(rt, tenant).find((p) => p.key === provider);
   if (!found) throw notFound("No such sign-in provider is available.");
-  return { url: found.url({ sessionType: input.sessionType, returnTo: input.returnTo ?? "/" }) };
+  return { url: found.url({ sessionType: input.sessionType, returnTo: input.returnTo ?? "/" }), cookie: null };
 }
 
 /** lookupLoginIdentifier: whether the identifier names an active member, and how it may sign in. */
@@ -29,13 +35,5 @@ export function lookupLoginIdentifier(rt: Runtime, tenantKey: string, identifier
   });
 }
 
-/**
- * completeExternalSignIn: the return leg of startExternalSignIn. The only startable provider is the
- * tenant's SAML IdP, whose answer goes to the ACS instead; no partner or social provider has an
- * authorization endpoint configured, so no external state is ever issued and every `state` that
- * arrives here is unknown: 400 naming it, with no redirect (DECISIONS §9.1 Browser redirects).
- */
-export function completeExternalSignIn(query: { state?: string; code?: string }): never {
-  if (!query.state) throw invalid("state", "is required", "query");
-  throw invalid("state", "is unknown, expired or already used", "query");
-}
+/** completeExternalSignIn: the return leg of an OpenID Connect startExternalSignIn (DECISIONS §10). */
+export const completeExternalSignIn = completeOidcSignIn;

@@ -5,8 +5,8 @@ import { directoryOf, type TenantRow, tenantById, tenantByKey } from "../../plat
 import { TenantFileMissingError, type TenantHandle } from "../../platform/db/tenant-store";
 import type { Db } from "../../platform/db/types";
 import type { Runtime } from "../../platform/runtime";
+import { tenantLogoUrl } from "../login-page/public";
 import { members } from "../members/tables";
-import { readSettings } from "../tenant/service";
 import { needsAgreementConsent } from "../terms/consent";
 import type { AuthTenant, SessionUser } from "./model";
 import { accounts } from "./platform-tables";
@@ -60,7 +60,7 @@ export function membershipsOf(rt: Runtime, email: string): Membership[] {
   for (const hit of directoryOf(rt.platform.db, email)) {
     const logo = safeUse(rt, hit.tenantId, (h) => {
       const m = h.db.select({ isActive: members.isActive, email: members.email }).from(members).where(eq(members.id, hit.memberId)).get();
-      return m?.isActive && m.email === email ? { url: readSettings(h.db).logoImageUrl } : null;
+      return m?.isActive && m.email === email ? { url: tenantLogoUrl(rt, hit.tenantId, h.db) } : null;
     });
     if (!logo) continue;
     const tenant = { id: hit.tenantId, key: hit.key, name: hit.name, ownerEmail: hit.ownerEmail, createdAt: 0 };

@@ -163,18 +163,41 @@ export function authModule(rt: Runtime) {
       },
       { ...route("changeOwnPassword", AUTH, "session"), body: ChangePasswordBody, response: { 204: t.Void() } },
     )
-    .post("/auth/external/:provider/start", ({ params, body }) => startExternalSignIn(rt, params.provider, body), {
-      ...pub("startExternalSignIn"),
-      params: ProviderParams,
-      body: StartExternalBody,
-      response: { 200: t.Object({ url: t.String() }) },
-    })
-    .get("/auth/external/:provider/callback", ({ query }) => completeExternalSignIn(query), {
-      ...pub("completeExternalSignIn"),
-      params: ProviderParams,
-      query: CompleteExternalQuery,
-      response: { 302: t.Void() },
-    })
+    .post(
+      "/auth/external/:provider/start",
+      async ({ params, body, set }) => {
+        const started = await startExternalSignIn(rt, params.provider, body);
+        if (started.cookie) set.headers["set-cookie"] = started.cookie;
+        return { url: started.url };
+      },
+      {
+        ...pub("startExternalSignIn"),
+        detail: {
+          ...pub("startExternalSignIn").detail,
+          "x-errors": { "503": "The provider cannot be reached (PROVIDER_UNAVAILABLE)" },
+        },
+        params: ProviderParams,
+        body: StartExternalBody,
+        response: { 200: t.Object({ url: t.String() }) },
+      },
+    )
+    .get(
+      "/auth/external/:provider/callback",
+      async ({ params, query, request }) => {
+        const done = await completeExternalSignIn(rt, params.provider, request, query);
+        const headers = new Headers({ location: done.location });
+        for (const cookie of done.cookies) headers.append("set-cookie", cookie);
+        return new Response(null, { status: 302, headers });
+      },
+      {
+        ...pub("completeExternalSignIn"),
+        params: ProviderParams,
+        query: CompleteExternalQuery,
+        response: {
+          302: t.Void({ description: "Redirect to returnTo (with error=CODE on refusal); sets the refresh cookie on success" }),
+        },
+      },
+    )
     .get("/me/profile-id", ({ actor }) => ({ profileId: actor.profileId }), {
       ...route("getMyProfileId", AUTH, "session"),
       response: { 200: t.Object({ profileId: t.String() }) },

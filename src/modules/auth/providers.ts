@@ -16,10 +16,8 @@ export function allowedLoginMethods(h: TenantHandle): LoginMethods {
 export type ExternalProvider = { key: string; url(input: { sessionType?: string; returnTo: string }): string };
 
 /**
- * Providers startExternalSignIn may start: the tenant's SAML IdP while available (its `loginUrl`,
- * startSamlSignIn). Partner providers have no authorization endpoint to send the browser to yet
- * (SsoSettings carries only `partnerKey`), so none is startable and each answers 404 like an
- * unknown provider; `social_a`/`social_b` likewise have no configuration.
+ * The SAML provider startExternalSignIn may start: the tenant's IdP while available (its `loginUrl`,
+ * startSamlSignIn). Social and partner providers speak OpenID Connect (sso/oidc.ts).
  */
 export function externalProviders(rt: Runtime, tenant: { id: string; key: string } | null): ExternalProvider[] {
   if (!tenant) return [];

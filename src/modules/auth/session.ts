@@ -8,6 +8,7 @@ import { type Db, write } from "../../platform/db/types";
 import { unauthenticated } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
+import { tenantLogoUrl } from "../login-page/public";
 import { members } from "../members/tables";
 import { readSettings } from "../tenant/service";
 import { type AccountRow, accountById, accountUserOf, sessionUserOf, tenantOfId, tenantsOf } from "./identity";
@@ -99,12 +100,12 @@ export async function startSession(
       if (!m?.isActive) return null;
       const settings = readSettings(h.db);
       h.db.update(members).set({ lastLoginAt: now }).where(eq(members.id, memberId)).run();
-      return { settings, user: sessionUserOf(rt, h, tenant, m, target.accountId) };
+      return { settings, logoImageUrl: tenantLogoUrl(rt, tenant.id, h.db), user: sessionUserOf(rt, h, tenant, m, target.accountId) };
     });
     if (!found) throw unauthenticated("INVALID_CREDENTIALS", "The identifier or password is wrong.");
     user = found.user;
     // A member without an e-mail is in no directory: its tenants are this one alone.
-    if (!email) alone = { key: tenant.key, name: tenant.name, kind: "member", logoImageUrl: found.settings.logoImageUrl };
+    if (!email) alone = { key: tenant.key, name: tenant.name, kind: "member", logoImageUrl: found.logoImageUrl };
     type = sessionType ?? found.settings.defaultSessionType;
     expiresAt = expiryOf(type, found.settings.publicAbsoluteTimeoutMinutes, now);
     session = {

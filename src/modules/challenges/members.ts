@@ -4,7 +4,7 @@ import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, inJsonList, write } from "../../platform/db/types";
-import type { Cursors } from "../../platform/http/cursor";
+import { type Cursors, decodeKeyset, type Keyset } from "../../platform/http/cursor";
 import { conflict, forbidden, invalid, notFound } from "../../platform/http/errors";
 import { iso, isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
@@ -20,15 +20,6 @@ const MEMBERS_OP = "listChallengeMembers";
 const CANDIDATES_OP = "listChallengeCandidates";
 const STATUS_OP = "getChallengeTaskStatus";
 const FIRST_PAGE = 30;
-
-type Keyset = [number, string];
-const isKeyset = (v: unknown): v is Keyset => Array.isArray(v) && v.length === 2 && typeof v[0] === "number" && typeof v[1] === "string";
-
-function decodeKeyset(cursors: Cursors, op: string, filters: unknown, cursor: string | undefined): Keyset | null {
-  const after = cursors.decode<unknown>(op, filters, cursor);
-  if (after !== null && !isKeyset(after)) throw invalid("cursor", "is not a valid cursor for this list", "query");
-  return after;
-}
 
 const cm = challengeMembers;
 const cc = challengeCompletions;
@@ -179,6 +170,7 @@ export function listChallengeCandidates(
     .where(
       and(
         eq(sm.spaceId, spaceId),
+        eq(members.isActive, true),
         notInChallenge(challengeId),
         keyword !== null ? contains(members.displayName, keyword) : undefined,
         after ? sql`(${sm.createdAt}, ${sm.memberId}) > (${after[0]}, ${after[1]})` : undefined,

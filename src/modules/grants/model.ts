@@ -60,7 +60,7 @@ export const GrantMemberList = t.Object({
 
 export const BulkGrantResult = t.Object({
   granted: Int(),
-  skipped: t.Array(t.Object({ subjectId: t.String(), reason: Enum(["ALREADY_GRANTED", "NOT_FOUND"]) })),
+  skipped: t.Array(t.Object({ subjectId: t.String(), reason: Enum(["ALREADY_GRANTED", "NOT_FOUND", "INACTIVE"]) })),
 });
 export const BulkRevokeResult = t.Object({ revoked: Int() });
 

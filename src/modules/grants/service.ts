@@ -98,6 +98,11 @@ function toGrant(db: Db, code: Permission): Static<typeof PermissionGrant> {
 
 /** Ids among `ids` that name a record of the subject type (a grant group, or a member). */
 function existingSubjects(db: Db, type: SubjectType, ids: string[]): Set<string> {
+  return new Set(subjectsActivity(db, type, ids).keys());
+}
+
+/** The subjects that exist, each with whether it is active (groups always are). */
+function subjectsActivity(db: Db, type: SubjectType, ids: string[]): Map<string, boolean> {
   const rows =
     type === "GROUP"
       ? db
@@ -105,8 +110,9 @@ function existingSubjects(db: Db, type: SubjectType, ids: string[]): Set<string>
           .from(groups)
           .where(and(inArray(groups.id, ids), eq(groups.kind, "grant")))
           .all()
-      : db.select({ id: members.id }).from(members).where(inArray(members.id, ids)).all();
-  return new Set(rows.map((r) => r.id));
+          .map((r) => ({ id: r.id, isActive: true }))
+      : db.select({ id: members.id, isActive: members.isActive }).from(members).where(inArray(members.id, ids)).all();
+  return new Map(rows.map((r) => [r.id, r.isActive]));
 }
 
 const subjectWhere = (code: string, type: SubjectType, ids: string[]) =>
@@ -217,15 +223,15 @@ export function setGrantAllEnabled(actor: Actor, rawCode: string, enabled: boole
 }
 
 /**
- * Grants each subject; unknown ones are skipped as NOT_FOUND, present (or repeated) ones as
- * ALREADY_GRANTED. A code the caller does not hold itself gets 403.
+ * Grants each subject; unknown ones are skipped as NOT_FOUND, inactive members as INACTIVE
+ * (§6 Members 4), present (or repeated) ones as ALREADY_GRANTED. A code the caller does not hold itself gets 403.
  */
 export function bulkGrant(actor: Actor, rawCode: string, input: Static<typeof BulkSubjectsBody>, now = Date.now()) {
   const code = requireCode(rawCode);
   requirePermissionsHeld(actor, [code]);
   return write(actor.db, (tx): Static<typeof BulkGrantResult> => {
     const ids = input.subjectIds;
-    const exists = existingSubjects(tx, input.subjectType, ids);
+    const exists = subjectsActivity(tx, input.subjectType, ids);
     const granted = new Set(
       tx
         .select({ id: grantSubjects.subjectId })
@@ -238,6 +244,7 @@ export function bulkGrant(actor: Actor, rawCode: string, input: Static<typeof Bu
     const fresh: string[] = [];
     for (const id of ids) {
       if (!exists.has(id)) skipped.push({ subjectId: id, reason: "NOT_FOUND" });
+      else if (!exists.get(id)) skipped.push({ subjectId: id, reason: "INACTIVE" });
       else if (granted.has(id)) skipped.push({ subjectId: id, reason: "ALREADY_GRANTED" });
       else {
         granted.add(id);

@@ -11,20 +11,21 @@ export function contains(column: SQLiteColumn, search: string): SQL {
 }
 
 /**
- * The distinct member ids of a `userIds` body field, all checked in one query; the first unknown
- * one gets 400 naming `userIds[i]` (DECISIONS §1 Body references).
+ * The distinct active member ids of a `userIds` body field, all checked in one query; the first
+ * unknown one gets 400 naming `userIds[i]` (DECISIONS §1 Body references). Inactive members are
+ * left out: adds to spaces, groups and org units skip them (§6 Members 4).
  */
 export function requireMemberIds(db: Db, ids: string[], field = "userIds"): string[] {
   const unique = [...new Set(ids)];
-  const found = new Set(
+  const found = new Map(
     db
-      .select({ id: members.id })
+      .select({ id: members.id, isActive: members.isActive })
       .from(members)
       .where(inArray(members.id, unique))
       .all()
-      .map((r) => r.id),
+      .map((r) => [r.id, r.isActive]),
   );
   const missing = ids.findIndex((id) => !found.has(id));
   if (missing >= 0) throw invalid(`${field}[${missing}]`, "is not a member of this tenant");
-  return unique;
+  return unique.filter((id) => found.get(id));
 }

@@ -110,10 +110,12 @@ export function addGroupMembers<K extends GroupKind>(actor: Actor, kind: K, id: 
       granted.map((g) => g.code),
     );
     const ids = requireMemberIds(tx, userIds);
-    tx.insert(groupMembers)
-      .values(ids.map((memberId) => ({ groupId: id, memberId, createdAt: now })))
-      .onConflictDoNothing()
-      .run();
+    if (ids.length > 0) {
+      tx.insert(groupMembers)
+        .values(ids.map((memberId) => ({ groupId: id, memberId, createdAt: now })))
+        .onConflictDoNothing()
+        .run();
+    }
     return detail(tx, kind, row);
   });
 }

@@ -88,8 +88,9 @@ button,.btn{display:block;box-sizing:border-box;width:100%;margin-top:12px;paddi
 output{display:block;margin-top:8px;font-size:13px}.err{color:#b00020}.ok{color:#0a7a32}`;
 
 /**
- * Posts each form[data-path] as JSON to /api/v1 (then goes to data-next, the console, if set); data-send requests a tenant code; data-provider starts
- * external sign-in; form[data-space-join] signs in with the password, then joins the space with the code.
+ * Posts each form[data-path] as JSON to /api/v1 (then goes to data-next, the console, if set); data-send requests a tenant
+ * code; data-provider starts external sign-in and, back from it, shows who signed in (refreshSession) or the error code;
+ * form[data-space-join] signs in with the password, then joins the space with the code.
  */
 const JS = `const B=document.body.dataset;
 async function call(path,body,token){const h={'content-type':'application/json'};if(token)h.authorization='Bearer '+token;
@@ -104,8 +105,11 @@ const s=f.querySelector('[data-send]');if(s)s.addEventListener('click',async()=>
 const r=await call('/public/tenants/'+encodeURIComponent(B.tenant)+'/auth/request-code',{email:f.elements.email.value});
 if(r.ok&&r.j.devCode)f.elements.code.value=r.j.devCode;show(o,r.ok,r.ok?B.sent:why(r.j))})}
 for(const b of document.querySelectorAll('[data-provider]'))b.addEventListener('click',async()=>{
-const r=await call('/auth/external/'+encodeURIComponent(b.dataset.provider)+'/start',{tenantKey:B.tenant});
+const r=await call('/auth/external/'+encodeURIComponent(b.dataset.provider)+'/start',{tenantKey:B.tenant,returnTo:location.pathname+'?signedIn=1'});
 if(r.ok)location.href=r.j.url;else show(document.getElementById('sso'),false,why(r.j))});
+const Q=new URLSearchParams(location.search),O=document.getElementById('sso');
+if(O&&Q.get('error'))show(O,false,B.fail+' ('+Q.get('error')+')');
+else if(O&&Q.get('signedIn'))fetch('/api/v1/auth/session/refresh',{method:'POST'}).then(r=>r.json()).then(j=>{if(j.user)show(O,true,B.signedin.replace('{}',j.user.displayName))});
 for(const f of document.querySelectorAll('form[data-space-join]')){const o=f.querySelector('output'),v=n=>f.elements[n].value;
 f.addEventListener('submit',async e=>{e.preventDefault();
 const a=await call('/auth/sign-in/password',{tenantKey:B.tenant,identifier:v('identifier'),password:v('password')});if(!a.ok)return show(o,false,why(a.j));
@@ -158,6 +162,9 @@ export function loginPage(page: Page, key: string, lang: Lang): Response {
   const color = /^(#[0-9a-f]{3,8}|[a-z]{3,20})$/i.test(page.backgroundTitleColor) ? `.notice{color:${page.backgroundTitleColor}}` : "";
   // After sign-in the refresh cookie is set: the console at / takes over from there.
   const done = `data-done="${esc(t.signedIn)}" data-next="/"`;
+  const social = (["social_a", "social_b"] as const)
+    .filter((k) => page.methods[k])
+    .map((k) => `<button type="button" class="alt" data-provider="${k}">${esc(page.buttonLabels[k][lang])}</button>`);
   const sso = page.ssoProviders.map((p) => {
     const label = esc(lang === "ko" ? p.labelKo : p.labelEn);
     const url = safeUrl(p.loginUrl);
@@ -178,8 +185,8 @@ ${input("email", t.email, 'type="email" required autocomplete="email"')}<button 
 ${input("code", t.code, 'required maxlength="6" autocomplete="one-time-code"')}<button>${esc(t.signIn)}</button><output></output></form>`
     : ""
 }
-${sso.length ? `${sso.join("\n")}<output id="sso"></output>` : ""}`;
-  return html(lang, 200, page.name, body, { tenant: key }, color);
+${sso.length + social.length ? `${[...sso, ...social].join("\n")}<output id="sso"></output>` : ""}`;
+  return html(lang, 200, page.name, body, { tenant: key, signedin: t.signedIn }, color);
 }
 
 export function joinPage(page: Page, key: string, code: string, lang: Lang): Response {

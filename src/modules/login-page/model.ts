@@ -57,6 +57,7 @@ export const LoginPageSettings = t.Object({
   externalLinksEnabled: t.Boolean(),
   externalLinks: ExternalLinks,
   externalFeed: ExternalFeed,
+  allowUserSelfSignUp: t.Boolean(),
 });
 export type LoginPageSettingsRecord = Static<typeof LoginPageSettings>;
 
@@ -77,6 +78,9 @@ export const ReplaceLoginPageBody = t.Object({
   externalLinksEnabled: t.Optional(t.Boolean()),
   externalLinks: ExternalLinksInput,
   externalFeed: t.Optional(ExternalFeed),
+  allowUserSelfSignUp: t.Optional(
+    t.Boolean({ description: "Default false. While true, anyone with a proved e-mail may joinTenant; otherwise 403." }),
+  ),
 });
 export type ReplaceLoginPageInput = Static<typeof ReplaceLoginPageBody>;
 

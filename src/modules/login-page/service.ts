@@ -5,6 +5,7 @@ import type { DownloadRule } from "../../platform/files/tokens";
 import { type FieldError, invalidMany, Problem } from "../../platform/http/errors";
 import { fieldPath } from "../../platform/http/plugin";
 import { readyFilesByIds, requireReadyFiles } from "../files/attachments";
+import { tenantSettings } from "../tenant/tables";
 import {
   type LoginPageDraftInput,
   LoginPageSettings,
@@ -40,6 +41,7 @@ export const DEFAULT_LOGIN_PAGE: LoginPageSettingsRecord = {
   externalLinksEnabled: true,
   externalLinks: [],
   externalFeed: null,
+  allowUserSelfSignUp: false,
 };
 
 /** `fields` laid over `base`: present top-level fields win; methods and buttonLabels merge per key. */
@@ -61,13 +63,18 @@ function readRow(db: Db) {
   return db.select().from(loginPageSettings).where(eq(loginPageSettings.id, 1)).get() ?? null;
 }
 
-/** The live login page settings (defaults until the tenant saves its own). */
+/**
+ * The live login page settings (defaults until the tenant saves its own). The self sign-up switch
+ * is read from the tenant settings row, which joinTenant and the public page read too.
+ */
 export function getLoginPageSettings(db: Db): LoginPageSettingsRecord {
   const live = readRow(db)?.live;
-  return live ? overlay(DEFAULT_LOGIN_PAGE, live) : DEFAULT_LOGIN_PAGE;
+  const switched = db.select({ on: tenantSettings.allowUserSelfSignUp }).from(tenantSettings).get()?.on ?? false;
+  return { ...(live ? overlay(DEFAULT_LOGIN_PAGE, live) : DEFAULT_LOGIN_PAGE), allowUserSelfSignUp: switched };
 }
 
 function saveRow(db: Db, set: { live?: LoginPageSettingsRecord; draft?: LoginPageDraftInput | null }, now: number) {
+  if (set.live) db.update(tenantSettings).set({ allowUserSelfSignUp: set.live.allowUserSelfSignUp, updatedAt: now }).run();
   db.insert(loginPageSettings)
     .values({ id: 1, live: set.live ?? null, draft: set.draft ?? null, updatedAt: now })
     .onConflictDoUpdate({ target: loginPageSettings.id, set: { ...set, updatedAt: now } })

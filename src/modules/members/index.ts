@@ -3,10 +3,13 @@ import { authPlugin } from "../../platform/auth/context";
 import { route } from "../../platform/http/route";
 import { Id } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
+import { createMembers } from "./bulk-create";
 import { getMember, listMembers } from "./list";
 import {
   CreateMemberBody,
   CreateMemberResult,
+  CreateMembersBody,
+  CreateMembersResult,
   DeleteMembersBody,
   DeleteMembersResult,
   FieldValues,
@@ -16,9 +19,12 @@ import {
   ResetPasswordBody,
   ResetPasswordResult,
   SetFieldValuesBody,
+  SetMemberRoleBody,
   UpdateMemberBody,
 } from "./model";
-import { createMember, deleteMembers, resetMemberPassword, setMemberFieldValues, updateMember } from "./service";
+import { setMemberRole } from "./role";
+import { createMember, deleteMembers, resetMemberPassword, setMemberFieldValues } from "./service";
+import { updateMember } from "./update";
 
 const MemberParams = t.Object({ userPkId: Id });
 
@@ -48,6 +54,18 @@ export function membersModule(rt: Runtime) {
       query: ListMembersQuery,
       response: { 200: MemberPage },
     })
+    .post(
+      "/members/bulk-create",
+      async ({ actor, body, set }) => {
+        set.status = 201;
+        return createMembers(rt, actor, body.members);
+      },
+      {
+        ...route("createMembers", "members", "permission:member:manage"),
+        body: CreateMembersBody,
+        response: { 201: CreateMembersResult },
+      },
+    )
     .post("/members/bulk-delete", ({ actor, body }) => deleteMembers(rt, actor, body.userPkIds), {
       ...route("deleteMembers", "members", "permission:member:remove"),
       body: DeleteMembersBody,
@@ -63,10 +81,16 @@ export function membersModule(rt: Runtime) {
         response: { 200: Member },
       },
     )
-    .patch("/members/:userPkId", ({ actor, params, body }) => updateMember(actor, params.userPkId, body), {
+    .patch("/members/:userPkId", ({ actor, params, body }) => updateMember(rt, actor, params.userPkId, body), {
       ...route("updateMember", "members", "permission:member:manage"),
       params: MemberParams,
       body: UpdateMemberBody,
+      response: { 200: Member },
+    })
+    .put("/members/:userPkId/role", ({ actor, params, body }) => setMemberRole(actor, params.userPkId, body.roleKey), {
+      ...route("setMemberRole", "members", "permission:member:manage-role"),
+      params: MemberParams,
+      body: SetMemberRoleBody,
       response: { 200: Member },
     })
     .post(

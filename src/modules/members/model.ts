@@ -45,20 +45,55 @@ export const Member = t.Object({
 const MemberDisplayName = t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" });
 const Text255 = t.String({ maxLength: 255, error: "must be at most 255 characters" });
 
+const RoleKey = t.String({ minLength: 1, maxLength: 100, error: "must be a role key" });
+
 export const CreateMemberBody = t.Object({
   displayName: MemberDisplayName,
   userId: t.Optional(UserId),
   email: t.Optional(Email),
-  roleKey: t.Optional(t.String({ minLength: 1, maxLength: 100, error: "must be a role key" })),
+  roleKey: t.Optional(RoleKey),
   password: t.Optional(Password),
 });
 export const CreateMemberResult = t.Object({ member: Member, tempPassword: t.String() });
+
+/** One item of createMembers: createMember's body with roleKey required, checked per item (a broken item fails alone). */
+export const CreateMembersItem = t.Object({ ...CreateMemberBody.properties, roleKey: RoleKey });
+const described = (description: string) => t.Optional(t.Unknown({ description }));
+export const CreateMembersBody = t.Object({
+  members: t.Array(
+    t.Object(
+      {
+        displayName: described("Required. 1..255 characters."),
+        userId: described("1..255 letters, digits, _ or -. userId or email is required."),
+        email: described("E-mail address, max 255."),
+        roleKey: described("Required. An existing role key; other than member needs member:manage-role."),
+        password: described("8..255 characters; absent: one is generated and returned as tempPassword."),
+      },
+      { description: "Checked per item like createMember's body; a broken item goes to failed with reason INVALID." },
+    ),
+    { minItems: 1, maxItems: 500, error: "must have 1..500 members" },
+  ),
+});
+export const CreateMembersResult = t.Object({
+  created: t.Array(t.Object({ index: Int(), member: Member, tempPassword: t.String() })),
+  failed: t.Array(
+    t.Object({
+      index: Int(),
+      reason: t.String({ description: "ALREADY_EXISTS, FORBIDDEN_ROLE, or INVALID: <field> <message> (the first broken rule)." }),
+    }),
+  ),
+});
 
 export const UpdateMemberBody = t.Object({
   displayName: t.Optional(MemberDisplayName),
   affiliation: t.Optional(Nullable(Text255)),
   externalMemberCode: t.Optional(Nullable(Text255)),
+  email: t.Optional(Nullable(Email)),
+  userId: t.Optional(UserId),
+  isActive: t.Optional(t.Boolean({ description: "false: the member's sessions end and sign-in is refused; true restores it." })),
 });
+
+export const SetMemberRoleBody = t.Object({ roleKey: RoleKey });
 
 export const DeleteMembersBody = t.Object({
   userPkIds: t.Array(Id, { minItems: 1, maxItems: 10, error: "must be 1..10 member ids" }),

@@ -1,10 +1,10 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import type { Static } from "elysia";
 import { requireRoleAssignable } from "../../platform/access";
 import type { Actor } from "../../platform/auth/actor";
-import { hashPassword } from "../../platform/auth/password";
+import { hashGeneratedPassword, hashPassword } from "../../platform/auth/password";
 import { indexMember, unindexMember } from "../../platform/db/registry";
-import { write } from "../../platform/db/types";
+import { type Db, write } from "../../platform/db/types";
 import { conflict, forbidden, invalid, invalidMany, notFound } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { revokeMemberSessions } from "../auth/session";
@@ -17,7 +17,7 @@ import { holdsASpace } from "../spaces/members";
 import { termConsents } from "../terms/tables";
 import { insertMember } from "./create";
 import { loadMember, toFieldValue } from "./list";
-import type { CreateMemberBody, SetFieldValuesBody, UpdateMemberBody } from "./model";
+import type { CreateMemberBody, SetFieldValuesBody } from "./model";
 import { memberFieldValues, members } from "./tables";
 
 const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
@@ -35,29 +35,41 @@ export function generatePassword(): string {
   }
 }
 
-const isUnique = (e: unknown) => (e as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE";
+export const isUnique = (e: unknown) => (e as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE";
 
 /**
  * A caller may take over (reset the password of) only a member whose effective permissions (role ∪
  * grants) it holds itself.
  */
-function checkNoEscalation(actor: Actor, targetId: string, rolePermissions: string[]) {
+export function checkNoEscalation(actor: Actor, targetId: string, rolePermissions: string[]) {
   const held = (p: string) => actor.permissionSet.has(p);
   if (!rolePermissions.every(held) || !grantedCodes(actor.handle.sqlite, targetId).every(held)) throw forbidden();
 }
 
-function existingConflicts(actor: Actor, userId: string | undefined, email: string | undefined) {
+/** 409 when another member (not `except`) already has the userId or e-mail. */
+export function existingConflicts(
+  actor: Pick<Actor, "db">,
+  userId: string | null | undefined,
+  email: string | null | undefined,
+  except?: string,
+) {
   const taken = (column: typeof members.userIdKey | typeof members.email, value: string) =>
-    actor.db.select({ id: members.id }).from(members).where(eq(column, value.toLowerCase())).get() !== undefined;
+    actor.db
+      .select({ id: members.id })
+      .from(members)
+      .where(and(eq(column, value.toLowerCase()), except ? ne(members.id, except) : undefined))
+      .get() !== undefined;
   if (userId && taken(members.userIdKey, userId)) throw conflict("ALREADY_EXISTS", "A member with this userId already exists.");
   if (email && taken(members.email, email)) throw conflict("ALREADY_EXISTS", "A member with this e-mail already exists.");
 }
 
+type NewMemberInput = Static<typeof CreateMemberBody>;
+
 /**
- * Issued account: the password is hashed before the write transaction; after it, the e-mail is
- * indexed in the platform directory.
+ * createMember's checks, in its order: a login identity (400), an existing role (400) the caller
+ * may hand out (403), no member holding the userId or e-mail yet (409). Returns the role.
  */
-export async function createMember(rt: Runtime, actor: Actor, input: Static<typeof CreateMemberBody>, now = Date.now()) {
+export function checkNewMember(actor: Actor, input: NewMemberInput) {
   if (!input.userId && !input.email) {
     throw invalidMany([
       { in: "body", field: "userId", message: "userId or email is required" },
@@ -68,48 +80,52 @@ export async function createMember(rt: Runtime, actor: Actor, input: Static<type
   if (!role) throw invalid("roleKey", "does not name an existing role");
   requireRoleAssignable(actor, role);
   existingConflicts(actor, input.userId, input.email);
-  const tempPassword = input.password ?? generatePassword();
-  const passwordHash = await hashPassword(tempPassword);
-  let created: { id: string };
+  return role;
+}
+
+/** The password an issued account starts with: the one sent, else a generated one (hashed lightly, see hashGeneratedPassword). */
+export async function issuedPassword(sent: string | undefined) {
+  if (sent) return { tempPassword: sent, passwordHash: await hashPassword(sent) };
+  const tempPassword = generatePassword();
+  return { tempPassword, passwordHash: await hashGeneratedPassword(tempPassword) };
+}
+
+/** Inserts a checked issued account (the caller's transaction); a unique clash is the caller's 409. */
+export function insertIssued(tx: Db, input: NewMemberInput, roleId: string, passwordHash: string, now: number) {
+  return insertMember(
+    tx,
+    {
+      displayName: input.displayName,
+      userId: input.userId ?? null,
+      email: input.email ?? null,
+      roleId,
+      passwordHash,
+      isIssuedAccount: true,
+      mustChangePassword: true,
+    },
+    now,
+  ).id;
+}
+
+/** Stores a checked issued account in one transaction, then indexes its e-mail in the platform directory. */
+function storeMember(rt: Runtime, actor: Actor, input: NewMemberInput, roleId: string, passwordHash: string, now: number) {
+  let id: string;
   try {
-    created = write(actor.db, (tx) =>
-      insertMember(
-        tx,
-        {
-          displayName: input.displayName,
-          userId: input.userId ?? null,
-          email: input.email ?? null,
-          roleId: role.id,
-          passwordHash,
-          isIssuedAccount: true,
-          mustChangePassword: true,
-        },
-        now,
-      ),
-    );
+    id = write(actor.db, (tx) => insertIssued(tx, input, roleId, passwordHash, now));
   } catch (e) {
     if (isUnique(e)) existingConflicts(actor, input.userId, input.email);
     throw e;
   }
-  write(rt.platform.db, (tx) => indexMember(tx, input.email ?? null, actor.tenantId, created.id));
-  return { member: loadMember(actor.handle.sqlite, created.id), tempPassword };
+  write(rt.platform.db, (tx) => indexMember(tx, input.email ?? null, actor.tenantId, id));
+  return id;
 }
 
-export function updateMember(actor: Actor, id: string, input: Static<typeof UpdateMemberBody>, now = Date.now()) {
-  write(actor.db, (tx) => {
-    const row = tx.select({ id: members.id }).from(members).where(eq(members.id, id)).get();
-    if (!row) throw notFound();
-    tx.update(members)
-      .set({
-        ...(input.displayName !== undefined ? { displayName: input.displayName } : {}),
-        ...(input.affiliation !== undefined ? { affiliation: input.affiliation } : {}),
-        ...(input.externalMemberCode !== undefined ? { externalMemberCode: input.externalMemberCode } : {}),
-        updatedAt: now,
-      })
-      .where(eq(members.id, id))
-      .run();
-  });
-  return loadMember(actor.handle.sqlite, id);
+/** Issued account: the password is hashed before the write transaction. */
+export async function createMember(rt: Runtime, actor: Actor, input: NewMemberInput, now = Date.now()) {
+  const role = checkNewMember(actor, input);
+  const { tempPassword, passwordHash } = await issuedPassword(input.password);
+  const id = storeMember(rt, actor, input, role.id, passwordHash, now);
+  return { member: loadMember(actor.handle.sqlite, id), tempPassword };
 }
 
 /**
@@ -163,8 +179,7 @@ export async function resetMemberPassword(rt: Runtime, actor: Actor, id: string,
     .get();
   if (!target) throw notFound();
   checkNoEscalation(actor, id, target.permissions);
-  const tempPassword = password ?? generatePassword();
-  const passwordHash = await hashPassword(tempPassword);
+  const { tempPassword, passwordHash } = await issuedPassword(password);
   write(actor.db, (tx) => {
     const done = tx
       .update(members)

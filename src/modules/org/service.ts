@@ -194,10 +194,12 @@ export function addOrgUnitMembers(db: Db, cursors: Cursors, unitId: string, user
   return write(db, (tx) => {
     unitById(tx, unitId);
     const ids = requireMemberIds(tx, userIds);
-    tx.insert(orgUnitMembers)
-      .values(ids.map((memberId) => ({ unitId, memberId, createdAt: now })))
-      .onConflictDoNothing()
-      .run();
+    if (ids.length > 0) {
+      tx.insert(orgUnitMembers)
+        .values(ids.map((memberId) => ({ unitId, memberId, createdAt: now })))
+        .onConflictDoNothing()
+        .run();
+    }
     return membersPage(tx, cursors, unitId, null, FIRST_PAGE);
   });
 }

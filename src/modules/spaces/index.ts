@@ -3,6 +3,7 @@ import { authPlugin } from "../../platform/auth/context";
 import { route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { blockSpaceUser, listSpaceBlocks, unblockSpaceUser } from "./blocks";
+import { joinPublicSpace, listSpaceEnrollmentHistory, listSpaceMemberCandidates } from "./enrolment";
 import { createSpaceGroupSet, deleteSpaceGroupSet, listSpaceGroupSets, updateSpaceGroupSet } from "./group-sets";
 import { createSpaceJoinCode, joinSpaceWithCode, listSpaceJoinCodes, updateSpaceJoinCode } from "./join-codes";
 import { addSpaceMembers, leaveSpace, listSpaceMembers, removeSpaceMember, updateSpaceMemberRole } from "./members";
@@ -16,9 +17,13 @@ import {
   CreateSpaceJoinCodeBody,
   EmailCountBody,
   EmailCountResult,
+  EnrollmentHistory,
+  EnrollmentHistoryQuery,
   JoinSpaceBody,
   JoinSpaceResult,
   ListSpacesQuery,
+  MemberCandidates,
+  MemberCandidatesQuery,
   Space,
   SpaceBlockList,
   SpaceCategories,
@@ -35,6 +40,7 @@ import {
   SpaceMembersQuery,
   SpacePage,
   SpaceParams,
+  TransferOwnershipBody,
   UpdateGroupSetBody,
   UpdateSpaceBody,
   UpdateSpaceCategoriesBody,
@@ -43,6 +49,7 @@ import {
   UpdateSpaceJoinCodeBody,
   UpdateSpaceMemberRoleBody,
 } from "./model";
+import { transferSpaceOwnership } from "./ownership";
 import { checkSpaceEmailCount, createSpace, deleteSpace, getSpace, listSpaces, updateSpace } from "./service";
 import { getSpaceCategories, getSpaceDefaults, updateSpaceCategories, updateSpaceCategory, updateSpaceDefaults } from "./settings";
 
@@ -92,6 +99,33 @@ export function spacesModule(rt: Runtime) {
       params: SpaceParams,
       response: { 200: Space },
     })
+    .post("/spaces/:spaceId/owner", ({ actor, params, body }) => transferSpaceOwnership(rt, actor, params.spaceId, body.memberId), {
+      ...route("transferSpaceOwnership", TAG, "session"),
+      params: SpaceParams,
+      body: TransferOwnershipBody,
+      response: { 200: Space },
+    })
+    .get("/spaces/:spaceId/member-candidates", ({ actor, params, query }) => listSpaceMemberCandidates(rt, actor, params.spaceId, query), {
+      ...route("listSpaceMemberCandidates", TAG, "spaceAdmin"),
+      params: SpaceParams,
+      query: MemberCandidatesQuery,
+      response: { 200: MemberCandidates },
+    })
+    .post("/spaces/:spaceId/join", ({ actor, params }) => joinPublicSpace(actor, params.spaceId), {
+      ...route("joinPublicSpace", TAG, "session"),
+      params: SpaceParams,
+      response: { 200: SpaceMember },
+    })
+    .get(
+      "/spaces/:spaceId/enrollment-history",
+      ({ actor, params, query }) => listSpaceEnrollmentHistory(rt, actor, params.spaceId, query),
+      {
+        ...route("listSpaceEnrollmentHistory", TAG, "spaceAdmin"),
+        params: SpaceParams,
+        query: EnrollmentHistoryQuery,
+        response: { 200: EnrollmentHistory },
+      },
+    )
     .get("/spaces/:spaceId/members", ({ actor, params, query }) => listSpaceMembers(actor, rt.cursors, params.spaceId, query), {
       ...route("listSpaceMembers", TAG, "spaceMember"),
       params: SpaceParams,

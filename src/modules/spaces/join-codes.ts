@@ -9,10 +9,10 @@ import type { Runtime } from "../../platform/runtime";
 import { normalizeJoinCode } from "../join-codes/lookup";
 import { tenantJoinCodes } from "../join-codes/tables";
 import { requireSpaceAdmin, type SpaceRow } from "./access";
-import { spaceMemberItem } from "./members";
+import { enrol, isBlocked, spaceMemberItem } from "./members";
 import type { CreateSpaceJoinCodeBody, JoinSpaceBody, SpaceJoinCode, SpaceMember, UpdateSpaceJoinCodeBody } from "./model";
 import { spaceRecord } from "./service";
-import { spaceBlocks, spaceJoinCodes, spaceMembers, spaces } from "./tables";
+import { spaceJoinCodes, spaces } from "./tables";
 
 type CodeRow = typeof spaceJoinCodes.$inferSelect;
 
@@ -133,16 +133,9 @@ export function joinSpaceWithCode(rt: Runtime, actor: Actor, input: Static<typeo
     const space = tx.select().from(spaces).where(eq(spaces.id, code.spaceId)).get() as SpaceRow;
     const enrolled = spaceMemberItem(tx, space.id, actor.memberId);
     if (!enrolled) {
-      const blocked = tx
-        .select({ id: spaceBlocks.id })
-        .from(spaceBlocks)
-        .where(and(eq(spaceBlocks.spaceId, space.id), eq(spaceBlocks.memberId, actor.memberId)))
-        .get();
-      if (blocked) throw forbidden("FORBIDDEN", "You are blocked in this space.");
+      if (isBlocked(tx, space.id, actor.memberId)) throw forbidden("FORBIDDEN", "You are blocked in this space.");
       if (!space.isActive) throw conflict("INVALID_STATE", "The space is not active.");
-      tx.insert(spaceMembers)
-        .values({ spaceId: space.id, memberId: actor.memberId, role: code.role, isOwner: false, createdAt: now })
-        .run();
+      enrol(tx, space, [actor.memberId], code.role, now);
     } else if (!space.isActive) {
       throw conflict("INVALID_STATE", "The space is not active.");
     }

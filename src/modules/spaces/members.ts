@@ -2,14 +2,22 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
-import type { Cursors } from "../../platform/http/cursor";
+import { type Cursors, decodeKeyset } from "../../platform/http/cursor";
 import { conflict, invalid, notFound } from "../../platform/http/errors";
 import { leaveSpaceChallenges } from "../challenges/hooks";
 import { requireMemberIds } from "../groups/lookup";
 import { members } from "../members/tables";
-import { requireSpaceAdmin, requireSpaceMember, type SpaceRow } from "./access";
+import { requireSpaceAdmin, requireSpaceMember, type SpaceRow, visibleSpace } from "./access";
 import type { SpaceMember, SpaceMemberPage } from "./model";
-import { type SpaceRole, spaceBlocks, spaceEnrollmentHistory, spaceGroupMembers, spaceGroupSets, spaceMembers } from "./tables";
+import {
+  type EnrolmentEvent,
+  type SpaceRole,
+  spaceBlocks,
+  spaceEnrollmentEvents,
+  spaceGroupMembers,
+  spaceGroupSets,
+  spaceMembers,
+} from "./tables";
 
 const MEMBERS_OP = "listSpaceMembers";
 export const FIRST_PAGE = 30;
@@ -71,12 +79,9 @@ export function membersPage(db: Db, cursors: Cursors, spaceId: string, after: [n
 }
 
 export function listSpaceMembers(actor: Actor, cursors: Cursors, spaceId: string, q: { cursor?: string; limit?: number }) {
-  const after = cursors.decode<unknown>(MEMBERS_OP, { spaceId }, q.cursor);
-  if (after !== null && !(Array.isArray(after) && after.length === 2 && typeof after[0] === "number" && typeof after[1] === "string")) {
-    throw invalid("cursor", "is not a valid cursor for this list", "query");
-  }
+  const after = decodeKeyset(cursors, MEMBERS_OP, { spaceId }, q.cursor);
   requireSpaceMember(actor, spaceId);
-  return membersPage(actor.db, cursors, spaceId, after as [number, string] | null, q.limit ?? FIRST_PAGE);
+  return membersPage(actor.db, cursors, spaceId, after, q.limit ?? FIRST_PAGE);
 }
 
 /** The caller's (or anyone's) enrolment as a SpaceMember item, or null. */
@@ -90,10 +95,64 @@ export function spaceMemberItem(db: Db, spaceId: string, memberId: string): Memb
   return row ? toSpaceMember(row) : null;
 }
 
-/** Enrols members; the enrolled stay unchanged. A blocked member is refused (400): unblock first. */
+/** Records enrolment changes while the space retains its enrolment history (DECISIONS §13). */
+export function recordEnrolment(
+  tx: Db,
+  space: Pick<SpaceRow, "id" | "retainEnrollmentHistory">,
+  changes: { memberId: string; role: SpaceRole }[],
+  event: EnrolmentEvent,
+  now: number,
+) {
+  if (!space.retainEnrollmentHistory || changes.length === 0) return;
+  tx.insert(spaceEnrollmentEvents)
+    .values(changes.map((c) => ({ id: Bun.randomUUIDv7(), spaceId: space.id, memberId: c.memberId, event, role: c.role, at: now })))
+    .run();
+}
+
+/** Enrols the members not enrolled yet (the enrolled stay unchanged) and records their JOINED. */
+export function enrol(
+  tx: Db,
+  space: Pick<SpaceRow, "id" | "retainEnrollmentHistory">,
+  memberIds: string[],
+  role: SpaceRole,
+  now: number,
+  isOwner = false,
+) {
+  if (memberIds.length === 0) return;
+  const joined = tx
+    .insert(spaceMembers)
+    .values(memberIds.map((memberId) => ({ spaceId: space.id, memberId, role, isOwner, createdAt: now })))
+    .onConflictDoNothing()
+    .returning({ memberId: spaceMembers.memberId })
+    .all();
+  recordEnrolment(
+    tx,
+    space,
+    joined.map((j) => ({ memberId: j.memberId, role })),
+    "JOINED",
+    now,
+  );
+}
+
+export function isBlocked(db: Db, spaceId: string, memberId: string): boolean {
+  return (
+    db
+      .select({ id: spaceBlocks.id })
+      .from(spaceBlocks)
+      .where(and(eq(spaceBlocks.spaceId, spaceId), eq(spaceBlocks.memberId, memberId)))
+      .get() !== undefined
+  );
+}
+
+/**
+ * Enrols members; the enrolled stay unchanged, inactive ones are skipped (DECISIONS §6 Members 4).
+ * A blocked member is refused (400): unblock first. A holder of space:create may add to any space
+ * of the tenant, itself included, as ADMIN (§13 Tenant admin takeover).
+ */
 export function addSpaceMembers(actor: Actor, cursors: Cursors, spaceId: string, userIds: string[], role: SpaceRole, now = Date.now()) {
   return write(actor.db, (tx) => {
-    requireSpaceAdmin(actor, spaceId, tx);
+    const takeover = role === "ADMIN" && actor.permissionSet.has("space:create");
+    const space = takeover ? visibleSpace(actor, spaceId, tx) : requireSpaceAdmin(actor, spaceId, tx);
     const ids = requireMemberIds(tx, userIds);
     const blocked = new Set(
       tx
@@ -105,10 +164,7 @@ export function addSpaceMembers(actor: Actor, cursors: Cursors, spaceId: string,
     );
     const i = userIds.findIndex((id) => blocked.has(id));
     if (i >= 0) throw invalid(`userIds[${i}]`, "is blocked in this space; unblock the member first");
-    tx.insert(spaceMembers)
-      .values(ids.map((memberId) => ({ spaceId, memberId, role, isOwner: false, createdAt: now })))
-      .onConflictDoNothing()
-      .run();
+    enrol(tx, space, ids, role, now);
     return membersPage(tx, cursors, spaceId, null, FIRST_PAGE);
   });
 }
@@ -116,17 +172,10 @@ export function addSpaceMembers(actor: Actor, cursors: Cursors, spaceId: string,
 export type EndReason = "LEFT" | "REMOVED" | "BLOCKED";
 
 /**
- * Ends an enrolment: the member leaves the space's groups (sets only hold enrolled members) and,
- * when the space retains enrolment history, the enrolment is kept in space_enrollment_history.
- * It also leaves the space's challenges.
+ * Ends an enrolment: the member leaves the space's groups (sets only hold enrolled members) and
+ * the space's challenges; the end is recorded while the space retains enrolment history.
  */
-export function endEnrolment(
-  tx: Db,
-  space: SpaceRow,
-  enrolment: { memberId: string; role: SpaceRole; createdAt: number },
-  reason: EndReason,
-  now: number,
-) {
+export function endEnrolment(tx: Db, space: SpaceRow, enrolment: { memberId: string; role: SpaceRole }, reason: EndReason, now: number) {
   tx.delete(spaceMembers)
     .where(and(eq(spaceMembers.spaceId, space.id), eq(spaceMembers.memberId, enrolment.memberId)))
     .run();
@@ -142,19 +191,7 @@ export function endEnrolment(
     )
     .run();
   leaveSpaceChallenges(tx, space.id, enrolment.memberId);
-  if (space.retainEnrollmentHistory) {
-    tx.insert(spaceEnrollmentHistory)
-      .values({
-        id: Bun.randomUUIDv7(),
-        spaceId: space.id,
-        memberId: enrolment.memberId,
-        role: enrolment.role,
-        joinedAt: enrolment.createdAt,
-        leftAt: now,
-        reason,
-      })
-      .run();
-  }
+  recordEnrolment(tx, space, [enrolment], reason, now);
 }
 
 export function enrolmentOf(db: Db, spaceId: string, memberId: string) {
@@ -176,9 +213,9 @@ export function removeSpaceMember(actor: Actor, spaceId: string, memberId: strin
   });
 }
 
-export function updateSpaceMemberRole(actor: Actor, spaceId: string, memberId: string, role: SpaceRole) {
+export function updateSpaceMemberRole(actor: Actor, spaceId: string, memberId: string, role: SpaceRole, now = Date.now()) {
   return write(actor.db, (tx) => {
-    requireSpaceAdmin(actor, spaceId, tx);
+    const space = requireSpaceAdmin(actor, spaceId, tx);
     const enrolment = enrolmentOf(tx, spaceId, memberId);
     if (!enrolment) throw notFound("This member is not enrolled in the space.");
     if (enrolment.isOwner) throw conflict("INVALID_STATE", "The owner's role cannot be changed.");
@@ -186,6 +223,7 @@ export function updateSpaceMemberRole(actor: Actor, spaceId: string, memberId: s
       .set({ role })
       .where(and(eq(spaceMembers.spaceId, spaceId), eq(spaceMembers.memberId, memberId)))
       .run();
+    if (enrolment.role !== role) recordEnrolment(tx, space, [{ memberId, role }], "ROLE_CHANGED", now);
     return spaceMemberItem(tx, spaceId, memberId) as MemberItem;
   });
 }

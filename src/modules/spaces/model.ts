@@ -1,7 +1,7 @@
 import { t } from "elysia";
 import { CursorQuery, Email, Enum, Id, Int, NextCursor, Nullable, QueryBool, SafeInt, Timestamp } from "../../platform/http/schemas";
 import { FieldValue } from "../members/model";
-import { SPACE_ROLES } from "./tables";
+import { ENROLMENT_EVENTS, SPACE_ROLES } from "./tables";
 
 export const SpaceParams = t.Object({ spaceId: Id });
 export const SpaceMemberParams = t.Object({ spaceId: Id, userPkId: Id });
@@ -212,3 +212,30 @@ export const UpdateSpaceCategoriesBody = t.Object({
   ),
 });
 export const UpdateSpaceCategoryBody = t.Object({ name: t.Optional(CategoryName), order: t.Optional(SafeInt()) });
+
+export const TransferOwnershipBody = t.Object({ memberId: Id });
+
+export const MemberCandidatesQuery = t.Object({
+  keyword: t.Optional(
+    t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters", description: "Matches displayName or userId." }),
+  ),
+  ...CursorQuery,
+});
+export const MemberCandidates = t.Object({
+  candidates: t.Array(t.Object({ id: t.String(), userId: Nullable(t.String()), displayName: t.String() })),
+  nextCursor: NextCursor,
+});
+
+export const EnrollmentHistoryQuery = t.Object({ ...CursorQuery });
+export const EnrollmentHistory = t.Object({
+  entries: t.Array(
+    t.Object({
+      memberId: t.String(),
+      displayName: t.String(),
+      event: Enum(ENROLMENT_EVENTS),
+      role: Enum(SPACE_ROLES),
+      at: Timestamp,
+    }),
+  ),
+  nextCursor: NextCursor,
+});

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
-import { invalid } from "../../platform/http/errors";
+import { forbidden, invalid } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { customFields, spaceFieldValues } from "../fields/tables";
@@ -12,6 +12,7 @@ import { detachSpaceNodes } from "../library/nodes";
 import type { FieldValue } from "../members/model";
 import { members } from "../members/tables";
 import { requireSpaceAdmin, type SpaceRow, spaceContentCounts, spaceRoleCounts, visibleSpace, visibleSpaceSql } from "./access";
+import { enrol, enrolmentOf } from "./members";
 import type { CreateSpaceBody, ListSpacesQuery, Space, UpdateSpaceBody } from "./model";
 import { applySpacePolicy, effectiveAllowFileDownload, effectiveVodConcurrentLimit, getSpaceDefaults, spaceMenus } from "./settings";
 import { spaceMembers, spaces } from "./tables";
@@ -148,7 +149,7 @@ export function createSpace(rt: Runtime, actor: Actor, input: Static<typeof Crea
       })
       .returning()
       .get();
-    tx.insert(spaceMembers).values({ spaceId: row.id, memberId: actor.memberId, role: "ADMIN", isOwner: true, createdAt: now }).run();
+    enrol(tx, row, [actor.memberId], "ADMIN", now, true);
     return spaceRecord(tx, { rt, actor }, row);
   });
 }
@@ -195,6 +196,8 @@ export function updateSpace(rt: Runtime, actor: Actor, spaceId: string, input: S
 export function deleteSpace(rt: Runtime, actor: Actor, spaceId: string) {
   return write(actor.db, (tx) => {
     const space = requireSpaceAdmin(actor, spaceId, tx);
+    // Only the owner deletes (DECISIONS §13); other ADMINs may take ownership over first.
+    if (!enrolmentOf(tx, spaceId, actor.memberId)?.isOwner) throw forbidden("FORBIDDEN", "Only the owner of a space deletes it.");
     const record = spaceRecord(tx, { rt, actor }, space);
     // The space's folders and their contents move to the tenant library; nothing there is deleted.
     detachSpaceNodes(tx, spaceId);

@@ -64,8 +64,8 @@ export const spaceMembers = sqliteTable(
 );
 
 /**
- * Enrolments that ended (left, removed or blocked) in a space with `retainEnrollmentHistory`:
- * a separate table, so space_members stays "currently enrolled" for every count and check.
+ * Superseded by space_enrollment_events (its rows were copied there by the migration that added
+ * it); kept only because migrations are additive. Nothing reads or writes it.
  */
 export const spaceEnrollmentHistory = sqliteTable(
   "space_enrollment_history",
@@ -83,6 +83,31 @@ export const spaceEnrollmentHistory = sqliteTable(
     reason: text("reason", { enum: ["LEFT", "REMOVED", "BLOCKED"] }).notNull(),
   },
   (t) => [index("space_enrollment_history_space_idx").on(t.spaceId, t.leftAt), index("space_enrollment_history_member_idx").on(t.memberId)],
+);
+
+export const ENROLMENT_EVENTS = ["JOINED", "LEFT", "REMOVED", "BLOCKED", "ROLE_CHANGED"] as const;
+export type EnrolmentEvent = (typeof ENROLMENT_EVENTS)[number];
+
+/**
+ * Every enrolment change of a space with `retainEnrollmentHistory` (listSpaceEnrollmentHistory):
+ * a separate table, so space_members stays "currently enrolled" for every count and check. `role`
+ * is the role the member had after the event (before it, for LEFT/REMOVED/BLOCKED).
+ */
+export const spaceEnrollmentEvents = sqliteTable(
+  "space_enrollment_events",
+  {
+    id: text("id").primaryKey(),
+    spaceId: text("space_id")
+      .notNull()
+      .references(() => spaces.id, { onDelete: "cascade" }),
+    memberId: text("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
+    event: text("event", { enum: ENROLMENT_EVENTS }).notNull(),
+    role: text("role", { enum: SPACE_ROLES }).notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [index("space_enrollment_events_list_idx").on(t.spaceId, t.at, t.id), index("space_enrollment_events_member_idx").on(t.memberId)],
 );
 
 /** Space join codes; `code` is unique in the tenant together with tenant_join_codes (checked on create). */

@@ -30,6 +30,11 @@ export function ssoModule(rt: Runtime) {
     })
     .patch("/sso-settings", ({ actor, body }) => updateSsoSettings(rt, actor.db, actor.tenantKey, body), {
       ...route("updateSsoSettings", "sso", MANAGE),
+      detail: {
+        ...route("updateSsoSettings", "sso", MANAGE).detail,
+        description:
+          "The IdP must release the member's e-mail as the NameID (format emailAddress, as the SP metadata says) or in an attribute mapped to `email`. A mapping to `userId` is refused. Partner providers speak OpenID Connect (`oidc`); `clientSecret` is write-only. Serve LEARNSPACE_PUBLIC_URL over https: see docs/sso.md.",
+      },
       body: UpdateSsoBody,
       response: { 200: SsoSettings },
     })

@@ -13,6 +13,27 @@ const PartnerProvider = t.Object({
   labelEn: t.String(),
   partnerKey: t.String(),
   enabled: t.Boolean(),
+  oidc: Nullable(
+    t.Object({
+      issuer: t.String(),
+      clientId: t.String(),
+      scopes: t.String(),
+      clientSecretSet: t.Boolean({ description: "The client secret is stored (it is write-only)" }),
+    }),
+  ),
+});
+const OidcInput = t.Object({
+  issuer: t.String({ minLength: 1, maxLength: 2000, error: "must be an https URL of at most 2000 characters" }),
+  clientId: t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" }),
+  clientSecret: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 1000,
+      error: "must be 1..1000 characters",
+      description: "Write-only; absent keeps the stored one",
+    }),
+  ),
+  scopes: t.Optional(t.String({ minLength: 1, maxLength: 1000, error: "must be 1..1000 characters", default: "openid email profile" })),
 });
 
 export const SsoSettings = t.Object({
@@ -55,6 +76,8 @@ export const UpdateSsoBody = t.Object({
         labelEn: t.Optional(Label),
         partnerKey: t.Optional(t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" })),
         enabled: t.Optional(t.Boolean()),
+        // OpenID Connect client: absent keeps the stored one, null removes it.
+        oidc: t.Optional(Nullable(OidcInput)),
       }),
       { maxItems: 10, error: "must have at most 10 providers" },
     ),

@@ -122,6 +122,14 @@ export function verifySamlResponse(xml: string, expect: SamlExpectations): SamlC
   const doc = parse(xml);
   const root = doc.documentElement;
   if (!is(root, NS.samlp, "Response")) fail("not a samlp:Response");
+  // An IdP error Response has no Assertion: its (unsigned) status can only refuse, and the log shows why.
+  const statusEl = child(root, NS.samlp, "Status");
+  const topStatus = attr(child(statusEl, NS.samlp, "StatusCode"), "Value");
+  if (topStatus !== SUCCESS) {
+    const sub = attr(child(child(statusEl, NS.samlp, "StatusCode"), NS.samlp, "StatusCode"), "Value");
+    const message = textOf(child(statusEl, NS.samlp, "StatusMessage"));
+    fail(`IdP answered status ${topStatus ?? "missing"}${sub ? ` (${sub})` : ""}${message ? `: ${message.slice(0, 500)}` : ""}`);
+  }
   if (doc.getElementsByTagNameNS(NS.saml, "EncryptedAssertion").length > 0) fail("encrypted assertions are not supported");
   const assertions = doc.getElementsByTagNameNS(NS.saml, "Assertion");
   if (assertions.length !== 1) fail("exactly one Assertion is required");

@@ -1,58 +1,34 @@
 import { randomBytes } from "node:crypto";
 import { deflateRawSync } from "node:zlib";
-import { FormatRegistry } from "@sinclair/typebox";
 import { eq, lt } from "drizzle-orm";
-import { mac, sameMac } from "../../platform/crypto";
-import { indexMember, type TenantRow, tenantByKey } from "../../platform/db/registry";
+import type { TenantRow } from "../../platform/db/registry";
 import type { TenantHandle } from "../../platform/db/tenant-store";
 import { type Db, write } from "../../platform/db/types";
 import { invalid, notFound, Problem } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
-import { cookieOf, startSession } from "../auth/session";
+import { startSession } from "../auth/session";
 import { fieldsOf } from "../fields/lookup";
 import type { FieldValueInput } from "../fields/values";
-import { insertMember } from "../members/create";
 import { upsertMemberFieldValues } from "../members/field-values";
 import { members } from "../members/tables";
-import { roleByKey } from "../roles/builtin";
+import {
+  bindingCookie,
+  checkReturnTo,
+  cleanDisplayName,
+  memberForSignIn,
+  Refusal,
+  redirectUrl,
+  requireBinding,
+  stateBinding,
+  tenantOr404,
+} from "./browser-sign-in";
 import { SamlCheckFailed, verifySamlResponse } from "./saml-verify";
 import { isIdpConfigured, readSso, spUrls } from "./service";
 import { samlRequests, samlSeenAssertions } from "./tables";
 
 const STATE_TTL_MS = 10 * 60 * 1000;
 const xmlEscape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-
-export type RefusalCode = "SSO_FAILED" | "SSO_DISABLED" | "NOT_A_MEMBER" | "MEMBER_INACTIVE";
-class Refusal extends Error {
-  constructor(
-    readonly code: RefusalCode,
-    readonly reason: string,
-  ) {
-    super(reason);
-  }
-}
-
-function tenantOr404(rt: Runtime, tenantKey: string): TenantRow {
-  const tenant = tenantByKey(rt.platform.db, tenantKey);
-  if (!tenant) throw notFound();
-  return tenant;
-}
-
-/** DECISIONS §9.1: a relative path only (one leading `/`, no `//` or `/\`, no control characters). */
-export function checkReturnTo(returnTo: string | undefined): string {
-  if (returnTo === undefined) return "/";
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  if (!returnTo.startsWith("/") || returnTo.startsWith("//") || returnTo.startsWith("/\\") || /[\x00-\x1f\x7f]/.test(returnTo)) {
-    throw invalid("returnTo", "must be a relative path starting with a single /", "query");
-  }
-  return returnTo;
-}
-
-function redirectUrl(rt: Runtime, returnTo: string, error?: RefusalCode): string {
-  const url = new URL(`${rt.config.publicUrl}${returnTo}`);
-  if (error) url.searchParams.append("error", error);
-  return url.toString();
-}
+export const NAMEID_EMAIL = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";
 
 /** SP metadata: entityID = spEntityId, one ACS with the HTTP-POST binding. Served while SSO is off too. */
 export function samlMetadata(rt: Runtime, tenantKey: string): string {
@@ -61,29 +37,18 @@ export function samlMetadata(rt: Runtime, tenantKey: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="${xmlEscape(spEntityId)}">
   <md:SPSSODescriptor AuthnRequestsSigned="false" WantAssertionsSigned="true" protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">
-    <md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress</md:NameIDFormat>
+    <md:NameIDFormat>${NAMEID_EMAIL}</md:NameIDFormat>
     <md:AssertionConsumerService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${xmlEscape(spAcsUrl)}" index="0" isDefault="true"/>
   </md:SPSSODescriptor>
 </md:EntityDescriptor>
 `;
 }
 
-/**
- * Login-CSRF binding: the browser that starts a sign-in gets a short-lived cookie holding a keyed
- * hash of its RelayState, scoped to the ACS; the ACS requires it. The name carries part of the hash,
- * so sign-ins started in two tabs do not replace each other's cookie. The IdP posts cross-site, so
- * the cookie is SameSite=None; Secure on https (Lax over plain http, where None is refused).
- */
-function relayBinding(rt: Runtime, relayState: string) {
-  const hash = mac(rt.secret, "saml-relay-state", relayState);
-  return { name: `lsp_saml_${hash.slice(0, 16)}`, hash };
-}
-
-function relayCookie(rt: Runtime, tenantKey: string, relayState: string | null, maxAgeSeconds: number, name: string): string {
+/** The RelayState's binding cookie, scoped to the ACS; the IdP posts cross-site. */
+const relayBinding = (rt: Runtime, relayState: string) => stateBinding(rt, "saml-relay-state", "lsp_saml", relayState);
+function relayCookie(rt: Runtime, tenantKey: string, relayState: string, cleared = false): string {
   const path = new URL(spUrls(rt, tenantKey).spAcsUrl).pathname;
-  const site = rt.config.publicUrl.startsWith("http://") ? ["SameSite=Lax"] : ["SameSite=None", "Secure"];
-  const value = relayState === null ? "" : relayBinding(rt, relayState).hash;
-  return [`${name}=${value}`, `Path=${path}`, `Max-Age=${maxAgeSeconds}`, "HttpOnly", ...site].join("; ");
+  return bindingCookie(rt, relayBinding(rt, relayState), { path, maxAgeSeconds: STATE_TTL_MS / 1000, cleared, crossSitePost: true });
 }
 
 /** SP-initiated sign-in: saves a one-use state and redirects to the IdP (HTTP-Redirect binding), binding the state to this browser. */
@@ -112,12 +77,12 @@ export function startSamlSignIn(
       ` ID="${requestId}" Version="2.0" IssueInstant="${new Date(now).toISOString()}" Destination="${xmlEscape(sso.idpSsoUrl)}"` +
       ` AssertionConsumerServiceURL="${xmlEscape(spAcsUrl)}" ProtocolBinding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST">` +
       `<saml:Issuer>${xmlEscape(spEntityId)}</saml:Issuer>` +
-      `<samlp:NameIDPolicy Format="urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified" AllowCreate="true"/>` +
+      `<samlp:NameIDPolicy Format="${NAMEID_EMAIL}" AllowCreate="true"/>` +
       `</samlp:AuthnRequest>`;
     const url = new URL(sso.idpSsoUrl);
     url.searchParams.append("SAMLRequest", deflateRawSync(Buffer.from(request)).toString("base64"));
     url.searchParams.append("RelayState", relayState);
-    const cookie = relayCookie(rt, tenant.key, relayState, STATE_TTL_MS / 1000, relayBinding(rt, relayState).name);
+    const cookie = relayCookie(rt, tenant.key, relayState);
     return { location: url.toString(), cookie };
   });
 }
@@ -130,12 +95,6 @@ function takeState(db: Db, relayState: string, now: number) {
     if (!row || row.expiresAt <= now) throw invalid("RelayState", "is unknown, expired or already used");
     return row;
   });
-}
-
-const DISPLAY_NAME_OUT = /[^\p{L}\p{M}\p{N} _\-[\](){}/*]/gu;
-function cleanDisplayName(raw: string | undefined, email: string): string {
-  const base = raw?.trim() || (email.split("@")[0] ?? "");
-  return base.replace(DISPLAY_NAME_OUT, "").trim().slice(0, 255) || "SSO user";
 }
 
 const MEMBER_COLUMNS = ["displayName", "affiliation", "externalMemberCode", "bio"] as const;
@@ -170,17 +129,13 @@ function resolveSsoMember(
   };
   const email = (mapped("email") ?? claims.nameId).trim().toLowerCase();
   return write(h.db, (tx) => {
-    let member = tx.select().from(members).where(eq(members.email, email)).get();
-    if (!member) {
-      const isEmail = email.length <= 255 && (FormatRegistry.Get("ls-email")?.(email) ?? false);
-      if (!sso.provisionMembers || !isEmail) throw new Refusal("NOT_A_MEMBER", "no member with this e-mail");
-      const role = roleByKey(tx, "member");
-      if (!role) throw new Error("member role missing");
-      const displayName = cleanDisplayName(mapped("displayName") ?? claims.attributes.get("displayName")?.[0], email);
-      member = insertMember(tx, { displayName, email, roleId: role.id, passwordHash: null, isIssuedAccount: false }, now);
-      write(rt.platform.db, (ptx) => indexMember(ptx, email, tenant.id, member!.id));
-    }
-    if (!member.isActive) throw new Refusal("MEMBER_INACTIVE", "member is inactive");
+    const member = memberForSignIn(
+      rt,
+      tx,
+      tenant,
+      { email, displayName: mapped("displayName") ?? claims.attributes.get("displayName")?.[0], provision: sso.provisionMembers },
+      now,
+    );
     const updates: Partial<Record<(typeof MEMBER_COLUMNS)[number], string>> = {};
     for (const column of MEMBER_COLUMNS) {
       const value = mapped(column);
@@ -227,12 +182,9 @@ export async function consumeSamlAssertion(
 ): Promise<{ location: string; cookies: string[] }> {
   const tenant = tenantOr404(rt, tenantKey);
   const state = rt.tenants.use(tenant.id, (h) => takeState(h.db, form.RelayState, now));
-  const binding = relayBinding(rt, form.RelayState);
-  const cleared = relayCookie(rt, tenant.key, null, 0, binding.name);
+  const cleared = relayCookie(rt, tenant.key, form.RelayState, true);
   try {
-    const bound = cookieOf(request, binding.name);
-    if (!bound || !sameMac(bound, binding.hash))
-      throw new Refusal("SSO_FAILED", "RelayState not bound to this browser (cookie missing or wrong)");
+    requireBinding(rt, request, relayBinding(rt, form.RelayState), true);
     const found = rt.tenants.use(tenant.id, (h) => {
       const sso = readSso(h.db);
       if (!sso.enabled || !isIdpConfigured(sso)) throw new Refusal("SSO_DISABLED", "SSO disabled or IdP unconfigured since start");

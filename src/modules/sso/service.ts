@@ -1,6 +1,7 @@
 import { X509Certificate } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Static } from "elysia";
+import { seal } from "../../platform/crypto";
 import { type Db, write } from "../../platform/db/types";
 import { forbidden, invalid } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
@@ -8,7 +9,8 @@ import { fieldsOf } from "../fields/lookup";
 import type { ProviderItem } from "../login-page/model";
 import { getLoginPageSettings } from "../login-page/service";
 import type { SsoSettings, UpdateSsoBody } from "./model";
-import { ssoSettings } from "./tables";
+import { issuerProblem } from "./oidc-client";
+import { type PartnerProvider, ssoSettings } from "./tables";
 
 export type SsoRow = typeof ssoSettings.$inferSelect;
 export type LoginProvider = Static<typeof ProviderItem>;
@@ -75,7 +77,7 @@ export function loginProviders(rt: Runtime, db: Db, tenantKey: string, row = rea
       labelKo: p.labelKo,
       labelEn: p.labelEn,
       enabled: p.enabled,
-      available: p.enabled && page.methods.partner && row.allowedLoginMethods === "ALL",
+      available: p.enabled && page.methods.partner && row.allowedLoginMethods === "ALL" && !!p.oidc,
       loginUrl: null,
     })),
   ];
@@ -121,7 +123,10 @@ export function toSsoSettings(rt: Runtime, db: Db, tenantKey: string, row: SsoRo
     spEntityId,
     mappingLabels: mappingLabels(db, row),
     idpConfigured: isIdpConfigured(row),
-    partnerProviders: row.partnerProviders,
+    partnerProviders: row.partnerProviders.map(({ oidc, ...p }) => ({
+      ...p,
+      oidc: oidc ? { issuer: oidc.issuer, clientId: oidc.clientId, scopes: oidc.scopes, clientSecretSet: !!oidc.clientSecretSealed } : null,
+    })),
     allowedLoginMethods: row.allowedLoginMethods,
     providers: loginProviders(rt, db, tenantKey, row),
     provisionMembers: row.provisionMembers,
@@ -166,6 +171,26 @@ function checkUrl(field: string, value: string) {
   throw invalid(field, "must be an absolute http(s) URL");
 }
 
+export const OIDC_SECRET_PURPOSE = "partner-oidc-client-secret";
+
+/** A partner's OpenID Connect client as stored: absent keeps the stored one; no secret keeps the stored secret. */
+function partnerOidc(
+  rt: Runtime,
+  input: { issuer: string; clientId: string; clientSecret?: string; scopes?: string } | null | undefined,
+  previous: PartnerProvider["oidc"],
+  field: string,
+): PartnerProvider["oidc"] {
+  if (input === undefined) return previous;
+  if (input === null) return null;
+  const issuerError = issuerProblem(input.issuer);
+  if (issuerError) throw invalid(`${field}.issuer`, issuerError);
+  const scopes = (input.scopes ?? "openid email profile").trim().split(/\s+/);
+  if (!scopes.includes("openid")) throw invalid(`${field}.scopes`, "must include openid");
+  const clientSecretSealed = input.clientSecret ? seal(rt.secret, OIDC_SECRET_PURPOSE, input.clientSecret) : previous?.clientSecretSealed;
+  if (!clientSecretSealed) throw invalid(`${field}.clientSecret`, "is required when the provider has no stored secret");
+  return { issuer: input.issuer, clientId: input.clientId, scopes: scopes.join(" "), clientSecretSealed };
+}
+
 /** PATCH: absent fields stay; a present array replaces the whole array. */
 export function updateSsoSettings(rt: Runtime, db: Db, tenantKey: string, input: Static<typeof UpdateSsoBody>, now = Date.now()) {
   if (input.idpSsoUrl) checkUrl("idpSsoUrl", input.idpSsoUrl);
@@ -178,11 +203,15 @@ export function updateSsoSettings(rt: Runtime, db: Db, tenantKey: string, input:
   input.attributeMappings?.forEach((m, i) => {
     if (!columnLabel(m.fieldId) && !customIds.has(m.fieldId))
       throw invalid(`attributeMappings[${i}].fieldId`, "must be a member field id or a member column key");
+    // Sign-in never changes a login identifier, so a mapping to it would silently do nothing.
+    if (m.fieldId === "userId")
+      throw invalid(`attributeMappings[${i}].fieldId`, "cannot be userId: sign-in never changes a member's user ID");
     if (seenFields.has(m.fieldId)) throw invalid(`attributeMappings[${i}].fieldId`, "is mapped twice");
     seenFields.add(m.fieldId);
   });
   const seenKeys = new Set<string>();
-  const partnerProviders = input.partnerProviders?.map((p, i) => {
+  const stored = new Map(readSso(db).partnerProviders.map((p) => [p.key, p]));
+  const partnerProviders = input.partnerProviders?.map((p, i): PartnerProvider => {
     if (RESERVED_KEYS.has(p.key)) throw invalid(`partnerProviders[${i}].key`, "is reserved (saml, social_a, social_b, partner)");
     if (seenKeys.has(p.key)) throw invalid(`partnerProviders[${i}].key`, "is used twice");
     seenKeys.add(p.key);
@@ -192,6 +221,7 @@ export function updateSsoSettings(rt: Runtime, db: Db, tenantKey: string, input:
       labelEn: p.labelEn ?? "",
       partnerKey: p.partnerKey ?? p.key,
       enabled: p.enabled ?? true,
+      oidc: partnerOidc(rt, p.oidc, stored.get(p.key)?.oidc ?? null, `partnerProviders[${i}].oidc`),
     };
   });
   const row = write(db, (tx) => {

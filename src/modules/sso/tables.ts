@@ -1,7 +1,16 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 export type AttributeMapping = { fieldId: string; samlAttribute: string };
-export type PartnerProvider = { key: string; labelKo: string; labelEn: string; partnerKey: string; enabled: boolean };
+/** A partner's OpenID Connect client; the secret is sealed with the server secret (platform/crypto seal). */
+export type StoredOidc = { issuer: string; clientId: string; scopes: string; clientSecretSealed: string };
+export type PartnerProvider = {
+  key: string;
+  labelKo: string;
+  labelEn: string;
+  partnerKey: string;
+  enabled: boolean;
+  oidc?: StoredOidc | null;
+};
 
 /** The tenant's single sign-on settings: one row (id = 1); absent until first saved (defaults apply). */
 export const ssoSettings = sqliteTable("sso_settings", {
@@ -41,4 +50,16 @@ export const samlSeenAssertions = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
   },
   (t) => [index("saml_seen_assertions_expires_idx").on(t.expiresAt)],
+);
+
+/** The external account (OpenID Connect provider key, `sub`) a member signed in with; matched before the e-mail (DECISIONS §10). */
+export const externalLinks = sqliteTable(
+  "external_links",
+  {
+    provider: text("provider").notNull(),
+    subject: text("subject").notNull(),
+    memberId: text("member_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.subject] }), index("external_links_member_idx").on(t.memberId)],
 );

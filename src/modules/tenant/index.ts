@@ -11,7 +11,7 @@ const badPolicy = new WeakSet<Request>();
 export function tenantModule(rt: Runtime) {
   return new Elysia({ name: "module.tenant" })
     .use(authPlugin(rt))
-    .get("/tenant", ({ actor }) => getTenant(actor.handle), {
+    .get("/tenant", ({ actor }) => getTenant(rt, actor), {
       ...route("getTenant", "tenant", "session"),
       response: { 200: TenantInfo },
     })

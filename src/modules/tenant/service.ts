@@ -2,10 +2,11 @@ import { eq } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { tenants } from "../../platform/db/platform-tables";
-import { prepared, type TenantHandle } from "../../platform/db/tenant-store";
+import { prepared } from "../../platform/db/tenant-store";
 import { type Db, write } from "../../platform/db/types";
 import { isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
+import { tenantLogoUrl } from "../login-page/public";
 import type { TenantInfo, UpdateTenantBody } from "./model";
 import { tenantSettings } from "./tables";
 
@@ -17,7 +18,7 @@ export function readSettings(db: Db): TenantSettingsRow {
   return row;
 }
 
-export function toTenantInfo(row: TenantSettingsRow): Static<typeof TenantInfo> {
+export function toTenantInfo(row: TenantSettingsRow, logoImageUrl: string | null): Static<typeof TenantInfo> {
   return {
     id: row.tenantId,
     key: row.key,
@@ -26,7 +27,7 @@ export function toTenantInfo(row: TenantSettingsRow): Static<typeof TenantInfo> 
     contactInfo: row.contactInfo,
     loginIdentifier: "userId",
     currentPlan: "FREE",
-    logoImageUrl: row.logoImageUrl,
+    logoImageUrl,
     customFieldMaxCount: 200,
     currentContractPeriod: { startedAt: isoRequired(row.createdAt), expiredAt: null },
     sessionPolicy: {
@@ -36,13 +37,14 @@ export function toTenantInfo(row: TenantSettingsRow): Static<typeof TenantInfo> 
   };
 }
 
-/** The hot read of the settings row: one prepared statement per tenant handle. */
-export function getTenant(handle: TenantHandle) {
+/** The hot read of the settings row: one prepared statement per tenant handle. The logo is the login page's. */
+export function getTenant(rt: Runtime, actor: Actor) {
+  const handle = actor.handle;
   const row = prepared(handle, "tenant.settings", () =>
     handle.db.select().from(tenantSettings).where(eq(tenantSettings.id, 1)).prepare(),
   ).get();
   if (!row) throw new Error("tenant settings row missing");
-  return toTenantInfo(row);
+  return toTenantInfo(row, tenantLogoUrl(rt, actor.tenantId, handle.db));
 }
 
 /** PATCH: an absent field (also inside sessionPolicy) is left unchanged; null clears description and contactInfo. */
@@ -62,7 +64,7 @@ export function updateTenant(rt: Runtime, actor: Actor, input: Static<typeof Upd
       })
       .returning()
       .get();
-    return toTenantInfo(updated as TenantSettingsRow);
+    return toTenantInfo(updated as TenantSettingsRow, tenantLogoUrl(rt, actor.tenantId, tx));
   });
   // The registry's copy of the name is what tenant lists (AuthTenant) show.
   if (input.name !== undefined) {

@@ -4,6 +4,13 @@ const CURRENT = "$argon2id$v=19$m=19456,t=2,p=1$";
 
 export const hashPassword = (password: string) => Bun.password.hash(password, PARAMS);
 
+/**
+ * A generated password has ~93 random bits, so a costly hash buys nothing against guessing it:
+ * a light argon2id (~1 ms) keeps bulk creation fast; the first sign-in rehashes it (needsRehash).
+ */
+const GENERATED = { algorithm: "argon2id", memoryCost: 1024, timeCost: 1 } as const;
+export const hashGeneratedPassword = (password: string) => Bun.password.hash(password, GENERATED);
+
 export async function verifyPassword(password: string, hash: string | null): Promise<boolean> {
   if (!hash) return false;
   try {

@@ -31,3 +31,22 @@ export function createCursors(secret: string): Cursors {
     },
   };
 }
+
+/** A keyset position: the last row's sort value and its id. */
+export type Keyset<V extends number | string = number> = [V, string];
+
+/** decode, then the position must be a [sort value, id] pair of the list's kind (else 400 naming cursor). */
+export function decodeKeyset<V extends number | string = number>(
+  cursors: Cursors,
+  op: string,
+  filters: unknown,
+  cursor: string | undefined,
+  kind: "number" | "string" = "number",
+): Keyset<V> | null {
+  const after = cursors.decode<unknown>(op, filters, cursor);
+  if (after === null) return null;
+  if (!(Array.isArray(after) && after.length === 2 && typeof after[0] === kind && typeof after[1] === "string")) {
+    throw invalid("cursor", "is not a valid cursor for this list", "query");
+  }
+  return after as Keyset<V>;
+}

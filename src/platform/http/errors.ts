@@ -26,6 +26,8 @@ export const notFound = (message = "Not found.") => new Problem(404, "NOT_FOUND"
 export const conflict = (code: string, message: string) => new Problem(409, code, message);
 export const tooMany = (code: string, message: string, retryAfterSeconds: number) =>
   new Problem(429, code, message, undefined, { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+export const providerUnavailable = () =>
+  new Problem(503, "PROVIDER_UNAVAILABLE", "The sign-in provider cannot be reached; try again later.");
 export const invalidJsonProblem = () => new Problem(400, "INVALID_JSON", "The request body is not valid JSON.");
 export const payloadTooLarge = () => new Problem(413, "PAYLOAD_TOO_LARGE", "The request body is larger than 4 MiB.");
 
@@ -38,6 +40,7 @@ const titles: Record<number, string> = {
   413: "Content Too Large",
   429: "Too Many Requests",
   500: "Internal Server Error",
+  503: "Service Unavailable",
 };
 
 export function problemBody(status: number, code: string, message: string, errors?: FieldError[], instance?: string) {

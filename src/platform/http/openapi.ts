@@ -67,7 +67,10 @@ export function buildOpenApi(app: AnyElysia, info: { title: string; version: str
     }
     delete op["x-response-media"];
     if (Object.keys(responses).length === 0) responses["200"] = { description: "Success" };
-    for (const [status, description] of Object.entries(ERROR_STATUSES)) {
+    // A route may name further problem statuses it answers (`x-errors`, e.g. 503).
+    const extraErrors = (detail["x-errors"] as Record<string, string> | undefined) ?? {};
+    delete op["x-errors"];
+    for (const [status, description] of Object.entries({ ...ERROR_STATUSES, ...extraErrors })) {
       responses[status] ??= {
         description,
         content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },

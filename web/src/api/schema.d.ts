@@ -403,6 +403,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/members/bulk-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["createMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/members/bulk-delete": {
         parameters: {
             query?: never;
@@ -433,6 +449,22 @@ export interface paths {
         options?: never;
         head?: never;
         patch: operations["updateMember"];
+        trace?: never;
+    };
+    "/api/v1/members/{userPkId}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["setMemberRole"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/members/{userPkId}/reset-password": {
@@ -704,6 +736,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** @description The IdP must release the member's e-mail as the NameID (format emailAddress, as the SP metadata says) or in an attribute mapped to `email`. A mapping to `userId` is refused. Partner providers speak OpenID Connect (`oidc`); `clientSecret` is write-only. Serve LEARNSPACE_PUBLIC_URL over https: see docs/sso.md. */
         patch: operations["updateSsoSettings"];
         trace?: never;
     };
@@ -1521,6 +1554,70 @@ export interface paths {
         options?: never;
         head?: never;
         patch: operations["updateSpace"];
+        trace?: never;
+    };
+    "/api/v1/spaces/{spaceId}/owner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["transferSpaceOwnership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/spaces/{spaceId}/member-candidates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listSpaceMemberCandidates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/spaces/{spaceId}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["joinPublicSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/spaces/{spaceId}/enrollment-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["listSpaceEnrollmentHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/spaces/{spaceId}/members": {
@@ -5069,6 +5166,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The provider cannot be reached (PROVIDER_UNAVAILABLE) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     completeExternalSignIn: {
@@ -5758,6 +5864,156 @@ export interface operations {
             };
         };
     };
+    createMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    members: {
+                        /** @description Required. 1..255 characters. */
+                        displayName?: unknown;
+                        /** @description 1..255 letters, digits, _ or -. userId or email is required. */
+                        userId?: unknown;
+                        /** @description E-mail address, max 255. */
+                        email?: unknown;
+                        /** @description Required. An existing role key; other than member needs member:manage-role. */
+                        roleKey?: unknown;
+                        /** @description 8..255 characters; absent: one is generated and returned as tempPassword. */
+                        password?: unknown;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created: {
+                            index: number;
+                            member: {
+                                id: string;
+                                userId: string | null;
+                                displayName: string;
+                                email: string | null;
+                                role: {
+                                    key: string;
+                                    name: string;
+                                };
+                                isActive: boolean;
+                                lastLoginAt: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @example 2025-03-01T09:00:00.000Z
+                                 */
+                                createdAt: string;
+                                pictureUrl: string | null;
+                                affiliation: string | null;
+                                externalMemberCode: string | null;
+                                bio: string | null;
+                                isIssuedAccount: boolean;
+                                positionId: string | null;
+                                activeSpaceCount?: number;
+                                inactiveSpaceCount?: number;
+                                fieldValues: {
+                                    fieldId: string;
+                                    valueText: string | null;
+                                    valueNumber: number | null;
+                                    valueDate: string | null;
+                                }[];
+                            };
+                            tempPassword: string;
+                        }[];
+                        failed: {
+                            index: number;
+                            /** @description ALREADY_EXISTS, FORBIDDEN_ROLE, or INVALID: <field> <message> (the first broken rule). */
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     deleteMembers: {
         parameters: {
             query?: never;
@@ -6022,6 +6278,140 @@ export interface operations {
                     displayName?: string;
                     affiliation?: string | null;
                     externalMemberCode?: string | null;
+                    email?: string | null;
+                    userId?: string;
+                    /** @description false: the member's sessions end and sign-in is refused; true restores it. */
+                    isActive?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        userId: string | null;
+                        displayName: string;
+                        email: string | null;
+                        role: {
+                            key: string;
+                            name: string;
+                        };
+                        isActive: boolean;
+                        lastLoginAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2025-03-01T09:00:00.000Z
+                         */
+                        createdAt: string;
+                        pictureUrl: string | null;
+                        affiliation: string | null;
+                        externalMemberCode: string | null;
+                        bio: string | null;
+                        isIssuedAccount: boolean;
+                        positionId: string | null;
+                        activeSpaceCount?: number;
+                        inactiveSpaceCount?: number;
+                        fieldValues: {
+                            fieldId: string;
+                            valueText: string | null;
+                            valueNumber: number | null;
+                            valueDate: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userPkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    roleKey: string;
                 };
             };
         };
@@ -8211,6 +8601,7 @@ export interface operations {
                             titleKo: string;
                             titleEn: string;
                         } | null;
+                        allowUserSelfSignUp: boolean;
                     };
                 };
             };
@@ -8347,6 +8738,8 @@ export interface operations {
                         titleKo: string;
                         titleEn: string;
                     } | null;
+                    /** @description Default false. While true, anyone with a proved e-mail may joinTenant; otherwise 403. */
+                    allowUserSelfSignUp?: boolean;
                 };
             };
         };
@@ -8406,6 +8799,7 @@ export interface operations {
                             titleKo: string;
                             titleEn: string;
                         } | null;
+                        allowUserSelfSignUp: boolean;
                     };
                 };
             };
@@ -8548,6 +8942,7 @@ export interface operations {
                                 titleKo: string;
                                 titleEn: string;
                             } | null;
+                            allowUserSelfSignUp: boolean;
                         };
                     };
                 };
@@ -8685,6 +9080,8 @@ export interface operations {
                         titleKo: string;
                         titleEn: string;
                     } | null;
+                    /** @description Default false. While true, anyone with a proved e-mail may joinTenant; otherwise 403. */
+                    allowUserSelfSignUp?: boolean;
                 };
             };
         };
@@ -8745,6 +9142,7 @@ export interface operations {
                                 titleKo: string;
                                 titleEn: string;
                             } | null;
+                            allowUserSelfSignUp: boolean;
                         };
                     };
                 };
@@ -8887,6 +9285,7 @@ export interface operations {
                             titleKo: string;
                             titleEn: string;
                         } | null;
+                        allowUserSelfSignUp: boolean;
                     };
                 };
             };
@@ -9148,6 +9547,13 @@ export interface operations {
                             labelEn: string;
                             partnerKey: string;
                             enabled: boolean;
+                            oidc: {
+                                issuer: string;
+                                clientId: string;
+                                scopes: string;
+                                /** @description The client secret is stored (it is write-only) */
+                                clientSecretSet: boolean;
+                            } | null;
                         }[];
                         allowedLoginMethods: "ALL" | "SSO_ONLY";
                         providers: {
@@ -9263,6 +9669,14 @@ export interface operations {
                         labelEn?: string;
                         partnerKey?: string;
                         enabled?: boolean;
+                        oidc?: {
+                            issuer: string;
+                            clientId: string;
+                            /** @description Write-only; absent keeps the stored one */
+                            clientSecret?: string;
+                            /** @default openid email profile */
+                            scopes?: string;
+                        } | null;
                     }[];
                 };
             };
@@ -9295,6 +9709,13 @@ export interface operations {
                             labelEn: string;
                             partnerKey: string;
                             enabled: boolean;
+                            oidc: {
+                                issuer: string;
+                                clientId: string;
+                                scopes: string;
+                                /** @description The client secret is stored (it is write-only) */
+                                clientSecretSet: boolean;
+                            } | null;
                         }[];
                         allowedLoginMethods: "ALL" | "SSO_ONLY";
                         providers: {
@@ -14338,7 +14759,7 @@ export interface operations {
                         granted: number;
                         skipped: {
                             subjectId: string;
-                            reason: "ALREADY_GRANTED" | "NOT_FOUND";
+                            reason: "ALREADY_GRANTED" | "NOT_FOUND" | "INACTIVE";
                         }[];
                     };
                 };
@@ -17130,6 +17551,454 @@ export interface operations {
                             valueNumber: number | null;
                             valueDate: string | null;
                         }[];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    transferSpaceOwnership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    memberId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        representativeName: string | null;
+                        description: string | null;
+                        thumbnailUrl: string | null;
+                        semester: string | null;
+                        isActive: boolean;
+                        isPublic: boolean;
+                        autoJoin: boolean;
+                        exitRestricted: boolean;
+                        allowFileDownload: boolean;
+                        vodConcurrentLimit: boolean;
+                        retainEnrollmentHistory: boolean;
+                        startMenu: string;
+                        enabledMenus: string[];
+                        messageEnabled: boolean;
+                        adminCount: number;
+                        participantCount: number;
+                        postCount: number;
+                        contentCount: number;
+                        /**
+                         * Format: date-time
+                         * @example 2025-03-01T09:00:00.000Z
+                         */
+                        createdAt: string;
+                        fieldValues: {
+                            fieldId: string;
+                            valueText: string | null;
+                            valueNumber: number | null;
+                            valueDate: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSpaceMemberCandidates: {
+        parameters: {
+            query?: {
+                keyword?: string;
+                cursor?: string;
+                limit?: string | number;
+            };
+            header?: never;
+            path: {
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        candidates: {
+                            id: string;
+                            userId: string | null;
+                            displayName: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    joinPublicSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        userId: string | null;
+                        displayName: string;
+                        email: string | null;
+                        role: "ADMIN" | "PARTICIPANT";
+                        isOwner: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSpaceEnrollmentHistory: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string | number;
+            };
+            header?: never;
+            path: {
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: {
+                            memberId: string;
+                            displayName: string;
+                            event: "JOINED" | "LEFT" | "REMOVED" | "BLOCKED" | "ROLE_CHANGED";
+                            role: "ADMIN" | "PARTICIPANT";
+                            /**
+                             * Format: date-time
+                             * @example 2025-03-01T09:00:00.000Z
+                             */
+                            at: string;
+                        }[];
+                        nextCursor: string | null;
                     };
                 };
             };

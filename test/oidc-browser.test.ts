@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { chromium } from "playwright-core";
+import { startOp } from "./helpers/oidc-op";
+import { createMemberFixture, createTenantFixture, useServer } from "./helpers/server";
+
+// Debian's Chromium (.ci/run installs it); without it this one test is skipped.
+const CHROMIUM = "/usr/bin/chromium";
+const api = useServer();
+let op: Awaited<ReturnType<typeof startOp>>;
+
+beforeAll(async () => {
+  op = await startOp([
+    {
+      client_id: "ls-browser",
+      client_secret: "browser-secret-0123456789",
+      redirect_uris: [`${api.server.rt.config.publicUrl}/api/v1/auth/external/school/callback`],
+    },
+  ]);
+});
+afterAll(async () => {
+  await op?.close();
+});
+
+test.skipIf(!existsSync(CHROMIUM))(
+  "a browser clicks the hosted login page's button, signs in at the OP and lands signed in",
+  async () => {
+    const tenant = await createTenantFixture(api.server);
+    const member = await createMemberFixture(api.server, tenant, { email: "pupil@example.com", displayName: "Pupil One" });
+    op.accounts.set("pupil", { email: member.email, email_verified: true });
+    const as = api.as(tenant);
+    const page = (await as.get("/login-page-settings")).body;
+    expect((await as.put("/login-page-settings", { ...page, methods: { email: false, partner: true } })).status).toBe(200);
+    const oidc = { issuer: op.issuer, clientId: "ls-browser", clientSecret: "browser-secret-0123456789" };
+    expect((await as.patch("/sso-settings", { partnerProviders: [{ key: "school", labelEn: "School account", oidc }] })).status).toBe(200);
+
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+    try {
+      const tab = await browser.newPage({ locale: "en-US" });
+      await tab.goto(`${api.server.rt.config.publicUrl}/t/${tenant.tenantKey}/login`);
+      await tab.click('button[data-provider="school"]');
+      // The OP's own login form.
+      await tab.waitForURL((url) => url.origin === op.issuer);
+      await tab.fill('input[name="login"]', "pupil");
+      await tab.fill('input[name="password"]', "any");
+      await tab.click('button[type="submit"]');
+      // Back on the login page, signed in: it read the session with refreshSession.
+      await tab.waitForURL((url) => url.pathname === `/t/${tenant.tenantKey}/login` && url.searchParams.get("signedIn") === "1");
+      await tab.waitForSelector("#sso.ok");
+      expect(await tab.textContent("#sso")).toBe("Signed in as Pupil One.");
+      expect(tab.url()).not.toContain("error=");
+      const cookies = await tab.context().cookies();
+      expect(cookies.some((c) => c.name === "lsp_session" && c.httpOnly)).toBe(true);
+    } finally {
+      await browser.close();
+    }
+  },
+  60_000,
+);
