@@ -272,6 +272,39 @@ async function main() {
       await ctx.close();
     });
 
+    await check("change a member's role, deactivate and reactivate them", async () => {
+      await owner.goto(`${base}/members?q=s2660`);
+      await owner.locator("tbody tr button.link").first().click();
+      const dialog = owner.getByRole("dialog");
+      await dialog.getByRole("combobox", { name: "Role" }).selectOption("teacher");
+      await dialog.getByRole("button", { name: "Change role" }).click();
+      await dialog.locator("dd", { hasText: "교사 Teacher" }).waitFor();
+      await dialog.getByRole("button", { name: "Deactivate" }).click();
+      await dialog.getByRole("button", { name: "Reactivate" }).waitFor();
+      await owner.screenshot({ path: join(shots, "en-members-edit.png") });
+      await dialog.getByRole("button", { name: "Reactivate" }).click();
+      await dialog.getByRole("button", { name: "Deactivate" }).waitFor();
+      await owner.keyboard.press("Escape");
+    });
+
+    await check("import a class list from CSV: preview with per-row errors, then created with passwords", async () => {
+      await owner.goto(`${base}/members`);
+      await owner.getByRole("button", { name: "Import a class list (CSV)" }).click();
+      const dialog = owner.getByRole("dialog");
+      const csv = "이름,아이디,이메일\n새학생 하나,csv-one,\n새학생 둘,csv-two,two@example.com\n,csv-bad,\n";
+      await dialog.getByLabel("CSV file").setInputFiles({ name: "class.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+      await dialog.getByText("3 rows, 2 ready to create.").waitFor();
+      await dialog.getByText("name missing").waitFor();
+      await owner.screenshot({ path: join(shots, "en-members-import-preview.png") });
+      await dialog.getByRole("button", { name: "Create 2 members" }).click();
+      await dialog.getByText("2 created, 0 failed.").waitFor();
+      assert((await dialog.locator("code.secret").count()) === 2, "two temporary passwords are shown");
+      await owner.screenshot({ path: join(shots, "en-members-import-done.png") });
+      await owner.keyboard.press("Escape");
+      await owner.goto(`${base}/members?q=csv-two`);
+      await owner.getByRole("cell", { name: "two@example.com", exact: true }).waitFor();
+    });
+
     await check("bulk delete reports per-member results", async () => {
       await owner.goto(`${base}/members?q=e2e-student`);
       await owner.getByRole("checkbox", { name: "Select E2E Student" }).check();

@@ -96,6 +96,14 @@ export default function LoginPagePage() {
             />
             {t("loginPage.emailCode")}
           </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={draft.allowUserSelfSignUp}
+              onChange={(e) => setDraft({ ...draft, allowUserSelfSignUp: e.target.checked })}
+            />
+            {t("loginPage.selfSignUp")}
+          </label>
           <FormError
             error={save.error ?? publish.error}
             fields={["titleKo", "titleEn", "logoImageUrl", "backgroundTitleKo", "backgroundTitleEn", "backgroundTitleColor"]}

@@ -4,7 +4,7 @@ import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { can, useUser } from "../../shell/session";
 import { Field, FormError, fieldError, formatDate, Loading, Modal } from "../../shell/ui";
-import { useMemberFields } from "./queries";
+import { useMemberFields, useRoles } from "./queries";
 
 /** One member (its id in the URL as ?open=): edit, custom field values, reset password. */
 export function MemberDialog({ id, onClose }: { id: string; onClose: () => void }) {
@@ -16,7 +16,8 @@ export function MemberDialog({ id, onClose }: { id: string; onClose: () => void 
     queryFn: () => ok(api.GET("/api/v1/members/{userPkId}", { params: { path: { userPkId: id } } })),
   });
   const fields = useMemberFields();
-  const [form, setForm] = useState({ displayName: "", affiliation: "", externalMemberCode: "" });
+  const [form, setForm] = useState({ displayName: "", affiliation: "", externalMemberCode: "", email: "", userId: "" });
+  const [roleKey, setRoleKey] = useState("");
   const [values, setValues] = useState<Record<string, string>>({});
   useEffect(() => {
     if (!member.data) return;
@@ -24,7 +25,10 @@ export function MemberDialog({ id, onClose }: { id: string; onClose: () => void 
       displayName: member.data.displayName,
       affiliation: member.data.affiliation ?? "",
       externalMemberCode: member.data.externalMemberCode ?? "",
+      email: member.data.email ?? "",
+      userId: member.data.userId ?? "",
     });
+    setRoleKey(member.data.role.key);
     setValues(
       Object.fromEntries(
         member.data.fieldValues.map((v) => [
@@ -66,6 +70,16 @@ export function MemberDialog({ id, onClose }: { id: string; onClose: () => void 
     },
     onSuccess: done,
   });
+  const setActive = useMutation({
+    mutationFn: (isActive: boolean) =>
+      ok(api.PATCH("/api/v1/members/{userPkId}", { params: { path: { userPkId: id } }, body: { isActive } })),
+    onSuccess: done,
+  });
+  const changeRole = useMutation({
+    mutationFn: () => ok(api.PUT("/api/v1/members/{userPkId}/role", { params: { path: { userPkId: id } }, body: { roleKey } })),
+    onSuccess: done,
+  });
+  const roles = useRoles(can(user, "member:manage-role") && can(user, "role:read"));
   const reset = useMutation({
     mutationFn: () => ok(api.POST("/api/v1/members/{userPkId}/reset-password", { params: { path: { userPkId: id } }, body: {} })),
   });
@@ -105,6 +119,21 @@ export function MemberDialog({ id, onClose }: { id: string; onClose: () => void 
                 error={fieldError(save.error, "displayName", t)}
               />
               <Field
+                label={t("members.userId")}
+                name="userId"
+                value={form.userId}
+                onChange={(e) => setForm({ ...form, userId: e.target.value })}
+                error={fieldError(save.error, "userId", t)}
+              />
+              <Field
+                label={t("members.email")}
+                type="email"
+                name="email"
+                value={form.email}
+                onChange={(e) => setForm({ ...form, email: e.target.value })}
+                error={fieldError(save.error, "email", t)}
+              />
+              <Field
                 label={t("members.affiliation")}
                 value={form.affiliation}
                 onChange={(e) => setForm({ ...form, affiliation: e.target.value })}
@@ -116,7 +145,7 @@ export function MemberDialog({ id, onClose }: { id: string; onClose: () => void 
                 onChange={(e) => setForm({ ...form, externalMemberCode: e.target.value })}
                 error={fieldError(save.error, "externalMemberCode", t)}
               />
-              <FormError error={save.error} fields={["displayName", "affiliation", "externalMemberCode"]} />
+              <FormError error={save.error} fields={["displayName", "affiliation", "externalMemberCode", "email", "userId"]} />
               {save.isSuccess && <p role="status">{t("common.saved")}</p>}
               {manage && <button type="submit">{t("common.save")}</button>}
             </fieldset>
@@ -164,8 +193,41 @@ export function MemberDialog({ id, onClose }: { id: string; onClose: () => void 
               </fieldset>
             </form>
           )}
+          {roles.data && (
+            <form
+              className="inline"
+              onSubmit={(e) => {
+                e.preventDefault();
+                changeRole.mutate();
+              }}
+            >
+              <label>
+                {t("members.role")}
+                <select value={roleKey} onChange={(e) => setRoleKey(e.target.value)}>
+                  {roles.data.roles.map((r) => (
+                    <option key={r.key} value={r.key}>
+                      {r.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <button type="submit" disabled={roleKey === member.data.role.key}>
+                {t("members.changeRole")}
+              </button>
+              {changeRole.isSuccess && <span role="status">{t("common.saved")}</span>}
+            </form>
+          )}
+          <FormError error={changeRole.error ?? setActive.error} fields={[]} />
           {manage && (
             <div className="actions">
+              <button
+                type="button"
+                className={member.data.isActive ? "danger" : undefined}
+                disabled={setActive.isPending}
+                onClick={() => setActive.mutate(!member.data.isActive)}
+              >
+                {member.data.isActive ? t("members.deactivate") : t("members.reactivate")}
+              </button>
               <button type="button" onClick={() => reset.mutate()} disabled={reset.isPending}>
                 {t("members.resetPassword")}
               </button>

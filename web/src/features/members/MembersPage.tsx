@@ -6,6 +6,7 @@ import { useSearch } from "../../shell/router";
 import { can, useUser } from "../../shell/session";
 import { FormError, formatDate, Loading, Pager, useProblemText } from "../../shell/ui";
 import { CreateMemberDialog } from "./CreateMemberDialog";
+import { ImportMembersDialog } from "./ImportMembersDialog";
 import { MemberDialog } from "./MemberDialog";
 import { useMemberFields, useRoles } from "./queries";
 
@@ -44,6 +45,7 @@ export default function MembersPage() {
   const fields = useMemberFields();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [creating, setCreating] = useState(false);
+  const [importing, setImporting] = useState(false);
   const [search, setSearchText] = useState(get("q") ?? "");
   const remove = useMutation({
     mutationFn: async (ids: string[]) => {
@@ -79,11 +81,18 @@ export default function MembersPage() {
     <section>
       <div className="title-row">
         <h1>{t("members.title")}</h1>
-        {can(user, "member:invite") && (
-          <button type="button" className="primary" onClick={() => setCreating(true)}>
-            {t("members.create")}
-          </button>
-        )}
+        <div className="actions">
+          {can(user, "member:manage") && (
+            <button type="button" onClick={() => setImporting(true)}>
+              {t("import.open")}
+            </button>
+          )}
+          {can(user, "member:invite") && (
+            <button type="button" className="primary" onClick={() => setCreating(true)}>
+              {t("members.create")}
+            </button>
+          )}
+        </div>
       </div>
       <form
         className="filters"
@@ -240,6 +249,7 @@ export default function MembersPage() {
           <Pager page={list.data.page} totalPages={list.data.totalPages} onPage={(p) => set({ page: String(p) })} />
         </>
       )}
+      {importing && <ImportMembersDialog open onOpenChange={setImporting} />}
       <CreateMemberDialog open={creating} onOpenChange={setCreating} roles={roles.data?.roles ?? []} />
       {get("open") && <MemberDialog id={get("open") as string} onClose={() => set({ open: null })} />}
     </section>
