@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { setNonce } from "get-nonce";
 import { createRoot } from "react-dom/client";
 import { ApiError } from "./api/client";
+import { membersListQuery } from "./features/members/listQuery";
 import { I18nProvider } from "./i18n";
 import { App } from "./shell/App";
 import { preloadScreen } from "./shell/nav";
@@ -18,8 +19,14 @@ const queries = new QueryClient({
 // The style tags Radix adds (scroll lock) carry the per-response nonce the CSP allows; no 'unsafe-inline'.
 setNonce(document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? "");
 
-startSession();
-preloadScreen(window.location.pathname === "/" ? "/members" : window.location.pathname);
+const landing = window.location.pathname === "/" ? "/members" : window.location.pathname;
+preloadScreen(landing);
+// The members list (the usual landing screen) is asked for as soon as the session is back, while its chunk loads.
+void startSession().then(({ data }) => {
+  if (data?.user.permissions.includes("member:read") && landing === "/members") {
+    void queries.prefetchQuery(membersListQuery(new URLSearchParams(window.location.search)));
+  }
+});
 
 createRoot(document.getElementById("root") as HTMLElement).render(
   <QueryClientProvider client={queries}>

@@ -16,8 +16,13 @@ let firstRefresh: ReturnType<typeof callRefresh> | null = null;
 function callRefresh() {
   return api.POST("/api/v1/auth/session/refresh");
 }
+/** Starts the first refresh; the token is in place before anyone awaiting the returned promise resumes. */
 export function startSession() {
-  firstRefresh ??= callRefresh();
+  firstRefresh ??= callRefresh().then((r) => {
+    if (r.data) setAccessToken(r.data.accessToken);
+    return r;
+  });
+  return firstRefresh;
 }
 
 /** refreshSession on load (the HttpOnly cookie is the session), then again a minute before the access token expires. */

@@ -7,11 +7,11 @@ import { can, useUser } from "../../shell/session";
 import { FormError, formatDate, Loading, Pager, useProblemText } from "../../shell/ui";
 import { CreateMemberDialog } from "./CreateMemberDialog";
 import { ImportMembersDialog } from "./ImportMembersDialog";
+import { membersListQuery } from "./listQuery";
 import { MemberDialog } from "./MemberDialog";
 import { useMemberFields, useRoles } from "./queries";
 
 const SORTS = ["createdAt", "displayName", "userId", "email", "lastLoginAt", "isActive"] as const;
-const PAGE_SIZE = 20;
 
 /** listMembers with every filter and sort in the URL; create, open one, bulk delete. */
 export default function MembersPage() {
@@ -19,28 +19,11 @@ export default function MembersPage() {
   const user = useUser();
   const qc = useQueryClient();
   const problem = useProblemText();
-  const { get, set } = useSearch();
-  const page = Number(get("page") ?? "1") || 1;
+  const { search: params, get, set } = useSearch();
   const sortBy = get("sort") ?? "createdAt";
   const sortDir = (get("dir") ?? "desc") as "asc" | "desc";
   const fieldId = get("field") ?? "";
-  const query = {
-    page,
-    pageSize: PAGE_SIZE,
-    search: get("q") ?? undefined,
-    roleKey: get("role") ?? undefined,
-    status: (get("status") ?? undefined) as "active" | "inactive" | undefined,
-    isIssuedAccount: (get("issued") ?? undefined) as "true" | "false" | undefined,
-    filterFieldId: fieldId && get("value") ? fieldId : undefined,
-    filterValue: fieldId ? (get("value") ?? undefined) : undefined,
-    sortBy,
-    sortDir,
-  };
-  const list = useQuery({
-    queryKey: ["members", query],
-    queryFn: () => ok(api.GET("/api/v1/members", { params: { query } })),
-    placeholderData: keepPreviousData,
-  });
+  const list = useQuery({ ...membersListQuery(params), placeholderData: keepPreviousData });
   const roles = useRoles(can(user, "role:read"));
   const fields = useMemberFields();
   const [selected, setSelected] = useState<Set<string>>(new Set());
