@@ -7,6 +7,7 @@ import { challengesModule } from "./modules/challenges";
 import { consoleModule } from "./modules/console";
 import { fieldsModule } from "./modules/fields";
 import { filesModule } from "./modules/files";
+import { gradebookModule } from "./modules/gradebook";
 import { grantsModule } from "./modules/grants";
 import { groupAssignmentsModule } from "./modules/group-assignments";
 import { groupsModule } from "./modules/groups";
@@ -30,6 +31,7 @@ import { tenantModule } from "./modules/tenant";
 import { termsModule } from "./modules/terms";
 import { authPlugin } from "./platform/auth/context";
 import { docsPlugin } from "./platform/http/docs";
+import { createMetrics } from "./platform/http/metrics";
 import { buildOpenApi } from "./platform/http/openapi";
 import { httpPlugin } from "./platform/http/plugin";
 import { createRuntime, type Runtime } from "./platform/runtime";
@@ -37,6 +39,7 @@ import { createRuntime, type Runtime } from "./platform/runtime";
 /** The root Elysia instance: platform plugins first, then every module, listed explicitly. */
 export function createApp(config: Config) {
   const rt = createRuntime(config, resolveMember);
+  const metrics = config.metrics ? createMetrics(rt) : null;
   let document: object | null = null;
   let root: AnyElysia | null = null;
   // normalize "typebox": unknown fields are stripped, but a wrong-typed nested object is a 400, not {}.
@@ -63,9 +66,11 @@ export function createApp(config: Config) {
     .use(postsModule(rt))
     .use(quizzesModule(rt))
     .use(groupAssignmentsModule(rt))
-    .use(peerAssessmentsModule(rt));
+    .use(peerAssessmentsModule(rt))
+    .use(gradebookModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
-    .use(httpPlugin(rt, () => root?.routes ?? []))
+    .use(httpPlugin(rt, () => root?.routes ?? [], metrics?.observe))
+    .use(metrics?.plugin ?? new Elysia({ name: "learnspace.metrics" }))
     .use(authPlugin(rt))
     .use(healthModule(rt))
     .use(hostedPagesModule(rt))

@@ -13,6 +13,13 @@ export type Config = {
   quiet: boolean;
   /** Platform-wide OpenID Connect providers (DECISIONS §10); checked where used, not here. */
   social: SocialProviders;
+  /** Scheduled backups (DECISIONS §11): folder (null = off), interval in ms, how many to keep. */
+  backupDir: string | null;
+  backupEveryMs: number;
+  backupKeep: number;
+  metricsToken: string | null;
+  /** GET /metrics and the per-request series; LEARNSPACE_METRICS=0 turns both off. */
+  metrics: boolean;
 };
 
 export type SocialProviderEnv = { issuer: string; clientId: string; clientSecret: string };
@@ -35,11 +42,20 @@ function socialProviders(env: Env): SocialProviders {
 
 type Env = Record<string, string | undefined>;
 
-function flag(args: string[], name: string): string | undefined {
+/** The value of `--name VALUE` or `--name=VALUE`. */
+export function flag(args: string[], name: string): string | undefined {
   const i = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
   if (i < 0) return undefined;
   const a = args[i] as string;
   return a.includes("=") ? a.slice(a.indexOf("=") + 1) : args[i + 1];
+}
+
+/** "30m", "6h", "1d", "45s" → milliseconds. */
+export function durationSetting(name: string, raw: string | undefined, fallback: string): number {
+  const m = /^(\d+)(s|m|h|d)$/.exec((raw || fallback).trim());
+  const n = m ? Number(m[1]) * { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as "s"] : 0;
+  if (n <= 0) throw new Error(`${name} must be a duration like 30m, 6h or 1d, got "${raw}"`);
+  return n;
 }
 
 function intSetting(name: string, raw: string | undefined, fallback: number, min: number): number {
@@ -66,6 +82,11 @@ export function loadConfig(args: string[] = [], env: Env = process.env, override
     tenantHandles: intSetting("LEARNSPACE_TENANT_HANDLES", env.LEARNSPACE_TENANT_HANDLES, 256, 1),
     quiet: env.LEARNSPACE_QUIET === "1",
     social: socialProviders(env),
+    backupDir: env.LEARNSPACE_BACKUP_DIR ? resolve(env.LEARNSPACE_BACKUP_DIR) : null,
+    backupEveryMs: durationSetting("LEARNSPACE_BACKUP_EVERY", env.LEARNSPACE_BACKUP_EVERY, "24h"),
+    backupKeep: intSetting("LEARNSPACE_BACKUP_KEEP", env.LEARNSPACE_BACKUP_KEEP, 7, 1),
+    metricsToken: env.LEARNSPACE_METRICS_TOKEN || null,
+    metrics: env.LEARNSPACE_METRICS !== "0",
     ...overrides,
   };
 }

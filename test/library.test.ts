@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { canSeeContentFile, contentCounts, contentPopulation } from "../src/modules/library/access";
 import { libraryContents } from "../src/modules/library/tables";
-import { createMemberFixture, createTenantFixture, expectProblem, fieldOf, forbidden, notFound, useServer } from "./helpers/server";
+import { createMemberFixture, createTenantFixture, expectProblem, fieldOf, forbidden, ISO, notFound, useServer } from "./helpers/server";
 
 const api = useServer();
 const { as } = api;
@@ -427,7 +427,7 @@ describe("typed info — attachVideo, setLinkedVideo, setLiveSession, setDocumen
     const res = await as(uploader).put(`/library/contents/${c.id}/video`, { fileId: file });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      status: "uploading",
+      status: "ready",
       durationSec: null,
       thumbnailUrl: null,
       hlsUrl: null,
@@ -479,6 +479,25 @@ describe("typed info — attachVideo, setLinkedVideo, setLiveSession, setDocumen
       "provider",
     );
     expect(fieldOf(await as(uploader).put(`/library/contents/${c.id}/live`, { provider: "other" }))).toBe("joinUrl");
+  });
+
+  test("setLiveSession takes startAt and endAt; the status follows the clock (SCHEDULED, LIVE, ENDED)", async () => {
+    const c = await newContent(uploader, { type: "LIVE", visibility: "PUBLIC" });
+    const at = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+    const live = (startAt: string | null, endAt: string | null) =>
+      as(uploader).put(`/library/contents/${c.id}/live`, { joinUrl: "https://meet.example.com/class", startAt, endAt });
+    const later = await live(at(60), at(120));
+    expect(later.status).toBe(200);
+    expect(later.body.status).toBe("SCHEDULED");
+    expect(later.body.startAt).toMatch(ISO);
+    expect((await live(at(-10), at(50))).body.status).toBe("LIVE");
+    expect((await as(plain).get(`/library/contents/${c.id}/info`)).body.info.status).toBe("LIVE");
+    expect((await live(at(-10), null)).body.status).toBe("LIVE");
+    expect((await live(at(-120), at(-60))).body).toMatchObject({ status: "ENDED", endAt: expect.stringMatching(ISO) });
+    expect((await live(null, null)).body).toMatchObject({ status: "SCHEDULED", startAt: null, endAt: null });
+    expect(fieldOf(await live(at(60), at(30)))).toBe("endAt");
+    expect(fieldOf(await live(at(60), at(60)))).toBe("endAt");
+    expect(fieldOf(await live("tomorrow", null))).toBe("startAt");
   });
 
   test("setDocument: fileId, mimeType, pageCount and a download URL", async () => {

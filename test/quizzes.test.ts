@@ -139,6 +139,8 @@ describe("PUT /api/v1/quizzes/{contentId}/config — setQuizConfig", () => {
       resultExposeLevel: "ALL",
       scoreAggregation: "HIGHEST",
       partialCreditMultiple: false,
+      opensAt: null,
+      closesAt: null,
       questions: [],
     });
     const res = await as(owner).put(`/quizzes/${id}/config`, { passScore: 7, maxAttempts: 3, timeLimitMin: 10, questions: QUESTIONS });
@@ -299,6 +301,8 @@ describe("GET /api/v1/quizzes/{contentId}/participant-view — getQuizForPartici
       maxAttempts: 2,
       timeLimitMin: 15,
       resultExposeLevel: "SCORE_ONLY",
+      opensAt: null,
+      closesAt: null,
       questionCount: 4,
       totalPoints: 14,
       attemptsUsed: 0,
@@ -753,6 +757,7 @@ describe("manager results: listQuizAttempts, getQuizAttempt, scoreQuizAnswer, ge
         submittedAt: a2.submittedAt,
         scoringCompletedAt: a2.submittedAt,
         hasPendingManual: false,
+        voidedAt: null,
       },
       {
         attemptId: a1.attemptId,
@@ -763,6 +768,7 @@ describe("manager results: listQuizAttempts, getQuizAttempt, scoreQuizAnswer, ge
         submittedAt: a1.submittedAt,
         scoringCompletedAt: null,
         hasPendingManual: true,
+        voidedAt: null,
       },
     ]);
     const page1 = await as(admin2).get(`/quizzes/${id}/attempts?limit=1`);

@@ -109,7 +109,15 @@ describe("PUT /api/v1/surveys/{contentId}/config — setSurveyConfig", () => {
   test("stores the questions with defaults and fresh ids; version 1; the read returns the same", async () => {
     const id = await newSurvey();
     const before = await as(owner).get(`/surveys/${id}/config`);
-    expect(before.body).toEqual({ description: null, isAnonymous: false, allowResubmit: false, version: 0, questions: [] });
+    expect(before.body).toEqual({
+      description: null,
+      isAnonymous: false,
+      allowResubmit: false,
+      version: 0,
+      opensAt: null,
+      closesAt: null,
+      questions: [],
+    });
     const res = await as(owner).put(`/surveys/${id}/config`, { description: "Intro", isAnonymous: true, questions: QUESTIONS });
     expect(res.status).toBe(200);
     expect(res.body.description).toBe("Intro");
@@ -361,7 +369,7 @@ describe("POST /api/v1/surveys/{contentId}/config/change-check — checkSurveyCo
     expect((await as(owner).get(`/surveys/${id}/statistics`)).body.submittedCount).toBe(1);
   });
 
-  test("setSurveyConfig resets the responses on such a change and keeps them otherwise", async () => {
+  test("setSurveyConfig resets the responses on such a change (with resetResponses) and keeps them otherwise", async () => {
     const { id, config } = await configured();
     await as(p1).post(`/surveys/${id}/my-response/submit`, answers(config, { text: "Fig", single: 0 }));
     await as(p2).put(`/surveys/${id}/my-response/draft`, answers(config, { text: "Kiwi" }));
@@ -371,7 +379,8 @@ describe("POST /api/v1/surveys/{contentId}/config/change-check — checkSurveyCo
     let stats = (await as(owner).get(`/surveys/${id}/statistics`)).body;
     expect([stats.submittedCount, stats.draftCount]).toEqual([1, 1]);
     expect((await as(p1).get(`/surveys/${id}/my-response`)).body.response.version).toBe(1);
-    expect((await as(owner).put(`/surveys/${id}/config`, { questions: kept.slice(1) })).body.version).toBe(3);
+    expectProblem(await as(owner).put(`/surveys/${id}/config`, { questions: kept.slice(1) }), 409, "IN_USE");
+    expect((await as(owner).put(`/surveys/${id}/config`, { questions: kept.slice(1), resetResponses: true })).body.version).toBe(3);
     stats = (await as(owner).get(`/surveys/${id}/statistics`)).body;
     expect([stats.submittedCount, stats.draftCount]).toEqual([0, 0]);
     expect((await as(p1).get(`/surveys/${id}/my-response`)).body).toEqual({ response: null });

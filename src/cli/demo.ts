@@ -7,7 +7,7 @@ import { openMemberSession } from "../platform/auth/sessions";
 import { indexMember, tenantByKey } from "../platform/db/registry";
 import { write } from "../platform/db/types";
 import type { Runtime } from "../platform/runtime";
-import { startServer } from "../server";
+import { serveCommand } from "./serve";
 
 export const DEMO_KEY = "demo";
 export const DEMO_PASSWORD = "learnspace-demo";
@@ -192,9 +192,9 @@ export async function seedDemo(rt: Runtime, baseUrl: string): Promise<DemoSchool
 /** True when this data dir already holds the demo school (then `learnspace demo` only serves it). */
 export const hasDemo = (rt: Runtime) => tenantByKey(rt.platform.db, DEMO_KEY) !== null;
 
-/** `learnspace demo`: serve with dev codes on, seeding the demo school on the first start of this data dir. */
+/** `learnspace demo`: `serve` with dev codes on, seeding the demo school on the first start of this data dir. */
 export async function runDemo(config: Config) {
-  const server = startServer({ ...config, devCodes: true });
+  const server = serveCommand({ ...config, devCodes: true });
   const started = performance.now();
   const fresh = !hasDemo(server.rt);
   if (fresh) await seedDemo(server.rt, server.url);
@@ -204,12 +204,5 @@ export async function runDemo(config: Config) {
 Sign in at ${url}/t/${DEMO_KEY}/login with the password ${DEMO_PASSWORD} as
   owner:    ${DEMO_OWNER}
   teachers: ${TEACHERS.map((t) => t.userId).join(", ")}
-  students: s2601 … s${2600 + CLASSES.length * STUDENTS_PER_CLASS}
-Dev codes are ON (one-time codes are shown in API responses): for demos only.`);
-  const shutdown = async () => {
-    await server.stop();
-    process.exit(0);
-  };
-  process.on("SIGINT", shutdown);
-  process.on("SIGTERM", shutdown);
+  students: s2601 … s${2600 + CLASSES.length * STUDENTS_PER_CLASS}`);
 }

@@ -20,6 +20,10 @@ export type Runtime = {
   mailer: Mailer;
   resolveMember: MemberResolver;
   log(line: object): void;
+  /** Set on SIGTERM/SIGINT: requests that arrive while in-flight ones drain get 503 SHUTTING_DOWN. */
+  draining: boolean;
+  /** Requests accepted and not yet answered (what a shutdown waits for). */
+  inFlight: number;
   close(): void;
 };
 
@@ -38,6 +42,8 @@ export function createRuntime(config: Config, resolveMember: MemberResolver): Ru
     mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, "outbox"), log }),
     resolveMember,
     log,
+    draining: false,
+    inFlight: 0,
     close() {
       tenants.closeAll();
       closeSqlite(platform.sqlite);

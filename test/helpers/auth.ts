@@ -1,6 +1,6 @@
 import type { useServer } from "./server";
 
-type Client = ReturnType<typeof useServer>;
+type Client = Pick<ReturnType<typeof useServer>, "call">;
 let n = 0;
 
 /** A unique e-mail and tenant key per call, so tests of one file do not collide. */

@@ -14,6 +14,29 @@ import { startServer } from "../../src/server";
 
 export type TestServer = ReturnType<typeof startServer> & { dataDir: string };
 
+export type CallOptions = { json?: unknown; token?: string; headers?: Record<string, string>; body?: string | Uint8Array | Blob | null };
+
+/** fetch against a server at `baseUrl`; `json` is sent as the JSON body, `token` as the bearer token. */
+export async function callAt(baseUrl: string, method: string, path: string, opts: CallOptions = {}) {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.json !== undefined) headers["content-type"] = "application/json";
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers,
+    body: (opts.json !== undefined ? JSON.stringify(opts.json) : opts.body) as any,
+    redirect: "manual",
+  });
+  const text = await res.text();
+  let body: any = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = text;
+  }
+  return { status: res.status, headers: res.headers, body };
+}
+
 /**
  * Starts the real server on an ephemeral port with a fresh temporary data directory for this test
  * file, and removes both after the file's tests.
@@ -37,29 +60,7 @@ export function useServer(overrides: Partial<Config> = {}, env: Record<string, s
       return ref.server.url;
     },
     /** fetch against the server; `json` is sent as the JSON body, `token` as the bearer token. */
-    async call(
-      method: string,
-      path: string,
-      opts: { json?: unknown; token?: string; headers?: Record<string, string>; body?: string | Uint8Array | Blob | null } = {},
-    ) {
-      const headers: Record<string, string> = { ...opts.headers };
-      if (opts.json !== undefined) headers["content-type"] = "application/json";
-      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-      const res = await fetch(`${ref.server.url}${path}`, {
-        method,
-        headers,
-        body: (opts.json !== undefined ? JSON.stringify(opts.json) : opts.body) as any,
-        redirect: "manual",
-      });
-      const text = await res.text();
-      let body: any = null;
-      try {
-        body = text ? JSON.parse(text) : null;
-      } catch {
-        body = text;
-      }
-      return { status: res.status, headers: res.headers, body };
-    },
+    call: (method: string, path: string, opts: CallOptions = {}) => callAt(ref.server.url, method, path, opts),
     /** The API (`/api/v1` prefix) as one caller: POST sends `{}` when no body is given, PUT sends none. */
     as(who: { token: string }) {
       const call = (method: string, path: string, json?: unknown) =>

@@ -6,6 +6,7 @@ import { type Db, write } from "../../platform/db/types";
 import { type FieldError, invalidMany, notFound } from "../../platform/http/errors";
 import { iso, parseTime } from "../../platform/http/schemas";
 import { contentForManager, contentForViewer } from "../library/access";
+import { dueAtFor } from "./extensions";
 import type { AssignmentConfig, AssignmentConfigBody, Rubric, RubricBody } from "./model";
 import { assignmentConfigs, assignmentRubrics, type StoredCriterion } from "./tables";
 
@@ -78,8 +79,10 @@ export function setAssignmentConfig(actor: Actor, contentId: string, body: Stati
 
 /** getAssignmentConfig: any viewer (participants need dueAt and the rules). */
 export function getAssignmentConfig(actor: Actor, contentId: string) {
-  contentForViewer(actor, contentId, ASSIGNMENT);
-  return toConfig(loadAssignmentConfig(actor.db, contentId));
+  const content = contentForViewer(actor, contentId, ASSIGNMENT);
+  const cfg = loadAssignmentConfig(actor.db, contentId);
+  // A participant with an extension sees their own deadline.
+  return toConfig(content.canManage ? cfg : { ...cfg, dueAt: dueAtFor(actor.db, contentId, actor.profileId, cfg.dueAt) });
 }
 
 /**

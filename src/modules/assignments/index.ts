@@ -3,11 +3,14 @@ import { authPlugin } from "../../platform/auth/context";
 import { route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { getAssignmentConfig, getAssignmentRubric, setAssignmentConfig, setAssignmentRubric } from "./config";
+import { setSubmissionExtension } from "./extensions";
 import { gradeSubmission, returnSubmission, saveSubmissionFeedback } from "./grading";
 import {
   AssignmentConfig,
   AssignmentConfigBody,
   AssignmentParams,
+  Extension,
+  ExtensionBody,
   FeedbackBody,
   GradeBody,
   MySubmission,
@@ -110,6 +113,16 @@ export function assignmentsModule(rt: Runtime) {
         params: AssignmentParams,
         body: SubmitBody,
         response: { 201: Submission },
+      },
+    )
+    .put(
+      "/assignments/:contentId/extensions/:profileId",
+      ({ actor, params, body }) => setSubmissionExtension(actor, params.contentId, params.profileId, body),
+      {
+        ...route("setSubmissionExtension", TAG, "contentManager", "Sets or removes one participant's own deadline"),
+        params: SubmitterParams,
+        body: ExtensionBody,
+        response: { 200: Extension },
       },
     )
     .get("/assignments/:contentId/my-submission", ({ actor, params }) => getMySubmission(rt, actor, params.contentId), {

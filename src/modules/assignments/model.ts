@@ -123,3 +123,10 @@ export const GradeBody = t.Object({
 export const FeedbackBody = t.Object({
   feedback: t.Optional(Nullable(t.String({ maxLength: 10000, error: "must be at most 10000 characters" }))),
 });
+
+/** setSubmissionExtension: one participant's own deadline; null (or absent) removes it. */
+export const ExtensionBody = t.Object({ dueAt: t.Optional(Nullable(DateTimeInput)) });
+export const Extension = t.Object({
+  profileId: t.String(),
+  dueAt: Nullable(Timestamp),
+});

@@ -11,7 +11,9 @@ import { fileDownloadUrl, readyFilesByIds, requireReadyFiles } from "../files/at
 import { canManageSql, contentForManager, contentForViewer } from "../library/access";
 import { libraryContents } from "../library/tables";
 import { members, profiles } from "../members/tables";
+import { requireActiveSpace } from "../spaces/archived";
 import { ASSIGNMENT, loadAssignmentConfig } from "./config";
+import { dueAtFor } from "./extensions";
 import type { Submission, SubmissionsQuery, SubmitBody } from "./model";
 import { assignmentSubmissionFiles, assignmentSubmissions } from "./tables";
 
@@ -97,13 +99,14 @@ function historyOf(rt: Runtime, actor: Actor, db: Db, contentId: string, profile
 const blank = (v: string | null | undefined) => v == null || v.trim() === "";
 
 /**
- * submitAssignment (DECISIONS §9.2): body and file rules (400), the deadline (409 DEADLINE_PASSED
+ * submitAssignment (DECISIONS §9.2): body and file rules (400), the caller's deadline (their
+ * extension, else dueAt; 409 DEADLINE_PASSED
  * unless allowLateSubmit, then isLate), a resubmit only with allowResubmit (409 RESUBMIT_NOT_ALLOWED).
  * The new revision is SUBMITTED, ungraded and the latest; older ones stay as history.
  */
 export function submitAssignment(rt: Runtime, actor: Actor, contentId: string, input: Static<typeof SubmitBody>, now = Date.now()) {
   return write(actor.db, (tx) => {
-    contentForViewer(actor, contentId, ASSIGNMENT, tx);
+    const content = contentForViewer(actor, contentId, ASSIGNMENT, tx);
     const cfg = loadAssignmentConfig(tx, contentId);
     const fileIds = input.fileIds ?? [];
     const errors: FieldError[] = [];
@@ -113,7 +116,9 @@ export function submitAssignment(rt: Runtime, actor: Actor, contentId: string, i
     }
     if (errors.length) throw invalidMany(errors);
     requireReadyFiles(tx, actor, fileIds);
-    const isLate = cfg.dueAt !== null && now > cfg.dueAt;
+    requireActiveSpace(tx, content.spaceId);
+    const dueAt = dueAtFor(tx, contentId, actor.profileId, cfg.dueAt);
+    const isLate = dueAt !== null && now > dueAt;
     if (isLate && !cfg.allowLateSubmit) throw conflict("DEADLINE_PASSED", "The deadline of this assignment has passed.");
     const previous = tx
       .select({ id: s.id, revision: s.revision })
@@ -135,7 +140,7 @@ export function submitAssignment(rt: Runtime, actor: Actor, contentId: string, i
         body: input.body ?? null,
         status: "SUBMITTED",
         submittedAt: now,
-        dueAtAtSubmit: cfg.dueAt,
+        dueAtAtSubmit: dueAt,
         isLate,
       })
       .run();

@@ -87,3 +87,17 @@ export const assignmentSubmissionFiles = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.submissionId, t.fileId] }), index("assignment_submission_files_file_idx").on(t.fileId)],
 );
+
+/** setSubmissionExtension: one participant's own deadline, replacing the config's dueAt for them. */
+export const assignmentExtensions = sqliteTable(
+  "assignment_extensions",
+  {
+    contentId: text("content_id")
+      .notNull()
+      .references(() => libraryContents.id, { onDelete: "cascade" }),
+    profileId: text("profile_id").notNull(),
+    dueAt: integer("due_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.contentId, t.profileId] })],
+);

@@ -10,6 +10,7 @@ import { iso, isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { contains } from "../groups/lookup";
 import { members } from "../members/tables";
+import { requireActiveSpace } from "../spaces/archived";
 import { spaceMembers } from "../spaces/tables";
 import { challengeForManager, challengeForMember, managesChallenge, percent, stateOf, type TaskRow, taskOf } from "./access";
 import type { CandidatesQuery, ChallengeMemberPage, TaskStatusQuery } from "./model";
@@ -267,6 +268,7 @@ export function getChallengeTaskStatus(
  */
 function ownTask(actor: Actor, tx: Db, spaceId: string, challengeId: string, taskId: string, now: number) {
   const { challenge } = challengeForMember(actor, spaceId, challengeId, tx);
+  requireActiveSpace(tx, spaceId);
   const task: TaskRow = taskOf(tx, challengeId, taskId);
   const member = challengeMember(tx, challengeId, actor.memberId);
   if (!member) throw forbidden("FORBIDDEN", "Only members of the challenge may complete its tasks.");

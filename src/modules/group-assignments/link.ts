@@ -87,19 +87,24 @@ export function setGroups(db: Db, setId: string): SetGroup[] {
     .all();
 }
 
-export type GroupPerson = { groupId: string; memberId: string; profileId: string; displayName: string };
+export type GroupPerson = { setId: string; groupId: string; memberId: string; profileId: string; displayName: string };
 
 /** The current members of some groups (one query), each with the main profile, in group order. */
-export function groupPeople(db: Db, by: { setId: string } | { groupIds: string[] }): GroupPerson[] {
+export function groupPeople(db: Db, by: { setId: string } | { setIds: string[] } | { groupIds: string[] }): GroupPerson[] {
   const where =
     "setId" in by
       ? eq(spaceGroupMembers.setId, by.setId)
-      : by.groupIds.length
-        ? inArray(spaceGroupMembers.groupId, by.groupIds)
-        : undefined;
+      : "setIds" in by
+        ? by.setIds.length
+          ? inArray(spaceGroupMembers.setId, by.setIds)
+          : undefined
+        : by.groupIds.length
+          ? inArray(spaceGroupMembers.groupId, by.groupIds)
+          : undefined;
   if (!where) return [];
   return db
     .select({
+      setId: spaceGroupMembers.setId,
       groupId: spaceGroupMembers.groupId,
       memberId: spaceGroupMembers.memberId,
       profileId: profiles.id,

@@ -8,6 +8,7 @@ import type { Runtime } from "../../platform/runtime";
 import { requireReadyFiles } from "../files/attachments";
 import { contentForViewer } from "../library/access";
 import { members } from "../members/tables";
+import { requireActiveSpace } from "../spaces/archived";
 import { GROUP_ASSIGNMENT, loadGroupAssignmentConfig, toGroupAssignmentConfig } from "./config";
 import { groupPeople, linkStatus, memberGroup } from "./link";
 import type { GroupSubmission, SubmitGroupBody } from "./model";
@@ -27,7 +28,8 @@ export function submitGroupAssignment(
   now = Date.now(),
 ) {
   return write(actor.db, (tx) => {
-    contentForViewer(actor, contentId, GROUP_ASSIGNMENT, tx);
+    const content = contentForViewer(actor, contentId, GROUP_ASSIGNMENT, tx);
+    requireActiveSpace(tx, content.spaceId);
     const cfg = loadGroupAssignmentConfig(tx, contentId);
     if (!linkStatus(tx, cfg).isLinkValid || cfg.spaceGroupSetId === null) {
       throw conflict("INVALID_STATE", "This group assignment is not linked to a group set.");

@@ -1,6 +1,6 @@
 // Who may see and manage library records (DECISIONS §4 contentManager, contentViewer, Visibility).
 // Later modules (assignments, group assignments, peer assessments, quizzes, surveys) use these.
-import { and, count, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Actor } from "../../platform/auth/actor";
 import type { Db } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
@@ -106,13 +106,15 @@ export type PopulationMember = { memberId: string; profileId: string };
 /**
  * DECISIONS §9.3 "Who should answer": the PARTICIPANTs now enrolled in the space owning the
  * content's node; for content outside any space, the members its shares name while it is SHARED
- * (otherwise nobody). Each with the member's main profile (attempts and responses carry profileId).
+ * (otherwise nobody). Active members only (§6 Members 4). Each with the member's main profile
+ * (attempts and responses carry profileId).
  */
 export function contentPopulation(db: Db, content: Pick<ContentRow, "id" | "spaceId" | "visibility">): PopulationMember[] {
   if (content.spaceId !== null) {
     return db
       .select({ memberId: spaceMembers.memberId, profileId: profiles.id })
       .from(spaceMembers)
+      .innerJoin(members, and(eq(members.id, spaceMembers.memberId), eq(members.isActive, true)))
       .innerJoin(profiles, and(eq(profiles.memberId, spaceMembers.memberId), eq(profiles.isMain, true)))
       .where(and(eq(spaceMembers.spaceId, content.spaceId), eq(spaceMembers.role, "PARTICIPANT")))
       .all();
@@ -121,6 +123,7 @@ export function contentPopulation(db: Db, content: Pick<ContentRow, "id" | "spac
   return db
     .select({ memberId: libraryContentShares.memberId, profileId: profiles.id })
     .from(libraryContentShares)
+    .innerJoin(members, and(eq(members.id, libraryContentShares.memberId), eq(members.isActive, true)))
     .innerJoin(profiles, and(eq(profiles.memberId, libraryContentShares.memberId), eq(profiles.isMain, true)))
     .where(eq(libraryContentShares.contentId, content.id))
     .all();
@@ -205,4 +208,23 @@ export function contentVisibleTo(db: Db, contentId: string, reader: Who, type?: 
     .where(and(eq(libraryContents.id, contentId), visibleContentSql(reader)))
     .get();
   return row !== undefined && typeMatches(row.type, type);
+}
+
+export const GRADABLE_TYPES = ["ASSIGNMENT", "GROUP_ASSIGNMENT", "QUIZ"] as const satisfies readonly ContentType[];
+export type GradableType = (typeof GRADABLE_TYPES)[number];
+
+/** The gradebook's columns: a space's assignments, group assignments and quizzes its participants see (not drafts), oldest first. */
+export function gradableContents(db: Db, spaceId: string): { id: string; type: GradableType; title: string }[] {
+  return db
+    .select({ id: libraryContents.id, type: libraryContents.type, title: libraryContents.title })
+    .from(libraryContents)
+    .where(
+      and(
+        eq(libraryContents.spaceId, spaceId),
+        inArray(libraryContents.visibility, ["SHARED", "PUBLIC"]),
+        inArray(libraryContents.type, GRADABLE_TYPES),
+      ),
+    )
+    .orderBy(asc(libraryContents.createdAt), asc(libraryContents.id))
+    .all() as { id: string; type: GradableType; title: string }[];
 }

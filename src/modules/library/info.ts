@@ -5,6 +5,8 @@ import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import { invalid } from "../../platform/http/errors";
+import { iso } from "../../platform/http/schemas";
+import { timeWindow, windowPhase } from "../../platform/http/time-window";
 import type { Runtime } from "../../platform/runtime";
 import { fileDownloadUrl, readyFilesByIds, requireReadyFiles } from "../files/attachments";
 import { type ContentRow, contentForManager, contentForViewer } from "./access";
@@ -12,6 +14,8 @@ import type { ContentInfo, DocumentInfo, LiveInfo, UrlVideoInfo, VideoInfo } fro
 import { type LIVE_PROVIDERS, libraryContents, MEDIA_TYPES, type StoredInfo } from "./tables";
 
 type InfoRecord = NonNullable<Static<typeof ContentInfo>["info"]>;
+
+const LIVE_STATUS = { BEFORE: "SCHEDULED", OPEN: "LIVE", AFTER: "ENDED" } as const;
 
 /** The typed info of a content for this reader, or null until its set operation ran. */
 export function renderInfo(rt: Runtime, actor: Actor, db: Db, content: Pick<ContentRow, "id" | "info">): InfoRecord | null {
@@ -22,10 +26,9 @@ export function renderInfo(rt: Runtime, actor: Actor, db: Db, content: Pick<Cont
   switch (info.kind) {
     case "VIDEO": {
       const file = readyFilesByIds(db, [info.fileId]).get(info.fileId);
-      // No transcoder: the uploaded file is the one rendition, served as-is. The status is the
-      // spec's one value (VideoInfo: "status s (value uploading)").
+      // No transcoder: the uploaded file is the one rendition, served as-is, once its bytes are in.
       return {
-        status: "uploading",
+        status: file ? "ready" : "uploading",
         durationSec: null,
         thumbnailUrl: null,
         hlsUrl: null,
@@ -34,10 +37,17 @@ export function renderInfo(rt: Runtime, actor: Actor, db: Db, content: Pick<Cont
     }
     case "URL_VIDEO":
       return { provider: "video_host", url: info.url, videoKey: info.videoKey } satisfies Static<typeof UrlVideoInfo>;
-    case "LIVE":
-      return { provider: info.provider, joinUrl: info.joinUrl, startAt: null, endAt: null, status: "SCHEDULED" } satisfies Static<
-        typeof LiveInfo
-      >;
+    case "LIVE": {
+      const window = { start: info.startAt ?? null, end: info.endAt ?? null };
+      const phase = window.start === null ? "BEFORE" : windowPhase(window, Date.now());
+      return {
+        provider: info.provider,
+        joinUrl: info.joinUrl,
+        startAt: iso(window.start),
+        endAt: iso(window.end),
+        status: LIVE_STATUS[phase],
+      } satisfies Static<typeof LiveInfo>;
+    }
     case "DOCUMENT": {
       const file = readyFilesByIds(db, [info.fileId]).get(info.fileId);
       return {
@@ -123,12 +133,15 @@ export function setLiveSession(
   rt: Runtime,
   actor: Actor,
   contentId: string,
-  input: { joinUrl: string; provider?: (typeof LIVE_PROVIDERS)[number] },
+  input: { joinUrl: string; provider?: (typeof LIVE_PROVIDERS)[number]; startAt?: string | null; endAt?: string | null },
 ) {
+  const window = timeWindow(input.startAt, input.endAt, "endAt", "startAt");
   return setInfo(rt, actor, contentId, "LIVE", () => ({
     kind: "LIVE",
     joinUrl: input.joinUrl,
     provider: input.provider ?? "other",
+    startAt: window.start,
+    endAt: window.end,
   })) as Static<typeof LiveInfo>;
 }
 

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { CursorQuery, Enum, HttpUrl, Id, Int, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
+import { CursorQuery, DateTimeInput, Enum, HttpUrl, Id, Int, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
 import { Attachment } from "../files/model";
 import { CONTENT_TYPES, LIVE_PROVIDERS, VISIBILITIES } from "./tables";
 
@@ -54,8 +54,8 @@ export const ContentDetail = t.Object({
 export const ContentPage = t.Object({ contents: t.Array(ContentSummary), nextCursor: NextCursor });
 
 export const VideoInfo = t.Object({
-  status: Enum(["uploading"], {
-    description: "The spec's one value; there is no transcoding step: the uploaded file is served as-is in renditions",
+  status: Enum(["uploading", "ready"], {
+    description: "uploading until the video's file is ready, then ready (no transcoding step: the file is served as-is in renditions)",
   }),
   durationSec: Nullable(Int()),
   thumbnailUrl: Nullable(t.String()),
@@ -72,7 +72,9 @@ export const LiveInfo = t.Object({
   joinUrl: t.String(),
   startAt: Nullable(Timestamp),
   endAt: Nullable(Timestamp),
-  status: t.Literal("SCHEDULED"),
+  status: Enum(["SCHEDULED", "LIVE", "ENDED"], {
+    description: "By the clock: SCHEDULED before startAt (or while it is null), LIVE until endAt, ENDED after",
+  }),
 });
 export const DocumentInfo = t.Object({
   fileId: t.String(),
@@ -112,7 +114,12 @@ export const ListContentsQuery = t.Object({
 
 export const AttachVideoBody = t.Object({ fileId: RefId });
 export const SetLinkedVideoBody = t.Object({ url: PlayerUrl });
-export const SetLiveSessionBody = t.Object({ joinUrl: PlayerUrl, provider: t.Optional(LiveProviderSchema) });
+export const SetLiveSessionBody = t.Object({
+  joinUrl: PlayerUrl,
+  provider: t.Optional(LiveProviderSchema),
+  startAt: t.Optional(Nullable(DateTimeInput)),
+  endAt: t.Optional(Nullable(DateTimeInput)),
+});
 export const SetDocumentBody = t.Object({
   fileId: RefId,
   pageCount: t.Optional(Int({ minimum: 1, maximum: 9007199254740991, error: "must be an integer greater than 0" })),

@@ -24,7 +24,7 @@ export const LIVE_PROVIDERS = ["meeting_a", "meeting_b", "meeting_c", "other"] a
 export type StoredInfo =
   | { kind: "VIDEO"; fileId: string }
   | { kind: "URL_VIDEO"; url: string; videoKey: string | null }
-  | { kind: "LIVE"; provider: (typeof LIVE_PROVIDERS)[number]; joinUrl: string }
+  | { kind: "LIVE"; provider: (typeof LIVE_PROVIDERS)[number]; joinUrl: string; startAt?: number | null; endAt?: number | null }
   | { kind: "DOCUMENT"; fileId: string; pageCount: number | null };
 
 /**

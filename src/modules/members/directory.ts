@@ -1,5 +1,6 @@
-import { isNotNull } from "drizzle-orm";
+import { and, asc, count, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
+import { roles } from "../roles/tables";
 import { members } from "./tables";
 
 /** Every member e-mail of a tenant file: the source the platform directory is rebuilt from. */
@@ -8,4 +9,22 @@ export function memberEmails(db: Db): { memberId: string; email: string }[] {
     memberId: string;
     email: string;
   }[];
+}
+
+/** The e-mail of the tenant's first owner (the platform registry's ownerEmail), or null. */
+export function ownerEmailOf(db: Db): string | null {
+  const row = db
+    .select({ email: members.email })
+    .from(members)
+    .innerJoin(roles, eq(roles.id, members.roleId))
+    .where(and(eq(roles.key, "owner"), isNotNull(members.email)))
+    .orderBy(asc(members.createdAt))
+    .limit(1)
+    .get();
+  return row?.email ?? null;
+}
+
+/** How many members the tenant has (tenant list). */
+export function memberCount(db: Db): number {
+  return db.select({ n: count() }).from(members).get()?.n ?? 0;
 }

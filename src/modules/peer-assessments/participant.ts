@@ -7,6 +7,7 @@ import { conflict, type FieldError, forbidden, invalidMany, notFound } from "../
 import { iso, isoRequired } from "../../platform/http/schemas";
 import { linkStatus } from "../group-assignments/link";
 import { contentForViewer } from "../library/access";
+import { requireActiveSpace } from "../spaces/archived";
 import { loadPeerConfig, PEER_ASSESSMENT, type StoredPeerConfig, toPeerQuestions } from "./config";
 import type { PeerAnswersBody } from "./model";
 import { peerAnswers, peerAssessments } from "./tables";
@@ -70,11 +71,12 @@ function checkAnswers(cfg: StoredPeerConfig, answers: AnswerInput) {
 /** submitPeerAssessment: creates or replaces the caller's assessment of one of their targets (else 404). */
 export function submitPeerAssessment(actor: Actor, contentId: string, targetId: string, answers: AnswerInput, now = Date.now()) {
   return write(actor.db, (tx) => {
-    contentForViewer(actor, contentId, PEER_ASSESSMENT, tx);
+    const content = contentForViewer(actor, contentId, PEER_ASSESSMENT, tx);
     const cfg = loadPeerConfig(tx, contentId);
     const target = myTargets(tx, actor, cfg).find((t) => t.targetId === targetId);
     if (!target) throw notFound();
     checkAnswers(cfg, answers);
+    requireActiveSpace(tx, content.spaceId);
     const a = peerAssessments;
     const existing = tx
       .select({ id: a.id })

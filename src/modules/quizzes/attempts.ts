@@ -5,12 +5,14 @@ import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import { conflict, type FieldError, invalidMany, notFound } from "../../platform/http/errors";
 import { iso, isoRequired, MAX_TIMESTAMP_MS } from "../../platform/http/schemas";
+import { requireWindowOpen } from "../../platform/http/time-window";
 import type { Runtime } from "../../platform/runtime";
 import { contentForViewer } from "../library/access";
+import { requireActiveSpace } from "../spaces/archived";
 import { isChoice, loadQuestionSet, loadQuizConfig, QUIZ, quizAttachments, type StoredConfig } from "./config";
 import type { AnswerInput, Feedback, MyQuizAttempt, MyQuizAttempts, ParticipantView } from "./model";
 import { type AnswerValue, attemptTotals, finalScoreOf, isAnswered, passedOf, scoreAnswer, shuffled } from "./scoring";
-import { quizAnswers, quizAttempts, quizQuestionSets, type ResultExposeLevel, type StoredQuestion } from "./tables";
+import { quizAnswers, quizAttempts, quizConfigs, quizQuestionSets, type ResultExposeLevel, type StoredQuestion } from "./tables";
 
 export type AttemptRow = typeof quizAttempts.$inferSelect;
 export type AnswerRow = typeof quizAnswers.$inferSelect;
@@ -81,9 +83,25 @@ function closeAttempt(tx: Db, attempt: AttemptRow, cfg: StoredConfig, submittedA
     .get();
 }
 
-/** Attempts of a quiz (of one profile, or all) whose time and grace are over but that were never submitted. */
-function expiredAttempts(db: Db, contentId: string, profileId: string | null, now: number) {
-  return db
+/** Voided attempts stay listed but count toward nothing (DECISIONS §13 Another chance). */
+export const counts = (a: { voidedAt: number | null }) => a.voidedAt === null;
+
+const closed = (closesAt: number | null, now: number) => closesAt !== null && now >= closesAt;
+
+/** Whether an open attempt is over: its time and grace are up, or the quiz closed (DECISIONS §13 windows). */
+const isOverdue = (a: { expiresAt: number | null }, closesAt: number | null, now: number) =>
+  closed(closesAt, now) || (a.expiresAt !== null && a.expiresAt < now - SUBMIT_GRACE_MS);
+
+/** The moment an overdue attempt is submitted at: its time limit or the quiz's closesAt, whichever came first. */
+const overdueAt = (a: { expiresAt: number | null }, closesAt: number | null) => Math.min(a.expiresAt ?? Infinity, closesAt ?? Infinity);
+
+const closesAtOf = (db: Db, contentId: string) =>
+  db.select({ closesAt: quizConfigs.closesAt }).from(quizConfigs).where(eq(quizConfigs.contentId, contentId)).get()?.closesAt ?? null;
+
+/** Attempts of a quiz (of one profile, or all) never submitted whose time and grace are over, or all open ones once the quiz closed. */
+function overdueAttempts(db: Db, contentId: string, profileId: string | null, now: number) {
+  const closesAt = closesAtOf(db, contentId);
+  const rows = db
     .select()
     .from(quizAttempts)
     .where(
@@ -91,27 +109,51 @@ function expiredAttempts(db: Db, contentId: string, profileId: string | null, no
         eq(quizAttempts.contentId, contentId),
         isNull(quizAttempts.submittedAt),
         profileId === null ? undefined : eq(quizAttempts.profileId, profileId),
-        lt(quizAttempts.expiresAt, now - SUBMIT_GRACE_MS),
+        closed(closesAt, now) ? undefined : lt(quizAttempts.expiresAt, now - SUBMIT_GRACE_MS),
       ),
     )
     .all();
+  return { closesAt, rows };
 }
 
-/** Submits, inside the caller's transaction, the expired attempts with their saved answers (submittedAt = expiresAt). */
-function closeExpired(tx: Db, contentId: string, profileId: string | null, now: number) {
-  const expired = expiredAttempts(tx, contentId, profileId, now);
-  if (expired.length === 0) return;
+/** Submits, inside the caller's transaction, the overdue attempts with their saved answers (at expiresAt or closesAt). */
+export function closeExpired(tx: Db, contentId: string, profileId: string | null, now: number) {
+  const { closesAt, rows } = overdueAttempts(tx, contentId, profileId, now);
+  if (rows.length === 0) return;
   const cfg = loadQuizConfig(tx, contentId);
-  for (const a of expired) closeAttempt(tx, a, cfg, a.expiresAt as number);
+  for (const a of rows) closeAttempt(tx, a, cfg, overdueAt(a, closesAt));
 }
 
 /**
- * Before a read: submits the expired attempts of the quiz (of one profile, or all). One indexed
- * probe; a write transaction only when there is something to close.
+ * Before a read: submits the overdue attempts of the quiz (of one profile, or all). Two indexed
+ * probes; a write transaction only when there is something to close.
  */
 export function settleExpired(db: Db, contentId: string, profileId: string | null, now: number) {
-  if (expiredAttempts(db, contentId, profileId, now).length === 0) return;
+  if (overdueAttempts(db, contentId, profileId, now).rows.length === 0) return;
   write(db, (tx) => closeExpired(tx, contentId, profileId, now));
+}
+
+/** settleExpired for many quizzes at once (the gradebook): two queries, a write only when something is overdue. */
+export function settleExpiredQuizzes(db: Db, contentIds: string[], now: number) {
+  if (contentIds.length === 0) return;
+  const closesAt = new Map(
+    db
+      .select({ id: quizConfigs.contentId, closesAt: quizConfigs.closesAt })
+      .from(quizConfigs)
+      .where(inArray(quizConfigs.contentId, contentIds))
+      .all()
+      .map((r) => [r.id, r.closesAt]),
+  );
+  const open = db
+    .select({ contentId: quizAttempts.contentId, expiresAt: quizAttempts.expiresAt })
+    .from(quizAttempts)
+    .where(and(inArray(quizAttempts.contentId, contentIds), isNull(quizAttempts.submittedAt)))
+    .all();
+  const due = new Set(open.filter((a) => isOverdue(a, closesAt.get(a.contentId) ?? null, now)).map((a) => a.contentId));
+  if (due.size === 0) return;
+  write(db, (tx) => {
+    for (const id of due) closeExpired(tx, id, null, now);
+  });
 }
 
 // ---- the participant view ----------------------------------------------------------------------
@@ -178,6 +220,8 @@ function participantView(
     maxAttempts: cfg.maxAttempts,
     timeLimitMin: cfg.timeLimitMin,
     resultExposeLevel: cfg.resultExposeLevel,
+    opensAt: iso(cfg.opensAt),
+    closesAt: iso(cfg.closesAt),
     questionCount: cfg.questions.length,
     totalPoints: cfg.questions.reduce((s, q) => s + q.point, 0),
     attemptsUsed,
@@ -192,23 +236,27 @@ export function getQuizForParticipant(rt: Runtime, actor: Actor, contentId: stri
   const db = actor.db;
   const cfg = loadQuizConfig(db, contentId);
   const mine = ownAttempts(db, contentId, actor.profileId);
-  return participantView(rt, actor, db, contentId, cfg, mine.length, mine.find((a) => a.submittedAt === null) ?? null);
+  return participantView(rt, actor, db, contentId, cfg, mine.filter(counts).length, mine.find((a) => a.submittedAt === null) ?? null);
 }
 
 /**
  * startQuizAttempt: a new attempt on the current questions (one empty answer row per question), or
- * the one in progress (created=false). 409 ATTEMPT_LIMIT at maxAttempts, INVALID_STATE without questions.
+ * the one in progress (created=false). 409 ATTEMPT_LIMIT at maxAttempts (voided attempts do not
+ * count), INVALID_STATE without questions, outside the quiz's window or in an archived space.
  */
 export function startQuizAttempt(rt: Runtime, actor: Actor, contentId: string, now = Date.now()) {
   return write(actor.db, (tx) => {
-    contentForViewer(actor, contentId, QUIZ, tx);
+    const content = contentForViewer(actor, contentId, QUIZ, tx);
+    requireActiveSpace(tx, content.spaceId);
     closeExpired(tx, contentId, actor.profileId, now);
     const cfg = loadQuizConfig(tx, contentId);
     const mine = ownAttempts(tx, contentId, actor.profileId);
+    const used = mine.filter(counts).length;
     const open = mine.find((a) => a.submittedAt === null);
-    if (open) return { created: false, view: participantView(rt, actor, tx, contentId, cfg, mine.length, open) };
+    if (open) return { created: false, view: participantView(rt, actor, tx, contentId, cfg, used, open) };
     if (cfg.questionSetId === null || cfg.questions.length === 0) throw conflict("INVALID_STATE", "This quiz has no questions yet.");
-    if (cfg.maxAttempts !== null && mine.length >= cfg.maxAttempts) {
+    requireWindowOpen({ start: cfg.opensAt, end: cfg.closesAt }, now, "quiz");
+    if (cfg.maxAttempts !== null && used >= cfg.maxAttempts) {
       throw conflict("ATTEMPT_LIMIT", "You have used every attempt of this quiz.");
     }
     const attempt = tx
@@ -230,7 +278,7 @@ export function startQuizAttempt(rt: Runtime, actor: Actor, contentId: string, n
         cfg.questions.map((q) => ({ id: Bun.randomUUIDv7(), attemptId: attempt.id, contentId, questionId: q.id, selectedOptionIds: [] })),
       )
       .run();
-    return { created: true, view: participantView(rt, actor, tx, contentId, cfg, mine.length + 1, attempt) };
+    return { created: true, view: participantView(rt, actor, tx, contentId, cfg, used + 1, attempt) };
   });
 }
 
@@ -287,23 +335,26 @@ function storeAnswers(tx: Db, attemptId: string, values: Map<string, AnswerValue
 /**
  * The caller's attempt with the answers checked against its question set (404 if not theirs, 400 for
  * a bad answer — DECISIONS §3 puts validation before business rules), then still open: 409 once
- * submitted or past its time (+ grace).
+ * submitted, past its time (+ grace), outside the quiz's window or in an archived space.
  */
 function openAttempt(tx: Db, actor: Actor, contentId: string, attemptId: string, input: AnswerInput[], now: number, graceMs: number) {
+  const content = contentForViewer(actor, contentId, QUIZ, tx);
   const attempt = ownAttempt(tx, contentId, actor.profileId, attemptId);
   const questions = loadQuestionSet(tx, attempt.questionSetId);
   const checked = checkAnswers(questions, input);
+  requireActiveSpace(tx, content.spaceId);
   if (attempt.submittedAt !== null) throw conflict("INVALID_STATE", "This attempt is already submitted.");
+  const cfg = loadQuizConfig(tx, contentId);
+  requireWindowOpen({ start: cfg.opensAt, end: cfg.closesAt }, now, "quiz");
   if (attempt.expiresAt !== null && now > attempt.expiresAt + graceMs) {
     throw conflict("INVALID_STATE", "The time limit of this attempt is over.");
   }
-  return { attempt, questions, checked };
+  return { attempt, questions, checked, cfg };
 }
 
 /** saveQuizAnswers: upsert per question while the attempt is open and within its time. */
 export function saveQuizAnswers(actor: Actor, contentId: string, attemptId: string, input: AnswerInput[], now = Date.now()) {
   return write(actor.db, (tx) => {
-    contentForViewer(actor, contentId, QUIZ, tx);
     const { attempt, checked } = openAttempt(tx, actor, contentId, attemptId, input, now, 0);
     storeAnswers(tx, attempt.id, checked, now);
     return { attemptId: attempt.id, savedAt: isoRequired(now), expiresAt: iso(attempt.expiresAt) };
@@ -313,10 +364,8 @@ export function saveQuizAnswers(actor: Actor, contentId: string, attemptId: stri
 /** submitQuizAttempt: optional final answers (as save), then every answer is scored; up to 30 s after expiresAt. */
 export function submitQuizAttempt(actor: Actor, contentId: string, attemptId: string, input: AnswerInput[], now = Date.now()) {
   return write(actor.db, (tx) => {
-    contentForViewer(actor, contentId, QUIZ, tx);
-    const { attempt, questions, checked } = openAttempt(tx, actor, contentId, attemptId, input, now, SUBMIT_GRACE_MS);
+    const { attempt, questions, checked, cfg } = openAttempt(tx, actor, contentId, attemptId, input, now, SUBMIT_GRACE_MS);
     storeAnswers(tx, attempt.id, checked, now);
-    const cfg = loadQuizConfig(tx, contentId);
     const closed = closeAttempt(tx, attempt, cfg, now);
     const answers = answersOf(tx, [closed.id]).get(closed.id) ?? [];
     return toMyAttempt(closed, cfg.resultExposeLevel, cfg.passScore, { questions, answers });
@@ -341,6 +390,7 @@ function toMyAttempt(
     passed: showScore ? passedOf(a.score, a.scoringCompletedAt !== null, passScore) : null,
     hasPendingManual: a.hasPendingManual,
     scoringCompletedAt: iso(a.scoringCompletedAt),
+    voidedAt: iso(a.voidedAt),
     answers: showAnswers
       ? inQuestionOrder(detail.questions, detail.answers).map(({ q, a: x }) => ({
           questionId: q.id,
@@ -380,7 +430,7 @@ export function listMyQuizAttempts(actor: Actor, contentId: string, now = Date.n
         )
       : new Map();
   const scored = mine.flatMap((a) =>
-    a.scoringCompletedAt !== null && a.score !== null && a.submittedAt !== null
+    counts(a) && a.scoringCompletedAt !== null && a.score !== null && a.submittedAt !== null
       ? [{ id: a.id, score: a.score, submittedAt: a.submittedAt }]
       : [],
   );

@@ -5,6 +5,8 @@ import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
 import { type FieldError, invalidMany } from "../../platform/http/errors";
+import { iso } from "../../platform/http/schemas";
+import { timeWindow } from "../../platform/http/time-window";
 import type { Runtime } from "../../platform/runtime";
 import { attachableFiles, fileDownloadUrl, questionFileIds, readyFilesByIds } from "../files/attachments";
 import { canManageSql, contentForManager, contentVisibleTo, visibleContentSql } from "../library/access";
@@ -34,6 +36,8 @@ export type StoredConfig = {
   resultExposeLevel: ResultExposeLevel;
   scoreAggregation: ScoreAggregation;
   partialCreditMultiple: boolean;
+  opensAt: number | null;
+  closesAt: number | null;
   questions: StoredQuestion[];
 };
 
@@ -47,6 +51,8 @@ const DEFAULT_CONFIG: StoredConfig = {
   resultExposeLevel: "ALL",
   scoreAggregation: "HIGHEST",
   partialCreditMultiple: false,
+  opensAt: null,
+  closesAt: null,
   questions: [],
 };
 
@@ -95,6 +101,8 @@ function toQuizConfig(rt: Runtime, actor: Actor, contentId: string, cfg: StoredC
     resultExposeLevel: cfg.resultExposeLevel,
     scoreAggregation: cfg.scoreAggregation,
     partialCreditMultiple: cfg.partialCreditMultiple,
+    opensAt: iso(cfg.opensAt),
+    closesAt: iso(cfg.closesAt),
     questions: cfg.questions.map(
       (q): Static<typeof QuizQuestion> => ({
         id: q.id,
@@ -185,7 +193,10 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
   });
   attachments.check(db, actor);
   if (errors.length) throw invalidMany(errors);
+  const window = timeWindow(body.opensAt, body.closesAt, "closesAt", "opensAt");
   return {
+    opensAt: window.start,
+    closesAt: window.end,
     passScore: body.passScore ?? null,
     maxAttempts: body.maxAttempts ?? null,
     timeLimitMin: body.timeLimitMin ?? null,

@@ -1,4 +1,4 @@
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
 import { route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
@@ -25,7 +25,7 @@ import {
   ScoreAnswerBody,
   SubmitAttemptBody,
 } from "./model";
-import { checkQuizEmailCount, getQuizAttempt, getQuizStatistics, listQuizAttempts, scoreQuizAnswer } from "./results";
+import { checkQuizEmailCount, getQuizAttempt, getQuizStatistics, listQuizAttempts, scoreQuizAnswer, voidQuizAttempt } from "./results";
 
 const TAG = "quizzes";
 
@@ -67,6 +67,18 @@ export function quizzesModule(rt: Runtime) {
       params: AttemptParams,
       response: { 200: AttemptDetail },
     })
+    .post(
+      "/quizzes/:contentId/attempts/:attemptId/void",
+      ({ actor, params, set }) => {
+        voidQuizAttempt(actor, params.contentId, params.attemptId);
+        set.status = 204;
+      },
+      {
+        ...route("voidQuizAttempt", TAG, "contentManager", "Voids a submitted attempt: it stays listed but no longer counts"),
+        params: AttemptParams,
+        response: { 204: t.Void() },
+      },
+    )
     .put(
       "/quizzes/:contentId/attempts/:attemptId/answers/:answerId/score",
       ({ actor, params, body }) => scoreQuizAnswer(actor, params.contentId, params.attemptId, params.answerId, body),

@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { type NullableLists, nullsToAbsent } from "../../platform/http/body";
-import { CursorQuery, Email, Enum, Id, Int, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
+import { CursorQuery, DateTimeInput, Email, Enum, Id, Int, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
 import { QUIZ_QUESTION_TYPES, RESULT_EXPOSE_LEVELS, SCORE_AGGREGATIONS } from "./tables";
 
 const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an id" });
@@ -53,6 +53,8 @@ export const QuizConfigBody = t.Object({
   resultExposeLevel: t.Optional(ExposeLevelSchema),
   scoreAggregation: t.Optional(AggregationSchema),
   partialCreditMultiple: t.Optional(t.Boolean()),
+  opensAt: t.Optional(Nullable(DateTimeInput)),
+  closesAt: t.Optional(Nullable(DateTimeInput)),
   questions: t.Array(QuestionInput, { maxItems: 60, error: "must be at most 60 questions" }),
 });
 
@@ -92,6 +94,8 @@ export const QuizConfig = t.Object({
   resultExposeLevel: ExposeLevelSchema,
   scoreAggregation: AggregationSchema,
   partialCreditMultiple: t.Boolean(),
+  opensAt: Nullable(Timestamp),
+  closesAt: Nullable(Timestamp),
   questions: t.Array(QuizQuestion),
 });
 
@@ -131,6 +135,8 @@ const AttemptFields = {
   submittedAt: Nullable(Timestamp),
   scoringCompletedAt: Nullable(Timestamp),
   hasPendingManual: t.Boolean(),
+  /** Set by voidQuizAttempt: the attempt no longer counts toward maxAttempts, finalScore or statistics. */
+  voidedAt: Nullable(Timestamp),
 };
 
 export const AttemptPage = t.Object({
@@ -199,9 +205,12 @@ export const ParticipantView = t.Object({
   maxAttempts: Nullable(Int()),
   timeLimitMin: Nullable(Int()),
   resultExposeLevel: ExposeLevelSchema,
+  opensAt: Nullable(Timestamp),
+  /** An attempt still open at closesAt is submitted with its saved answers. */
+  closesAt: Nullable(Timestamp),
   questionCount: Int(),
   totalPoints: Int(),
-  attemptsUsed: Int({ description: "Attempts started, the one in progress included" }),
+  attemptsUsed: Int({ description: "Attempts started, the one in progress included; voided attempts do not count" }),
   attempt: Nullable(
     t.Object({
       attemptId: t.String(),
@@ -233,6 +242,7 @@ export const MyQuizAttempt = t.Object({
   passed: Nullable(t.Boolean()),
   hasPendingManual: t.Boolean(),
   scoringCompletedAt: Nullable(Timestamp),
+  voidedAt: Nullable(Timestamp),
   answers: Nullable(
     t.Array(
       t.Object({

@@ -1,5 +1,5 @@
 // The manager's view of the attempts: statistics, the attempt list and detail, hand scoring, e-mail count.
-import { and, count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
@@ -8,7 +8,16 @@ import { iso, isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { contentForManager, contentPopulation } from "../library/access";
 import { members, profiles } from "../members/tables";
-import { type AnswerRow, type AttemptRow, answersOf, correctOptionIds, feedbackOf, inQuestionOrder, settleExpired } from "./attempts";
+import {
+  type AnswerRow,
+  type AttemptRow,
+  answersOf,
+  closeExpired,
+  correctOptionIds,
+  feedbackOf,
+  inQuestionOrder,
+  settleExpired,
+} from "./attempts";
 import { isChoice, loadQuestionSet, loadQuizConfig, QUIZ } from "./config";
 import type { AttemptDetail, QuizStatistics, ScoreAnswerBody } from "./model";
 import { attemptTotals, finalScoreOf, passedOf } from "./scoring";
@@ -21,7 +30,7 @@ const percent = (part: number, whole: number) => (whole === 0 ? 0 : (part / whol
  * getQuizStatistics. Counts are per submitter (profile) except pendingManualCount (attempts
  * waiting for hand scoring). A submitter is graded once one attempt is fully scored; their final
  * score follows scoreAggregation. Per-question figures come from the answers of submitted attempts
- * (to the current questions, by id). Four queries over the quiz.
+ * (to the current questions, by id). Voided attempts count toward nothing. Four queries over the quiz.
  */
 export function getQuizStatistics(actor: Actor, contentId: string, now = Date.now()): Static<typeof QuizStatistics> {
   const content = contentForManager(actor, contentId, QUIZ);
@@ -39,7 +48,7 @@ export function getQuizStatistics(actor: Actor, contentId: string, now = Date.no
       hasPendingManual: at.hasPendingManual,
     })
     .from(at)
-    .where(and(eq(at.contentId, contentId), isNotNull(at.submittedAt)))
+    .where(and(eq(at.contentId, contentId), isNotNull(at.submittedAt), isNull(at.voidedAt)))
     .all();
   const bySubmitter = new Map<string, { id: string; score: number; submittedAt: number }[]>();
   for (const a of attempts) {
@@ -55,7 +64,12 @@ export function getQuizStatistics(actor: Actor, contentId: string, now = Date.no
   const population = contentPopulation(db, content);
 
   const an = quizAnswers;
-  const submittedAnswers = and(eq(an.contentId, contentId), isNotNull(an.submittedAt), eq(an.answered, true));
+  const submittedAnswers = and(
+    eq(an.contentId, contentId),
+    isNotNull(an.submittedAt),
+    eq(an.answered, true),
+    sql`NOT EXISTS (SELECT 1 FROM quiz_attempts v WHERE v.id = ${an.attemptId} AND v.voided_at IS NOT NULL)`,
+  );
   const perQuestion = new Map(
     db
       .select({ questionId: an.questionId, n: count(), correct: sql<number>`sum(${an.isCorrect} = 1)`.mapWith(Number) })
@@ -119,6 +133,7 @@ function attemptFields(a: AttemptRow, displayName: string | null, passScore: num
     submittedAt: iso(a.submittedAt),
     scoringCompletedAt: iso(a.scoringCompletedAt),
     hasPendingManual: a.hasPendingManual,
+    voidedAt: iso(a.voidedAt),
   };
 }
 
@@ -243,6 +258,22 @@ export function scoreQuizAnswer(
       .where(eq(quizAttempts.id, attempt.id))
       .run();
     return attemptDetail(tx, contentId, attempt.id, loadQuizConfig(tx, contentId).passScore);
+  });
+}
+
+/**
+ * voidQuizAttempt (DECISIONS §13 Another chance): a submitted attempt stays listed with voidedAt but
+ * no longer counts toward maxAttempts, finalScore or statistics. An attempt in progress: 409
+ * INVALID_STATE; voiding again keeps the first voidedAt.
+ */
+export function voidQuizAttempt(actor: Actor, contentId: string, attemptId: string, now = Date.now()) {
+  write(actor.db, (tx) => {
+    contentForManager(actor, contentId, QUIZ, tx);
+    closeExpired(tx, contentId, null, now);
+    const { attempt } = findAttempt(tx, contentId, attemptId);
+    if (attempt.submittedAt === null) throw conflict("INVALID_STATE", "Only a submitted attempt can be voided.");
+    if (attempt.voidedAt !== null) return;
+    tx.update(quizAttempts).set({ voidedAt: now }).where(eq(quizAttempts.id, attempt.id)).run();
   });
 }
 

@@ -68,6 +68,9 @@ export const quizConfigs = sqliteTable("quiz_configs", {
   resultExposeLevel: text("result_expose_level", { enum: RESULT_EXPOSE_LEVELS }).notNull().default("ALL"),
   scoreAggregation: text("score_aggregation", { enum: SCORE_AGGREGATIONS }).notNull().default("HIGHEST"),
   partialCreditMultiple: integer("partial_credit_multiple", { mode: "boolean" }).notNull().default(false),
+  /** The window in which attempts are started, saved and submitted (null = open on that side). */
+  opensAt: integer("opens_at"),
+  closesAt: integer("closes_at"),
   /** The current question set. */
   questionSetId: text("question_set_id")
     .notNull()
@@ -100,6 +103,8 @@ export const quizAttempts = sqliteTable(
     score: integer("score"),
     hasPendingManual: integer("has_pending_manual", { mode: "boolean" }).notNull().default(false),
     scoringCompletedAt: integer("scoring_completed_at"),
+    /** Set by voidQuizAttempt: still listed, but no longer counted toward maxAttempts, finalScore or statistics. */
+    voidedAt: integer("voided_at"),
   },
   (t) => [
     // the caller's attempts (newest first), the one in progress, attemptsUsed, the e-mail count

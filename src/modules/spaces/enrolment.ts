@@ -9,6 +9,7 @@ import type { Runtime } from "../../platform/runtime";
 import { contains } from "../groups/lookup";
 import { members } from "../members/tables";
 import { requireSpaceAdmin, visibleSpace } from "./access";
+import { requireActive } from "./archived";
 import { enrol, isBlocked, spaceMemberItem } from "./members";
 import type { EnrollmentHistory, MemberCandidates, MemberCandidatesQuery, SpaceMember } from "./model";
 import { spaceEnrollmentEvents } from "./tables";
@@ -59,7 +60,7 @@ export function joinPublicSpace(actor: Actor, spaceId: string, now = Date.now())
     const space = visibleSpace(actor, spaceId, tx);
     if (!space.isPublic || !space.autoJoin) throw forbidden("FORBIDDEN", "This space is not open to join.");
     if (isBlocked(tx, spaceId, actor.memberId)) throw forbidden("FORBIDDEN", "You are blocked in this space.");
-    if (!space.isActive) throw conflict("INVALID_STATE", "The space is not active.");
+    requireActive(space);
     if (space.callerRole !== null) throw conflict("ALREADY_EXISTS", "You are already enrolled in this space.");
     enrol(tx, space, [actor.memberId], "PARTICIPANT", now);
     return spaceMemberItem(tx, spaceId, actor.memberId) as Static<typeof SpaceMember>;

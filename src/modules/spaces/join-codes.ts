@@ -3,12 +3,13 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
-import { badRequest, conflict, forbidden, notFound } from "../../platform/http/errors";
+import { badRequest, forbidden, notFound } from "../../platform/http/errors";
 import { iso, isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { normalizeJoinCode } from "../join-codes/lookup";
 import { tenantJoinCodes } from "../join-codes/tables";
 import { requireSpaceAdmin, type SpaceRow } from "./access";
+import { requireActiveSpace } from "./archived";
 import { enrol, isBlocked, spaceMemberItem } from "./members";
 import type { CreateSpaceJoinCodeBody, JoinSpaceBody, SpaceJoinCode, SpaceMember, UpdateSpaceJoinCodeBody } from "./model";
 import { spaceRecord } from "./service";
@@ -134,10 +135,10 @@ export function joinSpaceWithCode(rt: Runtime, actor: Actor, input: Static<typeo
     const enrolled = spaceMemberItem(tx, space.id, actor.memberId);
     if (!enrolled) {
       if (isBlocked(tx, space.id, actor.memberId)) throw forbidden("FORBIDDEN", "You are blocked in this space.");
-      if (!space.isActive) throw conflict("INVALID_STATE", "The space is not active.");
+      requireActiveSpace(tx, space.id);
       enrol(tx, space, [actor.memberId], code.role, now);
-    } else if (!space.isActive) {
-      throw conflict("INVALID_STATE", "The space is not active.");
+    } else {
+      requireActiveSpace(tx, space.id);
     }
     const member = enrolled ?? (spaceMemberItem(tx, space.id, actor.memberId) as Static<typeof SpaceMember>);
     return { space: spaceRecord(tx, { rt, actor }, space), member };

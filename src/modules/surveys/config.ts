@@ -4,7 +4,9 @@ import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
-import { type FieldError, invalidMany } from "../../platform/http/errors";
+import { conflict, type FieldError, invalidMany } from "../../platform/http/errors";
+import { iso } from "../../platform/http/schemas";
+import { timeWindow } from "../../platform/http/time-window";
 import type { Runtime } from "../../platform/runtime";
 import { attachableFiles, fileDownloadUrl, questionFileIds, readyFilesByIds } from "../files/attachments";
 import { contentForManager, contentForViewer, contentVisibleTo, visibleContentSql } from "../library/access";
@@ -26,10 +28,20 @@ export type StoredConfig = {
   isAnonymous: boolean;
   allowResubmit: boolean;
   version: number;
+  opensAt: number | null;
+  closesAt: number | null;
   questions: StoredQuestion[];
 };
 
-const DEFAULT_CONFIG: StoredConfig = { description: null, isAnonymous: false, allowResubmit: false, version: 0, questions: [] };
+const DEFAULT_CONFIG: StoredConfig = {
+  description: null,
+  isAnonymous: false,
+  allowResubmit: false,
+  version: 0,
+  opensAt: null,
+  closesAt: null,
+  questions: [],
+};
 
 export const isChoice = (type: SurveyQuestionType) => type === "SINGLE_CHOICE" || type === "MULTIPLE_CHOICE";
 export const isText = (type: SurveyQuestionType) => type === "SHORT_TEXT" || type === "LONG_TEXT";
@@ -43,6 +55,8 @@ export function loadSurveyConfig(db: Db, contentId: string): StoredConfig {
     isAnonymous: row.isAnonymous,
     allowResubmit: row.allowResubmit,
     version: row.version,
+    opensAt: row.opensAt,
+    closesAt: row.closesAt,
     questions: row.questions,
   };
 }
@@ -62,6 +76,8 @@ function toSurveyConfig(rt: Runtime, actor: Actor, contentId: string, cfg: Store
     isAnonymous: cfg.isAnonymous,
     allowResubmit: cfg.allowResubmit,
     version: cfg.version,
+    opensAt: iso(cfg.opensAt),
+    closesAt: iso(cfg.closesAt),
     questions: cfg.questions.map(
       (q): Static<typeof SurveyQuestion> => ({
         id: q.id,
@@ -161,10 +177,13 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
   });
   attachments.check(db, actor);
   if (errors.length) throw invalidMany(errors);
+  const window = timeWindow(body.opensAt, body.closesAt, "closesAt", "opensAt");
   return {
     description: body.description ?? null,
     isAnonymous: body.isAnonymous ?? false,
     allowResubmit: body.allowResubmit ?? false,
+    opensAt: window.start,
+    closesAt: window.end,
     questions,
   };
 }
@@ -206,6 +225,11 @@ function submitCount(db: Db, contentId: string): number {
   );
 }
 
+/** Every response of the survey, drafts included (the ones a reset deletes). */
+function responseCount(db: Db, contentId: string): number {
+  return db.select({ n: count() }).from(surveyResponses).where(eq(surveyResponses.contentId, contentId)).get()?.n ?? 0;
+}
+
 const sameQuestions = (a: StoredQuestion[], b: StoredQuestion[]) => JSON.stringify(a) === JSON.stringify(b);
 
 /** checkSurveyConfigChange: what setSurveyConfig would do with this body, without doing it. */
@@ -219,6 +243,8 @@ export function checkSurveyConfigChange(actor: Actor, contentId: string, body: B
     next.description !== current.description ||
     next.isAnonymous !== current.isAnonymous ||
     next.allowResubmit !== current.allowResubmit ||
+    next.opensAt !== current.opensAt ||
+    next.closesAt !== current.closesAt ||
     !sameQuestions(current.questions, next.questions);
   return { submitCount: submitted, isModified, needReset: submitted > 0 && reasons.length > 0, reasons };
 }
@@ -226,14 +252,21 @@ export function checkSurveyConfigChange(actor: Actor, contentId: string, body: B
 /**
  * setSurveyConfig: full replace. A question or option sent with its id is kept (answers stay linked
  * to it); one without is new; one left out is removed. `version` goes up when the questions change.
- * A change with any CHANGE_REASONS resets the survey: every response (submitted or draft) is deleted.
+ * A change with any CHANGE_REASONS resets the survey: every response (submitted or draft) is deleted;
+ * removing a question or changing its type while responses exist needs `resetResponses: true`
+ * (else 409 IN_USE, DECISIONS §13 Survey changes that drop answers).
  */
 export function setSurveyConfig(rt: Runtime, actor: Actor, contentId: string, body: Body, now = Date.now()) {
   return write(actor.db, (tx) => {
     contentForManager(actor, contentId, SURVEY, tx);
     const current = loadSurveyConfig(tx, contentId);
     const next = normalizeConfig(tx, actor, current, body);
-    if (changeReasons(current.questions, next.questions).length > 0) {
+    const reasons = changeReasons(current.questions, next.questions);
+    const dropsAnswers = reasons.includes("QUESTION_REMOVED") || reasons.includes("QUESTION_TYPE_CHANGED");
+    if (dropsAnswers && body.resetResponses !== true && responseCount(tx, contentId) > 0) {
+      throw conflict("IN_USE", "Responses exist: send resetResponses true to remove or retype a question and delete them.");
+    }
+    if (reasons.length > 0) {
       tx.delete(surveyResponses).where(eq(surveyResponses.contentId, contentId)).run();
     }
     const version = current.version + (sameQuestions(current.questions, next.questions) ? 0 : 1);

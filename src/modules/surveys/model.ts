@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { type NullableLists, nullsToAbsent } from "../../platform/http/body";
-import { CursorQuery, Email, Enum, Id, Int, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
+import { CursorQuery, DateTimeInput, Email, Enum, Id, Int, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
 import { RESPONSE_STATUSES, SURVEY_QUESTION_TYPES } from "./tables";
 
 const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an id" });
@@ -55,6 +55,14 @@ export const SurveyConfigBody = t.Object({
   description: t.Optional(Nullable(t.String({ maxLength: 15000, error: "must be at most 15000 characters" }))),
   isAnonymous: t.Optional(t.Boolean()),
   allowResubmit: t.Optional(t.Boolean()),
+  opensAt: t.Optional(Nullable(DateTimeInput)),
+  closesAt: t.Optional(Nullable(DateTimeInput)),
+  resetResponses: t.Optional(
+    t.Boolean({
+      description:
+        "Needed (true) when responses exist and a question is removed or changes type; every response, drafts included, is then deleted (else 409 IN_USE)",
+    }),
+  ),
   questions: t.Array(QuestionInput, { maxItems: 50, error: "must be at most 50 questions" }),
 });
 
@@ -98,6 +106,8 @@ export const SurveyConfig = t.Object({
   isAnonymous: t.Boolean(),
   allowResubmit: t.Boolean(),
   version: Int({ description: "0 until questions are first saved; +1 on every change to the questions" }),
+  opensAt: Nullable(Timestamp),
+  closesAt: Nullable(Timestamp),
   questions: t.Array(SurveyQuestion),
 });
 

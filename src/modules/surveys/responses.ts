@@ -5,7 +5,9 @@ import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import { conflict, type FieldError, invalidMany } from "../../platform/http/errors";
 import { iso, isoRequired } from "../../platform/http/schemas";
+import { requireWindowOpen } from "../../platform/http/time-window";
 import { contentForViewer } from "../library/access";
+import { requireActiveSpace } from "../spaces/archived";
 import { isChoice, isText, loadSurveyConfig, type StoredConfig, SURVEY } from "./config";
 import type { SurveyAnswersBody, SurveyResponse } from "./model";
 import { surveyAnswers, surveyResponses } from "./tables";
@@ -145,9 +147,11 @@ function storeResponse(
 
 function respond(actor: Actor, contentId: string, input: AnswerInput[], submit: boolean, now: number) {
   return write(actor.db, (tx) => {
-    contentForViewer(actor, contentId, SURVEY, tx);
+    const content = contentForViewer(actor, contentId, SURVEY, tx);
     const cfg = loadSurveyConfig(tx, contentId);
     const answers = checkAnswers(cfg, input, submit);
+    requireActiveSpace(tx, content.spaceId);
+    requireWindowOpen({ start: cfg.opensAt, end: cfg.closesAt }, now, "survey");
     if (cfg.questions.length === 0) throw conflict("INVALID_STATE", "This survey has no questions yet.");
     const existing = findResponse(tx, contentId, actor.profileId);
     if (existing?.status === "SUBMITTED") {

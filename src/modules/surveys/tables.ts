@@ -33,6 +33,9 @@ export const surveyConfigs = sqliteTable("survey_configs", {
   isAnonymous: integer("is_anonymous", { mode: "boolean" }).notNull().default(false),
   allowResubmit: integer("allow_resubmit", { mode: "boolean" }).notNull().default(false),
   version: integer("version").notNull().default(0),
+  /** The window in which responses are drafted and submitted (null = open on that side). */
+  opensAt: integer("opens_at"),
+  closesAt: integer("closes_at"),
   questions: text("questions", { mode: "json" }).$type<StoredQuestion[]>().notNull(),
   updatedAt: integer("updated_at").notNull(),
 });

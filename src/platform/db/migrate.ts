@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
+import pkg from "../../../package.json" with { type: "json" };
 
 export type EmbeddedMigration = { tag: string; when: number; sql: string };
 
@@ -20,7 +21,7 @@ export function applyMigrations(sqlite: Database, migrations: EmbeddedMigration[
   const newest = migrations.at(-1)?.when ?? 0;
   if (lastApplied > newest) {
     throw new SchemaTooNewError(
-      `${label}: its schema (migration ${lastApplied}) is newer than this binary knows (${newest}); upgrade learnspace`,
+      `${label} was migrated by a newer learnspace (schema ${lastApplied}); this binary, learnspace ${pkg.version}, knows schema ${newest}: run the newer binary`,
     );
   }
   const pending = migrations.filter((m) => m.when > lastApplied);

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import { directory, tenants } from "./platform-tables";
 import type { Db } from "./types";
 
@@ -50,4 +50,8 @@ export function unindexMember(db: Db, email: string | null, tenantId: string) {
 export function replaceTenantIndex(db: Db, tenantId: string, entries: { email: string; memberId: string }[]) {
   db.delete(directory).where(eq(directory.tenantId, tenantId)).run();
   for (const e of entries) indexMember(db, e.email, tenantId, e.memberId);
+}
+
+export function tenantCount(db: Db): number {
+  return db.select({ n: count() }).from(tenants).get()?.n ?? 0;
 }

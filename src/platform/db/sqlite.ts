@@ -25,12 +25,18 @@ export function optimizeOnOpen(sqlite: Database) {
   sqlite.exec("PRAGMA optimize = 0x10002");
 }
 
-/** Closes a connection after refreshing the planner's statistics (PRAGMA optimize). */
+/** Closes a connection after refreshing the planner's statistics (PRAGMA optimize) and checkpointing its WAL. */
 export function closeSqlite(sqlite: Database) {
   try {
     sqlite.exec("PRAGMA optimize");
   } catch {
     // A statistics refresh never blocks a close (e.g. a busy file during shutdown).
+  }
+  try {
+    // Everything into the main file and the WAL emptied: a stopped server leaves files that copy whole.
+    sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  } catch {
+    // A reader elsewhere (a backup) may hold the WAL; SQLite checkpoints again on the last close.
   }
   sqlite.close();
 }

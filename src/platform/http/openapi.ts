@@ -63,9 +63,17 @@ export function buildOpenApi(app: AnyElysia, info: { title: string; version: str
       responses[status] =
         status === "204" || !schema
           ? { description: "No content" }
-          : { description: "Success", content: { [(detail["x-response-media"] as string) ?? "application/json"]: { schema } } };
+          : {
+              description: "Success",
+              content: {
+                [(detail["x-response-media"] as string) ?? "application/json"]: { schema },
+                // other media types the route answers with, chosen by Accept (e.g. the gradebook's text/csv)
+                ...(status === "200" ? (detail["x-response-also"] as JsonObject | undefined) : undefined),
+              },
+            };
     }
     delete op["x-response-media"];
+    delete op["x-response-also"];
     if (Object.keys(responses).length === 0) responses["200"] = { description: "Success" };
     // A route may name further problem statuses it answers (`x-errors`, e.g. 503).
     const extraErrors = (detail["x-errors"] as Record<string, string> | undefined) ?? {};

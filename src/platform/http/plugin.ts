@@ -159,12 +159,21 @@ function problemFor({ error, code, request, route }: ErrorContext, rt: Runtime, 
   });
 }
 
+/** Told of every answered request (the /metrics series): method, route pattern, status, seconds. */
+export type ResponseObserver = (method: string, route: string, status: number | string, seconds: number) => void;
+
 /** Request ids, one JSON log line per request, body limits and problem+json for every error. */
-export function httpPlugin(rt: Runtime, routes: RouteList = () => []) {
+export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: ResponseObserver) {
   return new Elysia({ name: "learnspace.http" })
     .onRequest(({ request, set }) => {
       const id = Bun.randomUUIDv7();
+      if (rt.draining) {
+        const res = problemResponse(new Problem(503, "SHUTTING_DOWN", "The server is shutting down; retry shortly."), id);
+        res.headers.set("connection", "close");
+        return res;
+      }
       started.set(request, { id, at: performance.now() });
+      rt.inFlight++;
       set.headers["x-request-id"] = id;
     })
     .onParse({ as: "global" }, async ({ request, contentType }) => {
@@ -188,13 +197,12 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => []) {
       releaseActor(rt, request);
       const s = started.get(request);
       if (!s) return;
-      rt.log({
-        requestId: s.id,
-        method: request.method,
-        route,
-        // A handler that returns a Response (a redirect) sets its own status; set.status stays 200.
-        status: responseValue instanceof Response ? responseValue.status : set.status,
-        ms: Math.round((performance.now() - s.at) * 100) / 100,
-      });
+      started.delete(request);
+      rt.inFlight--;
+      // A handler that returns a Response (a redirect) sets its own status; set.status stays 200.
+      const status = responseValue instanceof Response ? responseValue.status : (set.status ?? 200);
+      const ms = performance.now() - s.at;
+      observe?.(request.method, route, status, ms / 1000);
+      rt.log({ requestId: s.id, method: request.method, route, status, ms: Math.round(ms * 100) / 100 });
     });
 }

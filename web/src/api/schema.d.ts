@@ -2260,6 +2260,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/assignments/{contentId}/extensions/{profileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Sets or removes one participant's own deadline */
+        put: operations["setSubmissionExtension"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/assignments/{contentId}/my-submission": {
         parameters: {
             query?: never;
@@ -2580,6 +2597,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/quizzes/{contentId}/attempts/{attemptId}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Voids a submitted attempt: it stays listed but no longer counts */
+        post: operations["voidQuizAttempt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/quizzes/{contentId}/attempts/{attemptId}/answers/{answerId}/score": {
         parameters: {
             query?: never;
@@ -2845,6 +2879,43 @@ export interface paths {
         };
         get?: never;
         put: operations["submitPeerAssessment"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/spaces/{spaceId}/gradebook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every active participant's score in every gradable content of the space (JSON or CSV)
+         * @description JSON by default; with `Accept: text/csv` the same as UTF-8 CSV with a BOM: header `displayName,userId,<content title>…`, one line per row, an empty cell where there is no score.
+         */
+        get: operations["getSpaceGradebook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/spaces/{spaceId}/my-grades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's own released grades in the space */
+        get: operations["getMyGrades"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -21070,11 +21141,8 @@ export interface operations {
                     "application/json": {
                         type: "VIDEO" | "URL_VIDEO" | "QUIZ" | "DOCUMENT" | "SURVEY" | "LIVE" | "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "GROUP_PEER_ASSESSMENT";
                         info: ({
-                            /**
-                             * @description The spec's one value; there is no transcoding step: the uploaded file is served as-is in renditions
-                             * @constant
-                             */
-                            status: "uploading";
+                            /** @description uploading until the video's file is ready, then ready (no transcoding step: the file is served as-is in renditions) */
+                            status: "uploading" | "ready";
                             durationSec: number | null;
                             thumbnailUrl: string | null;
                             hlsUrl: string | null;
@@ -21092,8 +21160,8 @@ export interface operations {
                             joinUrl: string;
                             startAt: string | null;
                             endAt: string | null;
-                            /** @constant */
-                            status: "SCHEDULED";
+                            /** @description By the clock: SCHEDULED before startAt (or while it is null), LIVE until endAt, ENDED after */
+                            status: "SCHEDULED" | "LIVE" | "ENDED";
                         } | {
                             fileId: string;
                             mimeType: string;
@@ -21201,11 +21269,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /**
-                         * @description The spec's one value; there is no transcoding step: the uploaded file is served as-is in renditions
-                         * @constant
-                         */
-                        status: "uploading";
+                        /** @description uploading until the video's file is ready, then ready (no transcoding step: the file is served as-is in renditions) */
+                        status: "uploading" | "ready";
                         durationSec: number | null;
                         thumbnailUrl: string | null;
                         hlsUrl: string | null;
@@ -21411,6 +21476,8 @@ export interface operations {
                     /** Format: ls-http-url */
                     joinUrl: string;
                     provider?: "meeting_a" | "meeting_b" | "meeting_c" | "other";
+                    startAt?: string | null;
+                    endAt?: string | null;
                 };
             };
         };
@@ -21426,8 +21493,8 @@ export interface operations {
                         joinUrl: string;
                         startAt: string | null;
                         endAt: string | null;
-                        /** @constant */
-                        status: "SCHEDULED";
+                        /** @description By the clock: SCHEDULED before startAt (or while it is null), LIVE until endAt, ENDED after */
+                        status: "SCHEDULED" | "LIVE" | "ENDED";
                     };
                 };
             };
@@ -22287,6 +22354,8 @@ export interface operations {
                         allowResubmit: boolean;
                         /** @description 0 until questions are first saved; +1 on every change to the questions */
                         version: number;
+                        opensAt: string | null;
+                        closesAt: string | null;
                         questions: {
                             id: string;
                             type: "SHORT_TEXT" | "LONG_TEXT" | "SINGLE_CHOICE" | "MULTIPLE_CHOICE" | "SCALE";
@@ -22404,6 +22473,10 @@ export interface operations {
                     description?: string | null;
                     isAnonymous?: boolean;
                     allowResubmit?: boolean;
+                    opensAt?: string | null;
+                    closesAt?: string | null;
+                    /** @description Needed (true) when responses exist and a question is removed or changes type; every response, drafts included, is then deleted (else 409 IN_USE) */
+                    resetResponses?: boolean;
                     questions: {
                         id?: string;
                         /** @description Default SHORT_TEXT */
@@ -22441,6 +22514,8 @@ export interface operations {
                         allowResubmit: boolean;
                         /** @description 0 until questions are first saved; +1 on every change to the questions */
                         version: number;
+                        opensAt: string | null;
+                        closesAt: string | null;
                         questions: {
                             id: string;
                             type: "SHORT_TEXT" | "LONG_TEXT" | "SINGLE_CHOICE" | "MULTIPLE_CHOICE" | "SCALE";
@@ -22558,6 +22633,10 @@ export interface operations {
                     description?: string | null;
                     isAnonymous?: boolean;
                     allowResubmit?: boolean;
+                    opensAt?: string | null;
+                    closesAt?: string | null;
+                    /** @description Needed (true) when responses exist and a question is removed or changes type; every response, drafts included, is then deleted (else 409 IN_USE) */
+                    resetResponses?: boolean;
                     questions: {
                         id?: string;
                         /** @description Default SHORT_TEXT */
@@ -23040,6 +23119,8 @@ export interface operations {
                         allowResubmit: boolean;
                         /** @description 0 until questions are first saved; +1 on every change to the questions */
                         version: number;
+                        opensAt: string | null;
+                        closesAt: string | null;
                         questions: {
                             id: string;
                             type: "SHORT_TEXT" | "LONG_TEXT" | "SINGLE_CHOICE" | "MULTIPLE_CHOICE" | "SCALE";
@@ -24752,6 +24833,110 @@ export interface operations {
                             copyRatio: number | null;
                             gptCopyRatio: number | null;
                         } | null;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setSubmissionExtension: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contentId: string;
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    dueAt?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        profileId: string;
+                        dueAt: string | null;
                     };
                 };
             };
@@ -28018,6 +28203,8 @@ export interface operations {
                         resultExposeLevel: "ALL" | "SCORE_ONLY" | "STATUS_ONLY";
                         scoreAggregation: "HIGHEST" | "LAST" | "AVERAGE";
                         partialCreditMultiple: boolean;
+                        opensAt: string | null;
+                        closesAt: string | null;
                         questions: {
                             id: string;
                             type: "SINGLE" | "MULTIPLE" | "SHORT_ANSWER" | "ESSAY";
@@ -28141,6 +28328,8 @@ export interface operations {
                     resultExposeLevel?: "ALL" | "SCORE_ONLY" | "STATUS_ONLY";
                     scoreAggregation?: "HIGHEST" | "LAST" | "AVERAGE";
                     partialCreditMultiple?: boolean;
+                    opensAt?: string | null;
+                    closesAt?: string | null;
                     questions: {
                         id?: string;
                         /** @description Default ESSAY */
@@ -28185,6 +28374,8 @@ export interface operations {
                         resultExposeLevel: "ALL" | "SCORE_ONLY" | "STATUS_ONLY";
                         scoreAggregation: "HIGHEST" | "LAST" | "AVERAGE";
                         partialCreditMultiple: boolean;
+                        opensAt: string | null;
+                        closesAt: string | null;
                         questions: {
                             id: string;
                             type: "SINGLE" | "MULTIPLE" | "SHORT_ANSWER" | "ESSAY";
@@ -28438,6 +28629,7 @@ export interface operations {
                             submittedAt: string | null;
                             scoringCompletedAt: string | null;
                             hasPendingManual: boolean;
+                            voidedAt: string | null;
                         }[];
                         nextCursor: string | null;
                     };
@@ -28544,6 +28736,7 @@ export interface operations {
                         submittedAt: string | null;
                         scoringCompletedAt: string | null;
                         hasPendingManual: boolean;
+                        voidedAt: string | null;
                         /**
                          * Format: date-time
                          * @example 2025-03-01T09:00:00.000Z
@@ -28659,6 +28852,99 @@ export interface operations {
             };
         };
     };
+    voidQuizAttempt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contentId: string;
+                attemptId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     scoreQuizAnswer: {
         parameters: {
             query?: never;
@@ -28694,6 +28980,7 @@ export interface operations {
                         submittedAt: string | null;
                         scoringCompletedAt: string | null;
                         hasPendingManual: boolean;
+                        voidedAt: string | null;
                         /**
                          * Format: date-time
                          * @example 2025-03-01T09:00:00.000Z
@@ -28831,9 +29118,11 @@ export interface operations {
                         maxAttempts: number | null;
                         timeLimitMin: number | null;
                         resultExposeLevel: "ALL" | "SCORE_ONLY" | "STATUS_ONLY";
+                        opensAt: string | null;
+                        closesAt: string | null;
                         questionCount: number;
                         totalPoints: number;
-                        /** @description Attempts started, the one in progress included */
+                        /** @description Attempts started, the one in progress included; voided attempts do not count */
                         attemptsUsed: number;
                         attempt: {
                             attemptId: string;
@@ -28978,6 +29267,7 @@ export interface operations {
                             passed: boolean | null;
                             hasPendingManual: boolean;
                             scoringCompletedAt: string | null;
+                            voidedAt: string | null;
                             answers: {
                                 questionId: string;
                                 selectedOptionIds: string[];
@@ -29101,9 +29391,11 @@ export interface operations {
                         maxAttempts: number | null;
                         timeLimitMin: number | null;
                         resultExposeLevel: "ALL" | "SCORE_ONLY" | "STATUS_ONLY";
+                        opensAt: string | null;
+                        closesAt: string | null;
                         questionCount: number;
                         totalPoints: number;
-                        /** @description Attempts started, the one in progress included */
+                        /** @description Attempts started, the one in progress included; voided attempts do not count */
                         attemptsUsed: number;
                         attempt: {
                             attemptId: string;
@@ -29151,9 +29443,11 @@ export interface operations {
                         maxAttempts: number | null;
                         timeLimitMin: number | null;
                         resultExposeLevel: "ALL" | "SCORE_ONLY" | "STATUS_ONLY";
+                        opensAt: string | null;
+                        closesAt: string | null;
                         questionCount: number;
                         totalPoints: number;
-                        /** @description Attempts started, the one in progress included */
+                        /** @description Attempts started, the one in progress included; voided attempts do not count */
                         attemptsUsed: number;
                         attempt: {
                             attemptId: string;
@@ -29420,6 +29714,7 @@ export interface operations {
                         passed: boolean | null;
                         hasPendingManual: boolean;
                         scoringCompletedAt: string | null;
+                        voidedAt: string | null;
                         answers: {
                             questionId: string;
                             selectedOptionIds: string[];
@@ -31365,6 +31660,235 @@ export interface operations {
                          * @example 2025-03-01T09:00:00.000Z
                          */
                         submittedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSpaceGradebook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The space's shared or public assignments, group assignments and quizzes, oldest first */
+                        columns: {
+                            contentId: string;
+                            type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ";
+                            title: string;
+                            maxScore: number | null;
+                        }[];
+                        /** @description One per active PARTICIPANT, by displayName */
+                        rows: {
+                            profileId: string;
+                            displayName: string;
+                            userId: string | null;
+                            /** @description One per column, in column order */
+                            cells: {
+                                contentId: string;
+                                score: number | null;
+                                /** @description NOT_SUBMITTED; SUBMITTED (ungraded, or a quiz waiting for hand scoring); GRADED; RETURNED (assignments) */
+                                status: "NOT_SUBMITTED" | "SUBMITTED" | "GRADED" | "RETURNED";
+                            }[];
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMyGrades: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        columns: {
+                            contentId: string;
+                            type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ";
+                            title: string;
+                            maxScore: number | null;
+                        }[];
+                        row: {
+                            profileId: string;
+                            displayName: string;
+                            userId: string | null;
+                            /** @description One per column, in column order */
+                            cells: {
+                                contentId: string;
+                                score: number | null;
+                                /** @description NOT_SUBMITTED; SUBMITTED (ungraded, or a quiz waiting for hand scoring); GRADED; RETURNED (assignments) */
+                                status: "NOT_SUBMITTED" | "SUBMITTED" | "GRADED" | "RETURNED";
+                            }[];
+                        };
                     };
                 };
             };

@@ -1,0 +1,112 @@
+import { Database } from "bun:sqlite";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Config } from "../config";
+import { knownFileIds, readyFileIds } from "../modules/files/stored";
+import { memberEmails } from "../modules/members/directory";
+import { platformMigrations, tenantMigrations } from "../platform/db/migrations.gen";
+import { directory } from "../platform/db/platform-tables";
+import { listTenantRows, type TenantRow } from "../platform/db/registry";
+import { drizzleOf } from "../platform/db/sqlite";
+import { checkSqlite, schemaProblem } from "./snapshot";
+
+const ID = /^[0-9a-f-]{36}$/;
+
+/** Reads a tenant file without migrating or writing it. */
+function readTenant(path: string) {
+  const db = new Database(path, { readwrite: true, create: false });
+  try {
+    const d = drizzleOf(db);
+    return { emails: memberEmails(d), known: knownFileIds(d), ready: readyFileIds(d) };
+  } finally {
+    db.close();
+  }
+}
+
+/** The directory index entries of every tenant, keyed `tenantId email → memberId`. */
+function indexEntries(platformFile: string) {
+  const db = new Database(platformFile, { readwrite: true, create: false });
+  try {
+    const d = drizzleOf(db);
+    const entries = new Map<string, string>();
+    for (const e of d.select().from(directory).all()) entries.set(`${e.tenantId} ${e.email}`, e.memberId);
+    return { tenants: listTenantRows(d), entries };
+  } finally {
+    db.close();
+  }
+}
+
+/** Every problem of a data dir (DECISIONS §11 doctor); [] when healthy. */
+export function diagnose(dataDir: string): string[] {
+  const problems: string[] = [];
+  const platformFile = join(dataDir, "platform.sqlite");
+  if (!existsSync(platformFile)) return [`${platformFile} is missing`];
+  problems.push(...checkSqlite(platformFile).map((p) => `platform.sqlite: ${p}`));
+  const schema = problems.length ? null : schemaProblem(platformFile, platformMigrations);
+  if (schema) problems.push(`platform.sqlite: ${schema}`);
+  if (problems.length) return problems;
+  const { tenants, entries } = indexEntries(platformFile);
+  const registered = new Map<string, TenantRow>(tenants.map((t) => [t.id, t]));
+  const tenantDir = join(dataDir, "tenants");
+  const onDisk = existsSync(tenantDir) ? readdirSync(tenantDir).filter((n) => n.endsWith(".sqlite")) : [];
+  for (const name of onDisk) {
+    const id = name.slice(0, -".sqlite".length);
+    if (!registered.has(id)) problems.push(`tenants/${name}: no tenant in the registry names this file`);
+  }
+  const seen = new Set<string>();
+  for (const t of tenants) {
+    const label = `tenant ${t.key}`;
+    const file = join(tenantDir, `${t.id}.sqlite`);
+    if (!existsSync(file)) {
+      problems.push(`${label}: its file tenants/${t.id}.sqlite is missing`);
+      continue;
+    }
+    const fileProblems = checkSqlite(file).map((p) => `${label}: ${p}`);
+    const tenantSchema = fileProblems.length ? null : schemaProblem(file, tenantMigrations);
+    if (tenantSchema) fileProblems.push(`${label}: ${tenantSchema}`);
+    problems.push(...fileProblems);
+    if (fileProblems.length) continue;
+    let data: ReturnType<typeof readTenant>;
+    try {
+      data = readTenant(file);
+    } catch (e) {
+      problems.push(`${label}: ${(e as Error).message}`);
+      continue;
+    }
+    for (const m of data.emails) {
+      const k = `${t.id} ${m.email.toLowerCase()}`;
+      seen.add(k);
+      if (entries.get(k) !== m.memberId) problems.push(`${label}: directory entry of ${m.email} is missing or stale (run reindex)`);
+    }
+    const filesDir = join(dataDir, "files", t.id);
+    const stored = existsSync(filesDir) ? readdirSync(filesDir).filter((n) => ID.test(n)) : [];
+    for (const id of stored) if (!data.known.has(id)) problems.push(`${label}: stored file ${id} has no record`);
+    const present = new Set(stored);
+    for (const id of data.ready) if (!present.has(id)) problems.push(`${label}: file record ${id} has no stored bytes`);
+  }
+  for (const k of entries.keys()) {
+    const tenantId = k.slice(0, k.indexOf(" "));
+    if (registered.has(tenantId) && existsSync(join(tenantDir, `${tenantId}.sqlite`)) && !seen.has(k)) {
+      problems.push(
+        `directory entry ${k.slice(k.indexOf(" ") + 1)} names no member of tenant ${registered.get(tenantId)?.key} (run reindex)`,
+      );
+    }
+  }
+  const filesRoot = join(dataDir, "files");
+  for (const id of existsSync(filesRoot) ? readdirSync(filesRoot) : []) {
+    if (!registered.has(id)) problems.push(`files/${id}: stored files of no registered tenant`);
+  }
+  return problems;
+}
+
+/** `learnspace doctor`: prints every problem; exit 1 when there is any. */
+export function doctorCommand(config: Config): number {
+  const problems = diagnose(config.dataDir);
+  for (const p of problems) console.log(`problem: ${p}`);
+  if (problems.length) {
+    console.error(`${problems.length} problem(s) in ${config.dataDir}`);
+    return 1;
+  }
+  console.log(`${config.dataDir}: every file is sound and the directory matches the tenant files`);
+  return 0;
+}

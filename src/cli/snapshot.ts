@@ -1,0 +1,152 @@
+import { Database } from "bun:sqlite";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import pkg from "../../package.json" with { type: "json" };
+import { readyFileIds } from "../modules/files/stored";
+import type { EmbeddedMigration } from "../platform/db/migrate";
+import { drizzleOf } from "../platform/db/sqlite";
+
+/** One copied file of a backup or export: its path relative to the folder, size and digest. */
+export type FileEntry = { id: string; bytes: number; sha256: string };
+export type TenantEntry = { id: string; key: string; bytes: number; sha256: string; files: FileEntry[] };
+/** manifest.json of a backup folder (DECISIONS §11). */
+export type Manifest = {
+  format: 1;
+  version: string;
+  createdAt: string;
+  platform: { bytes: number; sha256: string } | null;
+  secret?: { bytes: number; sha256: string } | null;
+  tenants: TenantEntry[];
+};
+
+export const VERSION = pkg.version;
+
+/** A failure the command reports as its one-line reason (exit 1). */
+export class CommandError extends Error {}
+
+export async function sha256File(path: string): Promise<string> {
+  const hasher = new Bun.CryptoHasher("sha256");
+  for await (const chunk of Bun.file(path).stream() as unknown as AsyncIterable<Uint8Array>) hasher.update(chunk);
+  return hasher.digest("hex");
+}
+
+export async function describeFile(path: string): Promise<{ bytes: number; sha256: string }> {
+  return { bytes: statSync(path).size, sha256: await sha256File(path) };
+}
+
+/**
+ * A consistent copy of a live SQLite file (VACUUM INTO reads one snapshot, whatever the server
+ * writes meanwhile); the copy is a rollback-journal file so it can be checked read-only.
+ */
+export function snapshotSqlite(source: string, target: string) {
+  mkdirSync(dirname(target), { recursive: true });
+  const db = new Database(source, { readwrite: true, create: false });
+  try {
+    db.exec("PRAGMA busy_timeout = 5000");
+    db.query("VACUUM INTO ?").run(target);
+  } finally {
+    db.close();
+  }
+  const copy = new Database(target);
+  copy.exec("PRAGMA journal_mode = DELETE");
+  copy.close();
+  chmodSync(target, 0o600);
+}
+
+/** integrity_check and foreign_key_check of one file; the problems found, [] when sound. */
+export function checkSqlite(path: string, opts: { readonly?: boolean } = {}): string[] {
+  let db: Database | null = null;
+  try {
+    db = opts.readonly ? new Database(path, { readonly: true }) : new Database(path, { readwrite: true, create: false });
+    db.exec("PRAGMA busy_timeout = 5000");
+    const integrity = db.query("PRAGMA integrity_check").all() as { integrity_check: string }[];
+    const problems = integrity.map((r) => r.integrity_check).filter((r) => r !== "ok");
+    const fk = db.query("PRAGMA foreign_key_check").all() as { table: string; rowid: number; parent: string }[];
+    for (const r of fk) problems.push(`foreign key: ${r.table} row ${r.rowid} names a missing ${r.parent}`);
+    return problems;
+  } catch (e) {
+    return [(e as Error).message];
+  } finally {
+    db?.close();
+  }
+}
+
+/** The ids of a tenant file's stored files that are ready (their bytes must exist). */
+export function storedFilesOf(sqlitePath: string): string[] {
+  const db = new Database(sqlitePath, { readonly: true });
+  try {
+    return readyFileIds(drizzleOf(db));
+  } finally {
+    db.close();
+  }
+}
+
+/** Copies a tenant's ready stored files from `fromDir` to `toDir` (ids from its snapshot); returns their entries. */
+export async function copyStoredFiles(ids: string[], fromDir: string, toDir: string): Promise<{ entries: FileEntry[]; missing: string[] }> {
+  const entries: FileEntry[] = [];
+  const missing: string[] = [];
+  if (ids.length) mkdirSync(toDir, { recursive: true });
+  for (const id of ids) {
+    const from = join(fromDir, id);
+    if (!existsSync(from)) {
+      missing.push(id);
+      continue;
+    }
+    const to = join(toDir, id);
+    copyFileSync(from, to);
+    entries.push({ id, ...(await describeFile(to)) });
+  }
+  return { entries, missing };
+}
+
+/** True when the directory is absent or holds nothing. */
+export function isEmptyDir(dir: string): boolean {
+  return !existsSync(dir) || readdirSync(dir).length === 0;
+}
+
+/** `20261125T210000Z`: the UTC time of a backup folder's name. */
+export function stamp(date = new Date()): string {
+  return date
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
+}
+
+/** A copy's problem (missing, size or sha256 differs), or null when it matches its manifest entry. */
+export async function digestProblem(path: string, expected: { bytes: number; sha256: string }, label: string): Promise<string | null> {
+  if (!existsSync(path)) return `${label}: missing`;
+  const actual = await describeFile(path);
+  if (actual.bytes !== expected.bytes || actual.sha256 !== expected.sha256) return `${label}: sha256 does not match the manifest`;
+  return null;
+}
+
+/** Checks a copied SQLite file: digest, integrity, foreign keys, and a schema this binary knows. */
+export async function sqliteCopyProblems(
+  path: string,
+  expected: { bytes: number; sha256: string },
+  label: string,
+  migrations: EmbeddedMigration[],
+): Promise<string[]> {
+  const digest = await digestProblem(path, expected, label);
+  if (digest) return [digest];
+  const problems = checkSqlite(path, { readonly: true }).map((p) => `${label}: ${p}`);
+  if (problems.length) return problems;
+  const schema = schemaProblem(path, migrations);
+  return schema ? [`${label}: ${schema}`] : [];
+}
+
+/** Why this binary must not open the file (its schema is newer than the binary knows), or null. */
+export function schemaProblem(path: string, migrations: EmbeddedMigration[]): string | null {
+  const db = new Database(path, { readonly: true });
+  try {
+    const last = (db.query("SELECT max(created_at) AS at FROM __drizzle_migrations").get() as { at: number | null }).at ?? 0;
+    const newest = migrations.at(-1)?.when ?? 0;
+    return Number(last) > newest
+      ? `migrated by a newer learnspace (schema ${last}); this binary, learnspace ${VERSION}, knows schema ${newest}`
+      : null;
+  } catch (e) {
+    return (e as Error).message;
+  } finally {
+    db.close();
+  }
+}

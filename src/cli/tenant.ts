@@ -1,0 +1,152 @@
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { Value } from "@sinclair/typebox/value";
+import * as tar from "tar";
+import { type Config, flag } from "../config";
+import { TenantKey } from "../modules/auth/model";
+import { resolveMember } from "../modules/members/actor";
+import { memberCount } from "../modules/members/directory";
+import { deleteTenant, registerTenantFile } from "../modules/tenant/transfer";
+import { listTenantRows, tenantById, tenantByKey } from "../platform/db/registry";
+import { createRuntime, type Runtime } from "../platform/runtime";
+import { copyTenant } from "./backup";
+import { readManifest, verifyBackup } from "./restore";
+import { CommandError, type Manifest, VERSION } from "./snapshot";
+
+export const TENANT_USAGE = `Tenants:
+  learnspace tenant list                               key, name, members, bytes of every tenant
+  learnspace tenant export KEY --out FILE              one .tar.gz: the tenant file, its stored files, a manifest
+  learnspace tenant import FILE [--key NEWKEY]         bring an exported tenant in (an existing key is refused)
+  learnspace tenant delete KEY --yes                   remove the tenant, its stored files, directory entries and sessions`;
+
+function withRuntime<T>(config: Config, fn: (rt: Runtime) => T): T {
+  const rt = createRuntime({ ...config, quiet: true }, resolveMember);
+  try {
+    return fn(rt);
+  } finally {
+    rt.close();
+  }
+}
+
+function requireTenant(rt: Runtime, key: string | undefined) {
+  if (!key) throw new CommandError(`a tenant key is required\n${TENANT_USAGE}`);
+  const row = tenantByKey(rt.platform.db, key);
+  if (!row) throw new CommandError(`no tenant with key "${key}"`);
+  return row;
+}
+
+const fileBytes = (path: string) => ["", "-wal"].reduce((n, s) => n + (existsSync(path + s) ? statSync(path + s).size : 0), 0);
+
+function list(config: Config) {
+  withRuntime(config, (rt) => {
+    const rows = listTenantRows(rt.platform.db);
+    console.log(["KEY", "NAME", "MEMBERS", "BYTES"].join("\t"));
+    for (const row of rows) {
+      const members = rt.tenants.use(row.id, (h) => memberCount(h.db));
+      console.log([row.key, row.name, members, fileBytes(rt.tenants.fileOf(row.id))].join("\t"));
+    }
+    console.log(`${rows.length} tenant(s)`);
+  });
+}
+
+async function exportTenant(config: Config, key: string | undefined, out: string | undefined) {
+  if (!out) throw new CommandError("--out FILE is required");
+  const row = withRuntime(config, (rt) => requireTenant(rt, key));
+  const target = resolve(out);
+  mkdirSync(dirname(target), { recursive: true });
+  // Staged beside the archive, not in /tmp: a school's files can outgrow a tmpfs.
+  const work = mkdtempSync(join(dirname(target), ".learnspace-export-"));
+  try {
+    const entry = await copyTenant(config.dataDir, row, work);
+    const manifest: Manifest = { format: 1, version: VERSION, createdAt: new Date().toISOString(), platform: null, tenants: [entry] };
+    writeFileSync(join(work, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+    await tar.c({ gzip: true, file: target, cwd: work, portable: true }, readdirSync(work));
+    console.log(`exported tenant ${row.key} (${entry.files.length} stored file(s)) to ${target} (${statSync(target).size} bytes)`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function importTenant(config: Config, file: string | undefined, newKey: string | undefined) {
+  if (!file || !existsSync(file)) throw new CommandError(`no archive at ${file ?? "(none given)"}`);
+  // Staged inside the data dir's own disk, so the final copies stay on one filesystem.
+  mkdirSync(config.dataDir, { recursive: true });
+  const work = mkdtempSync(join(config.dataDir, ".import-"));
+  try {
+    try {
+      // Plain files and folders only: no links or devices from an archive made elsewhere.
+      await tar.x({
+        file,
+        cwd: work,
+        strict: true,
+        filter: (_path, entry) => "type" in entry && ["File", "Directory"].includes(entry.type),
+      });
+    } catch (e) {
+      throw new CommandError(`${file} is not a readable .tar.gz: ${(e as Error).message}`);
+    }
+    const manifest = readManifest(work);
+    const source = manifest.tenants[0];
+    if (manifest.tenants.length !== 1 || !source) throw new CommandError(`${file} holds ${manifest.tenants.length} tenants, not one`);
+    const problems = await verifyBackup(work, manifest);
+    if (problems.length) throw new CommandError(`archive refused, nothing written: ${problems[0]}`);
+    const key = newKey ?? source.key;
+    if (!Value.Check(TenantKey, key)) throw new CommandError(`--key must be lowercase letters, digits and "-", got "${key}"`);
+    withRuntime(config, (rt) => {
+      if (tenantByKey(rt.platform.db, key)) throw new CommandError(`a tenant with key "${key}" exists here; pass --key NEWKEY`);
+      // The same tenant imported twice (under another key) gets a fresh id: ids name files.
+      const id = tenantById(rt.platform.db, source.id) || existsSync(rt.tenants.fileOf(source.id)) ? crypto.randomUUID() : source.id;
+      const target = rt.tenants.fileOf(id);
+      const filesDir = join(config.dataDir, "files", id);
+      try {
+        copyFileSync(join(work, "tenants", `${source.id}.sqlite`), target);
+        if (source.files.length) mkdirSync(filesDir, { recursive: true });
+        for (const f of source.files) copyFileSync(join(work, "files", source.id, f.id), join(filesDir, f.id));
+        const info = registerTenantFile(rt, id, key);
+        console.log(`imported tenant ${key} ("${info.name}", ${info.members} member e-mail(s), ${source.files.length} stored file(s))`);
+      } catch (e) {
+        rt.tenants.drop(id);
+        for (const s of ["", "-wal", "-shm"]) rmSync(target + s, { force: true });
+        rmSync(filesDir, { recursive: true, force: true });
+        throw e;
+      }
+    });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function remove(config: Config, key: string | undefined, yes: boolean) {
+  withRuntime(config, (rt) => {
+    const row = requireTenant(rt, key);
+    if (!yes) {
+      throw new CommandError(
+        `would delete tenant ${row.key} ("${row.name}") with its file, stored files, directory entries and sessions; pass --yes to do it`,
+      );
+    }
+    deleteTenant(rt, row);
+    console.log(`deleted tenant ${row.key} ("${row.name}")`);
+  });
+}
+
+/** `learnspace tenant list|export|import|delete …` */
+export async function tenantCommand(config: Config, args: string[]): Promise<number> {
+  const [sub, target] = args;
+  const positional = target?.startsWith("--") ? undefined : target;
+  switch (sub) {
+    case "list":
+      list(config);
+      return 0;
+    case "export":
+      await exportTenant(config, positional, flag(args, "out"));
+      return 0;
+    case "import":
+      await importTenant(config, positional, flag(args, "key"));
+      return 0;
+    case "delete":
+      remove(config, positional, args.includes("--yes"));
+      return 0;
+    default:
+      console.error(TENANT_USAGE);
+      return 2;
+  }
+}

@@ -1,0 +1,104 @@
+import { timingSafeEqual } from "node:crypto";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { Elysia } from "elysia";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { tenantCount } from "../db/registry";
+import type { Runtime } from "../runtime";
+import { notFound, unauthenticated } from "./errors";
+import type { ResponseObserver } from "./plugin";
+
+const size = (path: string) => (existsSync(path) ? statSync(path).size : 0);
+// The database files and their WALs; -shm is a memory map of the WAL index, not data.
+const dirBytes = (dir: string) =>
+  existsSync(dir) ? readdirSync(dir).reduce((n, f) => (f.endsWith("-shm") ? n : n + size(join(dir, f))), 0) : 0;
+const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+
+/** The series of DECISIONS §11 in one registry (never prom-client's global one: tests start many servers). */
+function createRegistry(rt: Runtime) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const dataDir = rt.config.dataDir;
+  const requests = new Counter({
+    name: "learnspace_http_requests_total",
+    help: "HTTP requests answered, by method, route pattern and status.",
+    labelNames: ["method", "route", "status"] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: "learnspace_http_request_duration_seconds",
+    help: "Time from request to response, by route pattern.",
+    labelNames: ["route"] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  new Gauge({
+    name: "learnspace_tenant_handles_open",
+    help: "Tenant files open in the handle cache.",
+    registers: [registry],
+    collect() {
+      this.set(rt.tenants.openCount());
+    },
+  });
+  new Gauge({
+    name: "learnspace_tenants",
+    help: "Tenants in the platform registry.",
+    registers: [registry],
+    collect() {
+      this.set(tenantCount(rt.platform.db));
+    },
+  });
+  new Gauge({
+    name: "learnspace_outbox_pending",
+    help: "Messages waiting in the local outbox (no SMTP configured).",
+    registers: [registry],
+    collect() {
+      const dir = join(dataDir, "outbox");
+      this.set(existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".json")).length : 0);
+    },
+  });
+  new Gauge({
+    name: "learnspace_sqlite_bytes",
+    help: "Bytes of the SQLite files with their WALs: the platform file and all tenant files.",
+    labelNames: ["file"] as const,
+    registers: [registry],
+    collect() {
+      const platform = join(dataDir, "platform.sqlite");
+      this.set({ file: "platform" }, size(platform) + size(`${platform}-wal`));
+      this.set({ file: "tenants" }, dirBytes(join(dataDir, "tenants")));
+    },
+  });
+  return {
+    registry,
+    observe(method: string, route: string, status: number | string, seconds: number) {
+      requests.inc({ method, route, status: String(status) });
+      duration.observe({ route }, seconds);
+    },
+  };
+}
+
+/**
+ * GET /metrics (Prometheus text) and the observer that feeds the per-request series (given to
+ * httpPlugin, which already times every request). With LEARNSPACE_METRICS_TOKEN set the bearer
+ * token is needed; unset, only loopback clients see it and others get 404.
+ */
+export function createMetrics(rt: Runtime) {
+  const { registry, observe } = createRegistry(rt);
+  const plugin = new Elysia({ name: "learnspace.metrics" }).get(
+    "/metrics",
+    async ({ request, server }) => {
+      const token = rt.config.metricsToken;
+      if (token) {
+        if (!sameSecret(request.headers.get("authorization") ?? "", `Bearer ${token}`)) throw unauthenticated();
+      } else if (!LOOPBACK.test(server?.requestIP(request)?.address ?? "")) {
+        throw notFound();
+      }
+      return new Response(await registry.metrics(), { headers: { "content-type": registry.contentType } });
+    },
+    { detail: { hide: true } },
+  );
+  // Unmatched paths share one label: a raw path would grow the series without bound.
+  const observer: ResponseObserver = (method, route, status, seconds) => observe(method, route || "unmatched", status, seconds);
+  return { plugin, observe: observer };
+}

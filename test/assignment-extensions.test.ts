@@ -1,0 +1,86 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import {
+  createContentSpace,
+  type createMemberFixture,
+  type createTenantFixture,
+  expectProblem,
+  fieldOf,
+  forbidden,
+  notFound,
+  unauth,
+  useServer,
+} from "./helpers/server";
+
+// DECISIONS §13 Another chance: setSubmissionExtension gives one participant their own deadline.
+const api = useServer();
+const { as, anon } = api;
+type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
+type Member = Awaited<ReturnType<typeof createMemberFixture>>;
+
+let owner: Tenant;
+let other: Tenant;
+let admin2: Member;
+let alice: Member;
+let bob: Member;
+let nodeId: string;
+
+beforeAll(async () => {
+  ({
+    owner,
+    other,
+    admin2,
+    nodeId,
+    participants: [alice, bob],
+  } = await createContentSpace(api, { spaceName: "History", participants: ["Alice", "Bob"] }));
+});
+
+const at = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
+
+async function assignment(config: Record<string, unknown>) {
+  const id = (await as(owner).post("/library/contents", { type: "ASSIGNMENT", title: "Essay", nodeId, visibility: "SHARED" })).body
+    .id as string;
+  expect((await as(owner).put(`/assignments/${id}/config`, config)).status).toBe(200);
+  return id;
+}
+
+describe("PUT /api/v1/assignments/{contentId}/extensions/{profileId} — setSubmissionExtension", () => {
+  test("a per-student extension lets a student submit after the class deadline, on time", async () => {
+    const id = await assignment({ dueAt: at(-2) });
+    expectProblem(await as(alice).post(`/assignments/${id}/submissions`, { body: "Rome" }), 409, "DEADLINE_PASSED");
+    const until = at(48);
+    const ext = await as(owner).put(`/assignments/${id}/extensions/${alice.profileId}`, { dueAt: until });
+    expect(ext.status).toBe(200);
+    expect(ext.body).toEqual({ profileId: alice.profileId, dueAt: until });
+    // Alice sees her own deadline; Bob and the teacher the class's
+    expect((await as(alice).get(`/assignments/${id}/config`)).body.dueAt).toBe(until);
+    expect((await as(bob).get(`/assignments/${id}/config`)).body.dueAt).not.toBe(until);
+    const sub = await as(alice).post(`/assignments/${id}/submissions`, { body: "Rome" });
+    expect(sub.status).toBe(201);
+    expect(sub.body).toMatchObject({ isLate: false, dueAtAtSubmit: until });
+    expectProblem(await as(bob).post(`/assignments/${id}/submissions`, { body: "Carthage" }), 409, "DEADLINE_PASSED");
+  });
+
+  test("a late submission becomes on time when extended, and late again when the extension is removed", async () => {
+    const id = await assignment({ dueAt: at(-2), allowLateSubmit: true });
+    expect((await as(bob).post(`/assignments/${id}/submissions`, { body: "late" })).body.isLate).toBe(true);
+    const list = async () => (await as(owner).get(`/assignments/${id}/submissions`)).body.submissions[0];
+    expect((await as(admin2).put(`/assignments/${id}/extensions/${bob.profileId}`, { dueAt: at(1) })).status).toBe(200);
+    expect((await list()).isLate).toBe(false);
+    expect((await as(bob).get(`/assignments/${id}/my-submission`)).body.latest.isLate).toBe(false);
+    const removed = await as(owner).put(`/assignments/${id}/extensions/${bob.profileId}`, { dueAt: null });
+    expect(removed.body).toEqual({ profileId: bob.profileId, dueAt: null });
+    expect((await list()).isLate).toBe(true);
+  });
+
+  test("returns 400 naming dueAt, 401, 403 to a participant, 404 across tenants, for other types and unknown profiles", async () => {
+    const id = await assignment({});
+    const path = `/assignments/${id}/extensions/${alice.profileId}`;
+    expect(fieldOf(await as(owner).put(path, { dueAt: "friday" }))).toBe("dueAt");
+    unauth(await anon("PUT", path, { dueAt: at(1) }));
+    forbidden(await as(alice).put(path, { dueAt: at(1) }));
+    notFound(await as(other).put(path, { dueAt: at(1) }));
+    notFound(await as(owner).put(`/assignments/${id}/extensions/no-such-profile`, { dueAt: at(1) }));
+    const quiz = (await as(owner).post("/library/contents", { type: "QUIZ", title: "Q", nodeId, visibility: "SHARED" })).body.id;
+    notFound(await as(owner).put(`/assignments/${quiz}/extensions/${alice.profileId}`, { dueAt: at(1) }));
+  });
+});
