@@ -4,6 +4,7 @@ import type { Config } from "./config";
 import { assignmentsModule } from "./modules/assignments";
 import { authModule } from "./modules/auth";
 import { challengesModule } from "./modules/challenges";
+import { consoleModule } from "./modules/console";
 import { fieldsModule } from "./modules/fields";
 import { filesModule } from "./modules/files";
 import { gradebookModule } from "./modules/gradebook";
@@ -76,7 +77,8 @@ export function createApp(config: Config) {
     .use(hostedPagesModule(rt))
     .use(api)
     // The server URL is known only once listening (--port 0), so it is set per answer.
-    .use(docsPlugin(() => ({ ...document, servers: [{ url: rt.config.publicUrl }] })));
+    .use(docsPlugin(() => ({ ...document, servers: [{ url: rt.config.publicUrl }] })))
+    .use(consoleModule());
   root = app;
   // Built once, before any request: compiling a route on its first request adds keys to its schemas.
   const document = buildOpenApi(app, { title: "learnspace", version: pkg.version, serverUrl: "" });

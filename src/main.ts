@@ -1,5 +1,6 @@
 #!/usr/bin/env bun
 import { BACKUP_USAGE, backupCommand } from "./cli/backup";
+import { runDemo } from "./cli/demo";
 import { doctorCommand } from "./cli/doctor";
 import { PLATFORM_TERMS_USAGE, platformTermsCommand } from "./cli/platform-terms";
 import { reindex } from "./cli/reindex";
@@ -15,6 +16,7 @@ const USAGE = `learnspace — multi-tenant learning-space server
 
 Usage:
   learnspace serve [--port N] [--data-dir DIR] [--dev-codes]   start the server
+  learnspace demo [--port N] [--data-dir DIR]                  serve a demo school (seeded once into the data dir; dev codes on)
   learnspace migrate [--data-dir DIR]                          create/migrate the platform file and every tenant file
   learnspace reindex [--data-dir DIR]                          rebuild the e-mail directory from the tenant files
   ${BACKUP_USAGE.padEnd(61)}online, consistent backup into DIR/learnspace-<UTC>/
@@ -46,6 +48,9 @@ async function run(command: string, args: string[]): Promise<number | null> {
   switch (command) {
     case "serve":
       serveCommand(config);
+      return null;
+    case "demo":
+      await runDemo(config);
       return null;
     case "migrate":
     case "reindex": {

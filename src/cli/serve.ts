@@ -30,7 +30,7 @@ export function scheduleBackups(config: Config, rt: Runtime) {
   };
 }
 
-/** `learnspace serve`: the server, scheduled backups, and a graceful stop on SIGTERM/SIGINT (exit 0). */
+/** `learnspace serve`: the server, scheduled backups, and a graceful stop on SIGTERM/SIGINT (exit 0); returns the server. */
 export function serveCommand(config: Config) {
   const server = startServer(config);
   console.log(`learnspace listening on ${server.url} (public URL ${server.rt.config.publicUrl}), data dir ${config.dataDir}`);
@@ -52,4 +52,5 @@ export function serveCommand(config: Config) {
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  return server;
 }

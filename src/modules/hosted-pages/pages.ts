@@ -88,9 +88,10 @@ button,.btn{display:block;box-sizing:border-box;width:100%;margin-top:12px;paddi
 output{display:block;margin-top:8px;font-size:13px}.err{color:#b00020}.ok{color:#0a7a32}`;
 
 /**
- * Posts each form[data-path] as JSON to /api/v1 (a 503 SERVER_BUSY is retried after Retry-After, with jitter, up to 5 times);
- * data-send requests a tenant code; data-provider starts external sign-in and, back from it, shows who signed in
- * (refreshSession) or the error code; form[data-space-join] signs in with the password, then joins the space with the code.
+ * Posts each form[data-path] as JSON to /api/v1 (a 503 SERVER_BUSY is retried after Retry-After, with jitter, up to 5 times;
+ * then goes to data-next, the console, if set); data-send requests a tenant code; data-provider starts external sign-in and,
+ * back from it, shows who signed in (refreshSession) or the error code; form[data-space-join] signs in with the password,
+ * then joins the space with the code.
  */
 const JS = `const B=document.body.dataset;
 async function call(path,body,token){const h={'content-type':'application/json'};if(token)h.authorization='Bearer '+token;
@@ -101,7 +102,8 @@ function show(o,ok,text){o.textContent=text;o.className=ok?'ok':'err'}
 function why(j){return j.errors&&j.errors.length?j.errors.map(e=>e.field+' '+e.message).join(', '):j.detail||j.title||B.fail}
 for(const f of document.querySelectorAll('form[data-path]')){const o=f.querySelector('output');
 f.addEventListener('submit',async e=>{e.preventDefault();const b={};for(const [k,v] of new FormData(f))if(v!=='')b[k]=v;
-const r=await call(f.dataset.path,b);show(o,r.ok,r.ok?f.dataset.done.replace('{}',r.j.user?r.j.user.displayName:r.j.identifier):why(r.j))});
+const r=await call(f.dataset.path,b);show(o,r.ok,r.ok?f.dataset.done.replace('{}',r.j.user?r.j.user.displayName:r.j.identifier):why(r.j));
+if(r.ok&&f.dataset.next)location.assign(f.dataset.next)});
 const s=f.querySelector('[data-send]');if(s)s.addEventListener('click',async()=>{
 const r=await call('/public/tenants/'+encodeURIComponent(B.tenant)+'/auth/request-code',{email:f.elements.email.value});
 if(r.ok&&r.j.devCode)f.elements.code.value=r.j.devCode;show(o,r.ok,r.ok?B.sent:why(r.j))})}
@@ -161,7 +163,8 @@ export function loginPage(page: Page, key: string, lang: Lang): Response {
   const title = (lang === "ko" ? page.titleKo : page.titleEn) || page.name;
   const notice = lang === "ko" ? page.backgroundTitleKo : page.backgroundTitleEn;
   const color = /^(#[0-9a-f]{3,8}|[a-z]{3,20})$/i.test(page.backgroundTitleColor) ? `.notice{color:${page.backgroundTitleColor}}` : "";
-  const done = `data-done="${esc(t.signedIn)}"`;
+  // After sign-in the refresh cookie is set: the console at / takes over from there.
+  const done = `data-done="${esc(t.signedIn)}" data-next="/"`;
   const social = (["social_a", "social_b"] as const)
     .filter((k) => page.methods[k])
     .map((k) => `<button type="button" class="alt" data-provider="${k}">${esc(page.buttonLabels[k][lang])}</button>`);

@@ -1,0 +1,336 @@
+// Browser tests of the console: the compiled binary serves the demo school, Debian's chromium drives it.
+// Usage: npm run build && npm run e2e   (screenshots land in web/e2e/screenshots/, gitignored)
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+
+const root = join(import.meta.dir, "..", "..");
+const binary = join(root, "dist", "learnspace");
+const shots = join(import.meta.dir, "screenshots");
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const PASSWORD = "learnspace-demo";
+
+/** The console's screens, by path and the heading each shows in English and Korean. */
+const SCREENS = [
+  { path: "/members", en: "Members", ko: "구성원" },
+  { path: "/groups", en: "Groups", ko: "그룹" },
+  { path: "/org", en: "Organization", ko: "조직" },
+  { path: "/invitations", en: "Invitations", ko: "초대" },
+  { path: "/join-codes", en: "Join codes", ko: "가입 코드" },
+  { path: "/roles", en: "Roles and permissions", ko: "역할과 권한" },
+  { path: "/fields", en: "Member fields", ko: "구성원 항목" },
+  { path: "/terms", en: "Terms", ko: "약관" },
+  { path: "/login-page", en: "Sign-in page", ko: "로그인 페이지" },
+  { path: "/sso", en: "Single sign-on (SAML)", ko: "통합 로그인 (SAML)" },
+  { path: "/settings", en: "School settings", ko: "학교 설정" },
+] as const;
+
+let failures = 0;
+let openPages: () => Page[] = () => [];
+let passes = 0;
+async function check(name: string, fn: () => Promise<void>) {
+  const started = performance.now();
+  try {
+    await fn();
+    passes++;
+    console.log(`(pass) ${name} [${Math.round(performance.now() - started)} ms]`);
+  } catch (e) {
+    failures++;
+    console.log(`(fail) ${name}\n  ${(e as Error).stack ?? e}`);
+    for (const [i, page] of openPages().entries())
+      await page.screenshot({ path: join(shots, `FAILED-${failures}-${i}.png`) }).catch(() => {});
+  }
+}
+function assert(cond: unknown, message: string): asserts cond {
+  if (!cond) throw new Error(message);
+}
+
+/** Console errors, uncaught exceptions and failed requests of a page (the browser's own favicon probe aside). */
+function watch(page: Page) {
+  const problems: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(`console: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  page.on("requestfailed", (r) => problems.push(`failed: ${r.method()} ${r.url()} ${r.failure()?.errorText}`));
+  page.on("response", (r) => {
+    if (r.status() >= 400 && !r.url().endsWith("/favicon.ico")) problems.push(`http ${r.status()}: ${r.request().method()} ${r.url()}`);
+  });
+  return {
+    take() {
+      return problems.splice(0).filter((p) => !p.includes("favicon.ico"));
+    },
+  };
+}
+
+async function axe(page: Page, label: string) {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  assert(
+    bad.length === 0,
+    `${label}: axe ${bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`).join("; ")}`,
+  );
+}
+
+/** Signs in on the hosted page and waits for the console to take over. */
+async function signIn(page: Page, base: string, identifier: string, password = PASSWORD) {
+  await page.goto(`${base}/t/demo/login`);
+  await page.locator('form[data-path="/auth/sign-in/password"] input[name="identifier"]').fill(identifier);
+  await page.locator('form[data-path="/auth/sign-in/password"] input[name="password"]').fill(password);
+  await page.locator('form[data-path="/auth/sign-in/password"] button').click();
+  await page.waitForURL(`${base}/**`, { waitUntil: "load" });
+  await page.locator("#main h1").first().waitFor();
+}
+
+async function setLang(page: Page, lang: "ko" | "en") {
+  await page.getByRole("combobox", { name: /Language|언어/ }).selectOption(lang);
+}
+
+async function startServer(dataDir: string) {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const proc = Bun.spawn([binary, "demo", "--port", String(port), "--data-dir", dataDir], {
+    stdout: "pipe",
+    stderr: "inherit",
+    env: { ...process.env, LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_QUIET: "1" },
+  });
+  const reader = proc.stdout.getReader();
+  let out = "";
+  const deadline = Date.now() + 30_000;
+  while (!out.includes("learnspace demo on") && Date.now() < deadline) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    out += new TextDecoder().decode(value);
+  }
+  assert(out.includes("learnspace demo on"), `demo did not start:\n${out}`);
+  process.stdout.write(out);
+  void (async () => {
+    while (!(await reader.read()).done) {}
+  })();
+  return { proc, base: `http://localhost:${port}` };
+}
+
+async function main() {
+  assert(existsSync(binary), "dist/learnspace is missing: run `npm run build` first");
+  assert(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium`);
+  rmSync(shots, { recursive: true, force: true });
+  mkdirSync(shots, { recursive: true });
+  const dataDir = mkdtempSync(join(tmpdir(), "learnspace-e2e-"));
+  const { proc, base } = await startServer(dataDir);
+  let browser: Browser | null = null;
+  try {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+    const context = async (locale = "en-US"): Promise<BrowserContext> =>
+      browser!.newContext({ locale, viewport: { width: 1280, height: 860 } });
+    openPages = () => browser?.contexts().flatMap((c) => c.pages()) ?? [];
+    const ownerCtx = await context();
+    const owner = await ownerCtx.newPage();
+    const ownerErrors = watch(owner);
+
+    await check("the hosted sign-in page hands the owner over to the console", async () => {
+      await signIn(owner, base, "owner@demo.school");
+      await owner.getByRole("heading", { name: "Members" }).waitFor();
+      assert(new URL(owner.url()).pathname === "/members", `landed on ${owner.url()}`);
+    });
+
+    await check("the first load of the console is small (gzipped JS to the members list < 200 KB)", async () => {
+      // Every script the browser fetched to show the first screen (the shell and the members chunks).
+      const urls = await owner.evaluate(() =>
+        performance
+          .getEntriesByType("resource")
+          .map((e) => e.name)
+          .filter((n) => n.endsWith(".js")),
+      );
+      const html = await (await fetch(`${base}/`)).text();
+      for (const m of html.matchAll(/src="(\/assets\/[^"]+\.js)"/g)) urls.push(`${base}${m[1]}`);
+      let total = 0;
+      for (const u of new Set(urls)) total += Bun.gzipSync(new Uint8Array(await (await fetch(u)).arrayBuffer())).length;
+      console.log(`  first-load JS: ${new Set(urls).size} files, ${(total / 1024).toFixed(1)} KB gzipped`);
+      assert(total < 200 * 1024, `first load is ${total} bytes gzipped`);
+    });
+
+    for (const lang of ["en", "ko"] as const) {
+      await check(`every screen opens without errors, passes axe and is captured (${lang})`, async () => {
+        await setLang(owner, lang);
+        ownerErrors.take();
+        for (const screen of SCREENS) {
+          await owner.goto(`${base}${screen.path}`);
+          await owner.getByRole("heading", { level: 1, name: screen[lang], exact: true }).waitFor({ timeout: 10_000 });
+          await owner.waitForLoadState("networkidle");
+          await owner.screenshot({ path: join(shots, `${lang}-${screen.path.slice(1)}.png`), fullPage: true });
+          await axe(owner, `${lang} ${screen.path}`);
+          const problems = ownerErrors.take();
+          assert(problems.length === 0, `${screen.path}: ${problems.join("; ")}`);
+        }
+      });
+    }
+    await setLang(owner, "en");
+
+    await check("members: filters live in the URL; opening a member shows the record", async () => {
+      await owner.goto(`${base}/members?q=s2601`);
+      await owner.getByRole("cell", { name: "s2601", exact: true }).waitFor();
+      assert((await owner.locator("tbody tr").count()) === 1, "search s2601 should find one member");
+      await owner.locator("tbody tr button.link").first().click();
+      await owner.getByRole("dialog").waitFor();
+      assert(new URL(owner.url()).searchParams.get("open"), "the open record is in the URL");
+      await owner.screenshot({ path: join(shots, "en-members-open.png") });
+      await owner.keyboard.press("Escape");
+    });
+
+    let newPassword = "";
+    await check("create a member, see the temporary password once, sign in as them", async () => {
+      await owner.goto(`${base}/members`);
+      await owner.getByRole("button", { name: "New member" }).click();
+      const dialog = owner.getByRole("dialog");
+      await dialog.getByLabel("Name").fill("E2E Student");
+      await dialog.getByLabel("User ID").fill("e2e-student");
+      await dialog.getByRole("button", { name: "Create" }).click();
+      newPassword = (await dialog.getByTestId("temp-password").textContent()) ?? "";
+      assert(newPassword.length >= 8, "a temporary password is shown");
+      await owner.screenshot({ path: join(shots, "en-members-created.png") });
+      await dialog.getByRole("button", { name: "Done" }).click();
+      const ctx = await context();
+      const page = await ctx.newPage();
+      await signIn(page, base, "e2e-student", newPassword);
+      await page.getByRole("heading", { name: "Choose your password" }).waitFor();
+      await page.getByLabel("Temporary password").fill(newPassword);
+      await page.getByLabel(/New password/).fill("My-own-pass-42");
+      await page.getByRole("button", { name: "Save password" }).click();
+      await page.getByText("Your role has no administration screens.").waitFor();
+      await ctx.close();
+    });
+
+    await check("a validation problem lands on its field", async () => {
+      await owner.goto(`${base}/members`);
+      await owner.getByRole("button", { name: "New member" }).click();
+      const dialog = owner.getByRole("dialog");
+      await dialog.getByLabel("Name").fill("Bad Id");
+      await dialog.getByLabel("User ID").fill("has space");
+      await dialog.getByRole("button", { name: "Create" }).click();
+      await dialog.getByText("This value is not valid.").waitFor();
+      assert((await dialog.getByLabel("User ID").getAttribute("aria-invalid")) === "true", "the User ID input is marked invalid");
+      await owner.keyboard.press("Escape");
+      ownerErrors.take(); // the 400 was the point
+    });
+
+    await check("send an invitation and accept it from the outbox link", async () => {
+      await owner.goto(`${base}/invitations`);
+      await owner.getByRole("button", { name: "Send invitations" }).first().click();
+      const dialog = owner.getByRole("dialog");
+      await dialog.getByLabel("E-mail addresses").fill("new.parent@example.com");
+      await dialog.getByRole("button", { name: "Send invitations" }).click();
+      await dialog.getByText("1 invitations sent.").waitFor();
+      await dialog.getByRole("button", { name: "Done" }).click();
+      await owner.getByRole("cell", { name: "new.parent@example.com", exact: true }).waitFor();
+      const outbox = join(dataDir, "outbox");
+      const mail = readdirSync(outbox)
+        .sort()
+        .map((f) => JSON.parse(readFileSync(join(outbox, f), "utf8")))
+        .find((m) => m.to === "new.parent@example.com");
+      const link = (mail?.text as string | undefined)?.match(/https?:\/\/\S+invitation\?token=\S+/)?.[0];
+      assert(link, "the invitation mail holds an accept link");
+      const ctx = await context();
+      const page = await ctx.newPage();
+      await page.goto(link.replace(/^https?:\/\/[^/]+/, base));
+      await page.locator('input[name="displayName"]').fill("New Parent");
+      await page.locator('input[name="password"]').fill("Accept-Pass-123");
+      await page.locator("form button").first().click();
+      await page.locator("output.ok").waitFor();
+      await ctx.close();
+      await owner.goto(`${base}/invitations?status=accepted`);
+      await owner.getByRole("cell", { name: "new.parent@example.com", exact: true }).waitFor();
+    });
+
+    await check("give a role a permission and a screen appears for its holder", async () => {
+      const ctx = await context();
+      const teacher = await ctx.newPage();
+      await signIn(teacher, base, "t-kim");
+      const nav = teacher.getByRole("navigation", { name: "Administration" });
+      await nav.getByRole("link", { name: "Members" }).waitFor();
+      assert((await nav.getByRole("link", { name: "School settings" }).count()) === 0, "no settings screen before");
+      await owner.goto(`${base}/roles`);
+      await owner.getByRole("button", { name: "교사 Teacher" }).click();
+      await owner.getByRole("checkbox", { name: /Manage school settings/ }).check();
+      await owner.getByRole("button", { name: "Save" }).click();
+      await owner.getByText("Saved.").waitFor();
+      await teacher.reload();
+      await nav.getByRole("link", { name: "School settings" }).waitFor();
+      await nav.getByRole("link", { name: "School settings" }).click();
+      await teacher.getByRole("heading", { name: "School settings" }).waitFor();
+      await ctx.close();
+    });
+
+    await check("change a member's role, deactivate and reactivate them", async () => {
+      await owner.goto(`${base}/members?q=s2660`);
+      await owner.locator("tbody tr button.link").first().click();
+      const dialog = owner.getByRole("dialog");
+      await dialog.getByRole("combobox", { name: "Role" }).selectOption("teacher");
+      await dialog.getByRole("button", { name: "Change role" }).click();
+      await dialog.locator("dd", { hasText: "교사 Teacher" }).waitFor();
+      await dialog.getByRole("button", { name: "Deactivate" }).click();
+      await dialog.getByRole("button", { name: "Reactivate" }).waitFor();
+      await owner.screenshot({ path: join(shots, "en-members-edit.png") });
+      await dialog.getByRole("button", { name: "Reactivate" }).click();
+      await dialog.getByRole("button", { name: "Deactivate" }).waitFor();
+      await owner.keyboard.press("Escape");
+    });
+
+    await check("import a class list from CSV: preview with per-row errors, then created with passwords", async () => {
+      await owner.goto(`${base}/members`);
+      await owner.getByRole("button", { name: "Import a class list (CSV)" }).click();
+      const dialog = owner.getByRole("dialog");
+      const csv = "이름,아이디,이메일\n새학생 하나,csv-one,\n새학생 둘,csv-two,two@example.com\n,csv-bad,\n";
+      await dialog.getByLabel("CSV file").setInputFiles({ name: "class.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+      await dialog.getByText("3 rows, 2 ready to create.").waitFor();
+      await dialog.getByText("name missing").waitFor();
+      await owner.screenshot({ path: join(shots, "en-members-import-preview.png") });
+      await dialog.getByRole("button", { name: "Create 2 members" }).click();
+      await dialog.getByText("2 created, 0 failed.").waitFor();
+      assert((await dialog.locator("code.secret").count()) === 2, "two temporary passwords are shown");
+      await owner.screenshot({ path: join(shots, "en-members-import-done.png") });
+      await owner.keyboard.press("Escape");
+      await owner.goto(`${base}/members?q=csv-two`);
+      await owner.getByRole("cell", { name: "two@example.com", exact: true }).waitFor();
+    });
+
+    await check("bulk delete reports per-member results", async () => {
+      await owner.goto(`${base}/members?q=e2e-student`);
+      await owner.getByRole("checkbox", { name: "Select E2E Student" }).check();
+      owner.once("dialog", (d) => void d.accept());
+      await owner.getByRole("button", { name: "Delete selected" }).click();
+      await owner.getByText("1 deleted.").waitFor();
+    });
+
+    const left = ownerErrors.take();
+    await check("no console errors or failed requests were left over", async () => {
+      assert(left.length === 0, left.join("; "));
+    });
+    await check("sign out returns to the hosted sign-in page and the session is gone", async () => {
+      await owner.getByRole("button", { name: "Sign out" }).click();
+      await owner.waitForURL(`${base}/t/demo/login`);
+      await owner.goto(`${base}/members`);
+      await owner.getByRole("heading", { name: "You are signed out" }).waitFor();
+    });
+  } finally {
+    await browser?.close();
+    proc.kill();
+    await proc.exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.log(`e2e: ${passes} passed, ${failures} failed; screenshots in ${shots}`);
+  process.exit(failures === 0 ? 0 : 1);
+}
+
+await main();

@@ -1,0 +1,39 @@
+import createClient from "openapi-fetch";
+import type { paths } from "./schema";
+
+/** The access token lives only here, in memory; the refresh cookie (HttpOnly) restores it on load. */
+let accessToken: string | null = null;
+export const setAccessToken = (token: string | null) => {
+  accessToken = token;
+};
+
+/** The only place a request is made: every call is typed by the generated `paths`. */
+export const api = createClient<paths>({ baseUrl: "", credentials: "same-origin" });
+api.use({
+  onRequest({ request }) {
+    if (accessToken) request.headers.set("authorization", `Bearer ${accessToken}`);
+    return request;
+  },
+});
+
+export type FieldError = { in?: string; field: string; message: string };
+/** A problem+json answer (DECISIONS §3) thrown by `ok`, so TanStack Query sees it as the error. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly errors: FieldError[],
+  ) {
+    super(code);
+  }
+}
+
+/** The data of a call, or throws its problem as an ApiError. */
+export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) {
+    const p = (error ?? {}) as { code?: string; errors?: FieldError[] };
+    throw new ApiError(response.status, p.code ?? "INTERNAL", p.errors ?? []);
+  }
+  return data as T;
+}

@@ -1,0 +1,167 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useI18n } from "../../i18n";
+import { MemberPicker } from "../../shell/MemberPicker";
+import { useSearch } from "../../shell/router";
+import { can, useUser } from "../../shell/session";
+import { Field, FormError, fieldError, Loading, Pager } from "../../shell/ui";
+import { groupCalls, type Kind } from "./calls";
+
+export function GroupsPanel({ kind }: { kind: Kind }) {
+  const { t } = useI18n();
+  const user = useUser();
+  const qc = useQueryClient();
+  const { get, set } = useSearch();
+  const manage = can(user, "member:manage");
+  const query = { page: Number(get("page") ?? "1") || 1, pageSize: 20, search: get("q") ?? undefined };
+  const list = useQuery({
+    queryKey: ["groups", kind, query],
+    queryFn: () => groupCalls.list(kind, query),
+    placeholderData: keepPreviousData,
+  });
+  const [name, setName] = useState("");
+  const create = useMutation({
+    mutationFn: () => groupCalls.create(kind, name),
+    onSuccess: (g) => {
+      setName("");
+      void qc.invalidateQueries({ queryKey: ["groups"] });
+      set({ open: g.id });
+    },
+  });
+  const open = get("open");
+  return (
+    <div className="split">
+      <div>
+        <div className="filters">
+          <label>
+            {t("groups.search")}
+            <input
+              type="search"
+              defaultValue={get("q") ?? ""}
+              onKeyDown={(e) => e.key === "Enter" && set({ q: e.currentTarget.value, page: null })}
+            />
+          </label>
+        </div>
+        {!list.data ? (
+          <Loading />
+        ) : (
+          <>
+            <table>
+              <thead>
+                <tr>
+                  <th>{t("groups.name")}</th>
+                  <th>{t("groups.memberCount")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.items.map((g) => (
+                  <tr key={g.id}>
+                    <td>
+                      <button
+                        type="button"
+                        className="link"
+                        aria-current={g.id === open ? "true" : undefined}
+                        onClick={() => set({ open: g.id })}
+                      >
+                        {g.name}
+                      </button>
+                    </td>
+                    <td>{g.memberCount}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {list.data.items.length === 0 && <p>{t("common.empty")}</p>}
+            <Pager page={list.data.page} totalPages={list.data.totalPages} onPage={(p) => set({ page: String(p) })} />
+          </>
+        )}
+        {manage && (
+          <form
+            className="inline"
+            onSubmit={(e) => {
+              e.preventDefault();
+              create.mutate();
+            }}
+          >
+            <Field
+              label={t("groups.newName")}
+              required
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              error={fieldError(create.error, "name", t)}
+            />
+            <button type="submit">{t("common.create")}</button>
+            <FormError error={create.error} fields={["name"]} />
+          </form>
+        )}
+      </div>
+      {open && <GroupDetail key={open} kind={kind} id={open} manage={manage} />}
+    </div>
+  );
+}
+
+function GroupDetail({ kind, id, manage }: { kind: Kind; id: string; manage: boolean }) {
+  const { t } = useI18n();
+  const qc = useQueryClient();
+  const { set } = useSearch();
+  const group = useQuery({ queryKey: ["group", kind, id], queryFn: () => groupCalls.get(kind, id) });
+  const [name, setName] = useState<string | null>(null);
+  const refresh = () => {
+    void qc.invalidateQueries({ queryKey: ["group", kind, id] });
+    void qc.invalidateQueries({ queryKey: ["groups"] });
+  };
+  const rename = useMutation({ mutationFn: () => groupCalls.rename(kind, id, name ?? ""), onSuccess: refresh });
+  const add = useMutation({ mutationFn: (memberId: string) => groupCalls.addMembers(kind, id, [memberId]), onSuccess: refresh });
+  const removeMember = useMutation({ mutationFn: (memberId: string) => groupCalls.removeMember(kind, id, memberId), onSuccess: refresh });
+  const remove = useMutation({
+    mutationFn: () => groupCalls.remove(kind, id),
+    onSuccess: () => {
+      set({ open: null });
+      void qc.invalidateQueries({ queryKey: ["groups"] });
+    },
+  });
+  if (!group.data) return <Loading />;
+  const g = group.data;
+  return (
+    <div className="panel">
+      <h2>{g.name}</h2>
+      {manage && (
+        <form
+          className="inline"
+          onSubmit={(e) => {
+            e.preventDefault();
+            rename.mutate();
+          }}
+        >
+          <Field
+            label={t("groups.name")}
+            value={name ?? g.name}
+            onChange={(e) => setName(e.target.value)}
+            error={fieldError(rename.error, "name", t)}
+          />
+          <button type="submit">{t("common.save")}</button>
+        </form>
+      )}
+      <h3>{t("groups.members", { count: g.memberCount })}</h3>
+      <ul className="list">
+        {g.members.map((m) => (
+          <li key={m.id}>
+            {m.displayName} <small className="muted">{m.userId ?? m.email}</small>{" "}
+            {manage && (
+              <button type="button" className="small" onClick={() => removeMember.mutate(m.id)}>
+                {t("common.remove")}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {manage && <MemberPicker label={t("groups.addMember")} onPick={(m) => add.mutate(m.id)} />}
+      <FormError error={rename.error ?? add.error ?? removeMember.error ?? remove.error} fields={["name"]} />
+      {manage && (
+        <button type="button" className="danger" onClick={() => window.confirm(t("groups.confirmDelete")) && remove.mutate()}>
+          {t("common.delete")}
+        </button>
+      )}
+    </div>
+  );
+}

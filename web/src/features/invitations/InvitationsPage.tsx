@@ -1,0 +1,252 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { ApiError, api, ok } from "../../api/client";
+import { useI18n } from "../../i18n";
+import { useSearch } from "../../shell/router";
+import { can, useUser } from "../../shell/session";
+import { FormError, formatDate, Loading, Modal, Pager, useProblemText } from "../../shell/ui";
+import { useRoles } from "../members/queries";
+
+const STATUSES = ["pending", "accepted", "cancelled", "expired"] as const;
+type Status = (typeof STATUSES)[number];
+
+/** listInvitations by status and search (in the URL); send, resend, cancel. */
+export default function InvitationsPage() {
+  const { t, lang } = useI18n();
+  const user = useUser();
+  const qc = useQueryClient();
+  const problem = useProblemText();
+  const { get, set } = useSearch();
+  const query = {
+    page: Number(get("page") ?? "1") || 1,
+    pageSize: 20,
+    status: (get("status") ?? undefined) as Status | undefined,
+    search: get("q") ?? undefined,
+  };
+  const list = useQuery({
+    queryKey: ["invitations", query],
+    queryFn: () => ok(api.GET("/api/v1/invitations", { params: { query } })),
+    placeholderData: keepPreviousData,
+  });
+  const [sending, setSending] = useState(false);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const refresh = () => void qc.invalidateQueries({ queryKey: ["invitations"] });
+  const resend = useMutation({
+    mutationFn: (id: string) => ok(api.POST("/api/v1/invitations/{invitationId}/resend", { params: { path: { invitationId: id } } })),
+    onSuccess: refresh,
+  });
+  const bulkResend = useMutation({
+    mutationFn: (ids: string[]) => ok(api.POST("/api/v1/invitations/bulk-resend", { body: { ids } })),
+    onSuccess: () => {
+      setSelected(new Set());
+      refresh();
+    },
+  });
+  const cancel = useMutation({
+    mutationFn: (ids: string[]) => ok(api.POST("/api/v1/invitations/bulk-cancel", { body: { ids } })),
+    onSuccess: () => {
+      setSelected(new Set());
+      refresh();
+    },
+  });
+  return (
+    <section>
+      <div className="title-row">
+        <h1>{t("invitations.title")}</h1>
+        <button type="button" className="primary" onClick={() => setSending(true)}>
+          {t("invitations.send")}
+        </button>
+      </div>
+      <div className="filters">
+        <label>
+          {t("invitations.status")}
+          <select value={get("status") ?? ""} onChange={(e) => set({ status: e.target.value, page: null })}>
+            <option value="">{t("common.all")}</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`invitations.statuses.${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t("invitations.search")}
+          <input
+            type="search"
+            defaultValue={get("q") ?? ""}
+            onKeyDown={(e) => e.key === "Enter" && set({ q: e.currentTarget.value, page: null })}
+          />
+        </label>
+      </div>
+      {selected.size > 0 && (
+        <section className="bulk" aria-label={t("members.selection")}>
+          <span>{t("members.selected", { count: selected.size })}</span>
+          <button type="button" onClick={() => bulkResend.mutate([...selected])}>
+            {t("invitations.resend")}
+          </button>
+          <button type="button" className="danger" onClick={() => cancel.mutate([...selected])}>
+            {t("invitations.cancel")}
+          </button>
+        </section>
+      )}
+      <FormError error={resend.error ?? bulkResend.error ?? cancel.error} fields={[]} />
+      {(resend.isSuccess || bulkResend.isSuccess) && <p role="status">{t("invitations.resent")}</p>}
+      {!list.data ? (
+        list.error ? (
+          <p role="alert" className="error">
+            {problem(list.error)}
+          </p>
+        ) : (
+          <Loading />
+        )
+      ) : (
+        <>
+          <table>
+            <thead>
+              <tr>
+                <th>
+                  <span className="sr-only">{t("members.selectAll")}</span>
+                </th>
+                <th>{t("invitations.email")}</th>
+                <th>{t("invitations.role")}</th>
+                <th>{t("invitations.status")}</th>
+                <th>{t("invitations.sentAt")}</th>
+                <th>{t("invitations.expiresAt")}</th>
+                <th>
+                  <span className="sr-only">{t("common.actions")}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.invitations.map((i) => (
+                <tr key={i.id}>
+                  <td>
+                    {i.status === "pending" && (
+                      <input
+                        type="checkbox"
+                        aria-label={t("members.select", { name: i.email })}
+                        checked={selected.has(i.id)}
+                        onChange={(e) => {
+                          const next = new Set(selected);
+                          if (e.target.checked) next.add(i.id);
+                          else next.delete(i.id);
+                          setSelected(next);
+                        }}
+                      />
+                    )}
+                  </td>
+                  <td>{i.email}</td>
+                  <td>{i.role.name}</td>
+                  <td>{t(`invitations.statuses.${i.status}`)}</td>
+                  <td>{formatDate(i.sentAt, lang)}</td>
+                  <td>{formatDate(i.expiresAt, lang)}</td>
+                  <td>
+                    {i.status === "pending" && (
+                      <>
+                        <button type="button" className="small" onClick={() => resend.mutate(i.id)}>
+                          {t("invitations.resend")}
+                        </button>{" "}
+                        <button type="button" className="small danger" onClick={() => cancel.mutate([i.id])}>
+                          {t("invitations.cancel")}
+                        </button>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {list.data.invitations.length === 0 && <p>{t("common.empty")}</p>}
+          <Pager page={list.data.page} totalPages={list.data.totalPages} onPage={(p) => set({ page: String(p) })} />
+        </>
+      )}
+      <SendDialog open={sending} onOpenChange={setSending} rolesEnabled={can(user, "role:read")} />
+    </section>
+  );
+}
+
+function SendDialog({ open, onOpenChange, rolesEnabled }: { open: boolean; onOpenChange: (o: boolean) => void; rolesEnabled: boolean }) {
+  const { t } = useI18n();
+  const qc = useQueryClient();
+  const roles = useRoles(rolesEnabled);
+  const [emails, setEmails] = useState("");
+  const [roleKey, setRoleKey] = useState("member");
+  const send = useMutation({
+    mutationFn: () => {
+      const list = emails
+        .split(/[\s,;]+/)
+        .map((e) => e.trim())
+        .filter(Boolean);
+      return ok(api.POST("/api/v1/invitations", { body: { emails: list, roleKey } }));
+    },
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ["invitations"] }),
+  });
+  const bad = send.error instanceof ApiError ? send.error.errors : [];
+  return (
+    <Modal
+      open={open}
+      onOpenChange={(o) => {
+        onOpenChange(o);
+        if (!o) {
+          send.reset();
+          setEmails("");
+        }
+      }}
+      title={t("invitations.send")}
+    >
+      {send.data ? (
+        <div role="status">
+          <p>{t("invitations.sentCount", { count: send.data.invited.length })}</p>
+          {send.data.failed.length > 0 && (
+            <ul>
+              {send.data.failed.map((f) => (
+                <li key={f.email} className="error">
+                  {f.email}: {t(`invitations.failReason.${f.reason}`)}
+                </li>
+              ))}
+            </ul>
+          )}
+          <button type="button" onClick={() => onOpenChange(false)}>
+            {t("common.done")}
+          </button>
+        </div>
+      ) : (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            send.mutate();
+          }}
+        >
+          <div className="field">
+            <label htmlFor="inv-emails">{t("invitations.emails")}</label>
+            <textarea
+              id="inv-emails"
+              name="emails"
+              rows={5}
+              required
+              value={emails}
+              onChange={(e) => setEmails(e.target.value)}
+              aria-invalid={bad.length > 0 || undefined}
+            />
+            <small>{t("invitations.emailsHint")}</small>
+            {bad.length > 0 && <small className="error">{t("invitations.badEmails", { count: bad.length })}</small>}
+          </div>
+          <div className="field">
+            <label htmlFor="inv-role">{t("invitations.role")}</label>
+            <select id="inv-role" value={roleKey} onChange={(e) => setRoleKey(e.target.value)}>
+              {(roles.data?.roles ?? [{ key: "member", name: t("members.defaultRole") }]).map((r) => (
+                <option key={r.key} value={r.key}>
+                  {r.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <FormError error={send.error} fields={["emails"]} />
+          <button type="submit" className="primary" disabled={send.isPending}>
+            {t("invitations.send")}
+          </button>
+        </form>
+      )}
+    </Modal>
+  );
+}

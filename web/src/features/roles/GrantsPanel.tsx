@@ -1,0 +1,142 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { api, ok } from "../../api/client";
+import { useI18n } from "../../i18n";
+import { MemberPicker } from "../../shell/MemberPicker";
+import { useSearch } from "../../shell/router";
+import { can, useUser } from "../../shell/session";
+import { FormError, Loading } from "../../shell/ui";
+
+/** Permission grants: to everyone (allEnabled), to groups, to single members. */
+export function GrantsPanel() {
+  const { t } = useI18n();
+  const { get, set } = useSearch();
+  const grants = useQuery({ queryKey: ["grants"], queryFn: () => ok(api.GET("/api/v1/permission-grants")) });
+  if (!grants.data) return <Loading />;
+  const code = get("grant");
+  return (
+    <div className="split">
+      <table>
+        <thead>
+          <tr>
+            <th>{t("roles.permission")}</th>
+            <th>{t("roles.everyone")}</th>
+            <th>{t("roles.groupCount")}</th>
+            <th>{t("roles.memberCount")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {grants.data.grants.map((g) => (
+            <tr key={g.code}>
+              <td>
+                <button type="button" className="link" onClick={() => set({ grant: g.code })}>
+                  {t(`permissions.${g.code}`)}
+                </button>
+              </td>
+              <td>{g.allEnabled ? t("common.yes") : t("common.no")}</td>
+              <td>{g.groupTotal}</td>
+              <td>{g.memberTotal}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {code && <GrantEditor key={code} code={code} />}
+    </div>
+  );
+}
+
+function GrantEditor({ code }: { code: string }) {
+  const { t } = useI18n();
+  const user = useUser();
+  const qc = useQueryClient();
+  const manage = can(user, "role:manage");
+  const grant = useQuery({
+    queryKey: ["grant", code],
+    queryFn: () => ok(api.GET("/api/v1/permission-grants/{code}", { params: { path: { code } } })),
+  });
+  const groups = useQuery({
+    queryKey: ["groups", "all"],
+    queryFn: () => ok(api.GET("/api/v1/groups", { params: { query: { pageSize: 100 } } })),
+  });
+  const [groupId, setGroupId] = useState("");
+  const refresh = () => {
+    void qc.invalidateQueries({ queryKey: ["grant", code] });
+    void qc.invalidateQueries({ queryKey: ["grants"] });
+  };
+  const all = useMutation({
+    mutationFn: (enabled: boolean) =>
+      ok(api.PUT("/api/v1/permission-grants/{code}/all-enabled", { params: { path: { code } }, body: { enabled } })),
+    onSuccess: refresh,
+  });
+  const add = useMutation({
+    mutationFn: (s: { subjectType: "GROUP" | "MEMBER"; subjectId: string }) =>
+      ok(api.POST("/api/v1/permission-grants/{code}/subjects", { params: { path: { code } }, body: s })),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (s: { subjectType: "GROUP" | "MEMBER"; subjectId: string }) =>
+      ok(api.POST("/api/v1/permission-grants/{code}/subjects/remove", { params: { path: { code } }, body: s })),
+    onSuccess: refresh,
+  });
+  if (!grant.data) return <Loading />;
+  const g = grant.data;
+  return (
+    <div className="panel">
+      <h2>{t(`permissions.${code}`)}</h2>
+      <label className="check">
+        <input type="checkbox" disabled={!manage} checked={g.allEnabled} onChange={(e) => all.mutate(e.target.checked)} />
+        {t("roles.grantEveryone")}
+      </label>
+      <h3>{t("roles.groups")}</h3>
+      <ul className="list">
+        {g.groups.map((x) => (
+          <li key={x.id}>
+            {x.name}{" "}
+            {manage && (
+              <button type="button" className="small" onClick={() => remove.mutate({ subjectType: "GROUP", subjectId: x.id })}>
+                {t("common.remove")}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {manage && (
+        <form
+          className="inline"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (groupId) add.mutate({ subjectType: "GROUP", subjectId: groupId });
+          }}
+        >
+          <label>
+            {t("roles.addGroup")}
+            <select value={groupId} onChange={(e) => setGroupId(e.target.value)}>
+              <option value="">—</option>
+              {(groups.data?.groups ?? []).map((x) => (
+                <option key={x.id} value={x.id}>
+                  {x.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit">{t("common.add")}</button>
+        </form>
+      )}
+      <h3>{t("roles.members")}</h3>
+      <ul className="list">
+        {g.members.map((m) => (
+          <li key={m.id}>
+            {m.displayName} <small className="muted">{m.userId}</small>{" "}
+            {manage && (
+              <button type="button" className="small" onClick={() => remove.mutate({ subjectType: "MEMBER", subjectId: m.id })}>
+                {t("common.remove")}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {manage && <MemberPicker label={t("roles.addMember")} onPick={(m) => add.mutate({ subjectType: "MEMBER", subjectId: m.id })} />}
+      <FormError error={all.error ?? add.error ?? remove.error} fields={[]} />
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { api, ok } from "../../api/client";
+import { useI18n } from "../../i18n";
+import { Field, FormError, fieldError, formatDate, Loading, Select } from "../../shell/ui";
+
+/** getTenant / updateTenant: name, contact, session policy; plan and contract are read-only. */
+export default function TenantPage() {
+  const { t, lang } = useI18n();
+  const qc = useQueryClient();
+  const tenant = useQuery({ queryKey: ["tenant"], queryFn: () => ok(api.GET("/api/v1/tenant")) });
+  const [form, setForm] = useState({ name: "", contactInfo: "", defaultSessionType: "personal", publicAbsoluteTimeoutMinutes: "60" });
+  useEffect(() => {
+    if (tenant.data)
+      setForm({
+        name: tenant.data.name,
+        contactInfo: tenant.data.contactInfo ?? "",
+        defaultSessionType: tenant.data.sessionPolicy.defaultSessionType,
+        publicAbsoluteTimeoutMinutes: String(tenant.data.sessionPolicy.publicAbsoluteTimeoutMinutes),
+      });
+  }, [tenant.data]);
+  const save = useMutation({
+    mutationFn: () =>
+      ok(
+        api.PATCH("/api/v1/tenant", {
+          body: {
+            name: form.name,
+            contactInfo: form.contactInfo || null,
+            sessionPolicy: {
+              defaultSessionType: form.defaultSessionType as "personal" | "public",
+              publicAbsoluteTimeoutMinutes: Number(form.publicAbsoluteTimeoutMinutes),
+            },
+          },
+        }),
+      ),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ["tenant"] }),
+  });
+  if (!tenant.data) return <Loading />;
+  const d = tenant.data;
+  return (
+    <section>
+      <h1>{t("tenant.title")}</h1>
+      <dl className="facts">
+        <dt>{t("tenant.key")}</dt>
+        <dd>
+          <code>{d.key}</code>
+        </dd>
+        <dt>{t("tenant.plan")}</dt>
+        <dd>{d.currentPlan}</dd>
+        <dt>{t("tenant.contract")}</dt>
+        <dd>
+          {formatDate(d.currentContractPeriod.startedAt, lang)} – {formatDate(d.currentContractPeriod.expiredAt, lang)}
+        </dd>
+        <dt>{t("tenant.loginIdentifier")}</dt>
+        <dd>{d.loginIdentifier}</dd>
+      </dl>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+      >
+        <Field
+          label={t("tenant.name")}
+          required
+          value={form.name}
+          onChange={(e) => setForm({ ...form, name: e.target.value })}
+          error={fieldError(save.error, "name", t)}
+        />
+        <Field
+          label={t("tenant.contactInfo")}
+          value={form.contactInfo}
+          onChange={(e) => setForm({ ...form, contactInfo: e.target.value })}
+          error={fieldError(save.error, "contactInfo", t)}
+        />
+        <Select
+          label={t("tenant.defaultSessionType")}
+          value={form.defaultSessionType}
+          onChange={(v) => setForm({ ...form, defaultSessionType: v })}
+          options={[
+            { value: "personal", label: t("tenant.personal") },
+            { value: "public", label: t("tenant.public") },
+          ]}
+        />
+        <Field
+          label={t("tenant.publicTimeout")}
+          type="number"
+          min={5}
+          max={43200}
+          value={form.publicAbsoluteTimeoutMinutes}
+          onChange={(e) => setForm({ ...form, publicAbsoluteTimeoutMinutes: e.target.value })}
+          error={fieldError(save.error, "sessionPolicy.publicAbsoluteTimeoutMinutes", t)}
+        />
+        <FormError error={save.error} fields={["name", "contactInfo", "sessionPolicy"]} />
+        {save.isSuccess && <p role="status">{t("common.saved")}</p>}
+        <button type="submit" className="primary">
+          {t("common.save")}
+        </button>
+      </form>
+    </section>
+  );
+}

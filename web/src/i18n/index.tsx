@@ -1,0 +1,49 @@
+import { createContext, type ReactNode, useContext, useMemo, useState } from "react";
+import en from "./en.json";
+import ko from "./ko.json";
+
+export type Lang = "ko" | "en";
+const dictionaries = { ko, en } as const;
+const STORAGE = "learnspace.lang";
+
+/** Korean when the saved choice or the browser's first language is Korean, else English. */
+export function initialLang(): Lang {
+  const saved = localStorage.getItem(STORAGE);
+  if (saved === "ko" || saved === "en") return saved;
+  return navigator.language.toLowerCase().startsWith("ko") ? "ko" : "en";
+}
+
+/** "members.title" → the string at that path; "{name}" placeholders filled from vars. */
+export function translate(lang: Lang, key: string, vars?: Record<string, string | number>): string {
+  let node: unknown = dictionaries[lang];
+  for (const part of key.split(".")) node = (node as Record<string, unknown> | undefined)?.[part];
+  if (typeof node !== "string") return key;
+  return vars ? node.replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? "")) : node;
+}
+
+type I18n = { lang: Lang; setLang: (l: Lang) => void; t: (key: string, vars?: Record<string, string | number>) => string };
+const Ctx = createContext<I18n | null>(null);
+
+export function I18nProvider({ children }: { children: ReactNode }) {
+  const [lang, setLangState] = useState<Lang>(initialLang);
+  const value = useMemo<I18n>(
+    () => ({
+      lang,
+      setLang: (l) => {
+        localStorage.setItem(STORAGE, l);
+        document.documentElement.lang = l;
+        setLangState(l);
+      },
+      t: (key, vars) => translate(lang, key, vars),
+    }),
+    [lang],
+  );
+  document.documentElement.lang = lang;
+  return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
+}
+
+export function useI18n(): I18n {
+  const v = useContext(Ctx);
+  if (!v) throw new Error("useI18n outside I18nProvider");
+  return v;
+}

@@ -1,0 +1,42 @@
+import { useQuery } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { api, ok } from "../api/client";
+import { useI18n } from "../i18n";
+
+/** Finds members by name, login id or e-mail (listMembers search) and hands the chosen member's id to onPick. */
+export function MemberPicker({ label, onPick }: { label: string; onPick: (member: { id: string; displayName: string }) => void }) {
+  const { t } = useI18n();
+  const id = useId();
+  const [q, setQ] = useState("");
+  const found = useQuery({
+    queryKey: ["members", "pick", q],
+    enabled: q.trim().length > 0,
+    queryFn: () => ok(api.GET("/api/v1/members", { params: { query: { search: q.trim(), pageSize: 8 } } })),
+  });
+  return (
+    <div className="picker">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} type="search" value={q} placeholder={t("picker.placeholder")} onChange={(e) => setQ(e.target.value)} />
+      {q.trim() && (
+        <ul className="list">
+          {(found.data?.members ?? []).map((m) => (
+            <li key={m.id}>
+              <button
+                type="button"
+                className="link"
+                onClick={() => {
+                  onPick(m);
+                  setQ("");
+                }}
+              >
+                {t("picker.add", { name: m.displayName })}
+              </button>{" "}
+              <small className="muted">{m.userId ?? m.email}</small>
+            </li>
+          ))}
+          {found.data?.members.length === 0 && <li>{t("common.empty")}</li>}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import { type ComponentType, type LazyExoticComponent, lazy } from "react";
+
+/** One screen of the console: its path, its i18n label key, and the permission its list operation needs. */
+export type Screen = {
+  path: string;
+  label: string;
+  permission: string;
+  load: () => Promise<{ default: ComponentType }>;
+  page: LazyExoticComponent<ComponentType>;
+};
+
+const screen = (path: string, label: string, permission: string, load: () => Promise<{ default: ComponentType }>): Screen => ({
+  path,
+  label,
+  permission,
+  load,
+  page: lazy(load),
+});
+
+// Each screen is its own chunk, so the first load carries only the shell.
+export const SCREENS: Screen[] = [
+  screen("/members", "nav.members", "member:read", () => import("../features/members/MembersPage")),
+  screen("/groups", "nav.groups", "member:read", () => import("../features/groups/GroupsPage")),
+  screen("/org", "nav.org", "member:read", () => import("../features/org/OrgPage")),
+  screen("/invitations", "nav.invitations", "member:invite", () => import("../features/invitations/InvitationsPage")),
+  screen("/join-codes", "nav.joinCodes", "member:invite", () => import("../features/join-codes/JoinCodesPage")),
+  screen("/roles", "nav.roles", "role:read", () => import("../features/roles/RolesPage")),
+  screen("/fields", "nav.fields", "tenant-settings:manage", () => import("../features/fields/FieldsPage")),
+  screen("/terms", "nav.terms", "tenant-settings:manage", () => import("../features/terms/TermsPage")),
+  screen("/login-page", "nav.loginPage", "tenant-settings:manage", () => import("../features/login-page/LoginPagePage")),
+  screen("/sso", "nav.sso", "tenant-settings:manage", () => import("../features/sso/SsoPage")),
+  screen("/settings", "nav.settings", "tenant-settings:manage", () => import("../features/tenant/TenantPage")),
+];
+
+/** Starts fetching the chunk of the screen at `path` (called before sign-in is known, so the two overlap). */
+export function preloadScreen(path: string) {
+  void SCREENS.find((s) => path === s.path || path.startsWith(`${s.path}/`))?.load();
+}

@@ -1,0 +1,132 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { type InputHTMLAttributes, type ReactNode, useId } from "react";
+import { ApiError } from "../api/client";
+import { useI18n } from "../i18n";
+
+/** The sentence for a problem's code in the user's language (the server's English message is never shown). */
+export function useProblemText() {
+  const { t } = useI18n();
+  return (error: unknown) => {
+    if (!(error instanceof ApiError)) return t("errors.NETWORK");
+    const known = t(`errors.${error.code}`);
+    return known.startsWith("errors.") ? t("errors.INTERNAL") : known;
+  };
+}
+
+/** The message for one field of a failed request: a validation entry names it (`errors[].field`). */
+export function fieldError(error: unknown, field: string, t: (k: string) => string): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const hit = error.errors.find((e) => e.field === field || e.field.startsWith(`${field}[`) || e.field.startsWith(`${field}.`));
+  if (hit) return t("errors.fieldInvalid");
+  return undefined;
+}
+
+/** A problem that did not land on a field of the form, shown once above its buttons. */
+export function FormError({ error, fields }: { error: unknown; fields: string[] }) {
+  const text = useProblemText();
+  if (!error) return null;
+  if (error instanceof ApiError && error.errors.length > 0 && error.errors.every((e) => fields.some((f) => e.field.startsWith(f))))
+    return null;
+  return (
+    <p role="alert" className="error">
+      {text(error)}
+    </p>
+  );
+}
+
+type FieldProps = { label: string; error?: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>;
+export function Field({ label, error, hint, ...input }: FieldProps) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-e` : undefined} {...input} />
+      {hint && <small>{hint}</small>}
+      {error && (
+        <small id={`${id}-e`} className="error">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+export function Select({
+  label,
+  value,
+  onChange,
+  options,
+  name,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  options: { value: string; label: string }[];
+  name?: string;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} name={name} value={value} onChange={(e) => onChange(e.target.value)}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** An accessible modal (Radix): focus trapped, Esc closes, title announced. */
+export function Modal({
+  open,
+  onOpenChange,
+  title,
+  children,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  title: string;
+  children: ReactNode;
+}) {
+  const { t } = useI18n();
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="overlay" />
+        <Dialog.Content className="dialog" aria-describedby={undefined}>
+          <Dialog.Title>{title}</Dialog.Title>
+          {children}
+          <Dialog.Close className="close" aria-label={t("common.close")}>
+            ×
+          </Dialog.Close>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+export function Pager({ page, totalPages, onPage }: { page: number; totalPages: number; onPage: (p: number) => void }) {
+  const { t } = useI18n();
+  return (
+    <nav className="pager" aria-label={t("common.pages")}>
+      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {t("common.prev")}
+      </button>
+      <span>{t("common.pageOf", { page, total: Math.max(1, totalPages) })}</span>
+      <button type="button" disabled={page >= totalPages} onClick={() => onPage(page + 1)}>
+        {t("common.next")}
+      </button>
+    </nav>
+  );
+}
+
+export function Loading() {
+  const { t } = useI18n();
+  return <p aria-busy="true">{t("common.loading")}</p>;
+}
+
+export const formatDate = (iso: string | null | undefined, lang: string) =>
+  iso ? new Date(iso).toLocaleString(lang === "ko" ? "ko-KR" : "en-GB", { dateStyle: "medium", timeStyle: "short" }) : "—";
