@@ -4,13 +4,14 @@ import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
-import { type FieldError, invalidMany } from "../../platform/http/errors";
 import { iso } from "../../platform/http/schemas";
 import { timeWindow } from "../../platform/http/time-window";
 import type { Runtime } from "../../platform/runtime";
-import { attachableFiles, fileDownloadUrl, questionFileIds, readyFilesByIds } from "../files/attachments";
+import { questionFileIds } from "../files/attachments";
 import { canManageSql, contentForManager, contentVisibleTo, visibleContentSql } from "../library/access";
 import { libraryContents } from "../library/tables";
+import { questionAttachments } from "../question-sets/attachments";
+import { questionEditor, sameQuestions, setFileIds } from "../question-sets/edit";
 import type { QuizConfig, QuizConfigBody, QuizQuestion } from "./model";
 import {
   type QuizQuestionType,
@@ -78,16 +79,8 @@ export function loadQuestionSet(db: Db, questionSetId: string): StoredQuestion[]
 }
 
 /** Renders `[{fileId, url}]` for one reader: ready files only, URLs signed for "quiz:<contentId>". */
-export function quizAttachments(rt: Runtime, actor: Actor, db: Db, contentId: string, questions: StoredQuestion[]) {
-  const ready = readyFilesByIds(db, questionFileIds(questions));
-  return (ids: string[]) =>
-    ids
-      .filter((id) => ready.has(id))
-      .map((fileId) => ({
-        fileId,
-        url: fileDownloadUrl(rt, { tenantId: actor.tenantId, fileId, readerId: actor.memberId, attachedTo: `quiz:${contentId}` }),
-      }));
-}
+export const quizAttachments = (rt: Runtime, actor: Actor, db: Db, contentId: string, questions: StoredQuestion[]) =>
+  questionAttachments(rt, actor, db, `quiz:${contentId}`, questions);
 
 /** The quiz config record (answers included: managers only). */
 function toQuizConfig(rt: Runtime, actor: Actor, contentId: string, cfg: StoredConfig, db: Db): Static<typeof QuizConfig> {
@@ -132,22 +125,12 @@ type Body = Static<typeof QuizConfigBody>;
  * caller's ready uploads (files the quiz already attaches are kept without that check).
  */
 function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body): Omit<StoredConfig, "questionSetId"> {
-  const errors: FieldError[] = [];
-  const err = (field: string, message: string) => errors.push({ in: "body", field, message });
-  const stored = new Map(current.questions.map((q) => [q.id, q]));
-  const attachments = attachableFiles(new Set(questionFileIds(current.questions)), err);
-  const files = attachments.take;
-  const seenQuestions = new Set<string>();
+  const edit = questionEditor(current.questions, "quiz");
+  const { err, files } = edit;
   const questions = body.questions.map((sent, i): StoredQuestion => {
     const q = { ...sent, type: sent.type ?? "ESSAY" };
     const at = `questions[${i}]`;
-    let old: StoredQuestion | undefined;
-    if (q.id !== undefined) {
-      old = stored.get(q.id);
-      if (!old) err(`${at}.id`, "must be a question of this quiz");
-      else if (seenQuestions.has(q.id)) err(`${at}.id`, "repeats an earlier question");
-      seenQuestions.add(q.id);
-    }
+    const old = edit.question(q.id, at);
     const choice = isChoice(q.type);
     const notHere = `must be absent, null or empty for a ${q.type} question`;
     const inputOptions = q.options ?? [];
@@ -162,22 +145,16 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
     inputCandidates.forEach((c, j) => {
       if (c.text.trim() === "") err(`${at}.answerCandidates[${j}].text`, "must not be blank");
     });
-    const oldOptions = new Set((old?.options ?? []).map((o) => o.id));
-    const seenOptions = new Set<string>();
+    const optionId = edit.options(old, at);
     const options = choice
-      ? inputOptions.map((o, j): StoredOption => {
-          if (o.id !== undefined) {
-            if (!oldOptions.has(o.id)) err(`${at}.options[${j}].id`, "must be an option of this question");
-            else if (seenOptions.has(o.id)) err(`${at}.options[${j}].id`, "repeats an earlier option");
-            seenOptions.add(o.id);
-          }
-          return {
-            id: o.id ?? Bun.randomUUIDv7(),
+      ? inputOptions.map(
+          (o, j): StoredOption => ({
+            id: optionId(o.id, j),
             body: o.body,
             isCorrect: o.isCorrect ?? false,
             fileIds: files(o.attachmentFileIds, `${at}.options[${j}].attachmentFileIds`),
-          };
-        })
+          }),
+        )
       : [];
     return {
       id: q.id ?? Bun.randomUUIDv7(),
@@ -191,8 +168,7 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
         q.type === "SHORT_ANSWER" ? inputCandidates.map((c) => ({ text: c.text, ignoreWildcard: c.ignoreWildcard ?? false })) : [],
     };
   });
-  attachments.check(db, actor);
-  if (errors.length) throw invalidMany(errors);
+  edit.finish(db, actor);
   const window = timeWindow(body.opensAt, body.closesAt, "closesAt", "opensAt");
   return {
     opensAt: window.start,
@@ -221,10 +197,10 @@ export function setQuizConfig(rt: Runtime, actor: Actor, contentId: string, body
     const current = loadQuizConfig(tx, contentId);
     const { questions, ...settings } = normalizeConfig(tx, actor, current, body);
     let questionSetId = current.questionSetId;
-    if (questionSetId === null || JSON.stringify(questions) !== JSON.stringify(current.questions)) {
+    if (questionSetId === null || !sameQuestions(questions, current.questions)) {
       const setId = Bun.randomUUIDv7();
       tx.insert(quizQuestionSets).values({ id: setId, contentId, questions, createdAt: now }).run();
-      const fileIds = [...new Set(questionFileIds(questions))];
+      const fileIds = setFileIds(questions);
       if (fileIds.length > 0)
         tx.insert(quizQuestionSetFiles)
           .values(fileIds.map((fileId) => ({ questionSetId: setId, fileId })))

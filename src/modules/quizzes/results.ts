@@ -8,6 +8,7 @@ import { iso, isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { contentForManager, contentPopulation } from "../library/access";
 import { members, profiles } from "../members/tables";
+import { percent, selectedCounts } from "../question-sets/statistics";
 import {
   type AnswerRow,
   type AttemptRow,
@@ -24,7 +25,6 @@ import { attemptTotals, finalScoreOf, passedOf } from "./scoring";
 import { quizAnswers, quizAttempts } from "./tables";
 
 const ATTEMPTS_OP = "listQuizAttempts";
-const percent = (part: number, whole: number) => (whole === 0 ? 0 : (part / whole) * 100);
 
 /**
  * getQuizStatistics. Counts are per submitter (profile) except pendingManualCount (attempts
@@ -79,13 +79,7 @@ export function getQuizStatistics(actor: Actor, contentId: string, now = Date.no
       .all()
       .map((x) => [x.questionId, x]),
   );
-  const selected = new Map(
-    (
-      db.all(
-        sql`SELECT j.value AS optionId, count(*) AS n FROM ${an}, json_each(${an.selectedOptionIds}) j WHERE ${submittedAnswers} GROUP BY j.value`,
-      ) as { optionId: string; n: number }[]
-    ).map((x) => [x.optionId, x.n]),
-  );
+  const selected = selectedCounts(db, an, an.selectedOptionIds, submittedAnswers);
 
   return {
     submittedCount: bySubmitter.size,

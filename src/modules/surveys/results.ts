@@ -7,6 +7,7 @@ import { iso, isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { contentForManager, contentForViewer, contentPopulation } from "../library/access";
 import { members, profiles } from "../members/tables";
+import { percent, selectedCounts } from "../question-sets/statistics";
 import { visibleSpace } from "../spaces/access";
 import { spaceMembers } from "../spaces/tables";
 import { isChoice, isText, loadSurveyConfig, SURVEY } from "./config";
@@ -15,8 +16,6 @@ import { surveyAnswers, surveyResponses } from "./tables";
 
 const TEXT_OP = "listSurveyTextAnswers";
 const RESPONDENTS_OP = "listSurveyRespondents";
-
-const percent = (part: number, whole: number) => (whole === 0 ? 0 : (part / whole) * 100);
 
 /** Median of a value → count distribution (sorted by value): the middle value, or the mean of the two middle ones. */
 function medianOf(distribution: { value: number; count: number }[], total: number): number | null {
@@ -72,13 +71,7 @@ export function getSurveyStatistics(actor: Actor, contentId: string): Static<typ
       .all()
       .map((x) => [x.questionId, x.n]),
   );
-  const selected = new Map(
-    (
-      db.all(
-        sql`SELECT j.value AS optionId, count(*) AS n FROM ${a}, json_each(${a.optionIds}) j WHERE ${submittedAnswers} GROUP BY j.value`,
-      ) as { optionId: string; n: number }[]
-    ).map((x) => [x.optionId, x.n]),
-  );
+  const selected = selectedCounts(db, a, a.optionIds, submittedAnswers);
   const scaleRows = db
     .select({ questionId: a.questionId, value: a.scaleValue, n: count() })
     .from(a)
