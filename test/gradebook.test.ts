@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import Papa from "papaparse";
-import { members } from "../src/modules/members/tables";
+import { members } from "../src/schema/members";
 import {
   createContentSpace,
   createMemberFixture,

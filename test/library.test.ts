@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { canSeeContentFile, contentCounts, contentPopulation } from "../src/modules/library/access";
-import { libraryContents } from "../src/modules/library/tables";
+import { libraryContents } from "../src/schema/library";
 import { createMemberFixture, createTenantFixture, expectProblem, fieldOf, forbidden, ISO, notFound, useServer } from "./helpers/server";
 
 const api = useServer();

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { inflateRawSync } from "node:zlib";
 import { eq } from "drizzle-orm";
 import { SignedXml } from "xml-crypto";
-import { members } from "../src/modules/members/tables";
+import { members } from "../src/schema/members";
 import { makeIdpKeyPair } from "./helpers/saml-idp";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 

@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { libraryContents } from "../library/tables";
+import { libraryContents } from "../../schema/library";
 import { latestIndexes, revisionColumns } from "../submissions/columns";
 
 export const SUBMISSION_METHODS = ["ANY_MEMBER", "ALL_MEMBERS"] as const;

@@ -1,6 +1,6 @@
 import { isNotNull } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
-import { members } from "./tables";
+import { members } from "../../schema/members";
 
 /** Every member e-mail of a tenant file: the source the platform directory is rebuilt from. */
 export function memberEmails(db: Db): { memberId: string; email: string }[] {

@@ -6,8 +6,8 @@ import { type Db, write } from "../../platform/db/types";
 import { conflict, invalid, notFound } from "../../platform/http/errors";
 import { iso, isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
+import { members, profiles } from "../../schema/members";
 import { contentForManager, contentPopulation } from "../library/access";
-import { members, profiles } from "../members/tables";
 import { percent, selectedCounts } from "../question-sets/statistics";
 import {
   type AnswerRow,
