@@ -7,10 +7,10 @@ import { verifyPassword } from "../src/platform/auth/password";
 import { directoryOf } from "../src/platform/db/registry";
 import { members } from "../src/schema/members";
 import { roles } from "../src/schema/roles";
+import type { Tenant } from "./helpers/fixture";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 const s = useServer();
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
 let owner: Tenant;
 let other: Tenant;
 let noPerm: { token: string };

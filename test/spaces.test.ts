@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { MENUS } from "../src/modules/spaces/model";
+import type { Member, Tenant } from "./helpers/fixture";
 import { createMemberFixture, createTenantFixture, expectProblem, fieldOf, useServer } from "./helpers/server";
 
 const api = useServer();
 const { as } = api;
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
-type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 let owner: Tenant;
 let other: Tenant;
