@@ -1,29 +1,23 @@
 // Grading: grade, feedback and return act on a submitter's latest revision only (DECISIONS §9.3).
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
-import { type Db, write } from "../../platform/db/types";
+import type { Db } from "../../platform/db/types";
 import { type FieldError, invalidMany } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
-import { contentForManager } from "../library/access";
 import { checkMaxScore, checkRubricItems, rubricTotal } from "../submissions/grading";
-import { gradedSet, requireLatest, returnedSet } from "../submissions/revisions";
+import { gradedSet, onLatestRevision, type RevisionRef, returnedSet } from "../submissions/revisions";
 import { ASSIGNMENT, loadAssignmentConfig, loadAssignmentRubric } from "./config";
 import type { FeedbackBody, GradeBody, Submission } from "./model";
 import { type SubmissionRow, selectSubmissions, toSubmissions } from "./submissions";
 import { assignmentSubmissions } from "./tables";
 
 const s = assignmentSubmissions;
-
-/** The manager's latest revision: 404 for an id of another assignment, 409 INVALID_STATE for an older revision. */
-function latestSubmission(tx: Db, contentId: string, submissionId: string): SubmissionRow {
-  const row = tx
-    .select()
-    .from(s)
-    .where(and(eq(s.id, submissionId), eq(s.contentId, contentId)))
-    .get();
-  return requireLatest(row, "Only the latest revision of a submission can be graded, given feedback or returned.");
-}
+const LATEST = {
+  type: ASSIGNMENT,
+  table: s,
+  message: "Only the latest revision of a submission can be graded, given feedback or returned.",
+} as const;
 
 /** Applies a change to the latest revision and renders it for the manager. */
 function update(rt: Runtime, actor: Actor, tx: Db, id: string, set: Partial<SubmissionRow>): Static<typeof Submission> {
@@ -37,46 +31,25 @@ function update(rt: Runtime, actor: Actor, tx: Db, id: string, set: Partial<Subm
  * becomes GRADED with returnedAt null: a regrade of a RETURNED submission takes it back, and the new
  * grade is released by returning it again (DECISIONS §9.1 Returned grades; as gradeGroupSubmission).
  */
-export function gradeSubmission(
-  rt: Runtime,
-  actor: Actor,
-  contentId: string,
-  submissionId: string,
-  body: Static<typeof GradeBody>,
-  now = Date.now(),
-) {
-  return write(actor.db, (tx) => {
-    contentForManager(actor, contentId, ASSIGNMENT, tx);
-    const row = latestSubmission(tx, contentId, submissionId);
+export function gradeSubmission(rt: Runtime, actor: Actor, ref: RevisionRef, body: Static<typeof GradeBody>, now = Date.now()) {
+  return onLatestRevision(actor, LATEST, ref, (tx, row: SubmissionRow) => {
     const errors: FieldError[] = [];
-    const items = body.rubric?.length ? checkRubricItems(loadAssignmentRubric(tx, contentId), body.rubric, errors) : null;
+    const items = body.rubric?.length ? checkRubricItems(loadAssignmentRubric(tx, ref.contentId), body.rubric, errors) : null;
     const score = body.score ?? (items ? rubricTotal(items) : null);
-    checkMaxScore(score, loadAssignmentConfig(tx, contentId).maxScore, body.score == null ? "rubric" : "score", errors);
+    checkMaxScore(score, loadAssignmentConfig(tx, ref.contentId).maxScore, body.score == null ? "rubric" : "score", errors);
     if (errors.length) throw invalidMany(errors);
     return update(rt, actor, tx, row.id, { ...gradedSet(score, body.feedback, now), rubricItems: items });
   });
 }
 
 /** saveSubmissionFeedback: sets the feedback alone; status and grade are unchanged. */
-export function saveSubmissionFeedback(
-  rt: Runtime,
-  actor: Actor,
-  contentId: string,
-  submissionId: string,
-  body: Static<typeof FeedbackBody>,
-) {
-  return write(actor.db, (tx) => {
-    contentForManager(actor, contentId, ASSIGNMENT, tx);
-    const row = latestSubmission(tx, contentId, submissionId);
-    return update(rt, actor, tx, row.id, { feedback: body.feedback ?? null });
-  });
+export function saveSubmissionFeedback(rt: Runtime, actor: Actor, ref: RevisionRef, body: Static<typeof FeedbackBody>) {
+  return onLatestRevision(actor, LATEST, ref, (tx, row: SubmissionRow) =>
+    update(rt, actor, tx, row.id, { feedback: body.feedback ?? null }),
+  );
 }
 
 /** returnSubmission: GRADED → RETURNED (releases the grade to the submitter), else 409 INVALID_STATE. */
-export function returnSubmission(rt: Runtime, actor: Actor, contentId: string, submissionId: string, now = Date.now()) {
-  return write(actor.db, (tx) => {
-    contentForManager(actor, contentId, ASSIGNMENT, tx);
-    const row = latestSubmission(tx, contentId, submissionId);
-    return update(rt, actor, tx, row.id, returnedSet(row.status, now));
-  });
+export function returnSubmission(rt: Runtime, actor: Actor, ref: RevisionRef, now = Date.now()) {
+  return onLatestRevision(actor, LATEST, ref, (tx, row: SubmissionRow) => update(rt, actor, tx, row.id, returnedSet(row.status, now)));
 }

@@ -3,7 +3,7 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
-import { type Db, write } from "../../platform/db/types";
+import type { Db } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
 import { conflict, type FieldError, invalid, invalidMany, notFound } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
@@ -12,7 +12,7 @@ import { spaceGroupMembers } from "../../schema/spaces";
 import { readyFilesByIds } from "../files/attachments";
 import { canManageSql, contentForManager, contentVisibleTo, visibleContentSql } from "../library/access";
 import { checkMaxScore } from "../submissions/grading";
-import { gradedSet, latestPage, requireLatest, returnedSet } from "../submissions/revisions";
+import { gradedSet, latestPage, onLatestRevision, type RevisionRef, returnedSet } from "../submissions/revisions";
 import { revisionAttachments, revisionFields } from "../submissions/view";
 import { GROUP_ASSIGNMENT, loadGroupAssignmentConfig, type StoredConfig } from "./config";
 import { groupPeople, linkStatus, setGroups } from "./link";
@@ -119,15 +119,11 @@ export function getGroupSubmissionHistory(rt: Runtime, actor: Actor, contentId: 
   return { latest: latest as Record, history };
 }
 
-/** A latest revision of this content for a manager's action: unknown 404, an older revision 409. */
-function latestForAction(tx: Db, contentId: string, submissionId: string): SubmissionRow {
-  const row = tx
-    .select()
-    .from(groupSubmissions)
-    .where(and(eq(groupSubmissions.id, submissionId), eq(groupSubmissions.contentId, contentId)))
-    .get();
-  return requireLatest(row, "Only the latest revision of a group's submission can be changed.");
-}
+const LATEST = {
+  type: GROUP_ASSIGNMENT,
+  table: groupSubmissions,
+  message: "Only the latest revision of a group's submission can be changed.",
+} as const;
 
 function update(tx: Db, id: string, set: Partial<SubmissionRow>): SubmissionRow {
   return tx.update(groupSubmissions).set(set).where(eq(groupSubmissions.id, id)).returning().get() as SubmissionRow;
@@ -138,53 +134,40 @@ function update(tx: Db, id: string, set: Partial<SubmissionRow>): SubmissionRow 
  * a RETURNED revision takes the grade back (GRADED, returnedAt null) until it is returned again.
  * ALL_MEMBERS: only once every current member has submitted (409 INVALID_STATE).
  */
-export function gradeGroupSubmission(
-  rt: Runtime,
-  actor: Actor,
-  contentId: string,
-  submissionId: string,
-  body: Static<typeof GradeBody>,
-  now = Date.now(),
-) {
-  return write(actor.db, (tx) => {
-    contentForManager(actor, contentId, GROUP_ASSIGNMENT, tx);
-    const cfg = loadGroupAssignmentConfig(tx, contentId);
+export function gradeGroupSubmission(rt: Runtime, actor: Actor, ref: RevisionRef, body: Static<typeof GradeBody>, now = Date.now()) {
+  return onLatestRevision(actor, LATEST, ref, (tx, row: SubmissionRow) => {
+    const cfg = loadGroupAssignmentConfig(tx, ref.contentId);
     if ((body.rubric ?? []).length > 0) throw invalid("rubric", "must be empty: group assignments have no rubric");
     const score = body.score ?? null;
     const errors: FieldError[] = [];
     checkMaxScore(score, cfg.maxScore, "score", errors);
     if (errors.length) throw invalidMany(errors);
-    const row = latestForAction(tx, contentId, submissionId);
-    if (!isGroupComplete(tx, contentId, cfg, row.groupId)) {
+    if (!isGroupComplete(tx, ref.contentId, cfg, row.groupId)) {
       throw conflict("INVALID_STATE", "Not every member of the group has submitted yet.");
     }
-    const graded = update(tx, row.id, gradedSet(score, body.feedback, now));
-    return toGroupSubmissions(rt, actor, tx, [graded], false)[0] as Record;
+    return toGroupSubmissions(rt, actor, tx, [update(tx, row.id, gradedSet(score, body.feedback, now))], false)[0] as Record;
   });
 }
 
 /** saveGroupSubmissionFeedback: replaces the feedback only; the status stays. */
-export function saveGroupSubmissionFeedback(
-  rt: Runtime,
-  actor: Actor,
-  contentId: string,
-  submissionId: string,
-  body: Static<typeof FeedbackBody>,
-) {
-  return write(actor.db, (tx) => {
-    contentForManager(actor, contentId, GROUP_ASSIGNMENT, tx);
-    const row = latestForAction(tx, contentId, submissionId);
-    return toGroupSubmissions(rt, actor, tx, [update(tx, row.id, { feedback: body.feedback ?? null })], false)[0] as Record;
-  });
+export function saveGroupSubmissionFeedback(rt: Runtime, actor: Actor, ref: RevisionRef, body: Static<typeof FeedbackBody>) {
+  return onLatestRevision(
+    actor,
+    LATEST,
+    ref,
+    (tx, row: SubmissionRow) =>
+      toGroupSubmissions(rt, actor, tx, [update(tx, row.id, { feedback: body.feedback ?? null })], false)[0] as Record,
+  );
 }
 
 /** returnGroupSubmission: GRADED → RETURNED only (409 INVALID_STATE otherwise). */
-export function returnGroupSubmission(rt: Runtime, actor: Actor, contentId: string, submissionId: string, now = Date.now()) {
-  return write(actor.db, (tx) => {
-    contentForManager(actor, contentId, GROUP_ASSIGNMENT, tx);
-    const row = latestForAction(tx, contentId, submissionId);
-    return toGroupSubmissions(rt, actor, tx, [update(tx, row.id, returnedSet(row.status, now))], false)[0] as Record;
-  });
+export function returnGroupSubmission(rt: Runtime, actor: Actor, ref: RevisionRef, now = Date.now()) {
+  return onLatestRevision(
+    actor,
+    LATEST,
+    ref,
+    (tx, row: SubmissionRow) => toGroupSubmissions(rt, actor, tx, [update(tx, row.id, returnedSet(row.status, now))], false)[0] as Record,
+  );
 }
 
 /**
@@ -192,10 +175,8 @@ export function returnGroupSubmission(rt: Runtime, actor: Actor, contentId: stri
  * profileId must be a current member of the submission's group, listed once (400). The result lists
  * the group's current members with overrideScore (null = none) and effectiveScore (override, else groupScore).
  */
-export function overrideGroupMemberScores(actor: Actor, contentId: string, submissionId: string, body: Static<typeof MemberScoresBody>) {
-  return write(actor.db, (tx) => {
-    contentForManager(actor, contentId, GROUP_ASSIGNMENT, tx);
-    const row = latestForAction(tx, contentId, submissionId);
+export function overrideGroupMemberScores(actor: Actor, ref: RevisionRef, body: Static<typeof MemberScoresBody>) {
+  return onLatestRevision(actor, LATEST, ref, (tx, row: SubmissionRow) => {
     const people = groupPeople(tx, { groupIds: [row.groupId] });
     const inGroup = new Set(people.map((p) => p.profileId));
     const errors: FieldError[] = [];

@@ -1,6 +1,6 @@
-import { isNotNull } from "drizzle-orm";
+import { eq, isNotNull } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
-import { members } from "../../schema/members";
+import { members, profiles } from "../../schema/members";
 
 /** Every member e-mail of a tenant file: the source the platform directory is rebuilt from. */
 export function memberEmails(db: Db): { memberId: string; email: string }[] {
@@ -8,4 +8,13 @@ export function memberEmails(db: Db): { memberId: string; email: string }[] {
     memberId: string;
     email: string;
   }[];
+}
+
+/** The profile ids of the members with this e-mail, as a subquery (the e-mail checks of quizzes and surveys). */
+export function profilesWithEmail(db: Db, email: string) {
+  return db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .innerJoin(members, eq(members.id, profiles.memberId))
+    .where(eq(members.email, email.toLowerCase()));
 }

@@ -1,8 +1,11 @@
-// The attachments of questions and options, rendered for one reader.
+// The attachments of questions and options: rendered for one reader, and the download rule of their URLs.
 import type { Actor } from "../../platform/auth/actor";
 import type { Db } from "../../platform/db/types";
+import type { DownloadRule } from "../../platform/files/tokens";
 import type { Runtime } from "../../platform/runtime";
+import type { ContentType } from "../../schema/library";
 import { fileDownloadUrl, questionFileIds, readyFilesByIds } from "../files/attachments";
+import { contentVisibleTo } from "../library/access";
 
 type Questions = Parameters<typeof questionFileIds>[0];
 
@@ -16,4 +19,19 @@ export function questionAttachments(rt: Runtime, actor: Actor, db: Db, attachedT
         fileId,
         url: fileDownloadUrl(rt, { tenantId: actor.tenantId, fileId, readerId: actor.memberId, attachedTo }),
       }));
+}
+
+/**
+ * downloadFileContent of a URL emitted for `<type>:<contentId>` (DECISIONS §9.1): the reader can
+ * still see the content, and one of its question sets (`sets`, read only then) still attaches the file.
+ */
+export function questionFileDownload(
+  db: Db,
+  content: { id: string; type: ContentType },
+  fileId: string,
+  reader: Pick<Actor, "memberId" | "profileId">,
+  sets: () => Questions[],
+): DownloadRule {
+  if (!contentVisibleTo(db, content.id, reader, content.type)) return "gone";
+  return sets().some((questions) => questionFileIds(questions).includes(fileId)) ? "ok" : "gone";
 }

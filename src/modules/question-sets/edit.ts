@@ -3,6 +3,7 @@
 import type { Actor } from "../../platform/auth/actor";
 import type { Db } from "../../platform/db/types";
 import { type FieldError, invalidMany } from "../../platform/http/errors";
+import { iso } from "../../platform/http/schemas";
 import { attachableFiles, questionFileIds } from "../files/attachments";
 
 type StoredQuestion = { id: string; fileIds: string[]; options: { id: string; fileIds: string[] }[] };
@@ -54,3 +55,17 @@ export function questionEditor<Q extends StoredQuestion>(current: Q[], owner: st
 export const setFileIds = (questions: StoredQuestion[]) => [...new Set(questionFileIds(questions))];
 
 export const sameQuestions = (a: unknown[], b: unknown[]) => JSON.stringify(a) === JSON.stringify(b);
+
+/** What every question set's config holds before its first save: no window, no questions. */
+export const UNSAVED = { opensAt: null, closesAt: null, questions: [] as never[] } as const;
+
+/** The question-type predicates of one question-set kind (choice types have options; text types free answers). */
+export function questionKinds<T extends string>(choice: readonly T[], text: readonly T[]) {
+  return { isChoice: (type: T) => choice.includes(type), isText: (type: T) => text.includes(type) };
+}
+
+/** The answer window of a question set's config record. */
+export const windowOf = (cfg: { opensAt: number | null; closesAt: number | null }) => ({
+  opensAt: iso(cfg.opensAt),
+  closesAt: iso(cfg.closesAt),
+});

@@ -4,14 +4,12 @@ import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
-import { iso } from "../../platform/http/schemas";
 import { timeWindow } from "../../platform/http/time-window";
 import type { Runtime } from "../../platform/runtime";
 import { libraryContents } from "../../schema/library";
-import { questionFileIds } from "../files/attachments";
-import { canManageSql, contentForManager, contentVisibleTo, visibleContentSql } from "../library/access";
-import { questionAttachments } from "../question-sets/attachments";
-import { questionEditor, sameQuestions, setFileIds } from "../question-sets/edit";
+import { canManageSql, contentForManager, visibleContentSql } from "../library/access";
+import { questionAttachments, questionFileDownload } from "../question-sets/attachments";
+import { questionEditor, questionKinds, sameQuestions, setFileIds, UNSAVED, windowOf } from "../question-sets/edit";
 import type { QuizConfig, QuizConfigBody, QuizQuestion } from "./model";
 import {
   type QuizQuestionType,
@@ -52,13 +50,10 @@ const DEFAULT_CONFIG: StoredConfig = {
   resultExposeLevel: "ALL",
   scoreAggregation: "HIGHEST",
   partialCreditMultiple: false,
-  opensAt: null,
-  closesAt: null,
-  questions: [],
+  ...UNSAVED,
 };
 
-export const isChoice = (type: QuizQuestionType) => type === "SINGLE" || type === "MULTIPLE";
-export const isText = (type: QuizQuestionType) => type === "SHORT_ANSWER" || type === "ESSAY";
+export const { isChoice, isText } = questionKinds<QuizQuestionType>(["SINGLE", "MULTIPLE"], ["SHORT_ANSWER", "ESSAY"]);
 
 /** The stored config of a quiz with its current questions, or the defaults (no questions) before the first save. */
 export function loadQuizConfig(db: Db, contentId: string): StoredConfig {
@@ -94,8 +89,7 @@ function toQuizConfig(rt: Runtime, actor: Actor, contentId: string, cfg: StoredC
     resultExposeLevel: cfg.resultExposeLevel,
     scoreAggregation: cfg.scoreAggregation,
     partialCreditMultiple: cfg.partialCreditMultiple,
-    opensAt: iso(cfg.opensAt),
-    closesAt: iso(cfg.closesAt),
+    ...windowOf(cfg),
     questions: cfg.questions.map(
       (q): Static<typeof QuizQuestion> => ({
         id: q.id,
@@ -239,7 +233,7 @@ export function canSeeQuizFile(db: Db, actor: Pick<Actor, "memberId" | "profileI
  * see the quiz and one of its question sets (the current one or an attempt's) still attaches the file.
  */
 export function quizFileDownload(db: Db, contentId: string, fileId: string, reader: Pick<Actor, "memberId" | "profileId">): DownloadRule {
-  if (!contentVisibleTo(db, contentId, reader, "QUIZ")) return "gone";
-  const sets = db.select({ q: quizQuestionSets.questions }).from(quizQuestionSets).where(eq(quizQuestionSets.contentId, contentId)).all();
-  return sets.some((set) => questionFileIds(set.q).includes(fileId)) ? "ok" : "gone";
+  const sets = () =>
+    db.select({ q: quizQuestionSets.questions }).from(quizQuestionSets).where(eq(quizQuestionSets.contentId, contentId)).all();
+  return questionFileDownload(db, { id: contentId, type: QUIZ }, fileId, reader, () => sets().map((set) => set.q));
 }

@@ -8,6 +8,7 @@ import { iso, isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { members, profiles } from "../../schema/members";
 import { contentForManager, contentPopulation } from "../library/access";
+import { profilesWithEmail } from "../members/directory";
 import { percent, selectedCounts } from "../question-sets/statistics";
 import {
   type AnswerRow,
@@ -275,11 +276,7 @@ export function voidQuizAttempt(actor: Actor, contentId: string, attemptId: stri
 export function checkQuizEmailCount(actor: Actor, contentId: string, email: string, now = Date.now()) {
   contentForManager(actor, contentId, QUIZ);
   settleExpired(actor.db, contentId, null, now);
-  const ofEmail = actor.db
-    .select({ id: profiles.id })
-    .from(profiles)
-    .innerJoin(members, eq(members.id, profiles.memberId))
-    .where(eq(members.email, email.toLowerCase()));
+  const ofEmail = profilesWithEmail(actor.db, email);
   const n =
     actor.db
       .select({ n: count() })

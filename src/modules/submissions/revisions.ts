@@ -2,9 +2,12 @@
 // which revision a manager may act on (DECISIONS §9.1–§9.3).
 import { and, count, eq, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Db } from "../../platform/db/types";
+import type { Actor } from "../../platform/auth/actor";
+import { type Db, write } from "../../platform/db/types";
 import { conflict, type FieldError, invalidMany, notFound } from "../../platform/http/errors";
 import { pageOf } from "../../platform/http/schemas";
+import type { ContentType } from "../../schema/library";
+import { contentForManager } from "../library/access";
 import type { SubmissionStatus } from "./columns";
 
 const blank = (v: string | null | undefined) => v == null || v.trim() === "";
@@ -73,4 +76,29 @@ export function latestPage(
   const page = pageOf(countOf(where), query.page, query.pageSize);
   const pendingCount = query.status === "SUBMITTED" ? page.total : countOf(and(latest, eq(t.status, "SUBMITTED")));
   return { where, page, pendingCount };
+}
+
+/** The revision a manager's route names (its path params). */
+export type RevisionRef = { contentId: string; submissionId: string };
+
+/**
+ * A manager's change to a revision, in one transaction: manager access to the content, then the
+ * revision of that content (404) that is its submitter's latest (409 INVALID_STATE with `message`).
+ */
+export function onLatestRevision<R extends { isLatest: boolean }, T>(
+  actor: Actor,
+  target: { type: ContentType; table: RevisionTable; message: string },
+  ref: RevisionRef,
+  change: (tx: Db, row: R) => T,
+): T {
+  return write(actor.db, (tx) => {
+    contentForManager(actor, ref.contentId, target.type, tx);
+    const t = target.table;
+    const row = tx
+      .select()
+      .from(t)
+      .where(and(eq(t.id, ref.submissionId), eq(t.contentId, ref.contentId)))
+      .get() as R | undefined;
+    return change(tx, requireLatest(row, target.message));
+  });
 }

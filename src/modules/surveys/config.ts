@@ -5,14 +5,12 @@ import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
 import { conflict } from "../../platform/http/errors";
-import { iso } from "../../platform/http/schemas";
 import { timeWindow } from "../../platform/http/time-window";
 import type { Runtime } from "../../platform/runtime";
 import { libraryContents } from "../../schema/library";
-import { questionFileIds } from "../files/attachments";
-import { contentForManager, contentForViewer, contentVisibleTo, visibleContentSql } from "../library/access";
-import { questionAttachments } from "../question-sets/attachments";
-import { questionEditor, sameQuestions, setFileIds } from "../question-sets/edit";
+import { contentForManager, contentForViewer, visibleContentSql } from "../library/access";
+import { questionAttachments, questionFileDownload } from "../question-sets/attachments";
+import { questionEditor, questionKinds, sameQuestions, setFileIds, UNSAVED, windowOf } from "../question-sets/edit";
 import { CHANGE_REASONS, type ChangeReason, type SurveyConfig, type SurveyConfigBody, type SurveyQuestion } from "./model";
 import {
   type StoredOption,
@@ -40,13 +38,10 @@ const DEFAULT_CONFIG: StoredConfig = {
   isAnonymous: false,
   allowResubmit: false,
   version: 0,
-  opensAt: null,
-  closesAt: null,
-  questions: [],
+  ...UNSAVED,
 };
 
-export const isChoice = (type: SurveyQuestionType) => type === "SINGLE_CHOICE" || type === "MULTIPLE_CHOICE";
-export const isText = (type: SurveyQuestionType) => type === "SHORT_TEXT" || type === "LONG_TEXT";
+export const { isChoice, isText } = questionKinds<SurveyQuestionType>(["SINGLE_CHOICE", "MULTIPLE_CHOICE"], ["SHORT_TEXT", "LONG_TEXT"]);
 
 /** The stored config of a survey, or the defaults (version 0, no questions) before the first save. */
 export function loadSurveyConfig(db: Db, contentId: string): StoredConfig {
@@ -71,8 +66,7 @@ function toSurveyConfig(rt: Runtime, actor: Actor, contentId: string, cfg: Store
     isAnonymous: cfg.isAnonymous,
     allowResubmit: cfg.allowResubmit,
     version: cfg.version,
-    opensAt: iso(cfg.opensAt),
-    closesAt: iso(cfg.closesAt),
+    ...windowOf(cfg),
     questions: cfg.questions.map(
       (q): Static<typeof SurveyQuestion> => ({
         id: q.id,
@@ -278,6 +272,5 @@ export function canSeeSurveyFile(db: Db, actor: Pick<Actor, "memberId" | "profil
  * still see the survey and its questions still attach the file.
  */
 export function surveyFileDownload(db: Db, contentId: string, fileId: string, reader: Pick<Actor, "memberId" | "profileId">): DownloadRule {
-  if (!contentVisibleTo(db, contentId, reader, "SURVEY")) return "gone";
-  return questionFileIds(loadSurveyConfig(db, contentId).questions).includes(fileId) ? "ok" : "gone";
+  return questionFileDownload(db, { id: contentId, type: SURVEY }, fileId, reader, () => [loadSurveyConfig(db, contentId).questions]);
 }

@@ -8,6 +8,7 @@ import type { Runtime } from "../../platform/runtime";
 import { members, profiles } from "../../schema/members";
 import { spaceMembers } from "../../schema/spaces";
 import { contentForManager, contentForViewer, contentPopulation } from "../library/access";
+import { profilesWithEmail } from "../members/directory";
 import { percent, selectedCounts } from "../question-sets/statistics";
 import { visibleSpace } from "../spaces/access";
 import { isChoice, isText, loadSurveyConfig, SURVEY } from "./config";
@@ -223,11 +224,7 @@ export function listSurveyRespondents(rt: Runtime, actor: Actor, contentId: stri
 export function checkSurveyEmailCount(actor: Actor, contentId: string, email: string) {
   contentForManager(actor, contentId, SURVEY);
   // From the e-mail's member to its profiles, then the (content, profile) unique index.
-  const ofEmail = actor.db
-    .select({ id: profiles.id })
-    .from(profiles)
-    .innerJoin(members, eq(members.id, profiles.memberId))
-    .where(eq(members.email, email.toLowerCase()));
+  const ofEmail = profilesWithEmail(actor.db, email);
   const n =
     actor.db
       .select({ n: count() })
