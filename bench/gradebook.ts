@@ -10,14 +10,14 @@ import type { AnySQLiteTable } from "drizzle-orm/sqlite-core";
 import { loadConfig } from "../src/config";
 import { assignmentConfigs, assignmentSubmissions } from "../src/modules/assignments/tables";
 import { groupAssignmentConfigs, groupSubmissions } from "../src/modules/group-assignments/tables";
-import { libraryContents } from "../src/modules/library/tables";
 import { resolveMember } from "../src/modules/members/actor";
-import { members, profiles } from "../src/modules/members/tables";
 import { quizAttempts, quizConfigs, quizQuestionSets, type StoredQuestion } from "../src/modules/quizzes/tables";
 import { roleByKey } from "../src/modules/roles/builtin";
-import { spaceGroupMembers, spaceGroupSets, spaceGroups, spaceMembers, spaces } from "../src/modules/spaces/tables";
 import { type Db, write } from "../src/platform/db/types";
 import { createRuntime } from "../src/platform/runtime";
+import { libraryContents } from "../src/schema/library";
+import { members, profiles } from "../src/schema/members";
+import { spaceGroupMembers, spaceGroupSets, spaceGroups, spaceMembers, spaces } from "../src/schema/spaces";
 import { benchTenant, load, round, waitReady } from "./lib";
 
 const arg = (name: string, d: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1] || d) || d;

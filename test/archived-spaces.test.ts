@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { createContentSpace, createMemberFixture, type createTenantFixture, invalidState, useServer } from "./helpers/server";
+import type { Member, Tenant } from "./helpers/fixture";
+import { createContentSpace, createMemberFixture, invalidState, useServer } from "./helpers/server";
 
 // DECISIONS §13 Archived spaces: at the end of term a space is made inactive; participants can no
 // longer hand in anything, but every grade stays readable and managers still grade and return.
 const api = useServer();
 const { as } = api;
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
-type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 let owner: Tenant;
 let alice: Member;

@@ -1,21 +1,11 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import {
-  createContentSpace,
-  type createMemberFixture,
-  type createTenantFixture,
-  expectProblem,
-  fieldOf,
-  forbidden,
-  notFound,
-  unauth,
-  useServer,
-} from "./helpers/server";
+import type { Member, Tenant } from "./helpers/fixture";
+import { createContent } from "./helpers/fixture";
+import { createContentSpace, expectProblem, fieldOf, forbidden, notFound, unauth, useServer } from "./helpers/server";
 
 // DECISIONS §13 Another chance: setSubmissionExtension gives one participant their own deadline.
 const api = useServer();
 const { as, anon } = api;
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
-type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 let owner: Tenant;
 let other: Tenant;
@@ -36,12 +26,7 @@ beforeAll(async () => {
 
 const at = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
 
-async function assignment(config: Record<string, unknown>) {
-  const id = (await as(owner).post("/library/contents", { type: "ASSIGNMENT", title: "Essay", nodeId, visibility: "SHARED" })).body
-    .id as string;
-  expect((await as(owner).put(`/assignments/${id}/config`, config)).status).toBe(200);
-  return id;
-}
+const assignment = (config: Record<string, unknown>) => createContent(api, owner, nodeId, "ASSIGNMENT", { title: "Essay", config });
 
 describe("PUT /api/v1/assignments/{contentId}/extensions/{profileId} — setSubmissionExtension", () => {
   test("a per-student extension lets a student submit after the class deadline, on time", async () => {

@@ -1,22 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import {
-  createContentSpace,
-  type createMemberFixture,
-  type createTenantFixture,
-  expectProblem,
-  fieldOf,
-  fieldsOf,
-  forbidden,
-  ISO,
-  notFound,
-  unauth,
-  useServer,
-} from "./helpers/server";
+import type { Member, Tenant } from "./helpers/fixture";
+import { createContent, uploadFile } from "./helpers/fixture";
+import { createContentSpace, expectProblem, fieldOf, fieldsOf, forbidden, ISO, notFound, unauth, useServer } from "./helpers/server";
 
 const api = useServer();
 const { as, anon } = api;
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
-type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 let owner: Tenant; // author of the assignments and ADMIN of the space
 let other: Tenant; // another tenant
@@ -42,22 +30,10 @@ beforeAll(async () => {
 });
 
 /** An ASSIGNMENT published to the space (SHARED in its folder), optionally configured. */
-async function newAssignment(config?: Record<string, unknown>, extra: Record<string, unknown> = {}) {
-  const res = await as(owner).post("/library/contents", { type: "ASSIGNMENT", title: "Essay", nodeId, visibility: "SHARED", ...extra });
-  expect(res.status).toBe(201);
-  const id = res.body.id as string;
-  if (config) expect((await as(owner).put(`/assignments/${id}/config`, config)).status).toBe(200);
-  return id;
-}
+const newAssignment = (config?: Record<string, unknown>, body: Record<string, unknown> = {}) =>
+  createContent(api, owner, nodeId, "ASSIGNMENT", { title: "Essay", config, body });
 
-async function upload(who: { token: string }, bytes = "hello", fileName = "a.txt") {
-  const r = await as(who).post("/files", { fileName, contentType: "text/plain", size: bytes.length });
-  expect(r.status).toBe(201);
-  const url = new URL(r.body.uploadUrl);
-  const up = await api.call("PUT", `${url.pathname}${url.search}`, { body: bytes, headers: { "content-type": "text/plain" } });
-  expect(up.status).toBe(200);
-  return r.body.fileId as string;
-}
+const upload = (who: { token: string }, bytes = "hello", fileName = "a.txt") => uploadFile(api, who, { bytes, fileName });
 const fetchUrl = (url: string) => fetch(url.replace(api.server.rt.config.publicUrl, api.url));
 
 async function submit(who: { token: string }, id: string, body: Record<string, unknown> = { body: "my work" }) {

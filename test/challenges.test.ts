@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import type { Member, Tenant } from "./helpers/fixture";
+import { uploadFile } from "./helpers/fixture";
 import {
   createMemberFixture,
   createTenantFixture,
@@ -14,8 +16,6 @@ import {
 
 const api = useServer();
 const { as, anon } = api;
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
-type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 let owner: Tenant; // owner of the space (ADMIN)
 let other: Tenant; // another tenant
@@ -75,14 +75,8 @@ async function newChallenge(body: Record<string, unknown> = {}, who: { token: st
 }
 const path = (c: { id: string }, rest = "") => `/spaces/${spaceId}/challenges/${c.id}${rest}`;
 
-async function upload(who: { token: string }, fileName = "a.txt", contentType = "text/plain", bytes = "hello") {
-  const r = await as(who).post("/files", { fileName, contentType, size: bytes.length });
-  expect(r.status).toBe(201);
-  const url = new URL(r.body.uploadUrl);
-  const up = await api.call("PUT", `${url.pathname}${url.search}`, { body: bytes, headers: { "content-type": contentType } });
-  expect(up.status).toBe(200);
-  return r.body.fileId as string;
-}
+const upload = (who: { token: string }, fileName = "a.txt", contentType = "text/plain", bytes = "hello") =>
+  uploadFile(api, who, { fileName, contentType, bytes });
 const fetchUrl = (url: string) => fetch(url.replace(api.server.rt.config.publicUrl, api.url));
 
 describe("POST /api/v1/spaces/{spaceId}/challenges — createChallenge", () => {

@@ -6,10 +6,10 @@ import { attachmentOf, requireReadyFiles } from "../src/modules/files/attachment
 import { storedFilePath } from "../src/platform/files/storage";
 import { ANONYMOUS_READER, fileDownloadUrl, signFileToken } from "../src/platform/files/tokens";
 import { Problem } from "../src/platform/http/errors";
+import type { Tenant } from "./helpers/fixture";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 const s = useServer();
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
 let owner: Tenant;
 let other: Tenant;
 let member: { memberId: string; token: string };

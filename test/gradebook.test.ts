@@ -1,23 +1,15 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import Papa from "papaparse";
-import { members } from "../src/modules/members/tables";
-import {
-  createContentSpace,
-  createMemberFixture,
-  type createTenantFixture,
-  forbidden,
-  notFound,
-  unauth,
-  useServer,
-} from "./helpers/server";
+import { members } from "../src/schema/members";
+import type { Member, Tenant } from "./helpers/fixture";
+import { createContent } from "./helpers/fixture";
+import { createContentSpace, createMemberFixture, forbidden, notFound, unauth, useServer } from "./helpers/server";
 
 // DECISIONS §13 Gradebook: the teacher's whole class at a glance (JSON or a CSV for Excel), and each
 // student's own released grades.
 const api = useServer();
 const { as, anon } = api;
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
-type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 let owner: Tenant;
 let other: Tenant;
@@ -32,11 +24,8 @@ let project: string;
 let quiz: string;
 let secretQuiz: string;
 
-async function content(type: string, title: string, visibility = "SHARED") {
-  const res = await as(owner).post("/library/contents", { type, title, nodeId, visibility });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-}
+const content = (type: string, title: string, visibility = "SHARED") =>
+  createContent(api, owner, nodeId, type, { title, body: { visibility } });
 let nodeId: string;
 
 const QUESTIONS = [

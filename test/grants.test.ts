@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { PERMISSIONS } from "../src/modules/roles/permissions";
+import { type Member, type Tenant, tenantWithMembers } from "./helpers/fixture";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 const api = useServer();
 const { as } = api;
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
-type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 let owner: Tenant;
 let other: Tenant;
@@ -15,12 +14,16 @@ let bob: Member;
 let foreign: Member;
 
 beforeAll(async () => {
-  owner = await createTenantFixture(api.server);
-  other = await createTenantFixture(api.server);
-  plain = await createMemberFixture(api.server, owner, { displayName: "Zed" });
-  alice = await createMemberFixture(api.server, owner, { displayName: "Alice", userId: "alice" });
-  bob = await createMemberFixture(api.server, owner, { displayName: "Bob" });
-  foreign = await createMemberFixture(api.server, other, { displayName: "Foreign" });
+  ({
+    owner,
+    other,
+    members: [plain, alice, bob],
+    otherMembers: [foreign],
+  } = await tenantWithMembers(
+    api,
+    [{ displayName: "Zed" }, { displayName: "Alice", userId: "alice" }, { displayName: "Bob" }],
+    [{ displayName: "Foreign" }],
+  ));
 });
 
 async function newGroup(who: { token: string }, name: string, userIds: string[] = [], base = "/groups") {

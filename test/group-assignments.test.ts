@@ -1,21 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import {
-  createContentSpace,
-  type createMemberFixture,
-  type createTenantFixture,
-  expectProblem,
-  fieldOf,
-  forbidden,
-  invalidState,
-  notFound,
-  unauth,
-  useServer,
-} from "./helpers/server";
+import type { Member, Tenant } from "./helpers/fixture";
+import { createContent, createGroupSet, uploadFile } from "./helpers/fixture";
+import { createContentSpace, expectProblem, fieldOf, forbidden, invalidState, notFound, unauth, useServer } from "./helpers/server";
 
 const api = useServer();
 const { as, anon } = api;
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
-type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 let owner: Tenant; // author of the assignments and ADMIN of the space
 let other: Tenant; // another tenant
@@ -44,25 +33,18 @@ beforeAll(async () => {
     participants: [p1, p2, p3, p4],
   } = await createContentSpace(api, { spaceName: "Group space", participants: ["Alice", "Bob", "Carol", "Dave"] }));
   space2Id = (await as(owner).post("/spaces", { name: "Other space" })).body.id;
-  const set = await as(owner).post(`/spaces/${spaceId}/group-sets`, {
-    name: "Teams",
-    groups: [
-      { name: "Red", memberIds: [p1.memberId, p2.memberId] },
-      { name: "Blue", memberIds: [p3.memberId] },
-    ],
-  });
-  expect(set.status).toBe(201);
-  setId = set.body.id;
-  [red, blue] = set.body.groups;
+  ({
+    setId,
+    groups: [red, blue],
+  } = await createGroupSet(api, owner, spaceId, "Teams", [
+    { name: "Red", memberIds: [p1.memberId, p2.memberId] },
+    { name: "Blue", memberIds: [p3.memberId] },
+  ]));
   set2Id = (await as(owner).post(`/spaces/${space2Id}/group-sets`, { name: "Elsewhere", groups: [{ name: "X", memberIds: [] }] })).body.id;
 });
 
 /** A GROUP_ASSIGNMENT published to the space (SHARED in its folder). */
-async function newAssignment(type = "GROUP_ASSIGNMENT") {
-  const res = await as(owner).post("/library/contents", { type, title: "Group work", nodeId, visibility: "SHARED" });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-}
+const newAssignment = (type = "GROUP_ASSIGNMENT") => createContent(api, owner, nodeId, type, { title: "Group work" });
 
 /** An assignment linked to the Teams set with the given config. */
 async function linked(config: Record<string, unknown> = {}) {
@@ -78,14 +60,7 @@ async function submit(who: { token: string }, id: string, json: Record<string, u
   return res.body;
 }
 
-async function upload(who: { token: string }, fileName = "report.txt", bytes = "hello") {
-  const r = await as(who).post("/files", { fileName, contentType: "text/plain", size: bytes.length });
-  expect(r.status).toBe(201);
-  const url = new URL(r.body.uploadUrl);
-  const up = await api.call("PUT", `${url.pathname}${url.search}`, { body: bytes, headers: { "content-type": "text/plain" } });
-  expect(up.status).toBe(200);
-  return r.body.fileId as string;
-}
+const upload = (who: { token: string }, fileName = "report.txt", bytes = "hello") => uploadFile(api, who, { fileName, bytes });
 
 const DEFAULT_CONFIG = {
   spaceGroupSetId: null,

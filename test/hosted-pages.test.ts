@@ -2,10 +2,10 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loginPageSettings } from "../src/modules/login-page/tables";
+import type { Tenant } from "./helpers/fixture";
 import { createTenantFixture, useServer } from "./helpers/server";
 
 const s = useServer();
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
 let owner: Tenant;
 const EVIL = `Acme <script>alert("x")</script> & 'Co'`;
 const EVIL_ESCAPED = "Acme &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;Co&#39;";

@@ -3,14 +3,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { invitations } from "../src/modules/invitations/tables";
-import { members } from "../src/modules/members/tables";
-import { roles } from "../src/modules/roles/tables";
 import { verifyPassword } from "../src/platform/auth/password";
 import { directoryOf } from "../src/platform/db/registry";
+import { members } from "../src/schema/members";
+import { roles } from "../src/schema/roles";
+import type { Tenant } from "./helpers/fixture";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 const s = useServer();
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
 let owner: Tenant;
 let other: Tenant;
 let noPerm: { token: string };

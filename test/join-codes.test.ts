@@ -2,10 +2,10 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { findUsableJoinCode } from "../src/modules/join-codes/lookup";
 import { tenantJoinCodes } from "../src/modules/join-codes/tables";
+import type { Tenant } from "./helpers/fixture";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 const s = useServer();
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
 let owner: Tenant;
 let other: Tenant;
 let noPerm: { token: string };

@@ -2,12 +2,11 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { detachSpaceNodes } from "../src/modules/library/nodes";
 import { rankBetween } from "../src/modules/library/rank";
 import { write } from "../src/platform/db/types";
+import type { Member, Tenant } from "./helpers/fixture";
 import { createMemberFixture, createTenantFixture, expectProblem, fieldOf, forbidden, notFound, useServer } from "./helpers/server";
 
 const api = useServer();
 const { as } = api;
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
-type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 let owner: Tenant;
 let other: Tenant;

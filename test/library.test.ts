@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { canSeeContentFile, contentCounts, contentPopulation } from "../src/modules/library/access";
-import { libraryContents } from "../src/modules/library/tables";
+import { libraryContents } from "../src/schema/library";
+import type { Member, Tenant } from "./helpers/fixture";
+import { uploadFile } from "./helpers/fixture";
 import { createMemberFixture, createTenantFixture, expectProblem, fieldOf, forbidden, ISO, notFound, useServer } from "./helpers/server";
 
 const api = useServer();
 const { as } = api;
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
-type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 let owner: Tenant; // every permission
 let other: Tenant; // another tenant
@@ -34,14 +34,8 @@ async function newContent(who: { token: string }, body: Record<string, unknown> 
 }
 
 /** requestUpload + upload; returns the ready file's id. */
-async function upload(who: { token: string }, fileName = "clip.mp4", contentType = "video/mp4", bytes = "hello") {
-  const r = await as(who).post("/files", { fileName, contentType, size: bytes.length });
-  expect(r.status).toBe(201);
-  const url = new URL(r.body.uploadUrl);
-  const up = await api.call("PUT", `${url.pathname}${url.search}`, { body: bytes, headers: { "content-type": contentType } });
-  expect(up.status).toBe(200);
-  return r.body.fileId as string;
-}
+const upload = (who: { token: string }, fileName = "clip.mp4", contentType = "video/mp4", bytes = "hello") =>
+  uploadFile(api, who, { fileName, contentType, bytes });
 
 async function newSpace(who: { token: string }, body: Record<string, unknown> = {}) {
   const res = await as(who).post("/spaces", { name: "Space", ...body });

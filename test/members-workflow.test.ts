@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { PERMISSIONS } from "../src/modules/roles/permissions";
+import type { Member, Tenant } from "./helpers/fixture";
 import {
   createMemberFixture,
   createTenantFixture,
@@ -15,8 +16,6 @@ import {
 // A school's first term, as its tenant admin lives it: roles, graduates, corrections, class lists.
 const api = useServer({ devCodes: true });
 const { as, anon } = api;
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
-type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 let school: Tenant;
 let other: Tenant;

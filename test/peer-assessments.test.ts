@@ -1,20 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import {
-  createContentSpace,
-  type createMemberFixture,
-  type createTenantFixture,
-  fieldOf,
-  forbidden,
-  invalidState,
-  notFound,
-  unauth,
-  useServer,
-} from "./helpers/server";
+import type { Member, Tenant } from "./helpers/fixture";
+import { createContent, createGroupSet } from "./helpers/fixture";
+import { createContentSpace, fieldOf, forbidden, invalidState, notFound, unauth, useServer } from "./helpers/server";
 
 const api = useServer();
 const { as, anon } = api;
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
-type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 let owner: Tenant; // author and ADMIN of the space
 let other: Tenant; // another tenant
@@ -42,24 +32,17 @@ beforeAll(async () => {
     participants: [p1, p2, p3, p4],
   } = await createContentSpace(api, { spaceName: "Peer space", participants: ["Alice", "Bob", "Carol", "Dave"] }));
   const space2 = (await as(owner).post("/spaces", { name: "Other space" })).body.id;
-  const set = await as(owner).post(`/spaces/${spaceId}/group-sets`, {
-    name: "Teams",
-    groups: [
-      { name: "Red", memberIds: [p1.memberId, p2.memberId] },
-      { name: "Blue", memberIds: [p3.memberId] },
-    ],
-  });
-  expect(set.status).toBe(201);
-  setId = set.body.id;
-  [red, blue] = set.body.groups;
+  ({
+    setId,
+    groups: [red, blue],
+  } = await createGroupSet(api, owner, spaceId, "Teams", [
+    { name: "Red", memberIds: [p1.memberId, p2.memberId] },
+    { name: "Blue", memberIds: [p3.memberId] },
+  ]));
   set2Id = (await as(owner).post(`/spaces/${space2}/group-sets`, { name: "Elsewhere", groups: [{ name: "X", memberIds: [] }] })).body.id;
 });
 
-async function newPeer(type = "GROUP_PEER_ASSESSMENT") {
-  const res = await as(owner).post("/library/contents", { type, title: "Peer review", nodeId, visibility: "SHARED" });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-}
+const newPeer = (type = "GROUP_PEER_ASSESSMENT") => createContent(api, owner, nodeId, type, { title: "Peer review" });
 
 const QUESTIONS = [
   { assessmentCriteria: "Contribution", criteriaSubText: "How much did they help?" },

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { postCounts } from "../src/modules/posts/access";
+import type { Member, Tenant } from "./helpers/fixture";
+import { uploadFile } from "./helpers/fixture";
 import { recordQueryPlans } from "./helpers/query-plans";
 import {
   createMemberFixture,
@@ -14,8 +16,6 @@ import {
 
 const api = useServer();
 const { as, anon } = api;
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
-type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 let owner: Tenant; // creates the spaces: their owner ADMIN
 let other: Tenant; // another tenant
@@ -44,14 +44,7 @@ async function newPost(who: { token: string }, body: Record<string, unknown> = {
 }
 
 /** requestUpload + upload; returns the ready file's id. */
-async function upload(who: { token: string }, bytes = "hello") {
-  const r = await as(who).post("/files", { fileName: "notes.txt", contentType: "text/plain", size: bytes.length });
-  expect(r.status).toBe(201);
-  const url = new URL(r.body.uploadUrl);
-  const up = await api.call("PUT", `${url.pathname}${url.search}`, { body: bytes, headers: { "content-type": "text/plain" } });
-  expect(up.status).toBe(200);
-  return r.body.fileId as string;
-}
+const upload = (who: { token: string }, bytes = "hello") => uploadFile(api, who, { fileName: "notes.txt", bytes });
 
 const inFuture = (ms = 3_600_000) => new Date(Date.now() + ms).toISOString();
 

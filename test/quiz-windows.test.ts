@@ -1,23 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import {
-  createContentSpace,
-  type createMemberFixture,
-  type createTenantFixture,
-  expectProblem,
-  fieldOf,
-  forbidden,
-  ISO,
-  invalidState,
-  notFound,
-  unauth,
-  useServer,
-} from "./helpers/server";
+import type { Member, Tenant } from "./helpers/fixture";
+import { createContentSpace, expectProblem, fieldOf, forbidden, ISO, invalidState, notFound, unauth, useServer } from "./helpers/server";
 
 // DECISIONS §13 Quiz and survey windows, Another chance (voidQuizAttempt), Survey changes that drop answers.
 const api = useServer();
 const { as, anon } = api;
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
-type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 let owner: Tenant; // teacher: author of the quizzes, ADMIN of the space
 let other: Tenant; // another school

@@ -1,22 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import {
-  createContentSpace,
-  type createMemberFixture,
-  type createTenantFixture,
-  expectProblem,
-  fieldOf,
-  fieldsOf,
-  forbidden,
-  ISO,
-  notFound,
-  unauth,
-  useServer,
-} from "./helpers/server";
+import type { Member, Tenant } from "./helpers/fixture";
+import { createContent, uploadFile } from "./helpers/fixture";
+import { createContentSpace, expectProblem, fieldOf, fieldsOf, forbidden, ISO, notFound, unauth, useServer } from "./helpers/server";
 
 const api = useServer();
 const { as, anon } = api;
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
-type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 let owner: Tenant; // author of the quizzes and ADMIN of the space
 let other: Tenant; // another tenant
@@ -39,20 +27,9 @@ beforeAll(async () => {
 });
 
 /** A QUIZ published to the space (SHARED in its folder). */
-async function newQuiz(type = "QUIZ") {
-  const res = await as(owner).post("/library/contents", { type, title: "Quiz", nodeId, visibility: "SHARED" });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-}
+const newQuiz = (type = "QUIZ") => createContent(api, owner, nodeId, type, { title: "Quiz" });
 
-async function upload(who: { token: string }) {
-  const r = await as(who).post("/files", { fileName: "a.txt", contentType: "text/plain", size: 5 });
-  expect(r.status).toBe(201);
-  const url = new URL(r.body.uploadUrl);
-  const up = await api.call("PUT", `${url.pathname}${url.search}`, { body: "hello", headers: { "content-type": "text/plain" } });
-  expect(up.status).toBe(200);
-  return r.body.fileId as string;
-}
+const upload = (who: { token: string }) => uploadFile(api, who);
 
 const QUESTIONS = [
   {

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { members } from "../src/modules/members/tables";
+import { members } from "../src/schema/members";
+import type { Tenant } from "./helpers/fixture";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 const s = useServer();
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
 let owner: Tenant;
 let other: Tenant;
 let noPerm: { token: string };

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { inflateRawSync } from "node:zlib";
 import { eq } from "drizzle-orm";
 import { SignedXml } from "xml-crypto";
-import { members } from "../src/modules/members/tables";
+import { members } from "../src/schema/members";
+import type { Tenant } from "./helpers/fixture";
 import { makeIdpKeyPair } from "./helpers/saml-idp";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
@@ -15,7 +16,6 @@ const SHA256 = "http://www.w3.org/2001/04/xmlenc#sha256";
 const EXC_C14N = "http://www.w3.org/2001/10/xml-exc-c14n#";
 const ENVELOPED = "http://www.w3.org/2000/09/xmldsig#enveloped-signature";
 
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
 let tenant: Tenant;
 let member: Awaited<ReturnType<typeof createMemberFixture>>;
 let sp: { spAcsUrl: string; spEntityId: string };

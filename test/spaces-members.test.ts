@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import type { Member, Tenant } from "./helpers/fixture";
 import { createMemberFixture, createTenantFixture, expectProblem, fieldOf, useServer } from "./helpers/server";
 
 const api = useServer();
 const { as, anon } = api;
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
-type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 let owner: Tenant;
 let other: Tenant;

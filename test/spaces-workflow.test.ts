@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import type { Member, Tenant } from "./helpers/fixture";
 import {
   createMemberFixture,
   createTenantFixture,
@@ -14,8 +15,6 @@ import {
 // A school's spaces over a term: teachers leave, admins take over, students find and join classes.
 const api = useServer();
 const { as, anon } = api;
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
-type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 let admin: Tenant; // the school's tenant admin (owner role)
 let other: Tenant;

@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { MENUS } from "../src/modules/spaces/model";
 import { FREE_TEXT_MAX } from "../src/platform/http/schemas";
+import type { Member, Tenant } from "./helpers/fixture";
 import { createMemberFixture, createTenantFixture, expectProblem, fieldOf, useServer } from "./helpers/server";
 
 const api = useServer();
 const { as } = api;
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
-type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 let owner: Tenant;
 let other: Tenant;

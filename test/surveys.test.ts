@@ -1,21 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import {
-  createContentSpace,
-  type createMemberFixture,
-  type createTenantFixture,
-  expectProblem,
-  fieldOf,
-  forbidden,
-  ISO,
-  notFound,
-  unauth,
-  useServer,
-} from "./helpers/server";
+import type { Member, Tenant } from "./helpers/fixture";
+import { createContent, uploadFile } from "./helpers/fixture";
+import { createContentSpace, expectProblem, fieldOf, forbidden, ISO, notFound, unauth, useServer } from "./helpers/server";
 
 const api = useServer();
 const { as, anon } = api;
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
-type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 let owner: Tenant; // author of the surveys and ADMIN of the space
 let other: Tenant; // another tenant
@@ -40,20 +29,10 @@ beforeAll(async () => {
 });
 
 /** A SURVEY published to the space (SHARED in its folder). */
-async function newSurvey(body: Record<string, unknown> = {}) {
-  const res = await as(owner).post("/library/contents", { type: "SURVEY", title: "Survey", nodeId, visibility: "SHARED", ...body });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-}
+const newSurvey = (body: Record<string, unknown> = {}) => createContent(api, owner, nodeId, "SURVEY", { title: "Survey", body });
 
-async function upload(who: { token: string }, fileName = "a.txt", contentType = "text/plain", bytes = "hello") {
-  const r = await as(who).post("/files", { fileName, contentType, size: bytes.length });
-  expect(r.status).toBe(201);
-  const url = new URL(r.body.uploadUrl);
-  const up = await api.call("PUT", `${url.pathname}${url.search}`, { body: bytes, headers: { "content-type": contentType } });
-  expect(up.status).toBe(200);
-  return r.body.fileId as string;
-}
+const upload = (who: { token: string }, fileName = "a.txt", contentType = "text/plain", bytes = "hello") =>
+  uploadFile(api, who, { fileName, contentType, bytes });
 const fetchUrl = (url: string) => fetch(url.replace(api.server.rt.config.publicUrl, api.url));
 
 const QUESTIONS = [

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { tenantById } from "../src/platform/db/registry";
+import type { Tenant } from "./helpers/fixture";
 import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 const s = useServer();
-type Tenant = Awaited<ReturnType<typeof createTenantFixture>>;
 let owner: Tenant;
 let other: Tenant;
 let noPerm: { token: string };

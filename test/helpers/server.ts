@@ -5,11 +5,11 @@ import { join } from "node:path";
 import { type Config, loadConfig } from "../../src/config";
 import { insertMember } from "../../src/modules/members/create";
 import { roleByKey } from "../../src/modules/roles/builtin";
-import { roles } from "../../src/modules/roles/tables";
 import { provisionTenant } from "../../src/modules/tenant/provision";
 import { openMemberSession } from "../../src/platform/auth/sessions";
 import { indexMember } from "../../src/platform/db/registry";
 import { write } from "../../src/platform/db/types";
+import { roles } from "../../src/schema/roles";
 import { startServer } from "../../src/server";
 
 export type TestServer = ReturnType<typeof startServer> & { dataDir: string };

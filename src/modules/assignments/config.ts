@@ -6,7 +6,7 @@ import { type Db, write } from "../../platform/db/types";
 import { type FieldError, invalidMany, notFound } from "../../platform/http/errors";
 import { iso, parseTime } from "../../platform/http/schemas";
 import { contentForManager, contentForViewer } from "../library/access";
-import { dueAtFor } from "./extensions";
+import { dueAtFor } from "./deadlines";
 import type { AssignmentConfig, AssignmentConfigBody, Rubric, RubricBody } from "./model";
 import { assignmentConfigs, assignmentRubrics, type StoredCriterion } from "./tables";
 

@@ -2,26 +2,17 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
-import { type Db, write } from "../../platform/db/types";
+import { write } from "../../platform/db/types";
 import { notFound } from "../../platform/http/errors";
 import { iso, parseTime } from "../../platform/http/schemas";
+import { profiles } from "../../schema/members";
 import { contentForManager } from "../library/access";
-import { profiles } from "../members/tables";
 import { ASSIGNMENT, loadAssignmentConfig } from "./config";
+import { dueAtFor } from "./deadlines";
 import type { Extension, ExtensionBody } from "./model";
 import { assignmentExtensions, assignmentSubmissions } from "./tables";
 
 const x = assignmentExtensions;
-
-/** The deadline of one participant: their extension, else the config's dueAt. */
-export function dueAtFor(db: Db, contentId: string, profileId: string, configDueAt: number | null): number | null {
-  const row = db
-    .select({ dueAt: x.dueAt })
-    .from(x)
-    .where(and(eq(x.contentId, contentId), eq(x.profileId, profileId)))
-    .get();
-  return row?.dueAt ?? configDueAt;
-}
 
 /**
  * setSubmissionExtension: sets (or with null removes) one participant's deadline. Their submissions

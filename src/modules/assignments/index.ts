@@ -73,19 +73,15 @@ export function assignmentsModule(rt: Runtime) {
         response: { 200: SubmitterHistory },
       },
     )
-    .put(
-      "/assignments/:contentId/submissions/:submissionId/grade",
-      ({ actor, params, body }) => gradeSubmission(rt, actor, params.contentId, params.submissionId, body),
-      {
-        ...route("gradeSubmission", TAG, "contentManager"),
-        params: SubmissionParams,
-        body: GradeBody,
-        response: { 200: Submission },
-      },
-    )
+    .put("/assignments/:contentId/submissions/:submissionId/grade", ({ actor, params, body }) => gradeSubmission(rt, actor, params, body), {
+      ...route("gradeSubmission", TAG, "contentManager"),
+      params: SubmissionParams,
+      body: GradeBody,
+      response: { 200: Submission },
+    })
     .put(
       "/assignments/:contentId/submissions/:submissionId/feedback",
-      ({ actor, params, body }) => saveSubmissionFeedback(rt, actor, params.contentId, params.submissionId, body),
+      ({ actor, params, body }) => saveSubmissionFeedback(rt, actor, params, body),
       {
         ...route("saveSubmissionFeedback", TAG, "contentManager"),
         params: SubmissionParams,
@@ -93,15 +89,11 @@ export function assignmentsModule(rt: Runtime) {
         response: { 200: Submission },
       },
     )
-    .post(
-      "/assignments/:contentId/submissions/:submissionId/return",
-      ({ actor, params }) => returnSubmission(rt, actor, params.contentId, params.submissionId),
-      {
-        ...route("returnSubmission", TAG, "contentManager"),
-        params: SubmissionParams,
-        response: { 200: Submission },
-      },
-    )
+    .post("/assignments/:contentId/submissions/:submissionId/return", ({ actor, params }) => returnSubmission(rt, actor, params), {
+      ...route("returnSubmission", TAG, "contentManager"),
+      params: SubmissionParams,
+      response: { 200: Submission },
+    })
     .post(
       "/assignments/:contentId/submissions",
       ({ actor, params, body, set }) => {

@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { DateTimeInput, Enum, Id, Int, Nullable, PageFields, PageQuery, Timestamp } from "../../platform/http/schemas";
-import { RUBRIC_VISIBILITIES, SUBMISSION_STATUSES } from "./tables";
+import { SUBMISSION_STATUSES } from "../submissions/columns";
+import { RUBRIC_VISIBILITIES } from "./tables";
 
 const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an id" });
 const Points = Int({ minimum: 0, maximum: 10000, error: "must be an integer 0..10000" });

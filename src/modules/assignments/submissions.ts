@@ -1,26 +1,27 @@
 // Submissions: the participant's submit and own history, the manager's list and per-submitter history.
-import { and, asc, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
-import { conflict, type FieldError, invalidMany, notFound } from "../../platform/http/errors";
-import { iso, isoRequired, pageOf } from "../../platform/http/schemas";
+import { conflict, notFound } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
-import { fileDownloadUrl, readyFilesByIds, requireReadyFiles } from "../files/attachments";
+import { libraryContents } from "../../schema/library";
+import { members, profiles } from "../../schema/members";
+import { readyFilesByIds, requireReadyFiles } from "../files/attachments";
 import { canManageSql, contentForManager, contentForViewer } from "../library/access";
-import { libraryContents } from "../library/tables";
-import { members, profiles } from "../members/tables";
 import { requireActiveSpace } from "../spaces/archived";
+import { rubricTotal } from "../submissions/grading";
+import { checkSubmitInput, lateMark, latestPage } from "../submissions/revisions";
+import { onRevisionSubmitted, similarityView } from "../submissions/similarity-hook";
+import { isReleased, revisionAttachments, revisionFields, type View } from "../submissions/view";
 import { ASSIGNMENT, loadAssignmentConfig } from "./config";
-import { dueAtFor } from "./extensions";
+import { dueAtFor } from "./deadlines";
 import type { Submission, SubmissionsQuery, SubmitBody } from "./model";
 import { assignmentSubmissionFiles, assignmentSubmissions } from "./tables";
 
 export type SubmissionRow = typeof assignmentSubmissions.$inferSelect;
 type Loaded = { row: SubmissionRow; displayName: string | null };
-/** Managers see everything; a participant sees the grade only once RETURNED and never the similarity. */
-export type View = "manager" | "participant";
 
 const s = assignmentSubmissions;
 
@@ -52,37 +53,16 @@ export function toSubmissions(rt: Runtime, actor: Actor, db: Db, loaded: Loaded[
   const filesOf = new Map<string, string[]>();
   for (const l of links) filesOf.set(l.submissionId, [...(filesOf.get(l.submissionId) ?? []), l.fileId]);
   return loaded.map(({ row, displayName }) => {
-    const released = view === "manager" || row.status === "RETURNED";
     const items = row.rubricItems;
     return {
       id: row.id,
       profileId: row.profileId,
       displayName,
-      revision: row.revision,
       body: row.body,
-      attachments: (filesOf.get(row.id) ?? []).flatMap((fileId) => {
-        const f = ready.get(fileId);
-        if (!f) return [];
-        const attachedTo = `assignment-submission:${row.id}`;
-        return [
-          {
-            fileId,
-            fileName: f.fileName,
-            downloadUrl: fileDownloadUrl(rt, { tenantId: actor.tenantId, fileId, readerId: actor.memberId, attachedTo }),
-          },
-        ];
-      }),
-      status: row.status,
-      submittedAt: isoRequired(row.submittedAt),
-      dueAtAtSubmit: iso(row.dueAtAtSubmit),
-      isLate: row.isLate,
-      score: released ? row.score : null,
-      feedback: released ? row.feedback : null,
-      gradedAt: iso(row.gradedAt),
-      returnedAt: iso(row.returnedAt),
-      rubricEvaluation: released && items ? { items, total: items.reduce((sum, i) => sum + i.points, 0) } : null,
-      // No similarity checker runs yet: every revision stays PENDING (DECISIONS §9.2 submitAssignment).
-      similarity: view === "manager" ? { status: "PENDING", copyRatio: null, gptCopyRatio: null } : null,
+      attachments: revisionAttachments(rt, actor, ready, filesOf.get(row.id) ?? [], `assignment-submission:${row.id}`),
+      ...revisionFields(row, view),
+      rubricEvaluation: isReleased(view, row.status) && items ? { items, total: rubricTotal(items) } : null,
+      similarity: similarityView(view),
     };
   });
 }
@@ -96,8 +76,6 @@ function historyOf(rt: Runtime, actor: Actor, db: Db, contentId: string, profile
   return { latest, history };
 }
 
-const blank = (v: string | null | undefined) => v == null || v.trim() === "";
-
 /**
  * submitAssignment (DECISIONS §9.2): body and file rules (400), the caller's deadline (their
  * extension, else dueAt; 409 DEADLINE_PASSED
@@ -109,17 +87,11 @@ export function submitAssignment(rt: Runtime, actor: Actor, contentId: string, i
     const content = contentForViewer(actor, contentId, ASSIGNMENT, tx);
     const cfg = loadAssignmentConfig(tx, contentId);
     const fileIds = input.fileIds ?? [];
-    const errors: FieldError[] = [];
-    if (cfg.bodyRequired && blank(input.body)) errors.push({ in: "body", field: "body", message: "is required by this assignment" });
-    if (cfg.fileRequired && fileIds.length === 0) {
-      errors.push({ in: "body", field: "fileIds", message: "must name at least one file for this assignment" });
-    }
-    if (errors.length) throw invalidMany(errors);
+    checkSubmitInput(cfg, input.body, fileIds);
     requireReadyFiles(tx, actor, fileIds);
     requireActiveSpace(tx, content.spaceId);
     const dueAt = dueAtFor(tx, contentId, actor.profileId, cfg.dueAt);
-    const isLate = dueAt !== null && now > dueAt;
-    if (isLate && !cfg.allowLateSubmit) throw conflict("DEADLINE_PASSED", "The deadline of this assignment has passed.");
+    const isLate = lateMark(dueAt, now, cfg.allowLateSubmit);
     const previous = tx
       .select({ id: s.id, revision: s.revision })
       .from(s)
@@ -149,6 +121,7 @@ export function submitAssignment(rt: Runtime, actor: Actor, contentId: string, i
         .values(fileIds.map((fileId, position) => ({ submissionId: id, fileId, position })))
         .run();
     }
+    onRevisionSubmitted(tx, { kind: "assignment", submissionId: id, contentId, body: input.body ?? null, fileIds });
     const loaded = selectSubmissions(tx, eq(s.id, id)).all();
     return toSubmissions(rt, actor, tx, loaded, "participant")[0] as Static<typeof Submission>;
   });
@@ -168,20 +141,14 @@ export function getSubmitterHistory(rt: Runtime, actor: Actor, contentId: string
   return { latest, history };
 }
 
-const latestCount = (db: Db, where: SQL | undefined) => db.select({ n: count() }).from(s).where(where).get()?.n ?? 0;
-
 /**
  * listAssignmentSubmissions (DECISIONS §9.3 Submission lists): one row per submitter, its latest
- * revision, newest submittedAt first; the status filter, total and pendingCount count these rows.
- * Page style over the (content, is_latest[, status], submitted_at, id) indexes.
+ * revision, newest submittedAt first. Page style over the (content, is_latest[, status], submitted_at, id) indexes.
  */
 export function listAssignmentSubmissions(rt: Runtime, actor: Actor, contentId: string, query: Static<typeof SubmissionsQuery>) {
   contentForManager(actor, contentId, ASSIGNMENT);
-  const latest = and(eq(s.contentId, contentId), eq(s.isLatest, true));
-  const where = query.status ? and(latest, eq(s.status, query.status)) : latest;
-  const page = pageOf(latestCount(actor.db, where), query.page, query.pageSize);
+  const { where, page, pendingCount } = latestPage(actor.db, s, contentId, query);
   const loaded = selectSubmissions(actor.db, where).orderBy(desc(s.submittedAt), desc(s.id)).limit(page.pageSize).offset(page.offset).all();
-  const pendingCount = query.status === "SUBMITTED" ? page.total : latestCount(actor.db, and(latest, eq(s.status, "SUBMITTED")));
   const { offset: _, ...fields } = page;
   return { ...fields, submissions: toSubmissions(rt, actor, actor.db, loaded, "manager"), pendingCount };
 }

@@ -1,13 +1,12 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { libraryContents } from "../library/tables";
+import { libraryContents } from "../../schema/library";
+import { latestIndexes, revisionColumns } from "../submissions/columns";
+import type { RubricItem } from "../submissions/grading";
 
-export const SUBMISSION_STATUSES = ["SUBMITTED", "GRADED", "RETURNED"] as const;
-export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 export const RUBRIC_VISIBILITIES = ["VISIBLE_ALL", "HIDE_ALL_TO_PARTICIPANTS"] as const;
 
 export type StoredLevel = { id: string; name: string; description: string | null; points: number };
 export type StoredCriterion = { id: string; name: string; description: string | null; maxPoints: number; levels: StoredLevel[] };
-export type RubricItem = { criterionId: string; levelId: string | null; points: number };
 
 /** An ASSIGNMENT's config, one row per content (absent = the defaults: no limit, no deadline, all false). */
 export const assignmentConfigs = sqliteTable("assignment_configs", {
@@ -55,23 +54,14 @@ export const assignmentSubmissions = sqliteTable(
     revision: integer("revision").notNull(),
     isLatest: integer("is_latest", { mode: "boolean" }).notNull(),
     body: text("body"),
-    status: text("status", { enum: SUBMISSION_STATUSES }).notNull(),
-    submittedAt: integer("submitted_at").notNull(),
-    dueAtAtSubmit: integer("due_at_at_submit"),
-    isLate: integer("is_late", { mode: "boolean" }).notNull(),
-    score: integer("score"),
-    feedback: text("feedback"),
-    gradedAt: integer("graded_at"),
-    returnedAt: integer("returned_at"),
+    ...revisionColumns(),
     /** null = graded without a rubric (or not graded). */
     rubricItems: text("rubric_items", { mode: "json" }).$type<RubricItem[]>(),
   },
   (t) => [
     // history of one submitter, and the next revision number
     uniqueIndex("assignment_submissions_submitter_idx").on(t.contentId, t.profileId, t.revision),
-    // the list (newest first) and total, with and without the status filter, and pendingCount
-    index("assignment_submissions_latest_idx").on(t.contentId, t.isLatest, t.submittedAt, t.id),
-    index("assignment_submissions_latest_status_idx").on(t.contentId, t.isLatest, t.status, t.submittedAt, t.id),
+    ...latestIndexes(t, { latest: "assignment_submissions_latest_idx", status: "assignment_submissions_latest_status_idx" }),
   ],
 );
 

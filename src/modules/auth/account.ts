@@ -7,7 +7,7 @@ import type { TenantRow } from "../../platform/db/registry";
 import { commitNow, write } from "../../platform/db/types";
 import { conflict, forbidden, unauthenticated } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
-import { members } from "../members/tables";
+import { members } from "../../schema/members";
 import { provisionTenant, removeTenantFile } from "../tenant/provision";
 import { CODE_TTL_MS, type CodeKey, checkCode, consumeCode, hasLiveCode, invalidCode, issueCode } from "./codes";
 import {

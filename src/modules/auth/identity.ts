@@ -5,8 +5,8 @@ import { directoryOf, type TenantRow, tenantById, tenantByKey } from "../../plat
 import { TenantFileMissingError, type TenantHandle } from "../../platform/db/tenant-store";
 import type { Db } from "../../platform/db/types";
 import type { Runtime } from "../../platform/runtime";
+import { members } from "../../schema/members";
 import { tenantLogoUrl } from "../login-page/public";
-import { members } from "../members/tables";
 import { needsAgreementConsent } from "../terms/consent";
 import type { AuthTenant, SessionUser } from "./model";
 import { accounts } from "./platform-tables";

@@ -4,7 +4,7 @@ import type { Actor } from "../../platform/auth/actor";
 import { hashPassword, verifyPassword } from "../../platform/auth/password";
 import { badRequest } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
-import { members, profiles } from "../members/tables";
+import { members, profiles } from "../../schema/members";
 import { sessionUserOf } from "./identity";
 import type { Profile } from "./model";
 import { revokeMemberSessions } from "./session";

@@ -4,7 +4,7 @@ import { hashPassword, needsRehash, verifyPassword } from "../../platform/auth/p
 import type { TenantRow } from "../../platform/db/registry";
 import { badRequest, forbidden, tooMany, unauthenticated } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
-import { members } from "../members/tables";
+import { members } from "../../schema/members";
 import { type AccountRow, accountByEmail, memberByIdentifier, membershipsOf, normEmail, safeUse, tenantOfKey } from "./identity";
 import type { SignInWithPasswordBody } from "./model";
 import { allowedLoginMethods } from "./providers";

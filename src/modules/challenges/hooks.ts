@@ -2,7 +2,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
-import { spaceMembers } from "../spaces/tables";
+import { spaceMembers } from "../../schema/spaces";
 import { challengeCompletions, challengeFiles, challengeMembers, challenges } from "./tables";
 
 /**

@@ -8,10 +8,10 @@ import { type Cursors, decodeKeyset, type Keyset } from "../../platform/http/cur
 import { conflict, forbidden, invalid, notFound } from "../../platform/http/errors";
 import { iso, isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
+import { members } from "../../schema/members";
+import { spaceMembers } from "../../schema/spaces";
 import { contains } from "../groups/lookup";
-import { members } from "../members/tables";
 import { requireActiveSpace } from "../spaces/archived";
-import { spaceMembers } from "../spaces/tables";
 import { challengeForManager, challengeForMember, managesChallenge, percent, stateOf, type TaskRow, taskOf } from "./access";
 import type { CandidatesQuery, ChallengeMemberPage, TaskStatusQuery } from "./model";
 import { memberProgress } from "./records";

@@ -1,7 +1,7 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { libraryContents } from "../library/tables";
-import { members } from "../members/tables";
-import { spaces } from "../spaces/tables";
+import { libraryContents } from "../../schema/library";
+import { members } from "../../schema/members";
+import { spaces } from "../../schema/spaces";
 
 export const TASK_TYPES = ["CHECK_TASK"] as const;
 export const CHALLENGE_STATES = ["BEFORE_START", "ONGOING", "FINISHED"] as const;

@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
-import { customFields, type FieldKind, type FieldType } from "./tables";
+import { customFields, type FieldKind, type FieldType } from "../../schema/fields";
 
 export type FieldRow = typeof customFields.$inferSelect;
 

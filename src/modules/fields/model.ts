@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { Enum, Int, SafeInt } from "../../platform/http/schemas";
-import { FIELD_TYPES } from "./tables";
+import { FIELD_TYPES } from "../../schema/fields";
 
 const FieldId = t.String({ minLength: 1, maxLength: 100 });
 export const FieldType = Enum(FIELD_TYPES);

@@ -2,9 +2,9 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Static } from "elysia";
 import { type Db, write } from "../../platform/db/types";
 import { conflict, invalid, notFound } from "../../platform/http/errors";
+import { customFields, type FieldKind, type FieldType, memberFieldDisplay } from "../../schema/fields";
 import { DEFAULT_MEMBER_COLUMNS, type FieldRow, fieldOf, fieldsOf } from "./lookup";
 import type { BatchEditBody, CreateFieldBody, CustomField, DisplayBody, FieldDisplayItem, UpdateFieldBody } from "./model";
-import { customFields, type FieldKind, type FieldType, memberFieldDisplay } from "./tables";
 
 /** TenantInfo.customFieldMaxCount, per kind. */
 export const MAX_FIELDS = 200;

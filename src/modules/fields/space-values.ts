@@ -3,9 +3,9 @@ import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { write } from "../../platform/db/types";
 import { iso } from "../../platform/http/schemas";
+import { customFields, spaceFieldValues } from "../../schema/fields";
 import type { SetFieldValuesBody } from "../members/model";
 import { requireSpaceAdmin } from "../spaces/access";
-import { customFields, spaceFieldValues } from "./tables";
 import { typedFieldValues } from "./values";
 
 type ValueInput = Static<typeof SetFieldValuesBody>["values"][number];

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
 import { invalid } from "../../platform/http/errors";
-import { customFields } from "./tables";
+import { customFields } from "../../schema/fields";
 
 export type FieldValueInput = { fieldId: string; valueText?: string | null; valueNumber?: number | null; valueDate?: string | null };
 export type StoredValue = { valueText: string | null; valueNumber: number | null; valueDate: number | null };

@@ -68,7 +68,7 @@ export function groupAssignmentsModule(rt: Runtime) {
     )
     .put(
       "/group-assignments/:contentId/submissions/:submissionId/grade",
-      ({ actor, params, body }) => gradeGroupSubmission(rt, actor, params.contentId, params.submissionId, body),
+      ({ actor, params, body }) => gradeGroupSubmission(rt, actor, params, body),
       {
         ...route("gradeGroupSubmission", TAG, "contentManager"),
         params: GroupSubmissionParams,
@@ -78,7 +78,7 @@ export function groupAssignmentsModule(rt: Runtime) {
     )
     .put(
       "/group-assignments/:contentId/submissions/:submissionId/feedback",
-      ({ actor, params, body }) => saveGroupSubmissionFeedback(rt, actor, params.contentId, params.submissionId, body),
+      ({ actor, params, body }) => saveGroupSubmissionFeedback(rt, actor, params, body),
       {
         ...route("saveGroupSubmissionFeedback", TAG, "contentManager"),
         params: GroupSubmissionParams,
@@ -88,7 +88,7 @@ export function groupAssignmentsModule(rt: Runtime) {
     )
     .put(
       "/group-assignments/:contentId/submissions/:submissionId/member-scores",
-      ({ actor, params, body }) => overrideGroupMemberScores(actor, params.contentId, params.submissionId, body),
+      ({ actor, params, body }) => overrideGroupMemberScores(actor, params, body),
       {
         ...route("overrideGroupMemberScores", TAG, "contentManager"),
         params: GroupSubmissionParams,
@@ -98,7 +98,7 @@ export function groupAssignmentsModule(rt: Runtime) {
     )
     .post(
       "/group-assignments/:contentId/submissions/:submissionId/return",
-      ({ actor, params }) => returnGroupSubmission(rt, actor, params.contentId, params.submissionId),
+      ({ actor, params }) => returnGroupSubmission(rt, actor, params),
       {
         ...route("returnGroupSubmission", TAG, "contentManager"),
         params: GroupSubmissionParams,

@@ -5,8 +5,8 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Actor } from "../../platform/auth/actor";
 import type { Db } from "../../platform/db/types";
 import { invalid } from "../../platform/http/errors";
-import { members, profiles } from "../members/tables";
-import { spaceGroupMembers, spaceGroupSets, spaceGroups, spaceMembers } from "../spaces/tables";
+import { members, profiles } from "../../schema/members";
+import { spaceGroupMembers, spaceGroupSets, spaceGroups, spaceMembers } from "../../schema/spaces";
 import { groupAssignmentConfigs } from "./tables";
 
 export type StoredLink = {

@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import { DateTimeInput, Enum, Id, Int, Nullable, PageFields, PageQuery, Timestamp } from "../../platform/http/schemas";
-import { GROUP_SUBMISSION_STATUSES, LINK_INVALID_REASONS, SUBMISSION_METHODS } from "./tables";
+import { SUBMISSION_STATUSES } from "../submissions/columns";
+import { LINK_INVALID_REASONS, SUBMISSION_METHODS } from "./tables";
 
 export const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an id" });
 
@@ -61,7 +62,7 @@ export const GroupSubmission = t.Object({
   revision: Int({ description: "1, 2, … within the group's chain" }),
   body: t.String(),
   attachments: t.Array(SubmissionAttachment),
-  status: Enum(GROUP_SUBMISSION_STATUSES),
+  status: Enum(SUBMISSION_STATUSES),
   submittedAt: Timestamp,
   dueAtAtSubmit: Nullable(Timestamp),
   isLate: t.Boolean(),
@@ -71,7 +72,7 @@ export const GroupSubmission = t.Object({
   returnedAt: Nullable(Timestamp),
 });
 
-export const GroupSubmissionsQuery = t.Object({ ...PageQuery, status: t.Optional(Enum(GROUP_SUBMISSION_STATUSES)) });
+export const GroupSubmissionsQuery = t.Object({ ...PageQuery, status: t.Optional(Enum(SUBMISSION_STATUSES)) });
 
 export const GroupSubmissionPage = t.Object({
   ...PageFields,

@@ -3,12 +3,14 @@ import { eq } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { write } from "../../platform/db/types";
-import { conflict, forbidden, invalid } from "../../platform/http/errors";
+import { conflict, forbidden } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
+import { members } from "../../schema/members";
 import { requireReadyFiles } from "../files/attachments";
 import { contentForViewer } from "../library/access";
-import { members } from "../members/tables";
 import { requireActiveSpace } from "../spaces/archived";
+import { checkSubmitInput, lateMark } from "../submissions/revisions";
+import { onRevisionSubmitted } from "../submissions/similarity-hook";
 import { GROUP_ASSIGNMENT, loadGroupAssignmentConfig, toGroupAssignmentConfig } from "./config";
 import { groupPeople, linkStatus, memberGroup } from "./link";
 import type { GroupSubmission, SubmitGroupBody } from "./model";
@@ -38,15 +40,13 @@ export function submitGroupAssignment(
     if (!group) throw forbidden("FORBIDDEN", "You are in no group of this assignment's group set.");
     const body = input.body ?? "";
     const fileIds = input.fileIds ?? [];
-    if (cfg.bodyRequired && body.trim() === "") throw invalid("body", "is required by this assignment");
-    if (cfg.fileRequired && fileIds.length === 0) throw invalid("fileIds", "must name at least 1 file: this assignment requires a file");
+    checkSubmitInput(cfg, body, fileIds);
     requireReadyFiles(tx, actor, fileIds);
     const [latest] = groupChain(tx, contentId, group.id, 1);
     // Graded is final for a group (DECISIONS §9.1): a returned grade is a released grade.
     if (latest && latest.status !== "SUBMITTED")
       throw conflict("INVALID_STATE", "Your group's submission is graded and cannot be resubmitted.");
-    const late = cfg.dueAt !== null && now > cfg.dueAt;
-    if (late && !cfg.allowLateSubmit) throw conflict("DEADLINE_PASSED", "The deadline of this assignment has passed.");
+    const late = lateMark(cfg.dueAt, now, cfg.allowLateSubmit);
     if (latest) tx.update(groupSubmissions).set({ isLatest: false }).where(eq(groupSubmissions.id, latest.id)).run();
     const me = tx.select({ displayName: members.displayName }).from(members).where(eq(members.id, actor.memberId)).get();
     const row = tx
@@ -73,6 +73,7 @@ export function submitGroupAssignment(
       tx.insert(groupSubmissionFiles)
         .values(fileIds.map((fileId) => ({ submissionId: row.id, fileId })))
         .run();
+    onRevisionSubmitted(tx, { kind: "group-assignment", submissionId: row.id, contentId, body, fileIds });
     return toGroupSubmissions(rt, actor, tx, [row], true)[0] as Static<typeof GroupSubmission>;
   });
 }

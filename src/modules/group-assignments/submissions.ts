@@ -1,17 +1,19 @@
 // The manager's side of group submissions: the list, a group's history, grading, feedback, return
 // and per-member score overrides (DECISIONS §6 GroupAssign 2–4, §9.2, §9.3 Submission lists).
-import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
-import { type Db, write } from "../../platform/db/types";
+import type { Db } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
 import { conflict, type FieldError, invalid, invalidMany, notFound } from "../../platform/http/errors";
-import { iso, isoRequired, pageOf } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
-import { fileDownloadUrl, readyFilesByIds } from "../files/attachments";
+import { libraryContents } from "../../schema/library";
+import { spaceGroupMembers } from "../../schema/spaces";
+import { readyFilesByIds } from "../files/attachments";
 import { canManageSql, contentForManager, contentVisibleTo, visibleContentSql } from "../library/access";
-import { libraryContents } from "../library/tables";
-import { spaceGroupMembers } from "../spaces/tables";
+import { checkMaxScore } from "../submissions/grading";
+import { gradedSet, latestPage, onLatestRevision, type RevisionRef, returnedSet } from "../submissions/revisions";
+import { revisionAttachments, revisionFields } from "../submissions/view";
 import { GROUP_ASSIGNMENT, loadGroupAssignmentConfig, type StoredConfig } from "./config";
 import { groupPeople, linkStatus, setGroups } from "./link";
 import type { FeedbackBody, GradeBody, GroupSubmission, GroupSubmissionsQuery, MemberScoresBody } from "./model";
@@ -30,37 +32,16 @@ export function toGroupSubmissions(rt: Runtime, reader: Reader, db: Db, rows: Su
     db,
     rows.flatMap((r) => r.fileIds),
   );
-  return rows.map((r) => {
-    const released = !participant || r.status === "RETURNED";
-    return {
-      id: r.id,
-      groupId: r.groupId,
-      groupName: r.groupName,
-      submitterUserId: r.submitterMemberId,
-      submitterName: r.submitterName,
-      revision: r.revision,
-      body: r.body,
-      attachments: r.fileIds.flatMap((fileId) => {
-        const f = files.get(fileId);
-        if (!f) return [];
-        const downloadUrl = fileDownloadUrl(rt, {
-          tenantId: reader.tenantId,
-          fileId,
-          readerId: reader.memberId,
-          attachedTo: `group-submission:${r.id}`,
-        });
-        return [{ fileId, fileName: f.fileName, downloadUrl }];
-      }),
-      status: r.status,
-      submittedAt: isoRequired(r.submittedAt),
-      dueAtAtSubmit: iso(r.dueAtAtSubmit),
-      isLate: r.isLate,
-      score: released ? r.score : null,
-      feedback: released ? r.feedback : null,
-      gradedAt: iso(r.gradedAt),
-      returnedAt: iso(r.returnedAt),
-    };
-  });
+  return rows.map((r) => ({
+    id: r.id,
+    groupId: r.groupId,
+    groupName: r.groupName,
+    submitterUserId: r.submitterMemberId,
+    submitterName: r.submitterName,
+    body: r.body,
+    attachments: revisionAttachments(rt, reader, files, r.fileIds, `group-submission:${r.id}`),
+    ...revisionFields(r, participant ? "participant" : "manager"),
+  }));
 }
 
 /** A group's revisions, newest first (the chain index); `limit` 1 gives just its head. */
@@ -111,18 +92,16 @@ function notSubmittedGroupCount(db: Db, contentId: string, cfg: StoredConfig): n
 export function listGroupSubmissions(rt: Runtime, actor: Actor, contentId: string, query: Static<typeof GroupSubmissionsQuery>) {
   contentForManager(actor, contentId, GROUP_ASSIGNMENT);
   const db = actor.db;
-  const s = groupSubmissions;
-  const latest = and(eq(s.contentId, contentId), eq(s.isLatest, true));
-  const where = query.status ? and(latest, eq(s.status, query.status)) : latest;
-  const total = db.select({ n: count() }).from(s).where(where).get()?.n ?? 0;
-  const pendingCount =
-    db
-      .select({ n: count() })
-      .from(s)
-      .where(and(latest, eq(s.status, "SUBMITTED")))
-      .get()?.n ?? 0;
-  const { offset, ...page } = pageOf(total, query.page, query.pageSize);
-  const rows = db.select().from(s).where(where).orderBy(desc(s.submittedAt), desc(s.id)).limit(page.pageSize).offset(offset).all();
+  const { where, page: at, pendingCount } = latestPage(db, groupSubmissions, contentId, query);
+  const { offset, ...page } = at;
+  const rows = db
+    .select()
+    .from(groupSubmissions)
+    .where(where)
+    .orderBy(desc(groupSubmissions.submittedAt), desc(groupSubmissions.id))
+    .limit(page.pageSize)
+    .offset(offset)
+    .all();
   return {
     ...page,
     submissions: toGroupSubmissions(rt, actor, db, rows, false),
@@ -140,17 +119,11 @@ export function getGroupSubmissionHistory(rt: Runtime, actor: Actor, contentId: 
   return { latest: latest as Record, history };
 }
 
-/** A latest revision of this content for a manager's action: unknown 404, an older revision 409. */
-function latestForAction(tx: Db, contentId: string, submissionId: string): SubmissionRow {
-  const row = tx
-    .select()
-    .from(groupSubmissions)
-    .where(and(eq(groupSubmissions.id, submissionId), eq(groupSubmissions.contentId, contentId)))
-    .get();
-  if (!row) throw notFound();
-  if (!row.isLatest) throw conflict("INVALID_STATE", "Only the latest revision of a group's submission can be changed.");
-  return row;
-}
+const LATEST = {
+  type: GROUP_ASSIGNMENT,
+  table: groupSubmissions,
+  message: "Only the latest revision of a group's submission can be changed.",
+} as const;
 
 function update(tx: Db, id: string, set: Partial<SubmissionRow>): SubmissionRow {
   return tx.update(groupSubmissions).set(set).where(eq(groupSubmissions.id, id)).returning().get() as SubmissionRow;
@@ -161,53 +134,40 @@ function update(tx: Db, id: string, set: Partial<SubmissionRow>): SubmissionRow 
  * a RETURNED revision takes the grade back (GRADED, returnedAt null) until it is returned again.
  * ALL_MEMBERS: only once every current member has submitted (409 INVALID_STATE).
  */
-export function gradeGroupSubmission(
-  rt: Runtime,
-  actor: Actor,
-  contentId: string,
-  submissionId: string,
-  body: Static<typeof GradeBody>,
-  now = Date.now(),
-) {
-  return write(actor.db, (tx) => {
-    contentForManager(actor, contentId, GROUP_ASSIGNMENT, tx);
-    const cfg = loadGroupAssignmentConfig(tx, contentId);
+export function gradeGroupSubmission(rt: Runtime, actor: Actor, ref: RevisionRef, body: Static<typeof GradeBody>, now = Date.now()) {
+  return onLatestRevision(actor, LATEST, ref, (tx, row: SubmissionRow) => {
+    const cfg = loadGroupAssignmentConfig(tx, ref.contentId);
     if ((body.rubric ?? []).length > 0) throw invalid("rubric", "must be empty: group assignments have no rubric");
     const score = body.score ?? null;
-    if (score !== null && cfg.maxScore !== null && score > cfg.maxScore)
-      throw invalid("score", `must be at most maxScore (${cfg.maxScore})`);
-    const row = latestForAction(tx, contentId, submissionId);
-    if (!isGroupComplete(tx, contentId, cfg, row.groupId)) {
+    const errors: FieldError[] = [];
+    checkMaxScore(score, cfg.maxScore, "score", errors);
+    if (errors.length) throw invalidMany(errors);
+    if (!isGroupComplete(tx, ref.contentId, cfg, row.groupId)) {
       throw conflict("INVALID_STATE", "Not every member of the group has submitted yet.");
     }
-    const graded = update(tx, row.id, { status: "GRADED", score, feedback: body.feedback ?? null, gradedAt: now, returnedAt: null });
-    return toGroupSubmissions(rt, actor, tx, [graded], false)[0] as Record;
+    return toGroupSubmissions(rt, actor, tx, [update(tx, row.id, gradedSet(score, body.feedback, now))], false)[0] as Record;
   });
 }
 
 /** saveGroupSubmissionFeedback: replaces the feedback only; the status stays. */
-export function saveGroupSubmissionFeedback(
-  rt: Runtime,
-  actor: Actor,
-  contentId: string,
-  submissionId: string,
-  body: Static<typeof FeedbackBody>,
-) {
-  return write(actor.db, (tx) => {
-    contentForManager(actor, contentId, GROUP_ASSIGNMENT, tx);
-    const row = latestForAction(tx, contentId, submissionId);
-    return toGroupSubmissions(rt, actor, tx, [update(tx, row.id, { feedback: body.feedback ?? null })], false)[0] as Record;
-  });
+export function saveGroupSubmissionFeedback(rt: Runtime, actor: Actor, ref: RevisionRef, body: Static<typeof FeedbackBody>) {
+  return onLatestRevision(
+    actor,
+    LATEST,
+    ref,
+    (tx, row: SubmissionRow) =>
+      toGroupSubmissions(rt, actor, tx, [update(tx, row.id, { feedback: body.feedback ?? null })], false)[0] as Record,
+  );
 }
 
 /** returnGroupSubmission: GRADED → RETURNED only (409 INVALID_STATE otherwise). */
-export function returnGroupSubmission(rt: Runtime, actor: Actor, contentId: string, submissionId: string, now = Date.now()) {
-  return write(actor.db, (tx) => {
-    contentForManager(actor, contentId, GROUP_ASSIGNMENT, tx);
-    const row = latestForAction(tx, contentId, submissionId);
-    if (row.status !== "GRADED") throw conflict("INVALID_STATE", "Only a GRADED submission can be returned.");
-    return toGroupSubmissions(rt, actor, tx, [update(tx, row.id, { status: "RETURNED", returnedAt: now })], false)[0] as Record;
-  });
+export function returnGroupSubmission(rt: Runtime, actor: Actor, ref: RevisionRef, now = Date.now()) {
+  return onLatestRevision(
+    actor,
+    LATEST,
+    ref,
+    (tx, row: SubmissionRow) => toGroupSubmissions(rt, actor, tx, [update(tx, row.id, returnedSet(row.status, now))], false)[0] as Record,
+  );
 }
 
 /**
@@ -215,10 +175,8 @@ export function returnGroupSubmission(rt: Runtime, actor: Actor, contentId: stri
  * profileId must be a current member of the submission's group, listed once (400). The result lists
  * the group's current members with overrideScore (null = none) and effectiveScore (override, else groupScore).
  */
-export function overrideGroupMemberScores(actor: Actor, contentId: string, submissionId: string, body: Static<typeof MemberScoresBody>) {
-  return write(actor.db, (tx) => {
-    contentForManager(actor, contentId, GROUP_ASSIGNMENT, tx);
-    const row = latestForAction(tx, contentId, submissionId);
+export function overrideGroupMemberScores(actor: Actor, ref: RevisionRef, body: Static<typeof MemberScoresBody>) {
+  return onLatestRevision(actor, LATEST, ref, (tx, row: SubmissionRow) => {
     const people = groupPeople(tx, { groupIds: [row.groupId] });
     const inGroup = new Set(people.map((p) => p.profileId));
     const errors: FieldError[] = [];

@@ -1,9 +1,8 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { libraryContents } from "../library/tables";
+import { libraryContents } from "../../schema/library";
+import { latestIndexes, revisionColumns } from "../submissions/columns";
 
 export const SUBMISSION_METHODS = ["ANY_MEMBER", "ALL_MEMBERS"] as const;
-export const GROUP_SUBMISSION_STATUSES = ["SUBMITTED", "GRADED", "RETURNED"] as const;
-export type GroupSubmissionStatus = (typeof GROUP_SUBMISSION_STATUSES)[number];
 /** Why a config's group-set link does not work (NOT_LINKED is computed: no set chosen). */
 export const LINK_INVALID_REASONS = ["NOT_LINKED", "GROUP_SET_DELETED"] as const;
 
@@ -53,21 +52,12 @@ export const groupSubmissions = sqliteTable(
     isLatest: integer("is_latest", { mode: "boolean" }).notNull(),
     body: text("body").notNull(),
     fileIds: text("file_ids", { mode: "json" }).$type<string[]>().notNull(),
-    status: text("status", { enum: GROUP_SUBMISSION_STATUSES }).notNull(),
-    submittedAt: integer("submitted_at").notNull(),
-    dueAtAtSubmit: integer("due_at_at_submit"),
-    isLate: integer("is_late", { mode: "boolean" }).notNull(),
-    score: integer("score"),
-    feedback: text("feedback"),
-    gradedAt: integer("graded_at"),
-    returnedAt: integer("returned_at"),
+    ...revisionColumns(),
   },
   (t) => [
     // a group's chain (history, next revision, who of the group has submitted)
     uniqueIndex("group_submissions_chain_idx").on(t.contentId, t.groupId, t.revision),
-    // the list: latest rows newest first, optionally by status; pendingCount
-    index("group_submissions_latest_idx").on(t.contentId, t.isLatest, t.submittedAt, t.id),
-    index("group_submissions_status_idx").on(t.contentId, t.isLatest, t.status, t.submittedAt, t.id),
+    ...latestIndexes(t, { latest: "group_submissions_latest_idx", status: "group_submissions_status_idx" }),
   ],
 );
 

@@ -2,7 +2,7 @@ import { inArray, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../platform/db/types";
 import { invalid } from "../../platform/http/errors";
-import { members } from "../members/tables";
+import { members } from "../../schema/members";
 
 /** Case-insensitive (ASCII) substring match with LIKE's wildcards escaped. */
 export function contains(column: SQLiteColumn, search: string): SQL {

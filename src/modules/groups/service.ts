@@ -5,11 +5,11 @@ import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import { notFound } from "../../platform/http/errors";
 import { isoRequired, pageOf } from "../../platform/http/schemas";
-import { grantSubjects } from "../grants/tables";
-import { members } from "../members/tables";
+import { groupMembers, groups } from "../../schema/groups";
+import { members } from "../../schema/members";
+import { codesGrantedTo, forgetGrantSubject } from "../grants/subjects";
 import { contains, requireMemberIds } from "./lookup";
 import type { CreateGroupBody, Group, GroupMemberItem, ListGroupsQuery, PlainGroup, UpdateGroupBody } from "./model";
-import { groupMembers, groups } from "./tables";
 
 /** `grant` groups are grant subjects (/groups); `plain` groups are simple member lists (/plain-groups). */
 export type GroupKind = "grant" | "plain";
@@ -100,15 +100,7 @@ export function updateGroup<K extends GroupKind>(db: Db, kind: K, id: string, in
 export function addGroupMembers<K extends GroupKind>(actor: Actor, kind: K, id: string, userIds: string[], now = Date.now()) {
   return write(actor.db, (tx) => {
     const row = groupById(tx, kind, id);
-    const granted = tx
-      .select({ code: grantSubjects.code })
-      .from(grantSubjects)
-      .where(and(eq(grantSubjects.subjectType, "GROUP"), eq(grantSubjects.subjectId, id)))
-      .all();
-    requirePermissionsHeld(
-      actor,
-      granted.map((g) => g.code),
-    );
+    requirePermissionsHeld(actor, codesGrantedTo(tx, "GROUP", id));
     const ids = requireMemberIds(tx, userIds);
     if (ids.length > 0) {
       tx.insert(groupMembers)
@@ -158,11 +150,7 @@ export function listGroups<K extends GroupKind>(db: Db, kind: K, query: Static<t
 export function deleteGroup<K extends GroupKind>(db: Db, kind: K, id: string) {
   write(db, (tx) => {
     groupById(tx, kind, id);
-    if (kind === "grant") {
-      tx.delete(grantSubjects)
-        .where(and(eq(grantSubjects.subjectType, "GROUP"), eq(grantSubjects.subjectId, id)))
-        .run();
-    }
+    if (kind === "grant") forgetGrantSubject(tx, "GROUP", id);
     tx.delete(groupMembers).where(eq(groupMembers.groupId, id)).run();
     tx.delete(groups).where(eq(groups.id, id)).run();
   });

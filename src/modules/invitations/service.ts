@@ -9,9 +9,9 @@ import { badRequest, conflict, invalid, notFound, tooMany } from "../../platform
 import { iso, isoRequired, pageOf } from "../../platform/http/schemas";
 import type { Mail } from "../../platform/mail/mailer";
 import type { Runtime } from "../../platform/runtime";
-import { members } from "../members/tables";
+import { members } from "../../schema/members";
+import { roles } from "../../schema/roles";
 import { roleByKey } from "../roles/builtin";
-import { roles } from "../roles/tables";
 import { readSettings } from "../tenant/service";
 import { invitationMail, sendAll } from "./mail";
 import type { BulkIdsBody, CheckEmailsBody, CreateInvitationsBody, INVITATION_STATUSES, Invitation, ListInvitationsQuery } from "./model";

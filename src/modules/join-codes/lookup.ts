@@ -17,3 +17,8 @@ export function findUsableJoinCode(db: Db, code: string, now = Date.now()): Tena
   if (!row?.enabled || (row.expiresAt !== null && row.expiresAt <= now)) return null;
   return row;
 }
+
+/** Whether a tenant join code already uses this (normalized) code: space and tenant codes share one namespace. */
+export function tenantCodeTaken(db: Db, code: string): boolean {
+  return db.select({ id: tenantJoinCodes.id }).from(tenantJoinCodes).where(eq(tenantJoinCodes.code, code)).get() !== undefined;
+}

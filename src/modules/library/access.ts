@@ -5,10 +5,10 @@ import type { Actor } from "../../platform/auth/actor";
 import type { Db } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
 import { forbidden, notFound } from "../../platform/http/errors";
-import { members, profiles } from "../members/tables";
+import { type ContentType, libraryContentFiles, libraryContentShares, libraryContents, libraryNodes } from "../../schema/library";
+import { members, profiles } from "../../schema/members";
+import { spaceMembers } from "../../schema/spaces";
 import { spaceRole } from "../spaces/access";
-import { spaceMembers } from "../spaces/tables";
-import { type ContentType, libraryContentFiles, libraryContentShares, libraryContents, libraryNodes } from "./tables";
 
 export type ContentRow = typeof libraryContents.$inferSelect;
 export type NodeRow = typeof libraryNodes.$inferSelect;

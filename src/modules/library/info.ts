@@ -8,10 +8,10 @@ import { invalid } from "../../platform/http/errors";
 import { iso } from "../../platform/http/schemas";
 import { timeWindow, windowPhase } from "../../platform/http/time-window";
 import type { Runtime } from "../../platform/runtime";
+import { type LIVE_PROVIDERS, libraryContents, MEDIA_TYPES, type StoredInfo } from "../../schema/library";
 import { fileDownloadUrl, readyFilesByIds, requireReadyFiles } from "../files/attachments";
 import { type ContentRow, contentForManager, contentForViewer } from "./access";
 import type { ContentInfo, DocumentInfo, LiveInfo, UrlVideoInfo, VideoInfo } from "./model";
-import { type LIVE_PROVIDERS, libraryContents, MEDIA_TYPES, type StoredInfo } from "./tables";
 
 type InfoRecord = NonNullable<Static<typeof ContentInfo>["info"]>;
 

@@ -1,7 +1,7 @@
 import { t } from "elysia";
 import { CursorQuery, DateTimeInput, Enum, HttpUrl, Id, Int, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
+import { CONTENT_TYPES, LIVE_PROVIDERS, VISIBILITIES } from "../../schema/library";
 import { Attachment } from "../files/model";
-import { CONTENT_TYPES, LIVE_PROVIDERS, VISIBILITIES } from "./tables";
 
 const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an id" });
 /** Linked-video and live URLs: an absolute http(s) URI (a player opens it; other schemes are refused). */

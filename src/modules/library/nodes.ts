@@ -4,11 +4,11 @@ import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import { conflict, invalid, notFound } from "../../platform/http/errors";
+import { libraryContents, libraryNodes } from "../../schema/library";
 import { requireSpaceAdmin } from "../spaces/access";
 import { findVisibleNode, type NodeRow, visibleContentSql, visibleNodeSql } from "./access";
 import type { CreateNodeBody, MoveNodeBody, Node } from "./model";
 import { rankBetween } from "./rank";
-import { libraryContents, libraryNodes } from "./tables";
 
 type NodeRecord = Static<typeof Node>;
 const n = libraryNodes;

@@ -5,13 +5,13 @@ import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import { invalid } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
+import { libraryContentFiles, libraryContentShares, libraryContents, MEDIA_TYPES } from "../../schema/library";
+import { members } from "../../schema/members";
 import { attachmentOf, readyFilesByIds, requireAttachableFiles } from "../files/attachments";
 import { contains } from "../groups/lookup";
-import { members } from "../members/tables";
 import { type ContentAccess, contentForManager, contentForViewer, findVisibleNode, selectContents, visibleContentSql } from "./access";
 import type { ContentDetail, ContentSummary, CreateContentBody, ListContentsQuery, ShareContentBody, UpdateContentBody } from "./model";
 import { nodeForContent } from "./nodes";
-import { libraryContentFiles, libraryContentShares, libraryContents, MEDIA_TYPES } from "./tables";
 
 type Summary = Static<typeof ContentSummary>;
 type Detail = Static<typeof ContentDetail>;

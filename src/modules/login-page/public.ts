@@ -7,7 +7,7 @@ import type { Runtime } from "../../platform/runtime";
 import { fileDownloadUrl, readyFilesByIds } from "../files/attachments";
 import { socialOffered } from "../sso/oidc-providers";
 import { loginProviders } from "../sso/service";
-import { tenantSettings } from "../tenant/tables";
+import { tenantDisplayName } from "../tenant/settings";
 import type { LoginPageSettingsRecord, PublicLoginPage } from "./model";
 import { getLoginPageSettings, LOGIN_PAGE_RECORD } from "./service";
 
@@ -53,12 +53,12 @@ export function getPublicLoginPage(rt: Runtime, tenantKey: string): Static<typeo
   const tenant = tenantByKey(rt.platform.db, tenantKey);
   if (!tenant) throw notFound();
   return rt.tenants.use(tenant.id, (h) => {
-    const settings = h.db.select({ name: tenantSettings.name }).from(tenantSettings).get();
+    const name = tenantDisplayName(h.db);
     const page = getLoginPageSettings(h.db);
     const available = loginProviders(rt, h.db, tenant.key).filter((p) => p.available);
     const images = pageImages(rt, tenant.id, h.db, page);
     return {
-      name: settings?.name ?? tenant.name,
+      name: name ?? tenant.name,
       logoImageUrl: images.logoImageUrl,
       titleKo: page.titleKo,
       titleEn: page.titleEn,

@@ -5,7 +5,7 @@ import type { DownloadRule } from "../../platform/files/tokens";
 import { type FieldError, invalidMany, Problem } from "../../platform/http/errors";
 import { fieldPath } from "../../platform/http/plugin";
 import { readyFilesByIds, requireReadyFiles } from "../files/attachments";
-import { tenantSettings } from "../tenant/tables";
+import { selfSignUpOn, setSelfSignUp } from "../tenant/settings";
 import {
   type LoginPageDraftInput,
   LoginPageSettings,
@@ -69,12 +69,12 @@ function readRow(db: Db) {
  */
 export function getLoginPageSettings(db: Db): LoginPageSettingsRecord {
   const live = readRow(db)?.live;
-  const switched = db.select({ on: tenantSettings.allowUserSelfSignUp }).from(tenantSettings).get()?.on ?? false;
+  const switched = selfSignUpOn(db);
   return { ...(live ? overlay(DEFAULT_LOGIN_PAGE, live) : DEFAULT_LOGIN_PAGE), allowUserSelfSignUp: switched };
 }
 
 function saveRow(db: Db, set: { live?: LoginPageSettingsRecord; draft?: LoginPageDraftInput | null }, now: number) {
-  if (set.live) db.update(tenantSettings).set({ allowUserSelfSignUp: set.live.allowUserSelfSignUp, updatedAt: now }).run();
+  if (set.live) setSelfSignUp(db, set.live.allowUserSelfSignUp, now);
   db.insert(loginPageSettings)
     .values({ id: 1, live: set.live ?? null, draft: set.draft ?? null, updatedAt: now })
     .onConflictDoUpdate({ target: loginPageSettings.id, set: { ...set, updatedAt: now } })

@@ -1,5 +1,5 @@
 import type { Db } from "../../platform/db/types";
-import { members, profiles } from "./tables";
+import { members, profiles } from "../../schema/members";
 
 export type NewMember = {
   displayName: string;

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
-import { roles } from "../roles/tables";
-import { members } from "./tables";
+import { members, profiles } from "../../schema/members";
+import { roles } from "../../schema/roles";
 
 /** Every member e-mail of a tenant file: the source the platform directory is rebuilt from. */
 export function memberEmails(db: Db): { memberId: string; email: string }[] {
@@ -27,4 +27,13 @@ export function ownerEmailOf(db: Db): string | null {
 /** How many members the tenant has (tenant list). */
 export function memberCount(db: Db): number {
   return db.select({ n: count() }).from(members).get()?.n ?? 0;
+}
+
+/** The profile ids of the members with this e-mail, as a subquery (the e-mail checks of quizzes and surveys). */
+export function profilesWithEmail(db: Db, email: string) {
+  return db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .innerJoin(members, eq(members.id, profiles.memberId))
+    .where(eq(members.email, email.toLowerCase()));
 }

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
+import { memberFieldValues } from "../../schema/fields";
 import { type FieldValueInput, typedFieldValues } from "../fields/values";
-import { memberFieldValues } from "./tables";
 
 /**
  * Sets some of a member's field values and leaves the others as they are (an entry with no value

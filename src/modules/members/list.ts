@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import type { Static } from "elysia";
 import { badRequest, invalid, notFound } from "../../platform/http/errors";
 import { iso, pageOf } from "../../platform/http/schemas";
-import type { FieldType } from "../fields/tables";
+import type { FieldType } from "../../schema/fields";
 import type { FieldValue, ListMembersQuery, Member } from "./model";
 
 export type ListQuery = Static<typeof ListMembersQuery>;

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
-import { members } from "./tables";
+import { members } from "../../schema/members";
 
 /** Sets or clears (null) a member's one position; false when the member does not exist. */
 export function setMemberPosition(db: Db, memberId: string, positionId: string | null, now = Date.now()): boolean {

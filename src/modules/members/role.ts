@@ -3,10 +3,10 @@ import { requirePermissionsHeld } from "../../platform/access";
 import type { Actor } from "../../platform/auth/actor";
 import { write } from "../../platform/db/types";
 import { conflict, forbidden, invalid, notFound } from "../../platform/http/errors";
+import { members } from "../../schema/members";
+import { roles } from "../../schema/roles";
 import { roleByKey } from "../roles/builtin";
-import { roles } from "../roles/tables";
 import { loadMember } from "./list";
-import { members } from "./tables";
 import { holdsOwnerRole, memberWithRole } from "./update";
 
 /**

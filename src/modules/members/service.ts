@@ -7,18 +7,19 @@ import { indexMember, unindexMember } from "../../platform/db/registry";
 import { type Db, write } from "../../platform/db/types";
 import { conflict, forbidden, invalid, invalidMany, notFound } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
+import { memberFieldValues } from "../../schema/fields";
+import { members } from "../../schema/members";
+import { roles } from "../../schema/roles";
 import { revokeMemberSessions } from "../auth/session";
 import { typedFieldValues } from "../fields/values";
 import { grantedCodes } from "../grants/effective";
-import { grantSubjects } from "../grants/tables";
+import { forgetGrantSubject } from "../grants/subjects";
 import { roleByKey } from "../roles/builtin";
-import { roles } from "../roles/tables";
 import { holdsASpace } from "../spaces/members";
-import { termConsents } from "../terms/tables";
+import { forgetConsentsOf } from "../terms/consent";
 import { insertMember } from "./create";
 import { loadMember, toFieldValue } from "./list";
 import type { CreateMemberBody, SetFieldValuesBody } from "./model";
-import { memberFieldValues, members } from "./tables";
 
 const ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
 
@@ -149,11 +150,9 @@ export function deleteMembers(rt: Runtime, actor: Actor, userPkIds: string[]) {
       else if (holdsASpace(tx, id)) out.failed.push({ userPkId: id, reason: "owner" });
       else {
         // Grant subjects and term consents have no foreign key (they name groups or members); profiles, field values and memberships cascade.
-        tx.delete(grantSubjects)
-          .where(and(eq(grantSubjects.subjectType, "MEMBER"), eq(grantSubjects.subjectId, id)))
-          .run();
+        forgetGrantSubject(tx, "MEMBER", id);
         // Tenant term consents name the member as subject (no foreign key): they would keep counting.
-        tx.delete(termConsents).where(eq(termConsents.subject, id)).run();
+        forgetConsentsOf(tx, id);
         tx.delete(members).where(eq(members.id, id)).run();
         out.deleted.push(id);
         if (row.email) out.emails.push(row.email);

@@ -6,12 +6,12 @@ import { indexMember, unindexMember } from "../../platform/db/registry";
 import { type Db, write } from "../../platform/db/types";
 import { conflict, invalid, notFound } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
+import { members } from "../../schema/members";
+import { roles } from "../../schema/roles";
 import { revokeMemberSessions } from "../auth/session";
-import { roles } from "../roles/tables";
 import { loadMember } from "./list";
 import type { UpdateMemberBody } from "./model";
 import { checkNoEscalation, existingConflicts } from "./service";
-import { members } from "./tables";
 
 /** The member with its role, or null: what role changes and deactivation are decided on. */
 export function memberWithRole(db: Db, id: string) {

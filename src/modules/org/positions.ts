@@ -3,9 +3,9 @@ import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import { invalid, notFound } from "../../platform/http/errors";
+import { members } from "../../schema/members";
 import { loadMember } from "../members/list";
 import { clearPosition, setMemberPosition } from "../members/position";
-import { members } from "../members/tables";
 import type { Position, UpdatePositionBody } from "./model";
 import { positionSettings, positions } from "./tables";
 

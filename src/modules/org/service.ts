@@ -3,8 +3,8 @@ import type { Static } from "elysia";
 import { type Db, write } from "../../platform/db/types";
 import type { Cursors } from "../../platform/http/cursor";
 import { conflict, invalid, notFound } from "../../platform/http/errors";
+import { members } from "../../schema/members";
 import { requireMemberIds } from "../groups/lookup";
-import { members } from "../members/tables";
 import type { CreateOrgUnitBody, OrgMemberPage, OrgUnit, UpdateOrgUnitBody } from "./model";
 import { orgUnitMembers, orgUnits } from "./tables";
 

@@ -1,5 +1,5 @@
 import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { members } from "../members/tables";
+import { members } from "../../schema/members";
 
 /** Organization units form a tree; the leader (a unit member) is kept as a member id. */
 export const orgUnits = sqliteTable(

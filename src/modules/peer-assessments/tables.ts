@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { libraryContents } from "../library/tables";
+import { libraryContents } from "../../schema/library";
 
 export const PEER_SUBMIT_TYPES = ["GROUP_MEMBER", "INTER_GROUP"] as const;
 export type PeerSubmitType = (typeof PEER_SUBMIT_TYPES)[number];

@@ -3,8 +3,8 @@
 // cycle through the services.
 import { and, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
+import { spaceMembers, spaces } from "../../schema/spaces";
 import { spaceAllowsDownload } from "../spaces/settings";
-import { spaceMembers, spaces } from "../spaces/tables";
 import { type PostStatus, postFiles, posts } from "./tables";
 
 /** A stored SCHEDULED post reads as PUBLISHED once its publish time has come (DECISIONS §9.3). */

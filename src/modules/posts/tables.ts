@@ -1,6 +1,6 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { members } from "../members/tables";
-import { spaces } from "../spaces/tables";
+import { members } from "../../schema/members";
+import { spaces } from "../../schema/spaces";
 
 export const POST_TYPES = ["NOTICE", "GENERAL", "QUESTION"] as const;
 export type PostType = (typeof POST_TYPES)[number];

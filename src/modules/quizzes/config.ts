@@ -4,13 +4,12 @@ import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
-import { type FieldError, invalidMany } from "../../platform/http/errors";
-import { iso } from "../../platform/http/schemas";
 import { timeWindow } from "../../platform/http/time-window";
 import type { Runtime } from "../../platform/runtime";
-import { attachableFiles, fileDownloadUrl, questionFileIds, readyFilesByIds } from "../files/attachments";
-import { canManageSql, contentForManager, contentVisibleTo, visibleContentSql } from "../library/access";
-import { libraryContents } from "../library/tables";
+import { libraryContents } from "../../schema/library";
+import { canManageSql, contentForManager, visibleContentSql } from "../library/access";
+import { questionAttachments, questionFileDownload } from "../question-sets/attachments";
+import { questionEditor, questionKinds, sameQuestions, setFileIds, UNSAVED, windowOf } from "../question-sets/edit";
 import type { QuizConfig, QuizConfigBody, QuizQuestion } from "./model";
 import {
   type QuizQuestionType,
@@ -51,13 +50,10 @@ const DEFAULT_CONFIG: StoredConfig = {
   resultExposeLevel: "ALL",
   scoreAggregation: "HIGHEST",
   partialCreditMultiple: false,
-  opensAt: null,
-  closesAt: null,
-  questions: [],
+  ...UNSAVED,
 };
 
-export const isChoice = (type: QuizQuestionType) => type === "SINGLE" || type === "MULTIPLE";
-export const isText = (type: QuizQuestionType) => type === "SHORT_ANSWER" || type === "ESSAY";
+export const { isChoice, isText } = questionKinds<QuizQuestionType>(["SINGLE", "MULTIPLE"], ["SHORT_ANSWER", "ESSAY"]);
 
 /** The stored config of a quiz with its current questions, or the defaults (no questions) before the first save. */
 export function loadQuizConfig(db: Db, contentId: string): StoredConfig {
@@ -78,16 +74,8 @@ export function loadQuestionSet(db: Db, questionSetId: string): StoredQuestion[]
 }
 
 /** Renders `[{fileId, url}]` for one reader: ready files only, URLs signed for "quiz:<contentId>". */
-export function quizAttachments(rt: Runtime, actor: Actor, db: Db, contentId: string, questions: StoredQuestion[]) {
-  const ready = readyFilesByIds(db, questionFileIds(questions));
-  return (ids: string[]) =>
-    ids
-      .filter((id) => ready.has(id))
-      .map((fileId) => ({
-        fileId,
-        url: fileDownloadUrl(rt, { tenantId: actor.tenantId, fileId, readerId: actor.memberId, attachedTo: `quiz:${contentId}` }),
-      }));
-}
+export const quizAttachments = (rt: Runtime, actor: Actor, db: Db, contentId: string, questions: StoredQuestion[]) =>
+  questionAttachments(rt, actor, db, `quiz:${contentId}`, questions);
 
 /** The quiz config record (answers included: managers only). */
 function toQuizConfig(rt: Runtime, actor: Actor, contentId: string, cfg: StoredConfig, db: Db): Static<typeof QuizConfig> {
@@ -101,8 +89,7 @@ function toQuizConfig(rt: Runtime, actor: Actor, contentId: string, cfg: StoredC
     resultExposeLevel: cfg.resultExposeLevel,
     scoreAggregation: cfg.scoreAggregation,
     partialCreditMultiple: cfg.partialCreditMultiple,
-    opensAt: iso(cfg.opensAt),
-    closesAt: iso(cfg.closesAt),
+    ...windowOf(cfg),
     questions: cfg.questions.map(
       (q): Static<typeof QuizQuestion> => ({
         id: q.id,
@@ -132,22 +119,12 @@ type Body = Static<typeof QuizConfigBody>;
  * caller's ready uploads (files the quiz already attaches are kept without that check).
  */
 function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body): Omit<StoredConfig, "questionSetId"> {
-  const errors: FieldError[] = [];
-  const err = (field: string, message: string) => errors.push({ in: "body", field, message });
-  const stored = new Map(current.questions.map((q) => [q.id, q]));
-  const attachments = attachableFiles(new Set(questionFileIds(current.questions)), err);
-  const files = attachments.take;
-  const seenQuestions = new Set<string>();
+  const edit = questionEditor(current.questions, "quiz");
+  const { err, files } = edit;
   const questions = body.questions.map((sent, i): StoredQuestion => {
     const q = { ...sent, type: sent.type ?? "ESSAY" };
     const at = `questions[${i}]`;
-    let old: StoredQuestion | undefined;
-    if (q.id !== undefined) {
-      old = stored.get(q.id);
-      if (!old) err(`${at}.id`, "must be a question of this quiz");
-      else if (seenQuestions.has(q.id)) err(`${at}.id`, "repeats an earlier question");
-      seenQuestions.add(q.id);
-    }
+    const old = edit.question(q.id, at);
     const choice = isChoice(q.type);
     const notHere = `must be absent, null or empty for a ${q.type} question`;
     const inputOptions = q.options ?? [];
@@ -162,22 +139,16 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
     inputCandidates.forEach((c, j) => {
       if (c.text.trim() === "") err(`${at}.answerCandidates[${j}].text`, "must not be blank");
     });
-    const oldOptions = new Set((old?.options ?? []).map((o) => o.id));
-    const seenOptions = new Set<string>();
+    const optionId = edit.options(old, at);
     const options = choice
-      ? inputOptions.map((o, j): StoredOption => {
-          if (o.id !== undefined) {
-            if (!oldOptions.has(o.id)) err(`${at}.options[${j}].id`, "must be an option of this question");
-            else if (seenOptions.has(o.id)) err(`${at}.options[${j}].id`, "repeats an earlier option");
-            seenOptions.add(o.id);
-          }
-          return {
-            id: o.id ?? Bun.randomUUIDv7(),
+      ? inputOptions.map(
+          (o, j): StoredOption => ({
+            id: optionId(o.id, j),
             body: o.body,
             isCorrect: o.isCorrect ?? false,
             fileIds: files(o.attachmentFileIds, `${at}.options[${j}].attachmentFileIds`),
-          };
-        })
+          }),
+        )
       : [];
     return {
       id: q.id ?? Bun.randomUUIDv7(),
@@ -191,8 +162,7 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
         q.type === "SHORT_ANSWER" ? inputCandidates.map((c) => ({ text: c.text, ignoreWildcard: c.ignoreWildcard ?? false })) : [],
     };
   });
-  attachments.check(db, actor);
-  if (errors.length) throw invalidMany(errors);
+  edit.finish(db, actor);
   const window = timeWindow(body.opensAt, body.closesAt, "closesAt", "opensAt");
   return {
     opensAt: window.start,
@@ -221,10 +191,10 @@ export function setQuizConfig(rt: Runtime, actor: Actor, contentId: string, body
     const current = loadQuizConfig(tx, contentId);
     const { questions, ...settings } = normalizeConfig(tx, actor, current, body);
     let questionSetId = current.questionSetId;
-    if (questionSetId === null || JSON.stringify(questions) !== JSON.stringify(current.questions)) {
+    if (questionSetId === null || !sameQuestions(questions, current.questions)) {
       const setId = Bun.randomUUIDv7();
       tx.insert(quizQuestionSets).values({ id: setId, contentId, questions, createdAt: now }).run();
-      const fileIds = [...new Set(questionFileIds(questions))];
+      const fileIds = setFileIds(questions);
       if (fileIds.length > 0)
         tx.insert(quizQuestionSetFiles)
           .values(fileIds.map((fileId) => ({ questionSetId: setId, fileId })))
@@ -263,7 +233,7 @@ export function canSeeQuizFile(db: Db, actor: Pick<Actor, "memberId" | "profileI
  * see the quiz and one of its question sets (the current one or an attempt's) still attaches the file.
  */
 export function quizFileDownload(db: Db, contentId: string, fileId: string, reader: Pick<Actor, "memberId" | "profileId">): DownloadRule {
-  if (!contentVisibleTo(db, contentId, reader, "QUIZ")) return "gone";
-  const sets = db.select({ q: quizQuestionSets.questions }).from(quizQuestionSets).where(eq(quizQuestionSets.contentId, contentId)).all();
-  return sets.some((set) => questionFileIds(set.q).includes(fileId)) ? "ok" : "gone";
+  const sets = () =>
+    db.select({ q: quizQuestionSets.questions }).from(quizQuestionSets).where(eq(quizQuestionSets.contentId, contentId)).all();
+  return questionFileDownload(db, { id: contentId, type: QUIZ }, fileId, reader, () => sets().map((set) => set.q));
 }

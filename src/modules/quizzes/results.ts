@@ -6,8 +6,10 @@ import { type Db, write } from "../../platform/db/types";
 import { conflict, invalid, notFound } from "../../platform/http/errors";
 import { iso, isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
+import { members, profiles } from "../../schema/members";
 import { contentForManager, contentPopulation } from "../library/access";
-import { members, profiles } from "../members/tables";
+import { profilesWithEmail } from "../members/directory";
+import { percent, selectedCounts } from "../question-sets/statistics";
 import {
   type AnswerRow,
   type AttemptRow,
@@ -24,7 +26,6 @@ import { attemptTotals, finalScoreOf, passedOf } from "./scoring";
 import { quizAnswers, quizAttempts } from "./tables";
 
 const ATTEMPTS_OP = "listQuizAttempts";
-const percent = (part: number, whole: number) => (whole === 0 ? 0 : (part / whole) * 100);
 
 /**
  * getQuizStatistics. Counts are per submitter (profile) except pendingManualCount (attempts
@@ -79,13 +80,7 @@ export function getQuizStatistics(actor: Actor, contentId: string, now = Date.no
       .all()
       .map((x) => [x.questionId, x]),
   );
-  const selected = new Map(
-    (
-      db.all(
-        sql`SELECT j.value AS optionId, count(*) AS n FROM ${an}, json_each(${an.selectedOptionIds}) j WHERE ${submittedAnswers} GROUP BY j.value`,
-      ) as { optionId: string; n: number }[]
-    ).map((x) => [x.optionId, x.n]),
-  );
+  const selected = selectedCounts(db, an, an.selectedOptionIds, submittedAnswers);
 
   return {
     submittedCount: bySubmitter.size,
@@ -281,11 +276,7 @@ export function voidQuizAttempt(actor: Actor, contentId: string, attemptId: stri
 export function checkQuizEmailCount(actor: Actor, contentId: string, email: string, now = Date.now()) {
   contentForManager(actor, contentId, QUIZ);
   settleExpired(actor.db, contentId, null, now);
-  const ofEmail = actor.db
-    .select({ id: profiles.id })
-    .from(profiles)
-    .innerJoin(members, eq(members.id, profiles.memberId))
-    .where(eq(members.email, email.toLowerCase()));
+  const ofEmail = profilesWithEmail(actor.db, email);
   const n =
     actor.db
       .select({ n: count() })

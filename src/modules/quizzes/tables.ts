@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { libraryContents } from "../library/tables";
+import { libraryContents } from "../../schema/library";
 
 export const QUIZ_QUESTION_TYPES = ["SINGLE", "MULTIPLE", "SHORT_ANSWER", "ESSAY"] as const;
 export type QuizQuestionType = (typeof QUIZ_QUESTION_TYPES)[number];

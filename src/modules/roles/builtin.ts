@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
+import { roles } from "../../schema/roles";
 import { PERMISSIONS } from "./permissions";
-import { roles } from "./tables";
 
 /** Builtin roles: `owner` has every code (the tenant creator), `member` none (the default roleKey). */
 export function seedBuiltinRoles(db: Db, now: number) {

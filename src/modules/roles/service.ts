@@ -1,14 +1,14 @@
-import { and, asc, count, desc, eq, gt } from "drizzle-orm";
+import { asc, count, desc, eq } from "drizzle-orm";
 import type { Static } from "elysia";
 import { requirePermissionsHeld } from "../../platform/access";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import { conflict, notFound } from "../../platform/http/errors";
-import { invitations } from "../invitations/tables";
-import { members } from "../members/tables";
+import { members } from "../../schema/members";
+import { roles } from "../../schema/roles";
+import { pendingInvitationsWithRole } from "../invitations/roles";
 import type { CreateRoleBody, Role, UpdateRoleBody } from "./model";
 import { PERMISSIONS } from "./permissions";
-import { roles } from "./tables";
 
 type RoleRow = typeof roles.$inferSelect;
 
@@ -88,12 +88,7 @@ export function deleteRole(db: Db, id: string, now = Date.now()) {
     const row = roleById(tx, id);
     if (row.isBuiltin) throw conflict("INVALID_STATE", "A builtin role cannot be deleted.");
     const held = tx.select({ n: count() }).from(members).where(eq(members.roleId, id)).get()?.n ?? 0;
-    const invited =
-      tx
-        .select({ n: count() })
-        .from(invitations)
-        .where(and(eq(invitations.roleId, id), eq(invitations.status, "pending"), gt(invitations.expiresAt, now)))
-        .get()?.n ?? 0;
+    const invited = pendingInvitationsWithRole(tx, id, now);
     if (held > 0 || invited > 0) throw conflict("IN_USE", "The role is held by a member or a pending invitation.");
     tx.delete(roles).where(eq(roles.id, id)).run();
   });

@@ -3,9 +3,7 @@ import type { Actor } from "../../platform/auth/actor";
 import type { Db } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
 import { forbidden, notFound } from "../../platform/http/errors";
-import { contentCounts } from "../library/access";
-import { postCounts } from "../posts/access";
-import { type SpaceRole, spaceMembers, spaces } from "./tables";
+import { type SpaceRole, spaceMembers, spaces } from "../../schema/spaces";
 
 export type SpaceRow = typeof spaces.$inferSelect;
 /** A space the caller can see, with the caller's role in it (null = not enrolled). */
@@ -109,13 +107,4 @@ export function spaceRoleCounts(db: Db, spaceIds: string[]): Map<string, RoleCou
     out.set(r.spaceId, c);
   }
   return out;
-}
-
-export type ContentCounts = { postCount: number; contentCount: number };
-
-/** postCount/contentCount of a page of spaces: one grouped query per kind, never per row. */
-export function spaceContentCounts(db: Db, spaceIds: string[]): Map<string, ContentCounts> {
-  const contents = contentCounts(db, spaceIds);
-  const postsBySpace = postCounts(db, spaceIds);
-  return new Map(spaceIds.map((id) => [id, { postCount: postsBySpace.get(id) ?? 0, contentCount: contents.get(id) ?? 0 }]));
 }

@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
 import { conflict } from "../../platform/http/errors";
-import { spaces } from "./tables";
+import { spaces } from "../../schema/spaces";
 
 /**
  * Refuses new participant work (submitting, attempting, responding, peer-assessing, completing

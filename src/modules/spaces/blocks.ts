@@ -3,10 +3,10 @@ import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import { conflict, invalid, notFound } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
-import { members } from "../members/tables";
+import { members } from "../../schema/members";
+import { spaceBlocks } from "../../schema/spaces";
 import { requireSpaceAdmin } from "./access";
 import { endEnrolment, enrolmentOf } from "./members";
-import { spaceBlocks } from "./tables";
 
 /** All blocks of the space, oldest first. */
 function blocksOf(db: Db, spaceId: string) {

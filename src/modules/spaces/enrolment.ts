@@ -6,13 +6,13 @@ import { decodeKeyset } from "../../platform/http/cursor";
 import { conflict, forbidden } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
+import { members } from "../../schema/members";
+import { spaceEnrollmentEvents } from "../../schema/spaces";
 import { contains } from "../groups/lookup";
-import { members } from "../members/tables";
 import { requireSpaceAdmin, visibleSpace } from "./access";
 import { requireActive } from "./archived";
 import { enrol, isBlocked, spaceMemberItem } from "./members";
 import type { EnrollmentHistory, MemberCandidates, MemberCandidatesQuery, SpaceMember } from "./model";
-import { spaceEnrollmentEvents } from "./tables";
 
 const CANDIDATES_OP = "listSpaceMemberCandidates";
 const HISTORY_OP = "listSpaceEnrollmentHistory";

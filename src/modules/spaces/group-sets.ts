@@ -4,12 +4,12 @@ import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import { invalid, notFound } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
+import { members } from "../../schema/members";
+import { spaceGroupMembers, spaceGroupSets, spaceGroups, spaceMembers } from "../../schema/spaces";
 import { markGroupAssignmentLinksDeleted } from "../group-assignments/link";
-import { members } from "../members/tables";
 import { markPeerAssessmentLinksDeleted } from "../peer-assessments/config";
 import { requireSpaceAdmin, requireSpaceMember } from "./access";
 import type { CreateGroupSetBody, SpaceGroupSet } from "./model";
-import { spaceGroupMembers, spaceGroupSets, spaceGroups, spaceMembers } from "./tables";
 
 type SetRecord = Static<typeof SpaceGroupSet>;
 type SetRow = typeof spaceGroupSets.$inferSelect;

@@ -6,14 +6,13 @@ import { type Db, write } from "../../platform/db/types";
 import { badRequest, forbidden, notFound } from "../../platform/http/errors";
 import { iso, isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
-import { normalizeJoinCode } from "../join-codes/lookup";
-import { tenantJoinCodes } from "../join-codes/tables";
+import { spaceJoinCodes, spaces } from "../../schema/spaces";
+import { normalizeJoinCode, tenantCodeTaken } from "../join-codes/lookup";
 import { requireSpaceAdmin, type SpaceRow } from "./access";
 import { requireActiveSpace } from "./archived";
 import { enrol, isBlocked, spaceMemberItem } from "./members";
 import type { CreateSpaceJoinCodeBody, JoinSpaceBody, SpaceJoinCode, SpaceMember, UpdateSpaceJoinCodeBody } from "./model";
 import { spaceRecord } from "./service";
-import { spaceJoinCodes, spaces } from "./tables";
 
 type CodeRow = typeof spaceJoinCodes.$inferSelect;
 
@@ -39,7 +38,7 @@ function toJoinCode(rt: Runtime, tenantKey: string, row: CodeRow): Static<typeof
 function codeTaken(tx: Db, code: string): boolean {
   return (
     tx.select({ id: spaceJoinCodes.id }).from(spaceJoinCodes).where(eq(spaceJoinCodes.code, code)).get() !== undefined ||
-    tx.select({ id: tenantJoinCodes.id }).from(tenantJoinCodes).where(eq(tenantJoinCodes.code, code)).get() !== undefined
+    tenantCodeTaken(tx, code)
   );
 }
 

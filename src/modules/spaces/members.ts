@@ -4,11 +4,7 @@ import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import { type Cursors, decodeKeyset } from "../../platform/http/cursor";
 import { conflict, invalid, notFound } from "../../platform/http/errors";
-import { leaveSpaceChallenges } from "../challenges/hooks";
-import { requireMemberIds } from "../groups/lookup";
-import { members } from "../members/tables";
-import { requireSpaceAdmin, requireSpaceMember, type SpaceRow, visibleSpace } from "./access";
-import type { SpaceMember, SpaceMemberPage } from "./model";
+import { members } from "../../schema/members";
 import {
   type EnrolmentEvent,
   type SpaceRole,
@@ -17,7 +13,11 @@ import {
   spaceGroupMembers,
   spaceGroupSets,
   spaceMembers,
-} from "./tables";
+} from "../../schema/spaces";
+import { leaveSpaceChallenges } from "../challenges/hooks";
+import { requireMemberIds } from "../groups/lookup";
+import { requireSpaceAdmin, requireSpaceMember, type SpaceRow, visibleSpace } from "./access";
+import type { SpaceMember, SpaceMemberPage } from "./model";
 
 const MEMBERS_OP = "listSpaceMembers";
 export const FIRST_PAGE = 30;

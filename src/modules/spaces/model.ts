@@ -12,8 +12,8 @@ import {
   SafeInt,
   Timestamp,
 } from "../../platform/http/schemas";
+import { ENROLMENT_EVENTS, SPACE_ROLES } from "../../schema/spaces";
 import { FieldValue } from "../members/model";
-import { ENROLMENT_EVENTS, SPACE_ROLES } from "./tables";
 
 export const SpaceParams = t.Object({ spaceId: Id });
 export const SpaceMemberParams = t.Object({ spaceId: Id, userPkId: Id });

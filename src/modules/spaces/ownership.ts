@@ -3,11 +3,11 @@ import type { Actor } from "../../platform/auth/actor";
 import { write } from "../../platform/db/types";
 import { forbidden, invalid } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
-import { members } from "../members/tables";
+import { members } from "../../schema/members";
+import { spaceMembers } from "../../schema/spaces";
 import { visibleSpace } from "./access";
 import { enrol, enrolmentOf, isBlocked, recordEnrolment } from "./members";
 import { spaceRecord } from "./service";
-import { spaceMembers } from "./tables";
 
 /** The space's owner enrolment, or undefined (an owner whose account was deleted). */
 export function ownerOf(db: Actor["db"], spaceId: string) {

@@ -1,8 +1,8 @@
 // The space's active participants, for the gradebook (DECISIONS §13 Gradebook, §6 Members 4).
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
-import { members, profiles } from "../members/tables";
-import { spaceMembers } from "./tables";
+import { members, profiles } from "../../schema/members";
+import { spaceMembers } from "../../schema/spaces";
 
 export type RosterEntry = { memberId: string; profileId: string; displayName: string; userId: string | null };
 

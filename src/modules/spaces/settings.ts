@@ -2,8 +2,8 @@ import { asc, eq, inArray } from "drizzle-orm";
 import type { Static } from "elysia";
 import { type Db, write } from "../../platform/db/types";
 import { invalid, notFound } from "../../platform/http/errors";
+import { spaceCategories, spaceCategorySettings, spaceDefaults } from "../../schema/spaces";
 import { MENUS, type SpaceCategories, type SpaceDefaults, type UpdateSpaceCategoriesBody, type UpdateSpaceCategoryBody } from "./model";
-import { spaceCategories, spaceCategorySettings, spaceDefaults } from "./tables";
 
 type Defaults = Static<typeof SpaceDefaults>;
 

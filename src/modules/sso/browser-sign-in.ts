@@ -5,10 +5,11 @@ import { indexMember, type TenantRow, tenantByKey } from "../../platform/db/regi
 import { type Db, write } from "../../platform/db/types";
 import { invalid, notFound } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
+import { members } from "../../schema/members";
 import { cookieOf } from "../auth/session";
 import { insertMember } from "../members/create";
-import { members } from "../members/tables";
 import { roleByKey } from "../roles/builtin";
+import type { RefusalCode } from "./refusal";
 
 /**
  * What the browser sign-ins (SAML ACS, OpenID Connect callback) share: the refusal redirect, the
@@ -16,7 +17,6 @@ import { roleByKey } from "../roles/builtin";
  */
 
 /** DECISIONS §9.1 Browser redirects: the codes a refusal after a valid state redirects with. */
-export type RefusalCode = "SSO_FAILED" | "SSO_DISABLED" | "NOT_A_MEMBER" | "MEMBER_INACTIVE" | "SSO_ONLY";
 export class Refusal extends Error {
   constructor(
     readonly code: RefusalCode,

@@ -2,8 +2,8 @@ import { unseal } from "../../platform/crypto";
 import type { Db } from "../../platform/db/types";
 import type { Runtime } from "../../platform/runtime";
 import { getLoginPageSettings } from "../login-page/service";
-import type { RefusalCode } from "./browser-sign-in";
 import { issuerProblem, type OidcClient } from "./oidc-client";
+import type { RefusalCode } from "./refusal";
 import { OIDC_SECRET_PURPOSE, readSso } from "./service";
 
 export const SOCIAL_KEYS = ["social_a", "social_b"] as const;

@@ -3,9 +3,9 @@ import { type TenantRow, tenantById, tenantByKey } from "../../platform/db/regis
 import { type Db, write } from "../../platform/db/types";
 import { invalid, notFound, providerUnavailable } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
+import { members } from "../../schema/members";
 import { membershipsOf } from "../auth/identity";
 import { startSession } from "../auth/session";
-import { members } from "../members/tables";
 import {
   activeOnly,
   bindingCookie,

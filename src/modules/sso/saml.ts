@@ -6,11 +6,11 @@ import type { TenantHandle } from "../../platform/db/tenant-store";
 import { type Db, write } from "../../platform/db/types";
 import { invalid, notFound, Problem } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
+import { members } from "../../schema/members";
 import { startSession } from "../auth/session";
 import { fieldsOf } from "../fields/lookup";
 import type { FieldValueInput } from "../fields/values";
 import { upsertMemberFieldValues } from "../members/field-values";
-import { members } from "../members/tables";
 import {
   bindingCookie,
   checkReturnTo,

@@ -4,13 +4,13 @@ import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
-import { conflict, type FieldError, invalidMany } from "../../platform/http/errors";
-import { iso } from "../../platform/http/schemas";
+import { conflict } from "../../platform/http/errors";
 import { timeWindow } from "../../platform/http/time-window";
 import type { Runtime } from "../../platform/runtime";
-import { attachableFiles, fileDownloadUrl, questionFileIds, readyFilesByIds } from "../files/attachments";
-import { contentForManager, contentForViewer, contentVisibleTo, visibleContentSql } from "../library/access";
-import { libraryContents } from "../library/tables";
+import { libraryContents } from "../../schema/library";
+import { contentForManager, contentForViewer, visibleContentSql } from "../library/access";
+import { questionAttachments, questionFileDownload } from "../question-sets/attachments";
+import { questionEditor, questionKinds, sameQuestions, setFileIds, UNSAVED, windowOf } from "../question-sets/edit";
 import { CHANGE_REASONS, type ChangeReason, type SurveyConfig, type SurveyConfigBody, type SurveyQuestion } from "./model";
 import {
   type StoredOption,
@@ -38,13 +38,10 @@ const DEFAULT_CONFIG: StoredConfig = {
   isAnonymous: false,
   allowResubmit: false,
   version: 0,
-  opensAt: null,
-  closesAt: null,
-  questions: [],
+  ...UNSAVED,
 };
 
-export const isChoice = (type: SurveyQuestionType) => type === "SINGLE_CHOICE" || type === "MULTIPLE_CHOICE";
-export const isText = (type: SurveyQuestionType) => type === "SHORT_TEXT" || type === "LONG_TEXT";
+export const { isChoice, isText } = questionKinds<SurveyQuestionType>(["SINGLE_CHOICE", "MULTIPLE_CHOICE"], ["SHORT_TEXT", "LONG_TEXT"]);
 
 /** The stored config of a survey, or the defaults (version 0, no questions) before the first save. */
 export function loadSurveyConfig(db: Db, contentId: string): StoredConfig {
@@ -63,21 +60,13 @@ export function loadSurveyConfig(db: Db, contentId: string): StoredConfig {
 
 /** The survey config record for one reader: attachments carry download URLs signed for them. */
 function toSurveyConfig(rt: Runtime, actor: Actor, contentId: string, cfg: StoredConfig, db: Db): Static<typeof SurveyConfig> {
-  const ready = readyFilesByIds(db, questionFileIds(cfg.questions));
-  const attachments = (ids: string[]) =>
-    ids
-      .filter((id) => ready.has(id))
-      .map((fileId) => ({
-        fileId,
-        url: fileDownloadUrl(rt, { tenantId: actor.tenantId, fileId, readerId: actor.memberId, attachedTo: `survey:${contentId}` }),
-      }));
+  const attachments = questionAttachments(rt, actor, db, `survey:${contentId}`, cfg.questions);
   return {
     description: cfg.description,
     isAnonymous: cfg.isAnonymous,
     allowResubmit: cfg.allowResubmit,
     version: cfg.version,
-    opensAt: iso(cfg.opensAt),
-    closesAt: iso(cfg.closesAt),
+    ...windowOf(cfg),
     questions: cfg.questions.map(
       (q): Static<typeof SurveyQuestion> => ({
         id: q.id,
@@ -117,22 +106,12 @@ const blank = (v: string | null | undefined) => v === undefined || v === null ||
  * (files the survey already attaches are kept without that check).
  */
 function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body): Omit<StoredConfig, "version"> {
-  const errors: FieldError[] = [];
-  const err = (field: string, message: string) => errors.push({ in: "body", field, message });
-  const stored = new Map(current.questions.map((q) => [q.id, q]));
-  const attachments = attachableFiles(new Set(questionFileIds(current.questions)), err);
-  const files = attachments.take;
-  const seenQuestions = new Set<string>();
+  const edit = questionEditor(current.questions, "survey");
+  const { err, files } = edit;
   const questions = body.questions.map((sent, i): StoredQuestion => {
     const q = { ...sent, type: sent.type ?? "SHORT_TEXT" };
     const at = `questions[${i}]`;
-    let old: StoredQuestion | undefined;
-    if (q.id !== undefined) {
-      old = stored.get(q.id);
-      if (!old) err(`${at}.id`, "must be a question of this survey");
-      else if (seenQuestions.has(q.id)) err(`${at}.id`, "repeats an earlier question");
-      seenQuestions.add(q.id);
-    }
+    const old = edit.question(q.id, at);
     const choice = isChoice(q.type);
     const scale = q.type === "SCALE";
     const notHere = `must be absent, null or empty for a ${q.type} question`;
@@ -144,22 +123,16 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
       for (const key of ["scaleMin", "scaleMax"] as const) if (q[key] !== undefined && q[key] !== null) err(`${at}.${key}`, notHere);
       for (const key of ["scaleMinLabel", "scaleMaxLabel"] as const) if (!blank(q[key])) err(`${at}.${key}`, notHere);
     }
-    const oldOptions = new Map((old?.options ?? []).map((o) => [o.id, o]));
-    const seenOptions = new Set<string>();
+    const optionId = edit.options(old, at);
     const options = choice
-      ? inputOptions.map((o, j): StoredOption => {
-          if (o.id !== undefined) {
-            if (!oldOptions.has(o.id)) err(`${at}.options[${j}].id`, "must be an option of this question");
-            else if (seenOptions.has(o.id)) err(`${at}.options[${j}].id`, "repeats an earlier option");
-            seenOptions.add(o.id);
-          }
-          return {
-            id: o.id ?? Bun.randomUUIDv7(),
+      ? inputOptions.map(
+          (o, j): StoredOption => ({
+            id: optionId(o.id, j),
             label: o.label ?? "",
             isEtc: o.isEtc ?? false,
             fileIds: files(o.attachmentFileIds, `${at}.options[${j}].attachmentFileIds`),
-          };
-        })
+          }),
+        )
       : [];
     return {
       id: q.id ?? Bun.randomUUIDv7(),
@@ -175,8 +148,7 @@ function normalizeConfig(db: Db, actor: Actor, current: StoredConfig, body: Body
       scaleMaxLabel: scale ? (q.scaleMaxLabel ?? null) : null,
     };
   });
-  attachments.check(db, actor);
-  if (errors.length) throw invalidMany(errors);
+  edit.finish(db, actor);
   const window = timeWindow(body.opensAt, body.closesAt, "closesAt", "opensAt");
   return {
     description: body.description ?? null,
@@ -230,8 +202,6 @@ function responseCount(db: Db, contentId: string): number {
   return db.select({ n: count() }).from(surveyResponses).where(eq(surveyResponses.contentId, contentId)).get()?.n ?? 0;
 }
 
-const sameQuestions = (a: StoredQuestion[], b: StoredQuestion[]) => JSON.stringify(a) === JSON.stringify(b);
-
 /** checkSurveyConfigChange: what setSurveyConfig would do with this body, without doing it. */
 export function checkSurveyConfigChange(actor: Actor, contentId: string, body: Body) {
   contentForManager(actor, contentId, SURVEY);
@@ -276,7 +246,7 @@ export function setSurveyConfig(rt: Runtime, actor: Actor, contentId: string, bo
       .onConflictDoUpdate({ target: surveyConfigs.contentId, set: row })
       .run();
     tx.delete(surveyConfigFiles).where(eq(surveyConfigFiles.contentId, contentId)).run();
-    const fileIds = [...new Set(questionFileIds(next.questions))];
+    const fileIds = setFileIds(next.questions);
     if (fileIds.length > 0)
       tx.insert(surveyConfigFiles)
         .values(fileIds.map((fileId) => ({ contentId, fileId })))
@@ -298,11 +268,9 @@ export function canSeeSurveyFile(db: Db, actor: Pick<Actor, "memberId" | "profil
 }
 
 /**
-/**
  * downloadFileContent of a URL emitted for `survey:<contentId>` (DECISIONS §9.1): the reader can
  * still see the survey and its questions still attach the file.
  */
 export function surveyFileDownload(db: Db, contentId: string, fileId: string, reader: Pick<Actor, "memberId" | "profileId">): DownloadRule {
-  if (!contentVisibleTo(db, contentId, reader, "SURVEY")) return "gone";
-  return questionFileIds(loadSurveyConfig(db, contentId).questions).includes(fileId) ? "ok" : "gone";
+  return questionFileDownload(db, { id: contentId, type: SURVEY }, fileId, reader, () => [loadSurveyConfig(db, contentId).questions]);
 }

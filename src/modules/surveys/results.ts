@@ -5,18 +5,18 @@ import type { Actor } from "../../platform/auth/actor";
 import { forbidden, invalid, notFound } from "../../platform/http/errors";
 import { iso, isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
+import { members, profiles } from "../../schema/members";
+import { spaceMembers } from "../../schema/spaces";
 import { contentForManager, contentForViewer, contentPopulation } from "../library/access";
-import { members, profiles } from "../members/tables";
+import { profilesWithEmail } from "../members/directory";
+import { percent, selectedCounts } from "../question-sets/statistics";
 import { visibleSpace } from "../spaces/access";
-import { spaceMembers } from "../spaces/tables";
 import { isChoice, isText, loadSurveyConfig, SURVEY } from "./config";
 import type { RespondentsQuery, SurveyStatistics } from "./model";
 import { surveyAnswers, surveyResponses } from "./tables";
 
 const TEXT_OP = "listSurveyTextAnswers";
 const RESPONDENTS_OP = "listSurveyRespondents";
-
-const percent = (part: number, whole: number) => (whole === 0 ? 0 : (part / whole) * 100);
 
 /** Median of a value → count distribution (sorted by value): the middle value, or the mean of the two middle ones. */
 function medianOf(distribution: { value: number; count: number }[], total: number): number | null {
@@ -72,13 +72,7 @@ export function getSurveyStatistics(actor: Actor, contentId: string): Static<typ
       .all()
       .map((x) => [x.questionId, x.n]),
   );
-  const selected = new Map(
-    (
-      db.all(
-        sql`SELECT j.value AS optionId, count(*) AS n FROM ${a}, json_each(${a.optionIds}) j WHERE ${submittedAnswers} GROUP BY j.value`,
-      ) as { optionId: string; n: number }[]
-    ).map((x) => [x.optionId, x.n]),
-  );
+  const selected = selectedCounts(db, a, a.optionIds, submittedAnswers);
   const scaleRows = db
     .select({ questionId: a.questionId, value: a.scaleValue, n: count() })
     .from(a)
@@ -230,11 +224,7 @@ export function listSurveyRespondents(rt: Runtime, actor: Actor, contentId: stri
 export function checkSurveyEmailCount(actor: Actor, contentId: string, email: string) {
   contentForManager(actor, contentId, SURVEY);
   // From the e-mail's member to its profiles, then the (content, profile) unique index.
-  const ofEmail = actor.db
-    .select({ id: profiles.id })
-    .from(profiles)
-    .innerJoin(members, eq(members.id, profiles.memberId))
-    .where(eq(members.email, email.toLowerCase()));
+  const ofEmail = profilesWithEmail(actor.db, email);
   const n =
     actor.db
       .select({ n: count() })

@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { libraryContents } from "../library/tables";
+import { libraryContents } from "../../schema/library";
 
 export const SURVEY_QUESTION_TYPES = ["SHORT_TEXT", "LONG_TEXT", "SINGLE_CHOICE", "MULTIPLE_CHOICE", "SCALE"] as const;
 export type SurveyQuestionType = (typeof SURVEY_QUESTION_TYPES)[number];

@@ -8,7 +8,7 @@ import type { TermTables } from "./columns";
 import type { AgreementRecord, ConsentBody, DisplayAgreement, PendingAgreement } from "./model";
 import { platformTermTables } from "./platform-tables";
 import { currentTermRow, currentTermRows, type TermVersionRow, toDisplayAgreement } from "./service";
-import { tenantTermTables } from "./tables";
+import { tenantTermTables, termConsents } from "./tables";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -182,4 +182,9 @@ export function withdrawAgreement(
     tx.update(c).set({ withdrawnAt: now }).where(live).run();
   });
   return listMyAgreements(rt, party, now);
+}
+
+/** Drops a deleted member's tenant consents: they name the member as subject (no foreign key) and would keep counting. */
+export function forgetConsentsOf(tx: Db, memberId: string) {
+  tx.delete(termConsents).where(eq(termConsents.subject, memberId)).run();
 }

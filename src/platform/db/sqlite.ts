@@ -1,7 +1,7 @@
 import { Database, type Statement } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { commitBatch } from "./group-commit";
-import type { Db } from "./types";
+import { connectionOf, type Db } from "./types";
 
 /** Opens a SQLite file with the pragmas every learnspace file uses; a tenant file's caches follow the memory budget. */
 export function openSqlite(path: string, memory?: { cacheKiB: number }): Database {
@@ -30,9 +30,6 @@ export function optimizeOnOpen(sqlite: Database) {
   sqlite.exec("PRAGMA analysis_limit = 400");
   sqlite.exec("PRAGMA optimize = 0x10002");
 }
-
-/** The connection under a Drizzle handle made by drizzleOf (write() joins its group commit). */
-export const connectionOf = new WeakMap<Db, Database>();
 
 /** The compiled statements drizzleOf keeps per connection, finalized when it closes. */
 const statementsOf = new WeakMap<Database, Map<string, Statement>>();

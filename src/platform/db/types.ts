@@ -1,10 +1,13 @@
+import type { Database } from "bun:sqlite";
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { commitBatch, joinBatch } from "./group-commit";
-import { connectionOf } from "./sqlite";
 
 /** A Drizzle handle on one SQLite file, or a transaction on it: services take either. */
 export type Db = BaseSQLiteDatabase<"sync", void>;
+
+/** The connection under a Drizzle handle made by drizzleOf (write() joins its group commit). */
+export const connectionOf = new WeakMap<Db, Database>();
 
 /** Runs fn in one IMMEDIATE transaction (a savepoint of the group commit): a request that writes leaves all or nothing. */
 export function write<T>(db: Db, fn: (tx: Db) => T): T {

@@ -1,6 +1,6 @@
 import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { members } from "../members/tables";
-import { spaces } from "../spaces/tables";
+import { members } from "./members";
+import { spaces } from "./spaces";
 
 export const CONTENT_TYPES = [
   "VIDEO",

@@ -1,7 +1,5 @@
-import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { customFields } from "../fields/tables";
-import { roles } from "../roles/tables";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { roles } from "./roles";
 
 /** A tenant member is its own account for this tenant (DECISIONS §5). */
 export const members = sqliteTable(
@@ -65,30 +63,4 @@ export const profiles = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("profiles_member_idx").on(t.memberId)],
-);
-
-/**
- * Custom-field values of members, one typed column per field type. The partial indexes
- * (field, value, member) serve both the listMembers field filters and the custom-field sorts.
- */
-export const memberFieldValues = sqliteTable(
-  "member_field_values",
-  {
-    memberId: text("member_id")
-      .notNull()
-      .references(() => members.id, { onDelete: "cascade" }),
-    fieldId: text("field_id")
-      .notNull()
-      .references(() => customFields.id, { onDelete: "cascade" }),
-    valueText: text("value_text"),
-    valueNumber: real("value_number"),
-    /** Epoch ms. */
-    valueDate: integer("value_date"),
-  },
-  (t) => [
-    primaryKey({ columns: [t.memberId, t.fieldId] }),
-    index("member_field_values_text_idx").on(t.fieldId, t.valueText, t.memberId).where(sql`value_text IS NOT NULL`),
-    index("member_field_values_number_idx").on(t.fieldId, t.valueNumber, t.memberId).where(sql`value_number IS NOT NULL`),
-    index("member_field_values_date_idx").on(t.fieldId, t.valueDate, t.memberId).where(sql`value_date IS NOT NULL`),
-  ],
 );

@@ -1,5 +1,7 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { spaces } from "../spaces/tables";
+import { members } from "./members";
+import { spaces } from "./spaces";
 
 export const FIELD_TYPES = ["SHORT_TEXT", "LONG_TEXT", "NUMBER", "DATE", "SELECT"] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -53,4 +55,30 @@ export const spaceFieldValues = sqliteTable(
     valueDate: integer("value_date"),
   },
   (t) => [primaryKey({ columns: [t.spaceId, t.fieldId] })],
+);
+
+/**
+ * Custom-field values of members, one typed column per field type. The partial indexes
+ * (field, value, member) serve both the listMembers field filters and the custom-field sorts.
+ */
+export const memberFieldValues = sqliteTable(
+  "member_field_values",
+  {
+    memberId: text("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
+    fieldId: text("field_id")
+      .notNull()
+      .references(() => customFields.id, { onDelete: "cascade" }),
+    valueText: text("value_text"),
+    valueNumber: real("value_number"),
+    /** Epoch ms. */
+    valueDate: integer("value_date"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.memberId, t.fieldId] }),
+    index("member_field_values_text_idx").on(t.fieldId, t.valueText, t.memberId).where(sql`value_text IS NOT NULL`),
+    index("member_field_values_number_idx").on(t.fieldId, t.valueNumber, t.memberId).where(sql`value_number IS NOT NULL`),
+    index("member_field_values_date_idx").on(t.fieldId, t.valueDate, t.memberId).where(sql`value_date IS NOT NULL`),
+  ],
 );

@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { members } from "../members/tables";
+import { members } from "./members";
 
 /** Groups are permission-grant subjects; plain groups (kind "plain") are simple member lists. */
 export const groups = sqliteTable(

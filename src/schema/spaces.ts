@@ -1,5 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { members } from "../members/tables";
+import { members } from "./members";
 
 export const SPACE_ROLES = ["ADMIN", "PARTICIPANT"] as const;
 export type SpaceRole = (typeof SPACE_ROLES)[number];

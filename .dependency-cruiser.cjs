@@ -1,0 +1,62 @@
+// Layering rules checked in CI (`npm run depcruise`); docs/architecture.md draws the same picture.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "A circle makes load order matter and no part of it can be read or changed alone.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "platform-knows-no-domain",
+      comment: "src/platform is the bottom layer: it serves every module, so it may not know any of them.",
+      severity: "error",
+      from: { path: "^src/platform/" },
+      to: { path: "^src/modules/" },
+    },
+    {
+      name: "schema-knows-no-module",
+      comment: "src/schema holds the tables several modules share; it sits under the modules, so it imports none.",
+      severity: "error",
+      from: { path: "^src/schema/" },
+      to: { path: "^src/modules/" },
+    },
+    {
+      name: "cores-know-no-feature",
+      comment: "The submission and question-set cores serve the features built on them; importing one back would tie them.",
+      severity: "error",
+      from: { path: "^src/modules/(submissions|question-sets)/" },
+      to: { path: "^src/modules/(assignments|group-assignments|quizzes|surveys|peer-assessments)/" },
+    },
+    {
+      name: "nothing-imports-the-entry",
+      comment: "app.ts, main.ts and the cli assemble the server from the modules; a module importing them points up.",
+      severity: "error",
+      from: { path: "^src/(modules|platform|schema)/" },
+      to: { path: "^src/(app|main)\\.ts$|^src/cli/" },
+    },
+    {
+      name: "tables-stay-in-their-module",
+      comment: "Queries live in the module that owns the table; others call its functions (or use src/schema, the shared tables).",
+      severity: "error",
+      from: { path: "^src/modules/([^/]+)/" },
+      to: { path: "^src/modules/([^/]+)/tables\\.ts$", pathNot: "^src/modules/$1/" },
+    },
+    {
+      name: "web-uses-the-generated-client",
+      comment: "The console reaches the server only over HTTP through web/src/api, so an API change is a type error there.",
+      severity: "error",
+      from: { path: "^web/" },
+      to: { path: "^(src|test|scripts|bench)/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^src/platform/db/migrations\\.gen\\.ts$" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".tsx", ".js", ".json"] },
+  },
+};
