@@ -11,6 +11,8 @@ import { fileDownloadUrl, readyFilesByIds, requireReadyFiles } from "../files/at
 import { canManageSql, contentForManager, contentForViewer } from "../library/access";
 import { libraryContents } from "../library/tables";
 import { members, profiles } from "../members/tables";
+import { enqueueSimilarity } from "../similarity/jobs";
+import { similarityOf } from "../similarity/reader";
 import { requireActiveSpace } from "../spaces/archived";
 import { ASSIGNMENT, loadAssignmentConfig } from "./config";
 import { dueAtFor } from "./extensions";
@@ -51,6 +53,7 @@ export function toSubmissions(rt: Runtime, actor: Actor, db: Db, loaded: Loaded[
   );
   const filesOf = new Map<string, string[]>();
   for (const l of links) filesOf.set(l.submissionId, [...(filesOf.get(l.submissionId) ?? []), l.fileId]);
+  const similarity = view === "manager" ? similarityOf(db, ids) : null;
   return loaded.map(({ row, displayName }) => {
     const released = view === "manager" || row.status === "RETURNED";
     const items = row.rubricItems;
@@ -81,8 +84,7 @@ export function toSubmissions(rt: Runtime, actor: Actor, db: Db, loaded: Loaded[
       gradedAt: iso(row.gradedAt),
       returnedAt: iso(row.returnedAt),
       rubricEvaluation: released && items ? { items, total: items.reduce((sum, i) => sum + i.points, 0) } : null,
-      // No similarity checker runs yet: every revision stays PENDING (DECISIONS §9.2 submitAssignment).
-      similarity: view === "manager" ? { status: "PENDING", copyRatio: null, gptCopyRatio: null } : null,
+      similarity: similarity ? similarity(row.id) : null,
     };
   });
 }
@@ -150,6 +152,15 @@ export function submitAssignment(rt: Runtime, actor: Actor, contentId: string, i
         .run();
     }
     const loaded = selectSubmissions(tx, eq(s.id, id)).all();
+    enqueueSimilarity(rt, actor, tx, {
+      kind: "ASSIGNMENT",
+      contentId,
+      submissionId: id,
+      ownerId: actor.profileId,
+      displayName: actor.displayName,
+      body: input.body ?? null,
+      fileIds,
+    });
     return toSubmissions(rt, actor, tx, loaded, "participant")[0] as Static<typeof Submission>;
   });
 }

@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { DateTimeInput, Enum, Id, Int, Nullable, PageFields, PageQuery, Timestamp } from "../../platform/http/schemas";
+import { Similarity } from "../similarity/model";
 import { GROUP_SUBMISSION_STATUSES, LINK_INVALID_REASONS, SUBMISSION_METHODS } from "./tables";
 
 export const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an id" });
@@ -69,6 +70,7 @@ export const GroupSubmission = t.Object({
   feedback: Nullable(t.String({ description: "Participants: null until RETURNED" })),
   gradedAt: Nullable(Timestamp),
   returnedAt: Nullable(Timestamp),
+  similarity: Nullable(Similarity),
 });
 
 export const GroupSubmissionsQuery = t.Object({ ...PageQuery, status: t.Optional(Enum(GROUP_SUBMISSION_STATUSES)) });

@@ -8,6 +8,7 @@ import type { Runtime } from "../../platform/runtime";
 import { requireReadyFiles } from "../files/attachments";
 import { contentForViewer } from "../library/access";
 import { members } from "../members/tables";
+import { enqueueSimilarity } from "../similarity/jobs";
 import { requireActiveSpace } from "../spaces/archived";
 import { GROUP_ASSIGNMENT, loadGroupAssignmentConfig, toGroupAssignmentConfig } from "./config";
 import { groupPeople, linkStatus, memberGroup } from "./link";
@@ -73,6 +74,15 @@ export function submitGroupAssignment(
       tx.insert(groupSubmissionFiles)
         .values(fileIds.map((fileId) => ({ submissionId: row.id, fileId })))
         .run();
+    enqueueSimilarity(rt, actor, tx, {
+      kind: "GROUP_ASSIGNMENT",
+      contentId,
+      submissionId: row.id,
+      ownerId: group.id,
+      displayName: group.name,
+      body,
+      fileIds,
+    });
     return toGroupSubmissions(rt, actor, tx, [row], true)[0] as Static<typeof GroupSubmission>;
   });
 }

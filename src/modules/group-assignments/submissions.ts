@@ -11,6 +11,7 @@ import type { Runtime } from "../../platform/runtime";
 import { fileDownloadUrl, readyFilesByIds } from "../files/attachments";
 import { canManageSql, contentForManager, contentVisibleTo, visibleContentSql } from "../library/access";
 import { libraryContents } from "../library/tables";
+import { similarityOf } from "../similarity/reader";
 import { spaceGroupMembers } from "../spaces/tables";
 import { GROUP_ASSIGNMENT, loadGroupAssignmentConfig, type StoredConfig } from "./config";
 import { groupPeople, linkStatus, setGroups } from "./link";
@@ -30,6 +31,12 @@ export function toGroupSubmissions(rt: Runtime, reader: Reader, db: Db, rows: Su
     db,
     rows.flatMap((r) => r.fileIds),
   );
+  const similarity = participant
+    ? null
+    : similarityOf(
+        db,
+        rows.map((r) => r.id),
+      );
   return rows.map((r) => {
     const released = !participant || r.status === "RETURNED";
     return {
@@ -59,6 +66,7 @@ export function toGroupSubmissions(rt: Runtime, reader: Reader, db: Db, rows: Su
       feedback: released ? r.feedback : null,
       gradedAt: iso(r.gradedAt),
       returnedAt: iso(r.returnedAt),
+      similarity: similarity ? similarity(r.id) : null,
     };
   });
 }
