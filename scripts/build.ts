@@ -2,5 +2,6 @@
 import { $ } from "bun";
 
 await $`bun scripts/embed-migrations.ts`;
-await $`bun build --compile --bytecode --minify-syntax --minify-whitespace --sourcemap src/main.ts --outfile dist/learnspace`;
+// ESM: the PDF reader (pdfjs, through unpdf) uses import.meta and top-level await, which CJS bytecode cannot hold.
+await $`bun build --compile --bytecode --format esm --minify-syntax --minify-whitespace --sourcemap src/main.ts --outfile dist/learnspace`;
 console.log("built dist/learnspace");

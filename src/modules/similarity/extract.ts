@@ -1,7 +1,5 @@
 // The text of a submission's attachments: plain text, Markdown, PDF and DOCX (DECISIONS §12).
 import { readFile } from "node:fs/promises";
-import mammoth from "mammoth";
-import { extractText, getDocumentProxy } from "unpdf";
 import type { ReadyFile } from "../files/attachments";
 
 /** Larger files are skipped: a check must not hold a server's memory for a scanned book. */
@@ -25,9 +23,12 @@ export function readerOf(file: Pick<ReadyFile, "fileName" | "contentType">): Rea
 export async function extractFileText(path: string, reader: Reader): Promise<string> {
   const bytes = await readFile(path);
   if (reader === "text") return new TextDecoder().decode(bytes);
+  // the parsers load on first use: a server start does not pay for them
   if (reader === "pdf") {
+    const { extractText, getDocumentProxy } = await import("unpdf");
     const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
     return (await extractText(pdf, { mergePages: true })).text;
   }
+  const mammoth = (await import("mammoth")).default;
   return (await mammoth.extractRawText({ buffer: bytes })).value;
 }

@@ -130,8 +130,18 @@ async function runCheck(rt: Runtime, job: Job) {
     return;
   }
   if (!loaded) return;
+  const t0 = performance.now();
   const prints = fingerprints(normaliseText(loaded.text));
+  const t1 = performance.now();
   rt.tenants.use(job.tenantId, (h) => recordCheck(h.db, loaded.row, prints));
+  const ms = (a: number, b: number) => Math.round((b - a) * 100) / 100;
+  rt.log({
+    event: "similarity.checked",
+    submissionId: job.submissionId,
+    fingerprints: prints.size,
+    winnowMs: ms(t0, t1),
+    recordMs: ms(t1, performance.now()),
+  });
 }
 
 /** At start: queue every check left PENDING in any tenant (one indexed probe per tenant file). */

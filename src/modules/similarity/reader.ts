@@ -24,12 +24,13 @@ export function similarityOf(db: Db, submissionIds: readonly string[]): (submiss
   );
   // the 3 best pairs of each submission, walked down the (submission_id, ratio) index
   const top = db.all<{ submissionId: string; otherId: string; ratio: number; displayName: string | null }>(sql`
-    SELECT s.value AS submissionId, p.other_id AS otherId, p.ratio AS ratio, oc.display_name AS displayName
-    FROM json_each(${JSON.stringify(ids)}) s
+    SELECT mc.submission_id AS submissionId, oc.submission_id AS otherId, p.ratio AS ratio, oc.display_name AS displayName
+    FROM similarity_checks mc
     JOIN similarity_pairs p ON p.rowid IN (
-      SELECT rowid FROM similarity_pairs WHERE submission_id = s.value ORDER BY ratio DESC, other_id LIMIT 3)
-    JOIN similarity_checks oc ON oc.submission_id = p.other_id
-    ORDER BY s.value, p.ratio DESC, p.other_id`);
+      SELECT rowid FROM similarity_pairs WHERE check_seq = mc.seq ORDER BY ratio DESC, other_seq LIMIT 3)
+    JOIN similarity_checks oc ON oc.seq = p.other_seq
+    WHERE mc.submission_id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))
+    ORDER BY mc.seq, p.ratio DESC, p.other_seq`);
   const matches = new Map<string, Record["matches"]>();
   for (const m of top) {
     const list = matches.get(m.submissionId) ?? [];

@@ -10,11 +10,31 @@
 export const K = 13;
 export const W = 10;
 
-/** The hash of every k-gram, in order (xxHash32 of its UTF-16 text: stable across versions, as stored hashes must be). */
+const BASE = 0x01000193;
+
+/** murmur3's finaliser: the rolling sum's low bits are weak, and winnowing needs hashes whose minimum is random. */
+function mix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/**
+ * The hash of every k-gram of code points, in order, in one pass: a Rabin–Karp rolling hash mod
+ * 2^32, mixed. Pure integer arithmetic, so the stored hashes never change with the runtime.
+ */
 function kgramHashes(text: string, k: number): number[] {
-  const chars = Array.from(text);
+  const cps = Array.from(text, (ch) => ch.codePointAt(0) as number);
   const out: number[] = [];
-  for (let i = 0; i + k <= chars.length; i++) out.push(Bun.hash.xxHash32(chars.slice(i, i + k).join("")));
+  if (cps.length < k) return out;
+  let top = 1; // BASE^(k-1)
+  for (let i = 1; i < k; i++) top = Math.imul(top, BASE);
+  let h = 0;
+  for (let i = 0; i < cps.length; i++) {
+    if (i >= k) h = (h - Math.imul(cps[i - k] as number, top)) | 0;
+    h = (Math.imul(h, BASE) + (cps[i] as number)) | 0;
+    if (i >= k - 1) out.push(mix(h));
+  }
   return out;
 }
 
