@@ -1,83 +1,105 @@
-// The database side of one check: the owner's older revisions leave the pool, this one's
-// fingerprints go in, and the overlap with every other submission is counted by index probes.
+// The database side of one check, in short steps: the owner's older revisions leave the pool, this
+// one's fingerprints go in, and the overlap with every other submission is counted by index probes.
+// Each fingerprint write touches its own page of the (hash, check_seq) index, so the writes go in
+// small transactions that the job interleaves with requests; every step may run twice safely.
 import { and, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import { type Db, write } from "../../platform/db/types";
 import { similarityChecks as c, similarityFingerprints as f, similarityPairs as p } from "./tables";
 
-/** Rows per INSERT: under SQLite's host-parameter limit. */
-const INSERT_CHUNK = 400;
+/** Fingerprints written or removed per transaction: a few milliseconds of a server's event loop. */
+export const WRITE_CHUNK = 100;
 
-export type CheckInput = { seq: number; contentId: string; ownerId: string };
+export type CheckRow = { seq: number; contentId: string; ownerId: string };
+type Overlap = { otherSeq: number; shared: number; total: number | null };
 
 /**
- * Records one revision's figures in one transaction; false when it is no longer PENDING (checked by
- * another server or gone with its content). A revision already superseded by its owner's newer one
- * gets its own figures but stays out of the pool, so others are never compared with it.
+ * Whether the check still has to run (PENDING), and whether its revision is its owner's latest:
+ * only the latest joins the pool, and then the owner's older revisions (`older`) leave it.
  */
-export function recordCheck(db: Db, job: CheckInput, prints: Set<number>, now = Date.now()): boolean {
+export function beginCheck(db: Db, job: CheckRow): { latest: boolean; older: number[] } | null {
+  const row = db.select({ status: c.status }).from(c).where(eq(c.seq, job.seq)).get();
+  if (row?.status !== "PENDING") return null;
+  const mine = and(eq(c.contentId, job.contentId), eq(c.ownerId, job.ownerId));
+  const newer = db
+    .select({ seq: c.seq })
+    .from(c)
+    .where(and(mine, gt(c.seq, job.seq)))
+    .limit(1)
+    .get();
+  if (newer) return { latest: false, older: [] };
+  const older = db
+    .select({ seq: c.seq })
+    .from(c)
+    .where(and(mine, ne(c.seq, job.seq)))
+    .all()
+    .map((r) => r.seq);
+  return { latest: true, older };
+}
+
+/** Removes up to WRITE_CHUNK fingerprints of superseded revisions; the count removed (0 = done). */
+export function dropFingerprints(db: Db, older: number[]): number {
+  if (older.length === 0) return 0;
   return write(db, (tx) => {
-    const row = tx.select({ status: c.status }).from(c).where(eq(c.seq, job.seq)).get();
-    if (row?.status !== "PENDING") return false;
-    const mine = and(eq(c.contentId, job.contentId), eq(c.ownerId, job.ownerId));
-    const newer = tx
-      .select({ seq: c.seq })
-      .from(c)
-      .where(and(mine, gt(c.seq, job.seq)))
-      .limit(1)
-      .get();
-    if (!newer) {
-      // this is the owner's latest: its older revisions leave the pool and others' matches with them
-      const older = tx
-        .select({ seq: c.seq })
-        .from(c)
-        .where(and(mine, ne(c.seq, job.seq)))
-        .all()
-        .map((r) => r.seq);
-      if (older.length) {
-        tx.delete(f).where(inArray(f.checkSeq, older)).run();
-        tx.delete(p).where(inArray(p.otherSeq, older)).run();
-      }
-    }
-    const hashes = [...prints];
-    // one bound JSON list of integers (inJsonList binds text): the (hash, check_seq) key is probed per hash
-    const overlap = hashes.length
-      ? tx
-          .select({ otherSeq: f.checkSeq, shared: sql<number>`count(*)`, total: c.fingerprintCount })
-          .from(f)
-          .innerJoin(c, eq(c.seq, f.checkSeq))
-          .where(
-            and(
-              sql`${f.hash} IN (SELECT value FROM json_each(${JSON.stringify(hashes)}))`,
-              eq(c.contentId, job.contentId),
-              ne(c.ownerId, job.ownerId),
-            ),
-          )
-          .groupBy(f.checkSeq)
-          .all()
-      : [];
+    const chunk = tx.select({ hash: f.hash, checkSeq: f.checkSeq }).from(f).where(inArray(f.checkSeq, older)).limit(WRITE_CHUNK).all();
+    for (const r of chunk)
+      tx.delete(f)
+        .where(and(eq(f.hash, r.hash), eq(f.checkSeq, r.checkSeq)))
+        .run();
+    return chunk.length;
+  });
+}
+
+/** Adds a slice of this revision's fingerprints to the pool (sorted: neighbouring index pages). */
+export function addFingerprints(db: Db, seq: number, hashes: number[]) {
+  if (hashes.length === 0) return;
+  write(db, (tx) =>
+    tx
+      .insert(f)
+      .values(hashes.map((hash) => ({ hash, checkSeq: seq })))
+      .onConflictDoNothing()
+      .run(),
+  );
+}
+
+/**
+ * The fingerprints shared with each other submission of the content (other owners only).
+ * Hash-driven on purpose (CROSS JOIN fixes the order): one (hash, check_seq) probe per
+ * fingerprint, never a walk over every fingerprint of the content's other submissions.
+ */
+export function overlapOf(db: Db, job: CheckRow, hashes: number[]): Overlap[] {
+  if (hashes.length === 0) return [];
+  return db.all<Overlap>(sql`
+    SELECT f.check_seq AS otherSeq, count(*) AS shared, c.fingerprint_count AS total
+    FROM json_each(${JSON.stringify(hashes)}) j
+    CROSS JOIN similarity_fingerprints f ON f.hash = j.value
+    CROSS JOIN similarity_checks c ON c.seq = f.check_seq
+    WHERE c.content_id = ${job.contentId} AND c.owner_id <> ${job.ownerId} AND c.status = 'COMPLETED'
+    GROUP BY f.check_seq`);
+}
+
+/**
+ * The figures, in one transaction: this revision's ratio toward each overlapping submission and,
+ * when it joins the pool, theirs toward it (an earlier submission's copyRatio follows a later
+ * near-copy); pairs toward the owner's superseded revisions go; status COMPLETED.
+ */
+export function finishCheck(db: Db, job: CheckRow, start: { latest: boolean; older: number[] }, count: number, overlap: Overlap[]) {
+  write(db, (tx) => {
+    if (start.older.length) tx.delete(p).where(inArray(p.otherSeq, start.older)).run();
     const pairs = overlap.flatMap((o) => {
-      const mineRatio = { checkSeq: job.seq, otherSeq: o.otherSeq, ratio: (o.shared / hashes.length) * 100 };
-      // the earlier submission's figure toward this one, when this one joins the pool
-      const theirs = !newer && o.total ? [{ checkSeq: o.otherSeq, otherSeq: job.seq, ratio: (o.shared / o.total) * 100 }] : [];
-      return [mineRatio, ...theirs];
+      const mine = { checkSeq: job.seq, otherSeq: o.otherSeq, ratio: (o.shared / count) * 100 };
+      const theirs = start.latest && o.total ? [{ checkSeq: o.otherSeq, otherSeq: job.seq, ratio: (o.shared / o.total) * 100 }] : [];
+      return [mine, ...theirs];
     });
-    for (let i = 0; i < pairs.length; i += INSERT_CHUNK) {
+    for (let i = 0; i < pairs.length; i += 300) {
       tx.insert(p)
-        .values(pairs.slice(i, i + INSERT_CHUNK))
+        .values(pairs.slice(i, i + 300))
         .onConflictDoUpdate({ target: [p.checkSeq, p.otherSeq], set: { ratio: sql`excluded.ratio` } })
         .run();
     }
-    if (!newer) {
-      // sorted: appends to the (hash, check_seq) b-tree in key order
-      const rows = hashes.sort((a, b) => a - b).map((hash) => ({ hash, checkSeq: job.seq }));
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK)
-        tx.insert(f)
-          .values(rows.slice(i, i + INSERT_CHUNK))
-          .onConflictDoNothing()
-          .run();
-    }
-    tx.update(c).set({ status: "COMPLETED", fingerprintCount: hashes.length, body: null, checkedAt: now }).where(eq(c.seq, job.seq)).run();
-    return true;
+    tx.update(c)
+      .set({ status: "COMPLETED", fingerprintCount: count, body: null, checkedAt: Date.now() })
+      .where(and(eq(c.seq, job.seq), eq(c.status, "PENDING")))
+      .run();
   });
 }
 

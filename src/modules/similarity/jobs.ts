@@ -6,11 +6,12 @@ import type { Db } from "../../platform/db/types";
 import { storedFilePath } from "../../platform/files/storage";
 import type { Runtime } from "../../platform/runtime";
 import { readyFilesByIds } from "../files/attachments";
-import { recordCheck, recordFailure } from "./compare";
+import { recordFailure } from "./compare";
 import { extractFileText, MAX_EXTRACT_BYTES, readerOf } from "./extract";
 import { normaliseText } from "./normalise";
 import { type SimilarityKind, similarityChecks } from "./tables";
 import { fingerprints } from "./winnow";
+import type { WorkerReply, WorkerRequest } from "./worker";
 
 /** Checks at once per server: each is mostly synchronous CPU and one write, so more would only queue behind the lock. */
 const CONCURRENCY = 1;
@@ -131,16 +132,46 @@ async function runCheck(rt: Runtime, job: Job) {
   }
   if (!loaded) return;
   const t0 = performance.now();
-  const prints = fingerprints(normaliseText(loaded.text));
+  const hashes = [...fingerprints(normaliseText(loaded.text))].sort((a, b) => a - b);
   const t1 = performance.now();
-  rt.tenants.use(job.tenantId, (h) => recordCheck(h.db, loaded.row, prints));
+  const { seq, contentId, ownerId } = loaded.row;
+  await inWorker(rt, { path: rt.tenants.fileOf(job.tenantId), row: { seq, contentId, ownerId }, hashes });
   const ms = (a: number, b: number) => Math.round((b - a) * 100) / 100;
   rt.log({
     event: "similarity.checked",
     submissionId: job.submissionId,
-    fingerprints: prints.size,
+    fingerprints: hashes.length,
     winnowMs: ms(t0, t1),
     recordMs: ms(t1, performance.now()),
+  });
+}
+
+/**
+ * The worker's module: next to this file when run from source; in the compiled binary, the extra
+ * entrypoint scripts/build.ts embeds, named relative to src/.
+ */
+const WORKER = import.meta.url.includes("$bunfs") ? "./modules/similarity/worker.ts" : new URL("./worker.ts", import.meta.url).href;
+
+type Workers = { worker: Worker; next: number; waiting: Map<number, (reply: WorkerReply) => void> };
+const workers = new WeakMap<Runtime, Workers>();
+
+/** Records one check on the server's similarity thread (started on first use, ended by stopSimilarityChecks). */
+function inWorker(rt: Runtime, request: Omit<WorkerRequest, "id">): Promise<void> {
+  let w = workers.get(rt);
+  if (!w) {
+    const created: Workers = { worker: new Worker(WORKER), next: 0, waiting: new Map() };
+    created.worker.onmessage = (e: MessageEvent<WorkerReply>) => {
+      created.waiting.get(e.data.id)?.(e.data);
+      created.waiting.delete(e.data.id);
+    };
+    w = created;
+    workers.set(rt, w);
+  }
+  const id = ++w.next;
+  const { worker, waiting } = w;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, (reply) => (reply.error ? reject(new Error(reply.error)) : resolve()));
+    worker.postMessage({ ...request, id } satisfies WorkerRequest);
   });
 }
 
@@ -169,4 +200,6 @@ export async function stopSimilarityChecks(rt: Runtime) {
   q.stopped = true;
   q.waiting.length = 0;
   await Promise.all(q.running);
+  workers.get(rt)?.worker.terminate();
+  workers.delete(rt);
 }
