@@ -1,6 +1,7 @@
 import { createApp } from "./app";
 import { rebuildDirectory } from "./cli/reindex";
 import { type Config, ConfigError } from "./config";
+import { resumeSimilarityChecks, stopSimilarityChecks } from "./modules/similarity/jobs";
 import { lockDataDir } from "./platform/db/data-lock";
 
 /** The largest upload (1 GiB) plus room: the runtime's own limit never answers before ours. */
@@ -32,12 +33,14 @@ export function startServer(config: Config) {
   const port = app.server?.port ?? config.port;
   // With --port 0 the real port is known only now; links must carry it unless a public URL was set.
   if (config.publicUrl === "http://localhost:0") rt.config.publicUrl = `http://localhost:${port}`;
+  resumeSimilarityChecks(rt);
   return {
     app,
     rt,
     port,
     url: `http://localhost:${port}`,
     async stop() {
+      await stopSimilarityChecks(rt);
       await app.stop(true);
       rt.close();
       unlock();
@@ -54,6 +57,8 @@ export function startServer(config: Config) {
       while (rt.inFlight > 0 && performance.now() < deadline) await Bun.sleep(10);
       const drained = rt.inFlight <= 0;
       await app.server?.stop(true);
+      // A check still running finishes; queued ones stay PENDING and run at the next start.
+      await stopSimilarityChecks(rt);
       rt.log({ event: "shutdown", drained, unfinished: Math.max(0, rt.inFlight) });
       rt.close();
     },

@@ -249,6 +249,7 @@ describe("POST /api/v1/group-assignments/{contentId}/submissions — submitGroup
       feedback: null,
       gradedAt: null,
       returnedAt: null,
+      similarity: null,
     });
     const second = await submit(p2, id, { body: "Draft two" });
     expect([second.revision, second.submitterName, second.groupId]).toEqual([2, "Bob", red.id]);

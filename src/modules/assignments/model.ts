@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { DateTimeInput, Enum, Id, Int, Nullable, PageFields, PageQuery, Timestamp } from "../../platform/http/schemas";
+import { Similarity } from "../similarity/model";
 import { SUBMISSION_STATUSES } from "../submissions/columns";
 import { RUBRIC_VISIBILITIES } from "./tables";
 
@@ -92,9 +93,7 @@ export const Submission = t.Object({
   gradedAt: Nullable(Timestamp),
   returnedAt: Nullable(Timestamp),
   rubricEvaluation: Nullable(t.Object({ items: t.Array(RubricItem), total: Int() })),
-  similarity: Nullable(
-    t.Object({ status: t.String({ examples: ["PENDING"] }), copyRatio: Nullable(t.Number()), gptCopyRatio: Nullable(t.Number()) }),
-  ),
+  similarity: Nullable(Similarity),
 });
 
 export const SubmitBody = t.Object({

@@ -52,6 +52,7 @@ export function toSubmissions(rt: Runtime, actor: Actor, db: Db, loaded: Loaded[
   );
   const filesOf = new Map<string, string[]>();
   for (const l of links) filesOf.set(l.submissionId, [...(filesOf.get(l.submissionId) ?? []), l.fileId]);
+  const similarity = similarityView(db, view, ids);
   return loaded.map(({ row, displayName }) => {
     const items = row.rubricItems;
     return {
@@ -62,7 +63,7 @@ export function toSubmissions(rt: Runtime, actor: Actor, db: Db, loaded: Loaded[
       attachments: revisionAttachments(rt, actor, ready, filesOf.get(row.id) ?? [], `assignment-submission:${row.id}`),
       ...revisionFields(row, view),
       rubricEvaluation: isReleased(view, row.status) && items ? { items, total: rubricTotal(items) } : null,
-      similarity: similarityView(view),
+      similarity: similarity(row.id),
     };
   });
 }
@@ -121,7 +122,15 @@ export function submitAssignment(rt: Runtime, actor: Actor, contentId: string, i
         .values(fileIds.map((fileId, position) => ({ submissionId: id, fileId, position })))
         .run();
     }
-    onRevisionSubmitted(tx, { kind: "assignment", submissionId: id, contentId, body: input.body ?? null, fileIds });
+    onRevisionSubmitted(rt, actor, tx, {
+      kind: "ASSIGNMENT",
+      contentId,
+      submissionId: id,
+      ownerId: actor.profileId,
+      displayName: actor.displayName,
+      body: input.body ?? null,
+      fileIds,
+    });
     const loaded = selectSubmissions(tx, eq(s.id, id)).all();
     return toSubmissions(rt, actor, tx, loaded, "participant")[0] as Static<typeof Submission>;
   });

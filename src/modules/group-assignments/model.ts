@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { DateTimeInput, Enum, Id, Int, Nullable, PageFields, PageQuery, Timestamp } from "../../platform/http/schemas";
+import { Similarity } from "../similarity/model";
 import { SUBMISSION_STATUSES } from "../submissions/columns";
 import { LINK_INVALID_REASONS, SUBMISSION_METHODS } from "./tables";
 
@@ -70,6 +71,7 @@ export const GroupSubmission = t.Object({
   feedback: Nullable(t.String({ description: "Participants: null until RETURNED" })),
   gradedAt: Nullable(Timestamp),
   returnedAt: Nullable(Timestamp),
+  similarity: Nullable(Similarity),
 });
 
 export const GroupSubmissionsQuery = t.Object({ ...PageQuery, status: t.Optional(Enum(SUBMISSION_STATUSES)) });

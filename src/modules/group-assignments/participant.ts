@@ -73,7 +73,15 @@ export function submitGroupAssignment(
       tx.insert(groupSubmissionFiles)
         .values(fileIds.map((fileId) => ({ submissionId: row.id, fileId })))
         .run();
-    onRevisionSubmitted(tx, { kind: "group-assignment", submissionId: row.id, contentId, body, fileIds });
+    onRevisionSubmitted(rt, actor, tx, {
+      kind: "GROUP_ASSIGNMENT",
+      contentId,
+      submissionId: row.id,
+      ownerId: group.id,
+      displayName: group.name,
+      body,
+      fileIds,
+    });
     return toGroupSubmissions(rt, actor, tx, [row], true)[0] as Static<typeof GroupSubmission>;
   });
 }

@@ -13,6 +13,7 @@ import { readyFilesByIds } from "../files/attachments";
 import { canManageSql, contentForManager, contentVisibleTo, visibleContentSql } from "../library/access";
 import { checkMaxScore } from "../submissions/grading";
 import { gradedSet, latestPage, onLatestRevision, type RevisionRef, returnedSet } from "../submissions/revisions";
+import { similarityView } from "../submissions/similarity-hook";
 import { revisionAttachments, revisionFields } from "../submissions/view";
 import { GROUP_ASSIGNMENT, loadGroupAssignmentConfig, type StoredConfig } from "./config";
 import { groupPeople, linkStatus, setGroups } from "./link";
@@ -32,6 +33,12 @@ export function toGroupSubmissions(rt: Runtime, reader: Reader, db: Db, rows: Su
     db,
     rows.flatMap((r) => r.fileIds),
   );
+  const view = participant ? "participant" : "manager";
+  const similarity = similarityView(
+    db,
+    view,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     id: r.id,
     groupId: r.groupId,
@@ -40,7 +47,8 @@ export function toGroupSubmissions(rt: Runtime, reader: Reader, db: Db, rows: Su
     submitterName: r.submitterName,
     body: r.body,
     attachments: revisionAttachments(rt, reader, files, r.fileIds, `group-submission:${r.id}`),
-    ...revisionFields(r, participant ? "participant" : "manager"),
+    ...revisionFields(r, view),
+    similarity: similarity(r.id),
   }));
 }
 

@@ -1,20 +1,21 @@
-// The similarity hook: the one place both submit operations tell the similarity check about a new
-// revision, and where its result enters the manager's view (DECISIONS §9.2 submitAssignment).
+// The similarity hook: the one place both submit operations hand a new revision to the similarity
+// check (DECISIONS §12), and where its result enters the manager's view.
 import type { Db } from "../../platform/db/types";
+import type { Runtime } from "../../platform/runtime";
+import { enqueueSimilarity, type SimilarityJobInput } from "../similarity/jobs";
+import { similarityOf } from "../similarity/reader";
 import type { View } from "./view";
 
-export type SubmittedRevision = {
-  kind: "assignment" | "group-assignment";
-  submissionId: string;
-  contentId: string;
-  body: string | null;
-  fileIds: string[];
-};
+/**
+ * Called inside the submit transaction after the revision is stored: its PENDING check commits with
+ * it, and the check itself runs after the commit, off the request.
+ */
+export function onRevisionSubmitted(rt: Runtime, tenant: { tenantId: string }, tx: Db, revision: SimilarityJobInput): void {
+  enqueueSimilarity(rt, tenant, tx, revision);
+}
 
-/** Called inside the submit transaction after the revision is stored. No checker runs yet. */
-export function onRevisionSubmitted(_tx: Db, _revision: SubmittedRevision): void {}
-
-/** The similarity block of a record: managers only; every revision stays PENDING until a checker runs. */
-export function similarityView(view: View) {
-  return view === "manager" ? { status: "PENDING" as const, copyRatio: null, gptCopyRatio: null } : null;
+/** The similarity block of each of these revisions: managers only, null for participants (§9.1). */
+export function similarityView(db: Db, view: View, submissionIds: readonly string[]) {
+  if (view !== "manager") return (_id: string) => null;
+  return similarityOf(db, submissionIds);
 }

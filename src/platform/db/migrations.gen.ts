@@ -8,6 +8,7 @@ import tenant0 from "../../../drizzle/tenant/0000_init.sql" with { type: "text" 
 import tenant1 from "../../../drizzle/tenant/0001_steady_lord_tyger.sql" with { type: "text" };
 import tenant2 from "../../../drizzle/tenant/0002_giant_thaddeus_ross.sql" with { type: "text" };
 import tenant3 from "../../../drizzle/tenant/0003_careful_solo.sql" with { type: "text" };
+import tenant4 from "../../../drizzle/tenant/0004_fat_puma.sql" with { type: "text" };
 
 export const platformMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795432067584, sql: platform0 },
@@ -19,4 +20,5 @@ export const tenantMigrations: EmbeddedMigration[] = [
   { tag: "0001_steady_lord_tyger", when: 1795640305117, sql: tenant1 },
   { tag: "0002_giant_thaddeus_ross", when: 1795642960395, sql: tenant2 },
   { tag: "0003_careful_solo", when: 1795643072625, sql: tenant3 },
+  { tag: "0004_fat_puma", when: 1795644417298, sql: tenant4 },
 ];

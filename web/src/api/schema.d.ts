@@ -25722,10 +25722,19 @@ export interface operations {
                                 total: number;
                             } | null;
                             similarity: {
-                                /** @example PENDING */
-                                status: string;
+                                /** @description PENDING until the background check has run; FAILED when an attachment could not be read (the reason is logged) */
+                                status: "PENDING" | "COMPLETED" | "FAILED";
                                 copyRatio: number | null;
-                                gptCopyRatio: number | null;
+                                /** @description Always null: no offline detector of generated text is trustworthy enough to accuse a student */
+                                gptCopyRatio: null;
+                                /** @description Up to 3 other submissions, most similar first */
+                                matches: {
+                                    /** @description The other submission (its latest revision when the check ran) */
+                                    submissionId: string;
+                                    displayName: string | null;
+                                    /** @description % of this submission's fingerprints found in that one */
+                                    copyRatio: number;
+                                }[];
                             } | null;
                         }[];
                         pendingCount: number;
@@ -25871,10 +25880,19 @@ export interface operations {
                             total: number;
                         } | null;
                         similarity: {
-                            /** @example PENDING */
-                            status: string;
+                            /** @description PENDING until the background check has run; FAILED when an attachment could not be read (the reason is logged) */
+                            status: "PENDING" | "COMPLETED" | "FAILED";
                             copyRatio: number | null;
-                            gptCopyRatio: number | null;
+                            /** @description Always null: no offline detector of generated text is trustworthy enough to accuse a student */
+                            gptCopyRatio: null;
+                            /** @description Up to 3 other submissions, most similar first */
+                            matches: {
+                                /** @description The other submission (its latest revision when the check ran) */
+                                submissionId: string;
+                                displayName: string | null;
+                                /** @description % of this submission's fingerprints found in that one */
+                                copyRatio: number;
+                            }[];
                         } | null;
                     };
                 };
@@ -26013,10 +26031,19 @@ export interface operations {
                                 total: number;
                             } | null;
                             similarity: {
-                                /** @example PENDING */
-                                status: string;
+                                /** @description PENDING until the background check has run; FAILED when an attachment could not be read (the reason is logged) */
+                                status: "PENDING" | "COMPLETED" | "FAILED";
                                 copyRatio: number | null;
-                                gptCopyRatio: number | null;
+                                /** @description Always null: no offline detector of generated text is trustworthy enough to accuse a student */
+                                gptCopyRatio: null;
+                                /** @description Up to 3 other submissions, most similar first */
+                                matches: {
+                                    /** @description The other submission (its latest revision when the check ran) */
+                                    submissionId: string;
+                                    displayName: string | null;
+                                    /** @description % of this submission's fingerprints found in that one */
+                                    copyRatio: number;
+                                }[];
                             } | null;
                         };
                         history: {
@@ -26051,10 +26078,19 @@ export interface operations {
                                 total: number;
                             } | null;
                             similarity: {
-                                /** @example PENDING */
-                                status: string;
+                                /** @description PENDING until the background check has run; FAILED when an attachment could not be read (the reason is logged) */
+                                status: "PENDING" | "COMPLETED" | "FAILED";
                                 copyRatio: number | null;
-                                gptCopyRatio: number | null;
+                                /** @description Always null: no offline detector of generated text is trustworthy enough to accuse a student */
+                                gptCopyRatio: null;
+                                /** @description Up to 3 other submissions, most similar first */
+                                matches: {
+                                    /** @description The other submission (its latest revision when the check ran) */
+                                    submissionId: string;
+                                    displayName: string | null;
+                                    /** @description % of this submission's fingerprints found in that one */
+                                    copyRatio: number;
+                                }[];
                             } | null;
                         }[];
                     };
@@ -26205,10 +26241,19 @@ export interface operations {
                             total: number;
                         } | null;
                         similarity: {
-                            /** @example PENDING */
-                            status: string;
+                            /** @description PENDING until the background check has run; FAILED when an attachment could not be read (the reason is logged) */
+                            status: "PENDING" | "COMPLETED" | "FAILED";
                             copyRatio: number | null;
-                            gptCopyRatio: number | null;
+                            /** @description Always null: no offline detector of generated text is trustworthy enough to accuse a student */
+                            gptCopyRatio: null;
+                            /** @description Up to 3 other submissions, most similar first */
+                            matches: {
+                                /** @description The other submission (its latest revision when the check ran) */
+                                submissionId: string;
+                                displayName: string | null;
+                                /** @description % of this submission's fingerprints found in that one */
+                                copyRatio: number;
+                            }[];
                         } | null;
                     };
                 };
@@ -26352,10 +26397,19 @@ export interface operations {
                             total: number;
                         } | null;
                         similarity: {
-                            /** @example PENDING */
-                            status: string;
+                            /** @description PENDING until the background check has run; FAILED when an attachment could not be read (the reason is logged) */
+                            status: "PENDING" | "COMPLETED" | "FAILED";
                             copyRatio: number | null;
-                            gptCopyRatio: number | null;
+                            /** @description Always null: no offline detector of generated text is trustworthy enough to accuse a student */
+                            gptCopyRatio: null;
+                            /** @description Up to 3 other submissions, most similar first */
+                            matches: {
+                                /** @description The other submission (its latest revision when the check ran) */
+                                submissionId: string;
+                                displayName: string | null;
+                                /** @description % of this submission's fingerprints found in that one */
+                                copyRatio: number;
+                            }[];
                         } | null;
                     };
                 };
@@ -26493,10 +26547,19 @@ export interface operations {
                             total: number;
                         } | null;
                         similarity: {
-                            /** @example PENDING */
-                            status: string;
+                            /** @description PENDING until the background check has run; FAILED when an attachment could not be read (the reason is logged) */
+                            status: "PENDING" | "COMPLETED" | "FAILED";
                             copyRatio: number | null;
-                            gptCopyRatio: number | null;
+                            /** @description Always null: no offline detector of generated text is trustworthy enough to accuse a student */
+                            gptCopyRatio: null;
+                            /** @description Up to 3 other submissions, most similar first */
+                            matches: {
+                                /** @description The other submission (its latest revision when the check ran) */
+                                submissionId: string;
+                                displayName: string | null;
+                                /** @description % of this submission's fingerprints found in that one */
+                                copyRatio: number;
+                            }[];
                         } | null;
                     };
                 };
@@ -26747,10 +26810,19 @@ export interface operations {
                                 total: number;
                             } | null;
                             similarity: {
-                                /** @example PENDING */
-                                status: string;
+                                /** @description PENDING until the background check has run; FAILED when an attachment could not be read (the reason is logged) */
+                                status: "PENDING" | "COMPLETED" | "FAILED";
                                 copyRatio: number | null;
-                                gptCopyRatio: number | null;
+                                /** @description Always null: no offline detector of generated text is trustworthy enough to accuse a student */
+                                gptCopyRatio: null;
+                                /** @description Up to 3 other submissions, most similar first */
+                                matches: {
+                                    /** @description The other submission (its latest revision when the check ran) */
+                                    submissionId: string;
+                                    displayName: string | null;
+                                    /** @description % of this submission's fingerprints found in that one */
+                                    copyRatio: number;
+                                }[];
                             } | null;
                         } | null;
                         history: {
@@ -26785,10 +26857,19 @@ export interface operations {
                                 total: number;
                             } | null;
                             similarity: {
-                                /** @example PENDING */
-                                status: string;
+                                /** @description PENDING until the background check has run; FAILED when an attachment could not be read (the reason is logged) */
+                                status: "PENDING" | "COMPLETED" | "FAILED";
                                 copyRatio: number | null;
-                                gptCopyRatio: number | null;
+                                /** @description Always null: no offline detector of generated text is trustworthy enough to accuse a student */
+                                gptCopyRatio: null;
+                                /** @description Up to 3 other submissions, most similar first */
+                                matches: {
+                                    /** @description The other submission (its latest revision when the check ran) */
+                                    submissionId: string;
+                                    displayName: string | null;
+                                    /** @description % of this submission's fingerprints found in that one */
+                                    copyRatio: number;
+                                }[];
                             } | null;
                         }[];
                     };
@@ -32121,6 +32202,21 @@ export interface operations {
                             feedback: string | null;
                             gradedAt: string | null;
                             returnedAt: string | null;
+                            similarity: {
+                                /** @description PENDING until the background check has run; FAILED when an attachment could not be read (the reason is logged) */
+                                status: "PENDING" | "COMPLETED" | "FAILED";
+                                copyRatio: number | null;
+                                /** @description Always null: no offline detector of generated text is trustworthy enough to accuse a student */
+                                gptCopyRatio: null;
+                                /** @description Up to 3 other submissions, most similar first */
+                                matches: {
+                                    /** @description The other submission (its latest revision when the check ran) */
+                                    submissionId: string;
+                                    displayName: string | null;
+                                    /** @description % of this submission's fingerprints found in that one */
+                                    copyRatio: number;
+                                }[];
+                            } | null;
                         }[];
                         /** @description Groups whose latest revision is SUBMITTED */
                         pendingCount: number;
@@ -32264,6 +32360,21 @@ export interface operations {
                         feedback: string | null;
                         gradedAt: string | null;
                         returnedAt: string | null;
+                        similarity: {
+                            /** @description PENDING until the background check has run; FAILED when an attachment could not be read (the reason is logged) */
+                            status: "PENDING" | "COMPLETED" | "FAILED";
+                            copyRatio: number | null;
+                            /** @description Always null: no offline detector of generated text is trustworthy enough to accuse a student */
+                            gptCopyRatio: null;
+                            /** @description Up to 3 other submissions, most similar first */
+                            matches: {
+                                /** @description The other submission (its latest revision when the check ran) */
+                                submissionId: string;
+                                displayName: string | null;
+                                /** @description % of this submission's fingerprints found in that one */
+                                copyRatio: number;
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -32397,6 +32508,21 @@ export interface operations {
                             feedback: string | null;
                             gradedAt: string | null;
                             returnedAt: string | null;
+                            similarity: {
+                                /** @description PENDING until the background check has run; FAILED when an attachment could not be read (the reason is logged) */
+                                status: "PENDING" | "COMPLETED" | "FAILED";
+                                copyRatio: number | null;
+                                /** @description Always null: no offline detector of generated text is trustworthy enough to accuse a student */
+                                gptCopyRatio: null;
+                                /** @description Up to 3 other submissions, most similar first */
+                                matches: {
+                                    /** @description The other submission (its latest revision when the check ran) */
+                                    submissionId: string;
+                                    displayName: string | null;
+                                    /** @description % of this submission's fingerprints found in that one */
+                                    copyRatio: number;
+                                }[];
+                            } | null;
                         };
                         /** @description Earlier revisions, newest first */
                         history: {
@@ -32427,6 +32553,21 @@ export interface operations {
                             feedback: string | null;
                             gradedAt: string | null;
                             returnedAt: string | null;
+                            similarity: {
+                                /** @description PENDING until the background check has run; FAILED when an attachment could not be read (the reason is logged) */
+                                status: "PENDING" | "COMPLETED" | "FAILED";
+                                copyRatio: number | null;
+                                /** @description Always null: no offline detector of generated text is trustworthy enough to accuse a student */
+                                gptCopyRatio: null;
+                                /** @description Up to 3 other submissions, most similar first */
+                                matches: {
+                                    /** @description The other submission (its latest revision when the check ran) */
+                                    submissionId: string;
+                                    displayName: string | null;
+                                    /** @description % of this submission's fingerprints found in that one */
+                                    copyRatio: number;
+                                }[];
+                            } | null;
                         }[];
                     };
                 };
@@ -32573,6 +32714,21 @@ export interface operations {
                         feedback: string | null;
                         gradedAt: string | null;
                         returnedAt: string | null;
+                        similarity: {
+                            /** @description PENDING until the background check has run; FAILED when an attachment could not be read (the reason is logged) */
+                            status: "PENDING" | "COMPLETED" | "FAILED";
+                            copyRatio: number | null;
+                            /** @description Always null: no offline detector of generated text is trustworthy enough to accuse a student */
+                            gptCopyRatio: null;
+                            /** @description Up to 3 other submissions, most similar first */
+                            matches: {
+                                /** @description The other submission (its latest revision when the check ran) */
+                                submissionId: string;
+                                displayName: string | null;
+                                /** @description % of this submission's fingerprints found in that one */
+                                copyRatio: number;
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -32711,6 +32867,21 @@ export interface operations {
                         feedback: string | null;
                         gradedAt: string | null;
                         returnedAt: string | null;
+                        similarity: {
+                            /** @description PENDING until the background check has run; FAILED when an attachment could not be read (the reason is logged) */
+                            status: "PENDING" | "COMPLETED" | "FAILED";
+                            copyRatio: number | null;
+                            /** @description Always null: no offline detector of generated text is trustworthy enough to accuse a student */
+                            gptCopyRatio: null;
+                            /** @description Up to 3 other submissions, most similar first */
+                            matches: {
+                                /** @description The other submission (its latest revision when the check ran) */
+                                submissionId: string;
+                                displayName: string | null;
+                                /** @description % of this submission's fingerprints found in that one */
+                                copyRatio: number;
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -32965,6 +33136,21 @@ export interface operations {
                         feedback: string | null;
                         gradedAt: string | null;
                         returnedAt: string | null;
+                        similarity: {
+                            /** @description PENDING until the background check has run; FAILED when an attachment could not be read (the reason is logged) */
+                            status: "PENDING" | "COMPLETED" | "FAILED";
+                            copyRatio: number | null;
+                            /** @description Always null: no offline detector of generated text is trustworthy enough to accuse a student */
+                            gptCopyRatio: null;
+                            /** @description Up to 3 other submissions, most similar first */
+                            matches: {
+                                /** @description The other submission (its latest revision when the check ran) */
+                                submissionId: string;
+                                displayName: string | null;
+                                /** @description % of this submission's fingerprints found in that one */
+                                copyRatio: number;
+                            }[];
+                        } | null;
                     };
                 };
             };
@@ -33115,6 +33301,21 @@ export interface operations {
                             feedback: string | null;
                             gradedAt: string | null;
                             returnedAt: string | null;
+                            similarity: {
+                                /** @description PENDING until the background check has run; FAILED when an attachment could not be read (the reason is logged) */
+                                status: "PENDING" | "COMPLETED" | "FAILED";
+                                copyRatio: number | null;
+                                /** @description Always null: no offline detector of generated text is trustworthy enough to accuse a student */
+                                gptCopyRatio: null;
+                                /** @description Up to 3 other submissions, most similar first */
+                                matches: {
+                                    /** @description The other submission (its latest revision when the check ran) */
+                                    submissionId: string;
+                                    displayName: string | null;
+                                    /** @description % of this submission's fingerprints found in that one */
+                                    copyRatio: number;
+                                }[];
+                            } | null;
                         } | null;
                         history: {
                             id: string;
@@ -33144,6 +33345,21 @@ export interface operations {
                             feedback: string | null;
                             gradedAt: string | null;
                             returnedAt: string | null;
+                            similarity: {
+                                /** @description PENDING until the background check has run; FAILED when an attachment could not be read (the reason is logged) */
+                                status: "PENDING" | "COMPLETED" | "FAILED";
+                                copyRatio: number | null;
+                                /** @description Always null: no offline detector of generated text is trustworthy enough to accuse a student */
+                                gptCopyRatio: null;
+                                /** @description Up to 3 other submissions, most similar first */
+                                matches: {
+                                    /** @description The other submission (its latest revision when the check ran) */
+                                    submissionId: string;
+                                    displayName: string | null;
+                                    /** @description % of this submission's fingerprints found in that one */
+                                    copyRatio: number;
+                                }[];
+                            } | null;
                         }[];
                     };
                 };
