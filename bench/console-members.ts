@@ -5,13 +5,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import { loadConfig } from "../src/config";
 import { resolveMember } from "../src/modules/members/actor";
 import { insertMember } from "../src/modules/members/create";
 import { roleByKey } from "../src/modules/roles/builtin";
 import { write } from "../src/platform/db/types";
 import { createRuntime } from "../src/platform/runtime";
+import { launchChromium } from "../test/helpers/chromium";
 import { benchTenant, percentile, round, waitReady } from "./lib";
 
 const arg = (name: string, d: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1] || d) || d;
@@ -47,18 +47,7 @@ const server = Bun.spawn([join(import.meta.dir, "..", "dist", "learnspace"), "se
   stdout: "ignore",
   stderr: "inherit",
 });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-});
+const browser = await launchChromium();
 try {
   await waitReady(`http://127.0.0.1:${port}/readyz`);
   const base = `http://localhost:${port}`;

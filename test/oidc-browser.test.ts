@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { chromium } from "playwright-core";
+import { CHROMIUM, launchChromium } from "./helpers/chromium";
 import { startOp } from "./helpers/oidc-op";
 import { createMemberFixture, createTenantFixture, useServer } from "./helpers/server";
 
 // Debian's Chromium (.ci/run installs it); without it this one test is skipped.
-const CHROMIUM = "/usr/bin/chromium";
 const api = useServer();
 let op: Awaited<ReturnType<typeof startOp>>;
 
@@ -34,18 +33,7 @@ test.skipIf(!existsSync(CHROMIUM))(
     const oidc = { issuer: op.issuer, clientId: "ls-browser", clientSecret: "browser-secret-0123456789" };
     expect((await as.patch("/sso-settings", { partnerProviders: [{ key: "school", labelEn: "School account", oidc }] })).status).toBe(200);
 
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const tab = await browser.newPage({ locale: "en-US" });
       await tab.goto(`${api.server.rt.config.publicUrl}/t/${tenant.tenantKey}/login`);
