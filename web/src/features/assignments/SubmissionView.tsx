@@ -38,6 +38,14 @@ export function SubmissionView({ submission: s }: { submission: Submission }) {
           <dd>{s.similarity.copyRatio === null ? s.similarity.status : `${Math.round(s.similarity.copyRatio * 100)}%`}</dd>
         </>
       )}
+      {s.rubricEvaluation && (
+        <>
+          <dt>{t("assignment.rubric")}</dt>
+          <dd>
+            {s.rubricEvaluation.items.map((i) => i.points).join(" + ")} = {s.rubricEvaluation.total}
+          </dd>
+        </>
+      )}
       <dt>{t("quiz.score")}</dt>
       <dd data-testid="submission-score">{s.score ?? "—"}</dd>
       {s.feedback && (

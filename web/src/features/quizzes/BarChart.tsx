@@ -16,7 +16,7 @@ export function BarChart({
   const row = 28;
   const width = 560;
   const labelW = 200;
-  const scale = (v: number) => (max > 0 ? ((width - labelW - 60) * v) / max : 0);
+  const scale = (v: number) => (max > 0 ? ((width - labelW - 60) * Math.min(v, max)) / max : 0);
   return (
     <figure className="chart">
       <figcaption>{caption}</figcaption>

@@ -6,7 +6,8 @@ import { useSearch } from "../../shell/router";
 import { Field, FormError, fieldError, formatDate, Loading } from "../../shell/ui";
 import { BarChart } from "./BarChart";
 
-const pct = (rate: number) => Math.round(rate * 1000) / 10;
+// correctRate is already a percentage (answers with isCorrect ÷ answeredCount × 100).
+const pct = (rate: number) => Math.round(rate * 10) / 10;
 
 /** Quiz statistics as charts, every attempt, and one attempt opened for scoring ESSAY answers by hand. */
 export function QuizResults({ contentId }: { contentId: string }) {

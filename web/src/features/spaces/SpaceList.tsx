@@ -81,31 +81,33 @@ export function SpaceList() {
           <Tabs.Trigger value="active">{t("spaces.active")}</Tabs.Trigger>
           <Tabs.Trigger value="inactive">{t("spaces.inactive")}</Tabs.Trigger>
         </Tabs.List>
+        <Tabs.Content value={status}>
+          {!spaces.data ? (
+            <Loading />
+          ) : spaces.data.spaces.length === 0 ? (
+            <p>{t("common.empty")}</p>
+          ) : (
+            <ul className="cards">
+              {spaces.data.spaces.map((s) => (
+                <li key={s.id}>
+                  <a
+                    href={spacePath(s.id)}
+                    onClick={(e) => {
+                      e.preventDefault();
+                      navigate(spacePath(s.id));
+                    }}
+                  >
+                    {s.name}
+                  </a>
+                  <small className="muted">
+                    {t("spaces.counts", { members: s.participantCount, posts: s.postCount, contents: s.contentCount })}
+                  </small>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Tabs.Content>
       </Tabs.Root>
-      {!spaces.data ? (
-        <Loading />
-      ) : spaces.data.spaces.length === 0 ? (
-        <p>{t("common.empty")}</p>
-      ) : (
-        <ul className="cards">
-          {spaces.data.spaces.map((s) => (
-            <li key={s.id}>
-              <a
-                href={spacePath(s.id)}
-                onClick={(e) => {
-                  e.preventDefault();
-                  navigate(spacePath(s.id));
-                }}
-              >
-                {s.name}
-              </a>
-              <small className="muted">
-                {t("spaces.counts", { members: s.participantCount, posts: s.postCount, contents: s.contentCount })}
-              </small>
-            </li>
-          ))}
-        </ul>
-      )}
     </section>
   );
 }
