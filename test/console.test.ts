@@ -20,6 +20,10 @@ describe("GET / — the web console", () => {
   });
 
   test("leaves the API, docs, hosted pages and probes their own answers", async () => {
+    const deep = await get("/no/such/path/123");
+    expect(deep.status).toBe(404);
+    expect(deep.headers.get("content-type")).toContain("application/problem+json");
+    expect((await get("/api")).status).toBe(404);
     const api = await get("/api/v1/no-such-route");
     expect(api.status).toBe(404);
     expect(api.headers.get("content-type")).toContain("application/problem+json");

@@ -5,7 +5,7 @@ import { Elysia } from "elysia";
 import { notFound } from "../../platform/http/errors";
 import { consoleAssets } from "./assets.gen";
 
-/** Paths the console never answers: the API, the docs, the hosted pages and the probes keep their own 404. */
+/** First segments the console never answers: the API, the docs, the hosted pages and the probes keep their own 404. */
 const RESERVED = /^\/(api|docs|openapi\.json|t|healthz|readyz|metrics)(\/|$)/;
 /** Scripts only from the binary; styles from the binary plus the tags stamped with this response's nonce. */
 const csp = (nonce: string) =>
@@ -26,7 +26,7 @@ function assetMap(dist: string | undefined): Map<string, string> {
 }
 
 /**
- * The web console (web/): hashed assets cached for a year, index.html for every other client route,
+ * The web console (web/): hashed assets cached for a year, index.html for every one-segment client route,
  * never cached, under a CSP that allows only the console's own scripts and styles.
  */
 export function consoleModule(dist?: string) {
@@ -63,5 +63,6 @@ export function consoleModule(dist?: string) {
     if (/\.[a-z0-9]+$/i.test(path)) throw notFound();
     return page();
   };
-  return new Elysia({ name: "module.console" }).get("/", page).get("/*", serve);
+  // Screens are one path segment (their state is in the query string), so deeper unknown paths stay unmatched 404s.
+  return new Elysia({ name: "module.console" }).get("/", page).get("/:screen", serve).get("/assets/:file", serve);
 }
