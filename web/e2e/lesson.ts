@@ -38,11 +38,18 @@ export async function lesson(h: Helpers) {
     const left = w.take();
     assert(left.length === 0, `${page.url()}: ${left.join("; ")}`);
   };
+  // The open space and content are in the query string (/spaces?space=…&content=…).
+  const spaceOf = (contentPath: string) => contentPath.replace(/&content=[^&]*/, "");
+  // Signed in, and the first screen's requests answered (a goto now would abort them, and watch() reports that).
+  const signIn = async (page: Page, who: string) => {
+    await h.signIn(page, base, who);
+    await page.waitForLoadState("networkidle");
+  };
   let quizPath = "";
   let assignmentPath = "";
 
   await check("lesson: the teacher creates a quiz with every question type incl. ESSAY in the space's classwork", async () => {
-    await h.signIn(teacher, base, "t-kim");
+    await signIn(teacher, "t-kim");
     await teacher.goto(`${base}/spaces`);
     await teacher.getByRole("link", { name: SPACE }).click();
     await teacher.getByRole("heading", { level: 1, name: SPACE }).waitFor();
@@ -52,7 +59,7 @@ export async function lesson(h: Helpers) {
     await folder.getByLabel("Title").fill(QUIZ);
     await folder.getByRole("button", { name: "Create" }).click();
     await teacher.getByRole("heading", { level: 1, name: QUIZ }).waitFor();
-    quizPath = new URL(teacher.url()).pathname;
+    quizPath = new URL(teacher.url()).pathname + new URL(teacher.url()).search;
     await teacher.getByLabel("Time limit (minutes)").fill("20");
     for (const type of ["SINGLE", "SHORT_ANSWER", "ESSAY"]) {
       await teacher.getByLabel("Question type").selectOption(type);
@@ -74,13 +81,13 @@ export async function lesson(h: Helpers) {
   });
 
   await check("lesson: the teacher creates an assignment with a maximum score and a two-criterion rubric", async () => {
-    await teacher.goto(`${base}${quizPath.replace(/\/contents\/.*/, "")}?tab=classwork`);
+    await teacher.goto(`${base}${spaceOf(quizPath)}&tab=classwork`);
     const folder = teacher.locator("section.panel", { has: teacher.getByRole("heading", { name: "1학기 Term 1" }) });
     await folder.getByLabel("Type").selectOption("ASSIGNMENT");
     await folder.getByLabel("Title").fill(ASSIGNMENT);
     await folder.getByRole("button", { name: "Create" }).click();
     await teacher.getByRole("heading", { level: 1, name: ASSIGNMENT }).waitFor();
-    assignmentPath = new URL(teacher.url()).pathname;
+    assignmentPath = new URL(teacher.url()).pathname + new URL(teacher.url()).search;
     await teacher.getByLabel("Maximum score").fill("10");
     await teacher.getByRole("button", { name: "Save rules" }).click();
     await teacher.getByRole("status").filter({ hasText: "Saved." }).first().waitFor();
@@ -102,8 +109,8 @@ export async function lesson(h: Helpers) {
       const ctx = await h.context();
       const page = await ctx.newPage();
       const errors = h.watch(page);
-      await h.signIn(page, base, s.id);
-      await page.goto(`${base}/todo`);
+      await signIn(page, s.id);
+      await page.getByRole("heading", { level: 1, name: "To-do" }).waitFor(); // a student's first screen
       await page.getByRole("link", { name: QUIZ }).click();
       await page.getByRole("button", { name: "Start the quiz" }).click();
       await page.getByRole("timer").waitFor();
@@ -133,7 +140,7 @@ export async function lesson(h: Helpers) {
       const ctx = await h.context();
       const page = await ctx.newPage();
       const errors = h.watch(page);
-      await h.signIn(page, base, s.id);
+      await signIn(page, s.id);
       await page.goto(`${base}${assignmentPath}`);
       await page.getByRole("heading", { level: 1, name: ASSIGNMENT }).waitFor();
       await page.getByLabel("Text").fill(`Report by ${s.id}`);
@@ -164,7 +171,7 @@ export async function lesson(h: Helpers) {
 
   await check("lesson: the quiz statistics chart shows the numbers the API returns; the teacher scores the ESSAY answers", async () => {
     const statsResponse = teacher.waitForResponse((r) => r.url().includes("/statistics") && r.request().method() === "GET");
-    await teacher.goto(`${base}${quizPath}?tab=results`);
+    await teacher.goto(`${base}${quizPath}&tab=results`);
     const stats = (await (await statsResponse).json()) as {
       submittedCount: number;
       pendingManualCount: number;
@@ -201,7 +208,7 @@ export async function lesson(h: Helpers) {
   });
 
   await check("lesson: the teacher grades with the rubric, writes feedback and returns both submissions", async () => {
-    await teacher.goto(`${base}${assignmentPath}?tab=grading`);
+    await teacher.goto(`${base}${assignmentPath}&tab=grading`);
     for (const _ of STUDENTS) {
       await teacher.locator("tbody tr").filter({ hasText: "Submitted" }).first().getByRole("button").click();
       const panel = teacher.locator("section.panel", { has: teacher.getByRole("heading", { level: 2 }) }).last();
@@ -226,7 +233,7 @@ export async function lesson(h: Helpers) {
       const ctx = await h.context();
       const page = await ctx.newPage();
       const errors = h.watch(page);
-      await h.signIn(page, base, s.id);
+      await signIn(page, s.id);
       await page.goto(`${base}${assignmentPath}`);
       await page.getByTestId("submission-status").filter({ hasText: "Returned" }).waitFor();
       const total = Number(s.points[0]) + Number(s.points[1]);
@@ -239,7 +246,7 @@ export async function lesson(h: Helpers) {
       await page.getByTestId("quiz-final-score").waitFor();
       await page.getByText("Feedback: Good effort.").waitFor();
       if (s === STUDENTS[0]) await snap(page, "en-quiz-my-results");
-      await page.goto(`${base}${quizPath.replace(/\/contents\/.*/, "")}?tab=grades`);
+      await page.goto(`${base}${spaceOf(quizPath)}&tab=grades`);
       const row = page.locator("tbody tr");
       await row.getByRole("cell", { name: String(total), exact: true }).waitFor();
       if (s === STUDENTS[0]) {
@@ -252,7 +259,7 @@ export async function lesson(h: Helpers) {
   });
 
   await check("lesson: the space gradebook shows the grades and downloads as CSV", async () => {
-    await teacher.goto(`${base}${quizPath.replace(/\/contents\/.*/, "")}?tab=grades`);
+    await teacher.goto(`${base}${spaceOf(quizPath)}&tab=grades`);
     await teacher.getByRole("columnheader", { name: new RegExp(ASSIGNMENT) }).waitFor();
     const download = teacher.waitForEvent("download");
     await teacher.getByRole("button", { name: "Download CSV" }).click();
@@ -268,14 +275,14 @@ export async function lesson(h: Helpers) {
       `lesson screens in ${lang}: space stream, classwork, members, quiz results, grading, to-do pass axe and are captured`,
       async () => {
         await h.setLang(teacher, lang);
-        const space = quizPath.replace(/\/contents\/.*/, "");
+        const space = spaceOf(quizPath);
         for (const [name, path] of [
           ["spaces", "/spaces"],
           ["space-stream", space],
-          ["space-classwork", `${space}?tab=classwork`],
-          ["space-members", `${space}?tab=members`],
-          ["quiz-results", `${quizPath}?tab=results`],
-          ["assignment-grading", `${assignmentPath}?tab=grading`],
+          ["space-classwork", `${space}&tab=classwork`],
+          ["space-members", `${space}&tab=members`],
+          ["quiz-results", `${quizPath}&tab=results`],
+          ["assignment-grading", `${assignmentPath}&tab=grading`],
           ["todo", "/todo"],
         ] as const) {
           await teacher.goto(`${base}${path}`);

@@ -20,7 +20,7 @@ export default function ContentPage({ spaceId, contentId }: { spaceId: string; c
   });
   if (!content.data) return <Loading />;
   const c = content.data;
-  const back = `${spacePath(spaceId)}?tab=classwork`;
+  const back = `${spacePath(spaceId)}&tab=classwork`;
   return (
     <section>
       <p>

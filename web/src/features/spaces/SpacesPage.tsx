@@ -1,15 +1,16 @@
 import { lazy, Suspense } from "react";
-import { useLocation } from "../../shell/router";
+import { useSearch } from "../../shell/router";
 import { Loading } from "../../shell/ui";
 import { SpaceList } from "./SpaceList";
 
 const SpaceHome = lazy(() => import("./SpaceHome"));
 const ContentPage = lazy(() => import("../library/ContentPage"));
 
-/** /spaces, /spaces/:spaceId and /spaces/:spaceId/contents/:contentId: each deeper level is its own chunk. */
+/** /spaces, ?space= (a space's home) and &content= (one of its contents): each deeper level is its own chunk. */
 export default function SpacesPage() {
-  const { path } = useLocation();
-  const [, spaceId, , contentId] = path.split("/").filter(Boolean);
+  const { get } = useSearch();
+  const spaceId = get("space");
+  const contentId = get("content");
   return (
     <Suspense fallback={<Loading />}>
       {spaceId && contentId ? (

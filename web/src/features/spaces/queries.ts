@@ -23,5 +23,6 @@ export function useIsSpaceAdmin(spaceId: string): boolean | undefined {
   return members.data?.members.some((m) => m.id === user.id && m.role === "ADMIN");
 }
 
+/** Screens are one path segment (the server answers only those), so the open space and content live in the query string. */
 export const spacePath = (spaceId: string, contentId?: string) =>
-  contentId ? `/spaces/${spaceId}/contents/${contentId}` : `/spaces/${spaceId}`;
+  `/spaces?space=${encodeURIComponent(spaceId)}${contentId ? `&content=${encodeURIComponent(contentId)}` : ""}`;
