@@ -159,12 +159,11 @@ function AttemptForm({ contentId, attempt, onDone }: { contentId: string; attemp
         {left === null
           ? t("quiz.noLimit")
           : t("quiz.timeLeft", { time: `${Math.floor(Math.max(0, left) / 60)}:${String(Math.max(0, left) % 60).padStart(2, "0")}` })}
-        {" · "}
         <span role="status">
           {save.isPending
-            ? t("quiz.saving")
+            ? ` · ${t("quiz.saving")}`
             : save.isSuccess
-              ? t("quiz.savedAt", { time: new Date(save.data.savedAt).toLocaleTimeString() })
+              ? ` · ${t("quiz.savedAt", { time: new Date(save.data.savedAt).toLocaleTimeString() })}`
               : ""}
         </span>
       </p>
