@@ -26,7 +26,8 @@ const STUDENTS = [
 ];
 
 export async function lesson(h: Helpers) {
-  const { base, shots, check, assert } = h;
+  const { base, shots, check } = h;
+  const assert: Helpers["assert"] = h.assert;
   const teacherCtx = await h.context();
   const teacher = await teacherCtx.newPage();
   const teacherErrors = h.watch(teacher);
