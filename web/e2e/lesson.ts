@@ -217,6 +217,9 @@ export async function lesson(h: Helpers) {
       const text = (await panel.getByText(/^Report by s\d+$/).textContent()) ?? "";
       const s = STUDENTS.find((x) => text.endsWith(x.id));
       assert(s, `unknown submission ${text}`);
+      const href = await panel.getByRole("link", { name: `report-${s.id}.txt` }).getAttribute("href");
+      const got = await teacher.evaluate(async (u) => (await fetch(u as string)).text(), href);
+      assert(got.length === 384 * 1024, `the teacher downloads the handed-in file whole (${got.length} bytes)`);
       await panel.getByLabel("Content (0–6)").fill(s.points[0] as string);
       await panel.getByLabel("Style (0–4)").fill(s.points[1] as string);
       await panel.getByLabel("Feedback").fill("Well structured.");

@@ -3,17 +3,12 @@ import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
+import { fromLocalInput, toLocalInput } from "../../shell/datetime";
 import { Field, FormError, fieldError, Loading } from "../../shell/ui";
 import { useAssignmentConfig, useRubric } from "./queries";
 
 type Config = paths["/api/v1/assignments/{contentId}/config"]["put"]["requestBody"]["content"]["application/json"];
 type Criterion = paths["/api/v1/assignments/{contentId}/rubric"]["put"]["requestBody"]["content"]["application/json"]["criteria"][number];
-
-const toLocal = (iso: string | null | undefined) => {
-  if (!iso) return "";
-  const d = new Date(iso);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
 
 /** The assignment's rules (maximum score, due time, late and resubmission) and its rubric of scored criteria. */
 export function AssignmentEditor({ contentId }: { contentId: string }) {
@@ -69,8 +64,8 @@ export function AssignmentEditor({ contentId }: { contentId: string }) {
           <Field
             label={t("assignment.dueAt")}
             type="datetime-local"
-            value={toLocal(cfg.dueAt)}
-            onChange={(e) => setCfg({ ...cfg, dueAt: e.target.value ? new Date(e.target.value).toISOString() : null })}
+            value={toLocalInput(cfg.dueAt)}
+            onChange={(e) => setCfg({ ...cfg, dueAt: fromLocalInput(e.target.value) })}
             error={fieldError(saveCfg.error, "dueAt", t)}
           />
           <label className="check">

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { navigate } from "../../shell/router";
+import { Link } from "../../shell/Link";
 import { formatDate, Loading } from "../../shell/ui";
 import { spacePath } from "../spaces/queries";
 
@@ -68,16 +68,7 @@ function Row({ item, due, state }: { item: Item; due: string | null; state: stri
   return (
     <tr>
       <td>
-        <span className="badge">{t(`library.types.${item.type}`)}</span>{" "}
-        <a
-          href={href}
-          onClick={(e) => {
-            e.preventDefault();
-            navigate(href);
-          }}
-        >
-          {item.title}
-        </a>
+        <span className="badge">{t(`library.types.${item.type}`)}</span> <Link to={href}>{item.title}</Link>
       </td>
       <td>{item.spaceName}</td>
       <td>{formatDate(due, lang)}</td>

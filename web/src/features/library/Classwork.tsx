@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
+import { Link } from "../../shell/Link";
 import { navigate } from "../../shell/router";
 import { Field, FormError, fieldError, Loading, Select } from "../../shell/ui";
 import { spacePath } from "../spaces/queries";
@@ -87,16 +88,7 @@ function Folder({
         <ul className="list">
           {contents.data.contents.map((c) => (
             <li key={c.id}>
-              <span className="badge">{t(`library.types.${c.type}`)}</span>{" "}
-              <a
-                href={spacePath(spaceId, c.id)}
-                onClick={(e) => {
-                  e.preventDefault();
-                  navigate(spacePath(spaceId, c.id));
-                }}
-              >
-                {c.title}
-              </a>
+              <span className="badge">{t(`library.types.${c.type}`)}</span> <Link to={spacePath(spaceId, c.id)}>{c.title}</Link>
             </li>
           ))}
         </ul>

@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { lazy } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { navigate } from "../../shell/router";
+import { Link } from "../../shell/Link";
 import { Loading } from "../../shell/ui";
 import { spacePath } from "../spaces/queries";
 
@@ -24,15 +24,7 @@ export default function ContentPage({ spaceId, contentId }: { spaceId: string; c
   return (
     <section>
       <p>
-        <a
-          href={back}
-          onClick={(e) => {
-            e.preventDefault();
-            navigate(back);
-          }}
-        >
-          ← {t("spaces.classwork")}
-        </a>
+        <Link to={back}>← {t("spaces.classwork")}</Link>
       </p>
       <h1>{c.title}</h1>
       <p className="muted">{t(`library.types.${c.type}`)}</p>

@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
+import { fromLocalInput, toLocalInput } from "../../shell/datetime";
 import { Field, FormError, fieldError, Loading } from "../../shell/ui";
 
 type Body = paths["/api/v1/quizzes/{contentId}/config"]["put"]["requestBody"]["content"]["application/json"];
@@ -17,13 +18,6 @@ const blank = (type: QType): Question => ({
   ...(type === "SINGLE" || type === "MULTIPLE" ? { options: [{ body: "", isCorrect: true }, { body: "" }] } : {}),
   ...(type === "SHORT_ANSWER" ? { answerCandidates: [{ text: "" }] } : {}),
 });
-/** datetime-local wants local "YYYY-MM-DDTHH:mm"; the API wants an ISO instant. */
-const toLocal = (iso: string | null | undefined) => {
-  if (!iso) return "";
-  const d = new Date(iso);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
-const fromLocal = (v: string) => (v ? new Date(v).toISOString() : null);
 
 /** The quiz's questions of every type, its time limit and its window (open, close, close now). */
 export function QuizEditor({ contentId }: { contentId: string }) {
@@ -86,15 +80,15 @@ export function QuizEditor({ contentId }: { contentId: string }) {
         <Field
           label={t("quiz.opensAt")}
           type="datetime-local"
-          value={toLocal(draft.opensAt)}
-          onChange={(e) => setDraft({ ...draft, opensAt: fromLocal(e.target.value) })}
+          value={toLocalInput(draft.opensAt)}
+          onChange={(e) => setDraft({ ...draft, opensAt: fromLocalInput(e.target.value) })}
           error={err("opensAt")}
         />
         <Field
           label={t("quiz.closesAt")}
           type="datetime-local"
-          value={toLocal(draft.closesAt)}
-          onChange={(e) => setDraft({ ...draft, closesAt: fromLocal(e.target.value) })}
+          value={toLocalInput(draft.closesAt)}
+          onChange={(e) => setDraft({ ...draft, closesAt: fromLocalInput(e.target.value) })}
           error={err("closesAt")}
         />
         <button type="button" onClick={() => save.mutate({ ...draft, closesAt: new Date().toISOString() })}>

@@ -1,7 +1,8 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { lazy, Suspense } from "react";
 import { useI18n } from "../../i18n";
-import { navigate, useSearch } from "../../shell/router";
+import { Link } from "../../shell/Link";
+import { useSearch } from "../../shell/router";
 import { Loading } from "../../shell/ui";
 import { useIsSpaceAdmin, useSpace } from "./queries";
 
@@ -22,15 +23,7 @@ export default function SpaceHome({ spaceId }: { spaceId: string }) {
   return (
     <section>
       <p>
-        <a
-          href="/spaces"
-          onClick={(e) => {
-            e.preventDefault();
-            navigate("/spaces");
-          }}
-        >
-          ← {t("spaces.title")}
-        </a>
+        <Link to="/spaces">← {t("spaces.title")}</Link>
       </p>
       <h1>{space.data.name}</h1>
       {space.data.description && <p>{space.data.description}</p>}

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
+import { Link } from "../../shell/Link";
 import { navigate, useSearch } from "../../shell/router";
 import { can, useUser } from "../../shell/session";
 import { Field, FormError, fieldError, Loading } from "../../shell/ui";
@@ -90,15 +91,7 @@ export function SpaceList() {
             <ul className="cards">
               {spaces.data.spaces.map((s) => (
                 <li key={s.id}>
-                  <a
-                    href={spacePath(s.id)}
-                    onClick={(e) => {
-                      e.preventDefault();
-                      navigate(spacePath(s.id));
-                    }}
-                  >
-                    {s.name}
-                  </a>
+                  <Link to={spacePath(s.id)}>{s.name}</Link>
                   <small className="muted">
                     {t("spaces.counts", { members: s.participantCount, posts: s.postCount, contents: s.contentCount })}
                   </small>
