@@ -274,6 +274,27 @@ export async function lesson(h: Helpers) {
     problems(teacher, teacherErrors);
   });
 
+  await check("lesson: a teacher makes a space join code and a student of another class joins the space with it", async () => {
+    await teacher.goto(`${base}${spaceOf(quizPath)}&tab=members`);
+    await teacher.getByRole("button", { name: "New join code" }).click();
+    const code = (await teacher.getByTestId("space-join-code").last().textContent()) ?? "";
+    assert(code.length > 0, "a join code is shown");
+    const ctx = await h.context();
+    const page = await ctx.newPage();
+    const errors = h.watch(page);
+    await signIn(page, "s2650");
+    await page.goto(`${base}/spaces`);
+    await page.getByRole("heading", { level: 1, name: "Spaces" }).waitFor();
+    assert((await page.getByRole("link", { name: SPACE }).count()) === 0, "not a member before");
+    await page.getByLabel("Space join code").fill(code);
+    await page.getByRole("button", { name: "Join", exact: true }).click();
+    await page.getByRole("heading", { level: 1, name: SPACE }).waitFor();
+    await page.getByRole("tab", { name: "Classwork" }).click();
+    await page.getByRole("link", { name: QUIZ }).waitFor();
+    problems(page, errors);
+    await ctx.close();
+  });
+
   for (const lang of ["ko", "en"] as const) {
     await check(
       `lesson screens in ${lang}: space stream, classwork, members, quiz results, grading, to-do pass axe and are captured`,

@@ -4,6 +4,7 @@ import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Field, FormError, Loading } from "../../shell/ui";
 import { useSpaceMembers } from "./queries";
+import { SpaceJoinCodes } from "./SpaceJoinCodes";
 
 /** A space's members; its admins add members from the candidates and can hand the space over. */
 export default function SpaceMembers({ spaceId, admin }: { spaceId: string; admin: boolean }) {
@@ -21,6 +22,7 @@ export default function SpaceMembers({ spaceId, admin }: { spaceId: string; admi
   return (
     <div>
       {admin && <AddMembers spaceId={spaceId} onAdded={refresh} />}
+      {admin && <SpaceJoinCodes spaceId={spaceId} />}
       <FormError error={transfer.error} fields={[]} />
       {!members.data ? (
         <Loading />
