@@ -274,6 +274,38 @@ export async function lesson(h: Helpers) {
     problems(teacher, teacherErrors);
   });
 
+  await check("lesson: a student drafts and submits the class survey; the teacher's result charts show the API's ratios", async () => {
+    const ctx = await h.context();
+    const page = await ctx.newPage();
+    const errors = h.watch(page);
+    await signIn(page, "s2619");
+    await page.goto(`${base}${spaceOf(quizPath)}&tab=classwork`);
+    await page.getByRole("link", { name: "수업 만족도 Class survey" }).click();
+    await page.getByRole("radio", { name: "예 Yes" }).check();
+    await page.getByLabel("Your answer").fill("More experiments");
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.getByTestId("survey-status").filter({ hasText: "Draft saved" }).waitFor();
+    await page.getByRole("button", { name: "Submit response" }).click();
+    await page.getByTestId("survey-status").filter({ hasText: "Submitted" }).waitFor();
+    await snap(page, "en-survey-submitted");
+    await h.axe(page, "survey");
+    problems(page, errors);
+    await ctx.close();
+    const statsResponse = teacher.waitForResponse((r) => r.url().includes("/surveys/") && r.url().endsWith("/statistics"));
+    await teacher.goto(`${base}${spaceOf(quizPath)}&tab=classwork`);
+    await teacher.getByRole("link", { name: "수업 만족도 Class survey" }).click();
+    const stats = (await (await statsResponse).json()) as { submittedCount: number; questions: { options: { ratio: number }[] }[] };
+    assert(stats.submittedCount === 11, `10 seeded responses and this one: ${stats.submittedCount}`);
+    const chart = teacher.locator("figure").first();
+    for (const [i, o] of (stats.questions[0]?.options ?? []).entries()) {
+      const shown = await chart.locator("svg g").nth(i).locator("text.chart-value").textContent();
+      assert(shown === `${Math.round(o.ratio * 10) / 10}%`, `option ${i + 1}: chart shows ${shown}, API says ${o.ratio}`);
+    }
+    await snap(teacher, "en-survey-results");
+    await h.axe(teacher, "survey results");
+    problems(teacher, teacherErrors);
+  });
+
   await check("lesson: a teacher makes a space join code and a student of another class joins the space with it", async () => {
     await teacher.goto(`${base}${spaceOf(quizPath)}&tab=members`);
     await teacher.getByRole("button", { name: "New join code" }).click();

@@ -43,7 +43,7 @@ export function AssignmentEditor({ contentId }: { contentId: string }) {
   });
   if (!cfg || !criteria) return <Loading />;
   return (
-    <div>
+    <div className="stack">
       <form
         className="panel"
         onSubmit={(e) => {

@@ -41,7 +41,7 @@ export default function AssignmentSubmit({ contentId }: { contentId: string }) {
   const latest = mine.data.latest;
   const canSubmit = !latest || (c.allowResubmit && latest.status !== "GRADED");
   return (
-    <div>
+    <div className="stack">
       <dl className="facts">
         <dt>{t("assignment.dueAt")}</dt>
         <dd>{formatDate(c.dueAt, lang)}</dd>

@@ -25,7 +25,7 @@ export default function Classwork({ spaceId, admin }: { spaceId: string; admin: 
     },
   });
   return (
-    <div>
+    <div className="stack">
       {admin && (
         <form
           className="inline"

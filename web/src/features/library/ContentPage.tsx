@@ -10,6 +10,8 @@ const QuizManage = lazy(() => import("../quizzes/QuizManage"));
 const QuizTake = lazy(() => import("../quizzes/QuizTake"));
 const AssignmentManage = lazy(() => import("../assignments/AssignmentManage"));
 const AssignmentSubmit = lazy(() => import("../assignments/AssignmentSubmit"));
+const SurveyTake = lazy(() => import("../surveys/SurveyTake"));
+const SurveyResults = lazy(() => import("../surveys/SurveyResults"));
 
 /** One content of a space: its managers get its editor and results, everyone else takes or submits it. */
 export default function ContentPage({ spaceId, contentId }: { spaceId: string; contentId: string }) {
@@ -40,6 +42,12 @@ export default function ContentPage({ spaceId, contentId }: { spaceId: string; c
           <AssignmentManage contentId={contentId} />
         ) : (
           <AssignmentSubmit contentId={contentId} />
+        )
+      ) : c.type === "SURVEY" ? (
+        c.canManage ? (
+          <SurveyResults contentId={contentId} />
+        ) : (
+          <SurveyTake contentId={contentId} />
         )
       ) : (
         <p>{t("library.noEditorYet")}</p>

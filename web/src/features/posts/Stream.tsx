@@ -24,7 +24,7 @@ export default function Stream({ spaceId, admin }: { spaceId: string; admin: boo
     },
   });
   return (
-    <div>
+    <div className="stack">
       {admin && (
         <form
           className="panel"

@@ -20,7 +20,7 @@ export default function SpaceMembers({ spaceId, admin }: { spaceId: string; admi
     onSuccess: refresh,
   });
   return (
-    <div>
+    <div className="stack">
       {admin && <AddMembers spaceId={spaceId} onAdded={refresh} />}
       {admin && <SpaceJoinCodes spaceId={spaceId} />}
       <FormError error={transfer.error} fields={[]} />
@@ -91,7 +91,7 @@ function AddMembers({ spaceId, onAdded }: { spaceId: string; onAdded: () => void
     <div className="panel">
       <h2>{t("spaces.addMembers")}</h2>
       <Field label={t("members.search")} value={keyword} onChange={(e) => setKeyword(e.target.value)} />
-      <ul className="list">
+      <ul className="list candidates">
         {candidates.data?.candidates.map((c) => (
           <li key={c.id}>
             <label className="check">
