@@ -306,26 +306,37 @@ export async function lesson(h: Helpers) {
     problems(teacher, teacherErrors);
   });
 
-  await check("lesson: a teacher makes a space join code and a student of another class joins the space with it", async () => {
-    await teacher.goto(`${base}${spaceOf(quizPath)}&tab=members`);
-    await teacher.getByRole("button", { name: "New join code" }).click();
-    const code = (await teacher.getByTestId("space-join-code").last().textContent()) ?? "";
-    assert(code.length > 0, "a join code is shown");
-    const ctx = await h.context();
-    const page = await ctx.newPage();
-    const errors = h.watch(page);
-    await signIn(page, "s2650");
-    await page.goto(`${base}/spaces`);
-    await page.getByRole("heading", { level: 1, name: "Spaces" }).waitFor();
-    assert((await page.getByRole("link", { name: SPACE }).count()) === 0, "not a member before");
-    await page.getByLabel("Space join code").fill(code);
-    await page.getByRole("button", { name: "Join", exact: true }).click();
-    await page.getByRole("heading", { level: 1, name: SPACE }).waitFor();
-    await page.getByRole("tab", { name: "Classwork" }).click();
-    await page.getByRole("link", { name: QUIZ }).waitFor();
-    problems(page, errors);
-    await ctx.close();
-  });
+  await check(
+    "lesson: a teacher pins a post to the stream; a student of another class joins with a space join code and reads it",
+    async () => {
+      await teacher.goto(`${base}${spaceOf(quizPath)}`);
+      await teacher.getByLabel("Title").fill("E2E 공지 Bring a notebook");
+      await teacher.getByLabel("Text").fill("Tomorrow we write.");
+      await teacher.getByLabel("Pin to the top").check();
+      await teacher.getByRole("button", { name: "Publish" }).click();
+      await teacher.getByRole("heading", { level: 2, name: /Bring a notebook/ }).waitFor();
+      await teacher.goto(`${base}${spaceOf(quizPath)}&tab=members`);
+      await teacher.getByRole("button", { name: "New join code" }).click();
+      const code = (await teacher.getByTestId("space-join-code").last().textContent()) ?? "";
+      assert(code.length > 0, "a join code is shown");
+      const ctx = await h.context();
+      const page = await ctx.newPage();
+      const errors = h.watch(page);
+      await signIn(page, "s2650");
+      await page.goto(`${base}/spaces`);
+      await page.getByRole("heading", { level: 1, name: "Spaces" }).waitFor();
+      assert((await page.getByRole("link", { name: SPACE }).count()) === 0, "not a member before");
+      await page.getByLabel("Space join code").fill(code);
+      await page.getByRole("button", { name: "Join", exact: true }).click();
+      await page.getByRole("heading", { level: 1, name: SPACE }).waitFor();
+      await page.getByText("Tomorrow we write.").waitFor();
+      await page.getByText("과제와 퀴즈를 확인하세요.").waitFor(); // the demo's own post has its text
+      await page.getByRole("tab", { name: "Classwork" }).click();
+      await page.getByRole("link", { name: QUIZ }).waitFor();
+      problems(page, errors);
+      await ctx.close();
+    },
+  );
 
   for (const lang of ["ko", "en"] as const) {
     await check(
