@@ -220,6 +220,11 @@ export async function lesson(h: Helpers) {
       const href = await panel.getByRole("link", { name: `report-${s.id}.txt` }).getAttribute("href");
       const got = await teacher.evaluate(async (u) => (await fetch(u as string)).text(), href);
       assert(got.length === 384 * 1024, `the teacher downloads the handed-in file whole (${got.length} bytes)`);
+      if (s === STUDENTS[0]) {
+        await panel.getByLabel("Later deadline for this student").fill("2031-03-02T09:00");
+        await panel.getByRole("button", { name: "Set deadline" }).click();
+        await panel.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+      }
       await panel.getByLabel("Content (0–6)").fill(s.points[0] as string);
       await panel.getByLabel("Style (0–4)").fill(s.points[1] as string);
       await panel.getByLabel("Feedback").fill("Well structured.");

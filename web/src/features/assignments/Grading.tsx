@@ -3,6 +3,7 @@ import { useState } from "react";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
+import { fromLocalInput } from "../../shell/datetime";
 import { useSearch } from "../../shell/router";
 import { Field, FormError, fieldError, formatDate, Loading } from "../../shell/ui";
 import { useAssignmentConfig, useRubric } from "./queries";
@@ -124,6 +125,7 @@ function GradePanel({ contentId, submission }: { contentId: string; submission: 
           </ul>
         </details>
       )}
+      <Extension contentId={contentId} profileId={submission.profileId} />
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -174,5 +176,40 @@ function GradePanel({ contentId, submission }: { contentId: string; submission: 
         </div>
       </form>
     </section>
+  );
+}
+
+/** A later deadline for this one student (setSubmissionExtension). */
+function Extension({ contentId, profileId }: { contentId: string; profileId: string }) {
+  const { t } = useI18n();
+  const [dueAt, setDueAt] = useState("");
+  const extend = useMutation({
+    mutationFn: () =>
+      ok(
+        api.PUT("/api/v1/assignments/{contentId}/extensions/{profileId}", {
+          params: { path: { contentId, profileId } },
+          body: { dueAt: fromLocalInput(dueAt) },
+        }),
+      ),
+  });
+  return (
+    <form
+      className="inline"
+      onSubmit={(e) => {
+        e.preventDefault();
+        extend.mutate();
+      }}
+    >
+      <Field
+        label={t("assignment.extension")}
+        type="datetime-local"
+        value={dueAt}
+        onChange={(e) => setDueAt(e.target.value)}
+        error={fieldError(extend.error, "dueAt", t)}
+      />
+      <button type="submit">{t("assignment.extend")}</button>
+      <FormError error={extend.error} fields={["dueAt"]} />
+      {extend.isSuccess && <span role="status">{t("common.saved")}</span>}
+    </form>
   );
 }
