@@ -343,6 +343,22 @@ export async function lesson(h: Helpers) {
     },
   );
 
+  await check("lesson: the teacher closes the quiz window now; a student then finds it closed", async () => {
+    await teacher.goto(`${base}${quizPath}`);
+    await teacher.getByRole("button", { name: "Close now" }).click();
+    await teacher.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    const ctx = await h.context();
+    const page = await ctx.newPage();
+    const errors = h.watch(page);
+    await signIn(page, "s2601");
+    await page.goto(`${base}${quizPath}`);
+    await page.getByText("This quiz is closed.").waitFor();
+    assert((await page.getByRole("button", { name: /Start/ }).count()) === 0, "no start button on a closed quiz");
+    problems(page, errors);
+    await ctx.close();
+    problems(teacher, teacherErrors);
+  });
+
   for (const lang of ["ko", "en"] as const) {
     await check(
       `lesson screens in ${lang}: space stream, classwork, members, quiz results, grading, to-do pass axe and are captured`,
