@@ -105,8 +105,12 @@ export async function seedDemo(rt: Runtime, baseUrl: string): Promise<DemoSchool
     const t1: Who = await session(teacher.id, teacher.email);
     const space = await call(t1, "POST", "/spaces", { name: `${cls}반 ${teacher.subject}` });
     await call(t1, "POST", `/spaces/${space.id}/members`, { userIds: kids.map((k) => k.id), role: "PARTICIPANT" });
-    await call(t1, "POST", "/posts", { spaceId: space.id, title: "환영합니다! Welcome", body: `${cls}반 ${teacher.subject} 공간입니다.` });
-    await call(t1, "POST", "/posts", { spaceId: space.id, title: "이번 주 공지 This week", body: "과제와 퀴즈를 확인하세요." });
+    await call(t1, "POST", "/posts", {
+      spaceId: space.id,
+      title: "환영합니다! Welcome",
+      content: `${cls}반 ${teacher.subject} 공간입니다.`,
+    });
+    await call(t1, "POST", "/posts", { spaceId: space.id, title: "이번 주 공지 This week", content: "과제와 퀴즈를 확인하세요." });
     if (c > 0) continue;
 
     // The first class gets one of every kind of activity, with work from its students.

@@ -1,15 +1,15 @@
 import { type ComponentType, type LazyExoticComponent, lazy } from "react";
 
-/** One screen of the console: its path, its i18n label key, and the permission its list operation needs. */
+/** One screen of the console: its path, its i18n label key, and the permission its list operation needs (null: every member). */
 export type Screen = {
   path: string;
   label: string;
-  permission: string;
+  permission: string | null;
   load: () => Promise<{ default: ComponentType }>;
   page: LazyExoticComponent<ComponentType>;
 };
 
-const screen = (path: string, label: string, permission: string, load: () => Promise<{ default: ComponentType }>): Screen => ({
+const screen = (path: string, label: string, permission: string | null, load: () => Promise<{ default: ComponentType }>): Screen => ({
   path,
   label,
   permission,
@@ -30,6 +30,9 @@ export const SCREENS: Screen[] = [
   screen("/login-page", "nav.loginPage", "tenant-settings:manage", () => import("../features/login-page/LoginPagePage")),
   screen("/sso", "nav.sso", "tenant-settings:manage", () => import("../features/sso/SsoPage")),
   screen("/settings", "nav.settings", "tenant-settings:manage", () => import("../features/tenant/TenantPage")),
+  // Teaching and learning: every member has these (what they show depends on their role in each space).
+  screen("/todo", "nav.todo", null, () => import("../features/learner/TodoPage")),
+  screen("/spaces", "nav.spaces", null, () => import("../features/spaces/SpacesPage")),
 ];
 
 /** Starts fetching the chunk of the screen at `path` (called before sign-in is known, so the two overlap). */

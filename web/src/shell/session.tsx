@@ -70,4 +70,4 @@ export function useUser(): SessionUser {
   return s.user;
 }
 
-export const can = (user: SessionUser, permission: string) => user.permissions.includes(permission);
+export const can = (user: SessionUser, permission: string | null) => permission === null || user.permissions.includes(permission);

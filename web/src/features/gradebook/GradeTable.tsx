@@ -1,0 +1,38 @@
+import type { paths } from "../../api/schema";
+import { useI18n } from "../../i18n";
+
+type Book = paths["/api/v1/spaces/{spaceId}/gradebook"]["get"]["responses"]["200"]["content"]["application/json"];
+
+/** Grades as a table: scores where graded, the status otherwise. */
+export function GradeTable({ columns, rows }: { columns: Book["columns"]; rows: Book["rows"] }) {
+  const { t } = useI18n();
+  if (columns.length === 0) return <p>{t("common.empty")}</p>;
+  return (
+    <div className="scroll">
+      <table>
+        <thead>
+          <tr>
+            <th>{t("members.name")}</th>
+            {columns.map((c) => (
+              <th key={c.contentId}>
+                {c.title}
+                <small className="muted"> ({c.maxScore ?? "—"})</small>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.profileId}>
+              <th scope="row">{r.displayName}</th>
+              {columns.map((c) => {
+                const cell = r.cells.find((x) => x.contentId === c.contentId);
+                return <td key={c.contentId}>{cell?.score ?? t(`grades.statuses.${cell?.status ?? "NOT_SUBMITTED"}`)}</td>;
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { api, ok } from "../../api/client";
+import type { paths } from "../../api/schema";
+import { useI18n } from "../../i18n";
+import { FormError, Loading } from "../../shell/ui";
+import { GradeTable } from "./GradeTable";
+
+type Book = paths["/api/v1/spaces/{spaceId}/gradebook"]["get"]["responses"]["200"]["content"]["application/json"];
+
+/** The space gradebook: a row per participant, a column per graded content; the same as CSV (Accept: text/csv). */
+export default function Gradebook({ spaceId }: { spaceId: string }) {
+  const { t } = useI18n();
+  const book = useQuery({
+    queryKey: ["gradebook", spaceId],
+    // The operation also answers text/csv; the JSON shape is the one asked for here.
+    queryFn: () => ok(api.GET("/api/v1/spaces/{spaceId}/gradebook", { params: { path: { spaceId } } })) as Promise<Book>,
+  });
+  const csv = useMutation({
+    mutationFn: async () => {
+      const { data, response } = await api.GET("/api/v1/spaces/{spaceId}/gradebook", {
+        params: { path: { spaceId } },
+        headers: { accept: "text/csv" },
+        parseAs: "blob",
+      });
+      if (!response.ok || !data) throw new Error(`gradebook csv ${response.status}`);
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(data);
+      a.download = `gradebook-${spaceId}.csv`;
+      a.click();
+      URL.revokeObjectURL(a.href);
+    },
+  });
+  if (!book.data) return <Loading />;
+  return (
+    <div>
+      <p>
+        <button type="button" onClick={() => csv.mutate()}>
+          {t("grades.downloadCsv")}
+        </button>
+      </p>
+      <FormError error={csv.error} fields={[]} />
+      <GradeTable columns={book.data.columns} rows={book.data.rows} />
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+import { useQuery } from "@tanstack/react-query";
+import { lazy } from "react";
+import { api, ok } from "../../api/client";
+import { useI18n } from "../../i18n";
+import { Link } from "../../shell/Link";
+import { Loading } from "../../shell/ui";
+import { spacePath } from "../spaces/queries";
+
+const QuizManage = lazy(() => import("../quizzes/QuizManage"));
+const QuizTake = lazy(() => import("../quizzes/QuizTake"));
+const AssignmentManage = lazy(() => import("../assignments/AssignmentManage"));
+const AssignmentSubmit = lazy(() => import("../assignments/AssignmentSubmit"));
+const SurveyTake = lazy(() => import("../surveys/SurveyTake"));
+const SurveyResults = lazy(() => import("../surveys/SurveyResults"));
+
+/** One content of a space: its managers get its editor and results, everyone else takes or submits it. */
+export default function ContentPage({ spaceId, contentId }: { spaceId: string; contentId: string }) {
+  const { t } = useI18n();
+  const content = useQuery({
+    queryKey: ["content", contentId],
+    queryFn: () => ok(api.GET("/api/v1/library/contents/{contentId}", { params: { path: { contentId } } })),
+  });
+  if (!content.data) return <Loading />;
+  const c = content.data;
+  const back = `${spacePath(spaceId)}&tab=classwork`;
+  return (
+    <section>
+      <p>
+        <Link to={back}>← {t("spaces.classwork")}</Link>
+      </p>
+      <h1>{c.title}</h1>
+      <p className="muted">{t(`library.types.${c.type}`)}</p>
+      {c.description && <p className="pre">{c.description}</p>}
+      {c.type === "QUIZ" ? (
+        c.canManage ? (
+          <QuizManage contentId={contentId} />
+        ) : (
+          <QuizTake contentId={contentId} />
+        )
+      ) : c.type === "ASSIGNMENT" ? (
+        c.canManage ? (
+          <AssignmentManage contentId={contentId} />
+        ) : (
+          <AssignmentSubmit contentId={contentId} />
+        )
+      ) : c.type === "SURVEY" ? (
+        c.canManage ? (
+          <SurveyResults contentId={contentId} />
+        ) : (
+          <SurveyTake contentId={contentId} />
+        )
+      ) : (
+        <p>{t("library.noEditorYet")}</p>
+      )}
+    </section>
+  );
+}
