@@ -1,16 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
-import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { fromLocalInput } from "../../shell/datetime";
 import { useSearch } from "../../shell/router";
 import { Field, FormError, fieldError, formatDate, Loading } from "../../shell/ui";
 import { useAssignmentConfig, useRubric } from "./queries";
-import { SubmissionView } from "./SubmissionView";
-
-type Submission =
-  paths["/api/v1/assignments/{contentId}/submissions"]["get"]["responses"]["200"]["content"]["application/json"]["submissions"][number];
+import { type Submission, SubmissionView } from "./SubmissionView";
 
 /** Every latest submission, and one opened (?sub=) with its history, rubric scoring, feedback, grade and return. */
 export function Grading({ contentId }: { contentId: string }) {

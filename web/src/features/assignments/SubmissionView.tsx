@@ -2,8 +2,11 @@ import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { formatDate } from "../../shell/ui";
 
-type Submission =
+type Raw =
   paths["/api/v1/assignments/{contentId}/submissions"]["get"]["responses"]["200"]["content"]["application/json"]["submissions"][number];
+
+/** A submission as the client hands it over (its data type drops `gptCopyRatio`, a field typed only `null`). */
+export type Submission = Omit<Raw, "similarity"> & { similarity: Omit<NonNullable<Raw["similarity"]>, "gptCopyRatio"> | null };
 
 /** One submission as both sides see it: when, late or not, status, text, files, similarity, grade and feedback. */
 export function SubmissionView({ submission: s }: { submission: Submission }) {
@@ -35,7 +38,7 @@ export function SubmissionView({ submission: s }: { submission: Submission }) {
       {s.similarity && (
         <>
           <dt>{t("assignment.similarity")}</dt>
-          <dd>{s.similarity.copyRatio === null ? s.similarity.status : `${Math.round(s.similarity.copyRatio * 100)}%`}</dd>
+          <dd>{s.similarity.copyRatio === null ? s.similarity.status : `${Math.round(s.similarity.copyRatio)}%`}</dd>
         </>
       )}
       {s.rubricEvaluation && (
