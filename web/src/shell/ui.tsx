@@ -34,6 +34,42 @@ export function FormError({ error, fields }: { error: unknown; fields: string[] 
   );
 }
 
+/**
+ * A one-field form that creates or renames something by its `name`: the field shows its own
+ * problem; `children` go after the submit button (extra buttons, the form's other problems).
+ */
+export function NameForm(props: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  onSubmit: () => void;
+  error: unknown;
+  submitLabel: string;
+  required?: boolean;
+  children?: ReactNode;
+}) {
+  const { t } = useI18n();
+  return (
+    <form
+      className="inline"
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onSubmit();
+      }}
+    >
+      <Field
+        label={props.label}
+        required={props.required}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        error={fieldError(props.error, "name", t)}
+      />
+      <button type="submit">{props.submitLabel}</button>
+      {props.children}
+    </form>
+  );
+}
+
 type FieldProps = { label: string; error?: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>;
 export function Field({ label, error, hint, ...input }: FieldProps) {
   const id = useId();

@@ -4,7 +4,7 @@ import { useI18n } from "../../i18n";
 import { MemberPicker } from "../../shell/MemberPicker";
 import { useSearch } from "../../shell/router";
 import { can, useUser } from "../../shell/session";
-import { Field, FormError, fieldError, Loading, Pager } from "../../shell/ui";
+import { FormError, Loading, NameForm, Pager } from "../../shell/ui";
 import { groupCalls, type Kind } from "./calls";
 
 export function GroupsPanel({ kind }: { kind: Kind }) {
@@ -76,23 +76,17 @@ export function GroupsPanel({ kind }: { kind: Kind }) {
           </>
         )}
         {manage && (
-          <form
-            className="inline"
-            onSubmit={(e) => {
-              e.preventDefault();
-              create.mutate();
-            }}
+          <NameForm
+            label={t("groups.newName")}
+            required
+            value={name}
+            onChange={setName}
+            onSubmit={() => create.mutate()}
+            error={create.error}
+            submitLabel={t("common.create")}
           >
-            <Field
-              label={t("groups.newName")}
-              required
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              error={fieldError(create.error, "name", t)}
-            />
-            <button type="submit">{t("common.create")}</button>
             <FormError error={create.error} fields={["name"]} />
-          </form>
+          </NameForm>
         )}
       </div>
       {open && <GroupDetail key={open} kind={kind} id={open} manage={manage} />}
@@ -126,21 +120,14 @@ function GroupDetail({ kind, id, manage }: { kind: Kind; id: string; manage: boo
     <div className="panel">
       <h2>{g.name}</h2>
       {manage && (
-        <form
-          className="inline"
-          onSubmit={(e) => {
-            e.preventDefault();
-            rename.mutate();
-          }}
-        >
-          <Field
-            label={t("groups.name")}
-            value={name ?? g.name}
-            onChange={(e) => setName(e.target.value)}
-            error={fieldError(rename.error, "name", t)}
-          />
-          <button type="submit">{t("common.save")}</button>
-        </form>
+        <NameForm
+          label={t("groups.name")}
+          value={name ?? g.name}
+          onChange={setName}
+          onSubmit={() => rename.mutate()}
+          error={rename.error}
+          submitLabel={t("common.save")}
+        />
       )}
       <h3>{t("groups.members", { count: g.memberCount })}</h3>
       <ul className="list">

@@ -5,7 +5,7 @@ import { useI18n } from "../../i18n";
 import { MemberPicker } from "../../shell/MemberPicker";
 import { useSearch } from "../../shell/router";
 import { can, useUser } from "../../shell/session";
-import { Field, FormError, fieldError, Loading } from "../../shell/ui";
+import { FormError, Loading, NameForm } from "../../shell/ui";
 
 type Unit = { id: string; parentId: string | null; name: string; memberCount: number; leaderName: string | null };
 
@@ -54,28 +54,22 @@ export default function OrgPage() {
         <div className="tree">
           {tree(null) ?? <p>{t("common.empty")}</p>}
           {manage && (
-            <form
-              className="inline"
-              onSubmit={(e) => {
-                e.preventDefault();
-                create.mutate();
-              }}
+            <NameForm
+              label={selected ? t("org.newUnder", { name: selected.name }) : t("org.newTop")}
+              required
+              value={name}
+              onChange={setName}
+              onSubmit={() => create.mutate()}
+              error={create.error}
+              submitLabel={t("common.create")}
             >
-              <Field
-                label={selected ? t("org.newUnder", { name: selected.name }) : t("org.newTop")}
-                required
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-                error={fieldError(create.error, "name", t)}
-              />
-              <button type="submit">{t("common.create")}</button>
               {selected && (
                 <button type="button" className="small" onClick={() => set({ open: null })}>
                   {t("org.topLevel")}
                 </button>
               )}
               <FormError error={create.error} fields={["name"]} />
-            </form>
+            </NameForm>
           )}
         </div>
         {selected && <UnitDetail key={selected.id} unit={selected} manage={manage} />}
@@ -175,22 +169,15 @@ function Positions({ manage }: { manage: boolean }) {
         </ul>
       )}
       {manage && (
-        <form
-          className="inline"
-          onSubmit={(e) => {
-            e.preventDefault();
-            create.mutate();
-          }}
-        >
-          <Field
-            label={t("org.newPosition")}
-            required
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            error={fieldError(create.error, "name", t)}
-          />
-          <button type="submit">{t("common.create")}</button>
-        </form>
+        <NameForm
+          label={t("org.newPosition")}
+          required
+          value={name}
+          onChange={setName}
+          onSubmit={() => create.mutate()}
+          error={create.error}
+          submitLabel={t("common.create")}
+        />
       )}
       <FormError error={create.error ?? remove.error} fields={["name"]} />
     </>
