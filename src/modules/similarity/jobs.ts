@@ -1,6 +1,7 @@
 // The background check (DECISIONS §12): queued in the submit transaction, run after the response by
 // a small in-process queue per server, and picked up again at start when the process died first.
 import { eq } from "drizzle-orm";
+import { settled } from "../../platform/db/group-commit";
 import { listTenantRows } from "../../platform/db/registry";
 import type { Db } from "../../platform/db/types";
 import { storedFilePath } from "../../platform/files/storage";
@@ -15,6 +16,9 @@ import type { WorkerReply, WorkerRequest } from "./worker";
 
 /** Checks at once per server: each is mostly synchronous CPU and one write, so more would only queue behind the lock. */
 const CONCURRENCY = 1;
+/** Tries at recording a check before it is FAILED, the waits between them growing from RETRY_BASE_MS (×4). */
+const RECORD_ATTEMPTS = 4;
+const RETRY_BASE_MS = 250;
 
 type Job = { tenantId: string; submissionId: string };
 type Queue = { waiting: Job[]; running: Set<Promise<void>>; stopped: boolean };
@@ -35,6 +39,9 @@ function pump(rt: Runtime, q: Queue) {
   while (!q.stopped && q.running.size < CONCURRENCY && q.waiting.length > 0) {
     const job = q.waiting.shift() as Job;
     const run: Promise<void> = new Promise<void>((resolve) => setTimeout(resolve, 0))
+      // The submit's group commit first: the worker's own connection must see the PENDING row, or
+      // it would find nothing to do and the check would stay PENDING. (A failed batch: no row at all.)
+      .then(() => settled()?.catch(() => {}))
       .then(() => (q.stopped ? undefined : runCheck(rt, job)))
       .catch((e) => rt.log({ level: "error", event: "similarity.job-error", submissionId: job.submissionId, error: String(e) }))
       .finally(() => {
@@ -115,27 +122,42 @@ async function loadText(rt: Runtime, job: Job) {
   return { row, text: parts.join("\n") };
 }
 
+const reasonOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** A check that cannot be done: FAILED, with the reason in the log only. */
+function failCheck(rt: Runtime, job: Job, e: unknown) {
+  rt.log({ level: "warn", event: "similarity.failed", submissionId: job.submissionId, reason: reasonOf(e) });
+  rt.tenants.use(job.tenantId, (h) => recordFailure(h.db, job.submissionId));
+}
+
 /** One check: read (FAILED when a file cannot be parsed), fingerprint, record. */
 async function runCheck(rt: Runtime, job: Job) {
   let loaded: Awaited<ReturnType<typeof loadText>>;
   try {
     loaded = await loadText(rt, job);
   } catch (e) {
-    rt.log({
-      level: "warn",
-      event: "similarity.failed",
-      submissionId: job.submissionId,
-      reason: e instanceof Error ? e.message : String(e),
-    });
-    rt.tenants.use(job.tenantId, (h) => recordFailure(h.db, job.submissionId));
-    return;
+    return failCheck(rt, job, e);
   }
   if (!loaded) return;
   const t0 = performance.now();
   const hashes = [...fingerprints(normaliseText(loaded.text))].sort((a, b) => a - b);
   const t1 = performance.now();
   const { seq, contentId, ownerId } = loaded.row;
-  await inWorker(rt, { path: rt.tenants.fileOf(job.tenantId), row: { seq, contentId, ownerId }, hashes });
+  const request = { path: rt.tenants.fileOf(job.tenantId), row: { seq, contentId, ownerId }, hashes };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await inWorker(rt, request);
+      break;
+    } catch (e) {
+      // A busy file or a dead thread is passing: try again; every step may run twice. After the last
+      // try the check is FAILED (reason in the log), never PENDING until the next start.
+      const q = queueOf(rt);
+      if (q.stopped) return; // stays PENDING: the next start picks it up
+      if (attempt >= RECORD_ATTEMPTS) return failCheck(rt, job, e);
+      rt.log({ level: "warn", event: "similarity.retry", submissionId: job.submissionId, attempt, reason: reasonOf(e) });
+      await new Promise((r) => setTimeout(r, RETRY_BASE_MS * 4 ** (attempt - 1)));
+    }
+  }
   const ms = (a: number, b: number) => Math.round((b - a) * 100) / 100;
   rt.log({
     event: "similarity.checked",
@@ -163,6 +185,13 @@ function inWorker(rt: Runtime, request: Omit<WorkerRequest, "id">): Promise<void
     created.worker.onmessage = (e: MessageEvent<WorkerReply>) => {
       created.waiting.get(e.data.id)?.(e.data);
       created.waiting.delete(e.data.id);
+    };
+    // A thread that dies answers nothing more: fail what it holds and start a fresh one next time.
+    created.worker.onerror = (e: ErrorEvent) => {
+      if (workers.get(rt) === created) workers.delete(rt);
+      for (const [id, reply] of created.waiting) reply({ id, error: `similarity thread failed: ${e.message}` });
+      created.waiting.clear();
+      created.worker.terminate();
     };
     w = created;
     workers.set(rt, w);

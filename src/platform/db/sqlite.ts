@@ -6,6 +6,8 @@ import { connectionOf, type Db } from "./types";
 /** Opens a SQLite file with the pragmas every learnspace file uses; a tenant file's caches follow the memory budget. */
 export function openSqlite(path: string, memory?: { cacheKiB: number }): Database {
   const sqlite = new Database(path, { create: true, strict: true });
+  // First: every later pragma (journal_mode reads the file) waits for a busy lock instead of failing at once.
+  sqlite.exec("PRAGMA busy_timeout = 5000");
   // No mmap_size: its mapped pages count in RSS (+55 MiB at 1,000 tenants, bench/tenants.ts).
   if (memory) sqlite.exec(`PRAGMA cache_size = -${memory.cacheKiB}`);
   // 2 KiB pages halve an empty tenant file (~250 tables and indexes, a page each: 1 MiB → 540 KiB) at no
@@ -15,7 +17,6 @@ export function openSqlite(path: string, memory?: { cacheKiB: number }): Databas
   // FULL: an acknowledged write survives power loss, even in WAL mode.
   sqlite.exec("PRAGMA synchronous = FULL");
   sqlite.exec("PRAGMA foreign_keys = ON");
-  sqlite.exec("PRAGMA busy_timeout = 5000");
   sqlite.exec("PRAGMA temp_store = MEMORY");
   return sqlite;
 }
