@@ -33,7 +33,10 @@ const SCREENS = [
 let failures = 0;
 let openPages: () => Page[] = () => [];
 let passes = 0;
+/** E2E_ONLY=<regex>: run only the checks whose names match (a self-contained check's own loop while building it). */
+const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;
 async function check(name: string, fn: () => Promise<void>) {
+  if (only && !only.test(name)) return;
   const started = performance.now();
   try {
     await fn();
