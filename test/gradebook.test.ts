@@ -4,7 +4,7 @@ import Papa from "papaparse";
 import { members } from "../src/schema/members";
 import type { Member, Tenant } from "./helpers/fixture";
 import { createContent } from "./helpers/fixture";
-import { createContentSpace, createMemberFixture, forbidden, notFound, unauth, useServer } from "./helpers/server";
+import { createContentSpace, createMemberFixture, forbidden, notFound, unauth, untilSimilaritySettled, useServer } from "./helpers/server";
 
 // DECISIONS §13 Gradebook: the teacher's whole class at a glance (JSON or a CSV for Excel), and each
 // student's own released grades.
@@ -223,6 +223,8 @@ describe("getSpaceGradebook cost", () => {
       expect((await as(m).post(`/assignments/${essay}/submissions`, { body: "hi" })).status).toBe(201);
       await take(m, quiz, 1);
     }
+    // the submissions' background similarity checks read on the same handle: let them finish first
+    await untilSimilaritySettled((p) => as(owner).get(p), `/assignments/${essay}/submissions`);
     const after = await run();
     expect((await as(owner).get(`/spaces/${spaceId}/gradebook`)).body.rows).toHaveLength(5);
     expect(before).toBeGreaterThan(10);

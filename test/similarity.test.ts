@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { loadConfig } from "../src/config";
 import { stopSimilarityChecks } from "../src/modules/similarity/jobs";
 import { startServer } from "../src/server";
-import { createContentSpace, createMemberFixture, createTenantFixture, useServer } from "./helpers/server";
+import { createContentSpace, createMemberFixture, createTenantFixture, untilSimilaritySettled, useServer } from "./helpers/server";
 
 const api = useServer();
 const { as } = api;
@@ -94,26 +94,12 @@ async function upload(who: Who, fileName: string, contentType: string, bytes: Ui
   return r.body.fileId as string;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * The manager's list once no row is PENDING any more, by submission id. A bounded wait (10 s),
- * not a timing assertion: the check runs after the response by design.
- */
-async function settled(
+/** The manager's list once no row is PENDING any more, by submission id (see untilSimilaritySettled). */
+const settled = (
   id: string,
   path = `/assignments/${id}/submissions?pageSize=100`,
   get: (path: string) => Promise<{ status: number; body: any }> = (p) => as(owner).get(p),
-) {
-  for (let i = 0; i < 200; i++) {
-    const res = await get(path);
-    expect(res.status).toBe(200);
-    const rows = res.body.submissions as any[];
-    if (rows.every((s) => s.similarity.status !== "PENDING")) return new Map(rows.map((s) => [s.id as string, s.similarity]));
-    await sleep(50);
-  }
-  throw new Error("similarity checks still PENDING after 10 s");
-}
+) => untilSimilaritySettled(get, path);
 
 // ---- tests ----------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from "bun:test";
+import { afterAll, beforeAll, expect } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -195,3 +195,22 @@ export async function createContentSpace<const N extends readonly string[]>(
 }
 
 type Member = Awaited<ReturnType<typeof createMemberFixture>>;
+
+/**
+ * A submissions list (`path`, read with `get`) once no row's similarity check is PENDING any more,
+ * as a map from submission id to its similarity. A bounded wait (10 s), not a timing assertion: the
+ * check runs after the response by design, and its reads would otherwise mix into what a test counts.
+ */
+export async function untilSimilaritySettled(
+  get: (path: string) => Promise<{ status: number; body: any }>,
+  path: string,
+): Promise<Map<string, any>> {
+  for (let i = 0; i < 200; i++) {
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    const rows = res.body.submissions as any[];
+    if (rows.every((s) => s.similarity.status !== "PENDING")) return new Map(rows.map((s) => [s.id as string, s.similarity]));
+    await Bun.sleep(50);
+  }
+  throw new Error(`similarity checks still PENDING after 10 s: ${path}`);
+}

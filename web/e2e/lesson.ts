@@ -3,7 +3,7 @@
 // returns, the students see their results. Called by run.ts with its helpers, so both share one browser.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Locator, Page } from "playwright-core";
 
 type Helpers = {
   base: string;
@@ -24,6 +24,15 @@ const STUDENTS = [
   { id: "s2619", pick: "4", essay: "Photosynthesis turns light into sugar.", points: ["5", "3"], essayScore: "4" },
   { id: "s2620", pick: "5", essay: "Plants eat sunlight.", points: ["3", "2"], essayScore: "2" },
 ];
+
+/** Waits until `rows` matches exactly `n` elements (a list that refetches after a change). */
+async function countIs(rows: Locator, n: number, timeoutMs = 30_000) {
+  const until = Date.now() + timeoutMs;
+  while ((await rows.count()) !== n) {
+    if (Date.now() > until) throw new Error(`expected ${n} rows, found ${await rows.count()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 export async function lesson(h: Helpers) {
   const { base, shots, check } = h;
@@ -193,9 +202,12 @@ export async function lesson(h: Helpers) {
     }
     await snap(teacher, "en-quiz-results");
     await h.axe(teacher, "quiz results");
-    for (const s of STUDENTS) {
-      const name = await teacher.locator("tbody tr").filter({ hasText: "Needs scoring" }).first().getByRole("button").textContent();
-      await teacher.locator("tbody tr").filter({ hasText: "Needs scoring" }).first().getByRole("button").click();
+    const unscored = teacher.locator("tbody tr").filter({ hasText: "Needs scoring" });
+    for (const [i, s] of STUDENTS.entries()) {
+      // the list refetches after each save: wait for it, or a stale first row would be scored twice
+      await countIs(unscored, STUDENTS.length - i);
+      const name = await unscored.first().getByRole("button").textContent();
+      await unscored.first().getByRole("button").click();
       const panel = teacher.locator("section.panel", { hasText: `Attempt of ${name}` });
       await panel.getByLabel("Points (max 5)").fill(s.essayScore);
       await panel.getByLabel("Feedback").fill("Good effort.");
@@ -210,8 +222,10 @@ export async function lesson(h: Helpers) {
 
   await check("lesson: the teacher grades with the rubric, writes feedback and returns both submissions", async () => {
     await teacher.goto(`${base}${assignmentPath}&tab=grading`);
-    for (const _ of STUDENTS) {
-      await teacher.locator("tbody tr").filter({ hasText: "Submitted" }).first().getByRole("button").click();
+    const ungraded = teacher.locator("tbody tr").filter({ hasText: "Submitted" });
+    for (const [i] of STUDENTS.entries()) {
+      await countIs(ungraded, STUDENTS.length - i);
+      await ungraded.first().getByRole("button").click();
       const panel = teacher.locator("section.panel", { has: teacher.getByRole("heading", { level: 2 }) }).last();
       // The list's order is the server's: which student this is shows in the submitted text.
       const text = (await panel.getByText(/^Report by s\d+$/).textContent()) ?? "";
