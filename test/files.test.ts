@@ -7,7 +7,7 @@ import { storedFilePath } from "../src/platform/files/storage";
 import { ANONYMOUS_READER, fileDownloadUrl, signFileToken } from "../src/platform/files/tokens";
 import { Problem } from "../src/platform/http/errors";
 import type { Tenant } from "./helpers/fixture";
-import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
+import { createMemberFixture, createTenantFixture, eventually, expectProblem, useServer } from "./helpers/server";
 
 const s = useServer();
 let owner: Tenant;
@@ -418,8 +418,7 @@ describe("uploadFileContent — interrupted transfers", () => {
     }).catch(() => null);
     const dir = join(s.server.dataDir, "files", owner.tenantId);
     const leftovers = () => (existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith(t.fileId)) : []);
-    for (let i = 0; i < 100 && leftovers().length > 0; i++) await Bun.sleep(20);
-    expect(leftovers()).toEqual([]);
+    await eventually(() => leftovers().length === 0);
     expect((await s.call("GET", `/api/v1/files/${t.fileId}`, { token: owner.token })).body.status).toBe("pending");
   });
 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { SMTPServer } from "smtp-server";
 import { outboxPending, recipientHash } from "../src/platform/mail/mailer";
 import { fresh } from "./helpers/auth";
-import { useServer } from "./helpers/server";
+import { eventually, useServer } from "./helpers/server";
 
 // A port with nothing listening on it yet: the SMTP server there starts only later in the test.
 const inbox: string[][] = [];
@@ -29,12 +29,6 @@ afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
 const down = useServer({ smtpUrl: `smtp://127.0.0.1:${port}?ignoreTLS=true`, devCodes: false });
 const offline = useServer({ devCodes: false });
 
-/** Waits (bounded) until `check` holds; the mail attempt runs after the response. */
-async function until(check: () => boolean) {
-  for (let i = 0; i < 500 && !check(); i++) await Bun.sleep(10);
-  expect(check()).toBe(true);
-}
-
 const mode = (path: string) => statSync(path).mode & 0o777;
 
 describe("outgoing mail is kept and retried", () => {
@@ -50,7 +44,7 @@ describe("outgoing mail is kept and retried", () => {
         headers: { "x-request-id": "req-mail-1" },
       });
       expect(up.status).toBe(201);
-      await until(() => lines.some((l) => l.event === "mail.failed"));
+      await eventually(() => lines.some((l) => l.event === "mail.failed"));
     } finally {
       rt.log = log;
     }
@@ -79,7 +73,7 @@ describe("outgoing mail is kept and retried", () => {
     });
     expect(up.status).toBe(201);
     const dir = join(offline.server.dataDir, "outbox");
-    await until(() => readdirSync(dir).length > 0);
+    await eventually(() => readdirSync(dir).length > 0);
     for (const name of readdirSync(dir)) expect(mode(join(dir, name))).toBe(0o600);
     expect(outboxPending(offline.server.rt)).toBe(0);
   });

@@ -10,6 +10,7 @@ import { httpPlugin } from "../src/platform/http/plugin";
 import { route } from "../src/platform/http/route";
 import { DateTimeInput, DisplayName, Email, Enum, Nullable, PageQuery, Password } from "../src/platform/http/schemas";
 import { createRuntime, type Runtime } from "../src/platform/runtime";
+import { eventually } from "./helpers/server";
 
 // The platform's HTTP behaviour (errors, limits, request ids) on a probe module built with the same
 // plugins as the real app, so that each rule is tested once, apart from any domain module.
@@ -305,7 +306,7 @@ describe("errors and request ids", () => {
     try {
       const res = await post("/probe", JSON.stringify({ email: "not-an-email", password: "hunter2-secret" }));
       expect(res.status).toBe(400);
-      await Bun.sleep(20);
+      await eventually(() => lines.some((l) => l.requestId === res.headers.get("x-request-id")));
       const line = lines.find((l) => l.requestId === res.headers.get("x-request-id"));
       expect(line).toMatchObject({ method: "POST", route: "/api/v1/probe", status: 400 });
       expect(JSON.stringify(lines)).not.toContain("hunter2-secret");
@@ -321,7 +322,7 @@ describe("errors and request ids", () => {
     try {
       const res = await fetch(`${base}/redirect`, { redirect: "manual" });
       expect(res.status).toBe(302);
-      await Bun.sleep(20);
+      await eventually(() => lines.some((l) => l.route === "/api/v1/redirect"));
       expect(lines.filter((l) => l.route === "/api/v1/redirect")).toEqual([expect.objectContaining({ method: "GET", status: 302 })]);
     } finally {
       rt.log = log;

@@ -14,7 +14,7 @@ import { openPlatformDb } from "../src/platform/db/platform-db";
 import { closeSqlite, drizzleOf, openSqlite } from "../src/platform/db/sqlite";
 import { write } from "../src/platform/db/types";
 import { startServer } from "../src/server";
-import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
+import { createMemberFixture, createTenantFixture, eventually, expectProblem, useServer } from "./helpers/server";
 
 const s = useServer({ tenantHandles: 2 });
 
@@ -94,8 +94,7 @@ describe("tenant files", () => {
       });
     }
     // Handles are released after the response is sent.
-    await Bun.sleep(50);
-    expect(s.server.rt.tenants.openCount()).toBeLessThanOrEqual(2);
+    await eventually(() => s.server.rt.tenants.openCount() <= 2);
   });
 
   test("a tenant file migrated by a newer binary is refused with a clear error", async () => {

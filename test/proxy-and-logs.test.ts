@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createTenantFixture, useServer } from "./helpers/server";
+import { createTenantFixture, eventually, useServer } from "./helpers/server";
 
 const direct = useServer({}, { LEARNSPACE_IP_RATE_LIMIT: "2" });
 const proxied = useServer({}, { LEARNSPACE_IP_RATE_LIMIT: "2", LEARNSPACE_TRUSTED_PROXIES: "127.0.0.1, ::1, 10.0.0.0/8" });
@@ -16,7 +16,7 @@ async function logged(api: Api, fn: () => Promise<{ headers: Headers }>) {
   rt.log = (line) => lines.push(line as Record<string, unknown>);
   try {
     const last = (await fn()).headers.get("x-request-id");
-    for (let i = 0; i < 500 && !lines.some((l) => l.requestId === last); i++) await Bun.sleep(2);
+    await eventually(() => lines.some((l) => l.requestId === last));
   } finally {
     rt.log = log;
   }

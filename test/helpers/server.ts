@@ -197,6 +197,16 @@ export async function createContentSpace<const N extends readonly string[]>(
 type Member = Awaited<ReturnType<typeof createMemberFixture>>;
 
 /**
+ * Waits (bounded, 5 s by default) until `check` holds — for what a server does after its response
+ * (log lines, mail, released handles, background jobs) — then asserts it, so a timeout fails clearly.
+ */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check()) && Date.now() < until) await Bun.sleep(10);
+  expect(await check()).toBe(true);
+}
+
+/**
  * A submissions list (`path`, read with `get`) once no row's similarity check is PENDING any more,
  * as a map from submission id to its similarity. A bounded wait (10 s), not a timing assertion: the
  * check runs after the response by design, and its reads would otherwise mix into what a test counts.
