@@ -4,13 +4,13 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { CHROMIUM, launchChromium } from "../../test/helpers/chromium";
 import { lesson } from "./lesson";
 
 const root = join(import.meta.dir, "..", "..");
 const binary = join(root, "dist", "learnspace");
 const shots = join(import.meta.dir, "screenshots");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const PASSWORD = "learnspace-demo";
 
 /** The console's screens, by path and the heading each shows in English and Korean. */
@@ -130,18 +130,7 @@ async function main() {
   const { proc, base } = await startServer(dataDir);
   let browser: Browser | null = null;
   try {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium();
     const context = async (locale = "en-US"): Promise<BrowserContext> =>
       browser!.newContext({ locale, viewport: { width: 1280, height: 860 } });
     openPages = () => browser?.contexts().flatMap((c) => c.pages()) ?? [];

@@ -1,29 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
-import type { paths } from "../../api/schema";
+import { PERMISSIONS } from "../../api/permissions";
 import { useI18n } from "../../i18n";
 import { useSearch } from "../../shell/router";
 import { can, useUser } from "../../shell/session";
 import { Field, FormError, fieldError, Loading, Modal } from "../../shell/ui";
-
-type Permission = NonNullable<paths["/api/v1/roles"]["post"]["requestBody"]>["content"]["application/json"]["permissions"] extends
-  | (infer P)[]
-  | undefined
-  ? P
-  : never;
-export const PERMISSIONS: Permission[] = [
-  "member:read",
-  "member:invite",
-  "member:manage-role",
-  "member:manage",
-  "member:remove",
-  "role:read",
-  "role:manage",
-  "tenant-settings:manage",
-  "space:create",
-  "library:upload",
-];
 
 export function RolesPanel() {
   const { t } = useI18n();
