@@ -39,6 +39,19 @@ let passes = 0;
  */
 const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;
 const SIGN_IN = "the hosted sign-in page hands the owner over to the console";
+/**
+ * A group of checks (a lesson): setup between its checks that fails is a failure, except under
+ * E2E_ONLY, where it usually just lacks a skipped check's state.
+ */
+async function section(name: string, fn: () => Promise<void>) {
+  try {
+    await fn();
+  } catch (e) {
+    if (only) return console.log(`(skipped) the rest of ${name}: ${(e as Error).message.split("\n")[0]}`);
+    failures++;
+    console.log(`(fail) ${name}: setup between checks\n  ${(e as Error).stack ?? e}`);
+  }
+}
 async function check(name: string, fn: () => Promise<void>) {
   if (only && !only.test(name) && name !== SIGN_IN) return;
   const started = performance.now();
@@ -312,7 +325,8 @@ async function main() {
       await owner.getByText("1 deleted.").waitFor();
     });
 
-    await lesson({ base, shots, context, check, assert, watch, axe, signIn, setLang });
+    const harness = { base, shots, context, check, assert, watch, axe, signIn, setLang };
+    await section("the lesson", () => lesson(harness));
 
     const left = ownerErrors.take();
     await check("no console errors or failed requests were left over", async () => {
