@@ -82,6 +82,12 @@ export async function library(h: Helpers) {
     await teacher.getByRole("dialog").getByLabel("Folder name").fill(`${ARCHIVE} 2026`);
     await teacher.getByRole("dialog").getByRole("button", { name: "Save" }).click();
     await teacher.getByRole("heading", { level: 3, name: `${ARCHIVE} 2026` }).waitFor();
+    // A folder made by mistake is deleted (an empty one: deleteNode refuses a folder that holds anything).
+    await teacher.getByLabel("Folder name").fill("E2E 지울 폴더 Scratch");
+    await teacher.getByRole("button", { name: "New folder" }).click();
+    teacher.once("dialog", (d) => void d.accept());
+    await panel(teacher, "E2E 지울 폴더 Scratch").getByRole("button", { name: "Delete folder" }).click();
+    await teacher.getByRole("heading", { name: "E2E 지울 폴더 Scratch" }).waitFor({ state: "detached" });
     problems(teacher, teacherErrors);
   });
 
@@ -90,6 +96,10 @@ export async function library(h: Helpers) {
     await teacher.getByLabel("Video URL").fill(VIDEO_URL);
     await teacher.getByRole("button", { name: "Save link" }).click();
     await teacher.getByRole("link", { name: /Watch the video/ }).waitFor();
+    await teacher.getByRole("button", { name: "Details and visibility" }).click();
+    await teacher.getByRole("dialog").getByLabel("Description").fill("Watch before Monday's lab.");
+    await teacher.getByRole("dialog").getByRole("button", { name: "Save" }).click();
+    await teacher.getByText("Watch before Monday's lab.").waitFor();
 
     await create(DOC);
     await teacher.getByLabel("Choose a document").setInputFiles({ name: "worksheet.pdf", mimeType: "application/pdf", buffer: WORKSHEET });

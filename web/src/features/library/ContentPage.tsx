@@ -5,6 +5,7 @@ import { useI18n } from "../../i18n";
 import { Link } from "../../shell/Link";
 import { Loading } from "../../shell/ui";
 import { spacePath } from "../spaces/queries";
+import ContentAdmin from "./ContentAdmin";
 
 const QuizManage = lazy(() => import("../quizzes/QuizManage"));
 const QuizTake = lazy(() => import("../quizzes/QuizTake"));
@@ -13,7 +14,6 @@ const AssignmentSubmit = lazy(() => import("../assignments/AssignmentSubmit"));
 const SurveyTake = lazy(() => import("../surveys/SurveyTake"));
 const SurveyResults = lazy(() => import("../surveys/SurveyResults"));
 const MediaContent = lazy(() => import("./MediaContent"));
-const ContentAdmin = lazy(() => import("./ContentAdmin"));
 
 /** One content of a space: its managers get its editor and results, everyone else takes or submits it. */
 export default function ContentPage({ spaceId, contentId }: { spaceId: string; contentId: string }) {

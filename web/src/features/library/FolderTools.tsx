@@ -1,4 +1,4 @@
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
@@ -11,6 +11,7 @@ type Move = { parentId: string | null; prevNodeId?: string | null; nextNodeId?: 
 export function FolderTools({ node, tree }: { node: Node; tree: Node[] }) {
   const { t } = useI18n();
   const refresh = useRefreshLibrary();
+  const qc = useQueryClient();
   const [open, setOpen] = useState<"rename" | "move" | null>(null);
   const [title, setTitle] = useState(node.title);
   const [into, setInto] = useState(node.parentId ?? "");
@@ -30,7 +31,12 @@ export function FolderTools({ node, tree }: { node: Node; tree: Node[] }) {
   });
   const remove = useMutation({
     mutationFn: () => ok(api.DELETE("/api/v1/library/nodes/{nodeId}", { params: { path: { nodeId: node.id } } })),
-    onSuccess: refresh,
+    // The folder leaves the list first, so nothing asks for the contents of a folder that is gone (a 400).
+    onSuccess: () => {
+      qc.setQueryData<{ nodes: Node[] }>(["library-nodes"], (d) => d && { nodes: d.nodes.filter((n) => n.id !== node.id) });
+      qc.removeQueries({ queryKey: ["library-contents", node.id] });
+      void qc.invalidateQueries({ queryKey: ["library-nodes"] });
+    },
   });
   const siblings = siblingsOf(tree, node);
   const i = siblings.findIndex((n) => n.id === node.id);
