@@ -27,20 +27,40 @@ const OPTIONAL = "E2E_NEWSLETTER";
 export async function library(h: Helpers) {
   const { base, shots, check } = h;
   const assert: Helpers["assert"] = h.assert;
-  const snap = async (page: Page, name: string) => {
-    await page.waitForLoadState("networkidle");
-    await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
-  };
   const problems = (page: Page, w: { take(): string[] }) => {
     const left = w.take();
     assert(left.length === 0, `${page.url()}: ${left.join("; ")}`);
+  };
+  // Leaving a page while its refetches are in flight aborts them, which watch() reports: let them land first
+  // (waitForLoadState("networkidle") only speaks of the last navigation, not of a single-page app's own requests).
+  const inFlight = new Map<Page, number>();
+  const track = (page: Page) => {
+    inFlight.set(page, 0);
+    page.on("request", () => inFlight.set(page, (inFlight.get(page) ?? 0) + 1));
+    page.on("requestfinished", () => inFlight.set(page, (inFlight.get(page) ?? 1) - 1));
+    page.on("requestfailed", () => inFlight.set(page, (inFlight.get(page) ?? 1) - 1));
+    return page;
+  };
+  const settle = async (page: Page) => {
+    for (let quiet = 0, i = 0; quiet < 3 && i < 100; i++) {
+      quiet = (inFlight.get(page) ?? 0) <= 0 ? quiet + 1 : 0;
+      await page.waitForTimeout(100);
+    }
+  };
+  const go = async (page: Page, path: string) => {
+    await settle(page);
+    await page.goto(`${base}${path}`);
+  };
+  const snap = async (page: Page, name: string) => {
+    await settle(page);
+    await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
   };
   const signIn = async (page: Page, who: string) => {
     await h.signIn(page, base, who);
     await page.waitForLoadState("networkidle");
   };
   const teacherCtx = await h.context();
-  const teacher = await teacherCtx.newPage();
+  const teacher = track(await teacherCtx.newPage());
   const teacherErrors = h.watch(teacher);
   const paths: Record<string, string> = {};
   let classwork = "";
@@ -50,7 +70,7 @@ export async function library(h: Helpers) {
 
   /** In the classwork's MATERIALS folder: a new content of `type`, then its page. */
   const create = async (c: { type: string; title: string }) => {
-    await teacher.goto(`${base}${classwork}`);
+    await go(teacher, classwork);
     const folder = panel(teacher, MATERIALS);
     await folder.getByLabel("Type").selectOption(c.type);
     await folder.getByLabel("Title").fill(c.title);
@@ -61,7 +81,7 @@ export async function library(h: Helpers) {
 
   await check("library: the teacher makes folders and moves one into the other", async () => {
     await signIn(teacher, "t-park");
-    await teacher.goto(`${base}/spaces`);
+    await go(teacher, "/spaces");
     await teacher.getByRole("link", { name: SPACE }).click();
     await teacher.getByRole("heading", { level: 1, name: SPACE }).waitFor();
     await teacher.getByRole("tab", { name: "Classwork" }).click();
@@ -139,7 +159,7 @@ export async function library(h: Helpers) {
   });
 
   await check("library: the teacher shares the document with a student outside the space", async () => {
-    await teacher.goto(`${base}${paths[DOC.title]}`);
+    await go(teacher, paths[DOC.title] as string);
     await teacher.getByRole("button", { name: "Sharing" }).click();
     const dialog = teacher.getByRole("dialog");
     await dialog.getByLabel("Share with a member").fill(OUTSIDER);
@@ -156,12 +176,12 @@ export async function library(h: Helpers) {
   for (const lang of ["en", "ko"] as const) {
     await check(`library: classwork and each media content are captured and pass axe (${lang})`, async () => {
       await h.setLang(teacher, lang);
-      await teacher.goto(`${base}${classwork}`);
+      await go(teacher, classwork);
       await teacher.getByRole("heading", { name: MATERIALS }).waitFor();
       await snap(teacher, `${lang}-library-classwork`);
       await h.axe(teacher, `${lang} classwork`);
       for (const c of [LINK, DOC, LIVE, VIDEO]) {
-        await teacher.goto(`${base}${paths[c.title]}`);
+        await go(teacher, paths[c.title] as string);
         await teacher.getByRole("heading", { level: 1, name: c.title }).waitFor();
         await snap(teacher, `${lang}-library-${c.type.toLowerCase()}`);
         await h.axe(teacher, `${lang} ${c.type}`);
@@ -173,10 +193,10 @@ export async function library(h: Helpers) {
 
   await check(`library: student ${STUDENT} opens each content from the classwork and downloads the document`, async () => {
     const ctx = await h.context("ko-KR");
-    const page = await ctx.newPage();
+    const page = track(await ctx.newPage());
     const errors = h.watch(page);
     await signIn(page, STUDENT);
-    await page.goto(`${base}/spaces`);
+    await go(page, "/spaces");
     await page.getByRole("link", { name: SPACE }).click();
     await page.getByRole("tab", { name: "수업" }).click();
     await page.getByRole("heading", { name: MATERIALS }).waitFor();
@@ -185,12 +205,14 @@ export async function library(h: Helpers) {
     const watch = page.getByRole("link", { name: /동영상 보기/ });
     assert((await watch.getAttribute("href")) === VIDEO_URL, "the linked video opens its URL");
     await snap(page, "ko-library-student-link");
+    await settle(page);
     await page.goBack();
     await page.getByRole("link", { name: LIVE.title }).click();
     assert((await page.getByRole("link", { name: "수업 참여하기" }).getAttribute("href")) === JOIN_URL, "the live session's join link");
     await page.getByText("예정", { exact: true }).waitFor();
     await snap(page, "ko-library-student-live");
     await h.axe(page, "ko student live");
+    await settle(page);
     await page.goBack();
     await page.getByRole("link", { name: VIDEO.title }).click();
     await page.getByLabel("동영상", { exact: true }).waitFor();
@@ -198,6 +220,7 @@ export async function library(h: Helpers) {
       ((await page.locator("video.player").getAttribute("src")) ?? "").includes("/api/v1/files/"),
       "the player plays the uploaded file",
     );
+    await settle(page);
     await page.goBack();
     await page.getByRole("link", { name: DOC.title }).click();
     const download = page.waitForEvent("download");
@@ -215,10 +238,10 @@ export async function library(h: Helpers) {
 
   await check(`library: ${OUTSIDER}, outside the space, opens the document shared with them`, async () => {
     const ctx = await h.context();
-    const page = await ctx.newPage();
+    const page = track(await ctx.newPage());
     const errors = h.watch(page);
     await signIn(page, OUTSIDER);
-    await page.goto(`${base}${paths[DOC.title]}`);
+    await go(page, paths[DOC.title] as string);
     await page.getByRole("heading", { level: 1, name: DOC.title }).waitFor();
     await page.getByRole("link", { name: "Download the document" }).waitFor();
     assert((await page.getByRole("button", { name: "Sharing" }).count()) === 0, "a viewer cannot manage the content");
@@ -229,11 +252,11 @@ export async function library(h: Helpers) {
 
   const ownerCtx = await h.context();
   await check("agreements: a required term gates the console until the member agrees; an optional one is withdrawn", async () => {
-    const owner = await ownerCtx.newPage();
+    const owner = track(await ownerCtx.newPage());
     const ownerErrors = h.watch(owner);
     await signIn(owner, "owner@demo.school");
     // One visit to the terms screen: once the required term exists, the owner too would meet the gate on a reload.
-    await owner.goto(`${base}/terms`);
+    await go(owner, "/terms");
     const setTerm = async (topic: string, essential: boolean) => {
       await owner.getByLabel("Topic").fill(topic);
       await owner.getByLabel("Document URL (English)").fill(`https://school.example.com/terms/${topic.toLowerCase()}`);
@@ -250,7 +273,7 @@ export async function library(h: Helpers) {
         ["s2647", "ko"],
       ] as const) {
         const ctx = await h.context(lang === "ko" ? "ko-KR" : "en-US");
-        const page = await ctx.newPage();
+        const page = track(await ctx.newPage());
         const errors = h.watch(page);
         await signIn(page, who);
         const en = lang === "en";
@@ -282,7 +305,7 @@ export async function library(h: Helpers) {
     } finally {
       // The demo school is shared by the checks that follow: no one else may meet the gate.
       if (new URL(owner.url()).pathname !== "/terms") {
-        await owner.goto(`${base}/terms`);
+        await go(owner, "/terms");
         if (await owner.getByRole("button", { name: "Agree and continue" }).isVisible()) {
           for (const box of await owner.getByRole("checkbox").all()) await box.check();
           await owner.getByRole("button", { name: "Agree and continue" }).click();
