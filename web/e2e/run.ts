@@ -7,6 +7,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { CHROMIUM, launchChromium } from "../../test/helpers/chromium";
 import { lesson } from "./lesson";
+import { library } from "./library";
 
 const root = join(import.meta.dir, "..", "..");
 const binary = join(root, "dist", "learnspace");
@@ -327,6 +328,7 @@ async function main() {
 
     const harness = { base, shots, context, check, assert, watch, axe, signIn, setLang };
     await section("the lesson", () => lesson(harness));
+    await section("the library", () => library(harness));
 
     const left = ownerErrors.take();
     await check("no console errors or failed requests were left over", async () => {

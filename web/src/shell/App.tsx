@@ -1,15 +1,28 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useI18n } from "../i18n";
 import { ChangePassword } from "./ChangePassword";
 import { Layout } from "./Layout";
 import { lastTenantKey, useSession } from "./session";
 import { Field, Loading } from "./ui";
 
-/** Signed in → the shell; signed out → the way to the school's hosted sign-in page. */
+// Its own chunk: most sign-ins never see it.
+const ConsentGate = lazy(() => import("../features/agreements/ConsentGate"));
+
+/** Signed in → a new password, then consent to required terms, then the shell; signed out → the way to the school's hosted sign-in page. */
 export function App() {
   const session = useSession();
   if (session.status === "loading") return <Loading />;
-  if (session.status === "signedIn") return session.user.mustChangePassword ? <ChangePassword /> : <Layout />;
+  if (session.status === "signedIn") {
+    if (session.user.mustChangePassword) return <ChangePassword />;
+    // A required term waiting for consent comes before the console (the server leaves this to the client: DECISIONS "Client flags").
+    if (session.user.needsAgreementConsent)
+      return (
+        <Suspense fallback={<Loading />}>
+          <ConsentGate />
+        </Suspense>
+      );
+    return <Layout />;
+  }
   return <SignedOut />;
 }
 

@@ -33,6 +33,7 @@ export const SCREENS: Screen[] = [
   // Teaching and learning: every member has these (what they show depends on their role in each space).
   screen("/todo", "nav.todo", null, () => import("../features/learner/TodoPage")),
   screen("/spaces", "nav.spaces", null, () => import("../features/spaces/SpacesPage")),
+  screen("/agreements", "nav.agreements", null, () => import("../features/agreements/MyAgreementsPage")),
 ];
 
 /** Starts fetching the chunk of the screen at `path` (called before sign-in is known, so the two overlap). */

@@ -29,6 +29,7 @@ export function startSession() {
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<State>({ status: "loading" });
   const refresh = useCallback(async () => {
+    window.clearTimeout(timer); // reload() after a password change or a consent: one timer, not two
     const pending = firstRefresh ?? callRefresh();
     firstRefresh = null;
     const { data } = await pending;

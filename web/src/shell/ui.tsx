@@ -35,8 +35,8 @@ export function FormError({ error, fields }: { error: unknown; fields: string[] 
 }
 
 /**
- * A one-field form that creates or renames something by its `name`: the field shows its own
- * problem; `children` go after the submit button (extra buttons, the form's other problems).
+ * A one-field form that creates or renames something by its `name` (or the body field `field`): the
+ * field shows its own problem; `children` go after the submit button (extra buttons, the form's other problems).
  */
 export function NameForm(props: {
   label: string;
@@ -46,6 +46,7 @@ export function NameForm(props: {
   error: unknown;
   submitLabel: string;
   required?: boolean;
+  field?: string;
   children?: ReactNode;
 }) {
   const { t } = useI18n();
@@ -62,7 +63,7 @@ export function NameForm(props: {
         required={props.required}
         value={props.value}
         onChange={(e) => props.onChange(e.target.value)}
-        error={fieldError(props.error, "name", t)}
+        error={fieldError(props.error, props.field ?? "name", t)}
       />
       <button type="submit">{props.submitLabel}</button>
       {props.children}

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
@@ -6,22 +6,25 @@ import { Link } from "../../shell/Link";
 import { navigate } from "../../shell/router";
 import { Field, FormError, fieldError, Loading, Select } from "../../shell/ui";
 import { spacePath } from "../spaces/queries";
+import { FolderTools } from "./FolderTools";
+import { type Node, spaceTree, useNodes, useRefreshLibrary } from "./folders";
 
 // The content types a teacher creates here; the rest wait for their editors.
-const NEW_TYPES = ["QUIZ", "ASSIGNMENT"] as const;
+const NEW_TYPES = ["QUIZ", "ASSIGNMENT", "VIDEO", "URL_VIDEO", "LIVE", "DOCUMENT"] as const;
 
-/** A space's classwork: its library folders and the contents in each. */
+/** A space's classwork: its library folders (a tree) and the contents in each. */
 export default function Classwork({ spaceId, admin }: { spaceId: string; admin: boolean }) {
   const { t } = useI18n();
-  const qc = useQueryClient();
-  const nodes = useQuery({ queryKey: ["library-nodes"], queryFn: () => ok(api.GET("/api/v1/library/nodes")) });
-  const folders = nodes.data?.nodes.filter((n) => n.spaceId === spaceId) ?? [];
+  const refresh = useRefreshLibrary();
+  const nodes = useNodes();
+  const tree = spaceTree(nodes.data?.nodes ?? [], spaceId);
   const [title, setTitle] = useState("");
+  const [parentId, setParentId] = useState("");
   const createFolder = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/library/nodes", { body: { title, spaceId } })),
+    mutationFn: () => ok(api.POST("/api/v1/library/nodes", { body: { title, spaceId, parentId: parentId || null } })),
     onSuccess: () => {
       setTitle("");
-      void qc.invalidateQueries({ queryKey: ["library-nodes"] });
+      refresh();
     },
   });
   return (
@@ -41,32 +44,32 @@ export default function Classwork({ spaceId, admin }: { spaceId: string; admin: 
             required
             error={fieldError(createFolder.error, "title", t)}
           />
+          {tree.length > 0 && (
+            <Select
+              label={t("library.parentFolder")}
+              value={parentId}
+              onChange={setParentId}
+              options={[
+                { value: "", label: t("library.topLevel") },
+                ...tree.map((n) => ({ value: n.id, label: `${"— ".repeat(n.depth)}${n.title}` })),
+              ]}
+            />
+          )}
           <button type="submit">{t("library.newFolder")}</button>
           <FormError error={createFolder.error} fields={["title"]} />
         </form>
       )}
-      {!nodes.data ? <Loading /> : folders.length === 0 ? <p>{t("common.empty")}</p> : null}
-      {folders.map((f) => (
-        <Folder key={f.id} spaceId={spaceId} nodeId={f.id} title={f.title} depth={f.depth} admin={admin} />
+      {!nodes.data ? <Loading /> : tree.length === 0 ? <p>{t("common.empty")}</p> : null}
+      {tree.map((f) => (
+        <Folder key={f.id} spaceId={spaceId} node={f} tree={tree} admin={admin} />
       ))}
     </div>
   );
 }
 
-function Folder({
-  spaceId,
-  nodeId,
-  title,
-  depth,
-  admin,
-}: {
-  spaceId: string;
-  nodeId: string;
-  title: string;
-  depth: number;
-  admin: boolean;
-}) {
+function Folder({ spaceId, node, tree, admin }: { spaceId: string; node: Node; tree: Node[]; admin: boolean }) {
   const { t } = useI18n();
+  const nodeId = node.id;
   const contents = useQuery({
     queryKey: ["library-contents", nodeId],
     queryFn: () => ok(api.GET("/api/v1/library/contents", { params: { query: { nodeId } } })),
@@ -77,9 +80,11 @@ function Folder({
     mutationFn: () => ok(api.POST("/api/v1/library/contents", { body: { type, title: name, nodeId, visibility: "SHARED" } })),
     onSuccess: (c) => navigate(spacePath(spaceId, c.id)),
   });
+  const Heading = node.depth === 0 ? "h2" : "h3";
   return (
-    <section className="panel" style={{ marginInlineStart: `${depth * 1.5}rem` }}>
-      <h2>{title}</h2>
+    <section className="panel" style={{ marginInlineStart: `${node.depth * 1.5}rem` }}>
+      <Heading>{node.title}</Heading>
+      {admin && <FolderTools node={node} tree={tree} />}
       {!contents.data ? (
         <Loading />
       ) : contents.data.contents.length === 0 ? (
@@ -89,6 +94,8 @@ function Folder({
           {contents.data.contents.map((c) => (
             <li key={c.id}>
               <span className="badge">{t(`library.types.${c.type}`)}</span> <Link to={spacePath(spaceId, c.id)}>{c.title}</Link>
+              {c.canManage && c.visibility !== "SHARED" && <span className="badge"> {t(`library.visibility.${c.visibility}`)}</span>}
+              {c.canManage && !c.ready && <small className="muted"> · {t("library.notReady")}</small>}
             </li>
           ))}
         </ul>

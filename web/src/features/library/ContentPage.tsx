@@ -5,6 +5,7 @@ import { useI18n } from "../../i18n";
 import { Link } from "../../shell/Link";
 import { Loading } from "../../shell/ui";
 import { spacePath } from "../spaces/queries";
+import ContentAdmin from "./ContentAdmin";
 
 const QuizManage = lazy(() => import("../quizzes/QuizManage"));
 const QuizTake = lazy(() => import("../quizzes/QuizTake"));
@@ -12,6 +13,7 @@ const AssignmentManage = lazy(() => import("../assignments/AssignmentManage"));
 const AssignmentSubmit = lazy(() => import("../assignments/AssignmentSubmit"));
 const SurveyTake = lazy(() => import("../surveys/SurveyTake"));
 const SurveyResults = lazy(() => import("../surveys/SurveyResults"));
+const MediaContent = lazy(() => import("./MediaContent"));
 
 /** One content of a space: its managers get its editor and results, everyone else takes or submits it. */
 export default function ContentPage({ spaceId, contentId }: { spaceId: string; contentId: string }) {
@@ -30,8 +32,11 @@ export default function ContentPage({ spaceId, contentId }: { spaceId: string; c
       </p>
       <h1>{c.title}</h1>
       <p className="muted">{t(`library.types.${c.type}`)}</p>
+      {c.canManage && <ContentAdmin content={c} back={back} />}
       {c.description && <p className="pre">{c.description}</p>}
-      {c.type === "QUIZ" ? (
+      {c.type === "VIDEO" || c.type === "URL_VIDEO" || c.type === "LIVE" || c.type === "DOCUMENT" ? (
+        <MediaContent contentId={contentId} type={c.type} canManage={c.canManage} />
+      ) : c.type === "QUIZ" ? (
         c.canManage ? (
           <QuizManage contentId={contentId} />
         ) : (

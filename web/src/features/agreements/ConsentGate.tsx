@@ -1,0 +1,68 @@
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { api, ok } from "../../api/client";
+import { useI18n } from "../../i18n";
+import { useSession, useUser } from "../../shell/session";
+import { FormError, Loading } from "../../shell/ui";
+import { consentBody, usePending } from "./queries";
+import { keyOf, TermChoices } from "./TermChoices";
+
+/** After sign-in, while a required term waits for the member's consent (needsAgreementConsent): agree before anything else. */
+export default function ConsentGate() {
+  const { t, lang, setLang } = useI18n();
+  const { reload, signOut } = useSession();
+  const user = useUser();
+  const pending = usePending();
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [missing, setMissing] = useState(false);
+  const items = pending.data?.items ?? [];
+  const consent = useMutation({
+    mutationFn: () => ok(api.POST("/api/v1/me/agreements", { body: consentBody(items.filter((a) => chosen.has(keyOf(a)))) })),
+    onSuccess: () => void reload(),
+  });
+  return (
+    <main id="main" className="signed-out">
+      <select aria-label={t("common.language")} value={lang} onChange={(e) => setLang(e.target.value as "ko" | "en")}>
+        <option value="ko">한국어</option>
+        <option value="en">English</option>
+      </select>
+      <h1>{t("agreements.gateTitle")}</h1>
+      <p>{t("agreements.gateHint")}</p>
+      {!pending.data ? (
+        <Loading />
+      ) : (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            const ready = items.every((a) => !a.isEssential || chosen.has(keyOf(a)));
+            setMissing(!ready);
+            if (ready) consent.mutate();
+          }}
+        >
+          <TermChoices items={items} chosen={chosen} onChange={setChosen} />
+          {missing && (
+            <p role="alert" className="error">
+              {t("agreements.mustAll")}
+            </p>
+          )}
+          <FormError error={consent.error} fields={[]} />
+          <div className="inline">
+            <button type="submit" className="primary" disabled={consent.isPending}>
+              {t("agreements.agree")}
+            </button>
+            <button
+              type="button"
+              onClick={async () => {
+                const key = user.tenantKey;
+                await signOut();
+                if (key) window.location.assign(`/t/${encodeURIComponent(key)}/login`);
+              }}
+            >
+              {t("common.signOut")}
+            </button>
+          </div>
+        </form>
+      )}
+    </main>
+  );
+}
