@@ -4,19 +4,7 @@
 // filtered by two roles, a last sign-in range, space counts and two field filters, all kept in the URL.
 // Called by run.ts with its helpers, so it shares the browser and the demo school.
 import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
-
-type Helpers = {
-  base: string;
-  shots: string;
-  context: (locale?: string) => Promise<BrowserContext>;
-  check: (name: string, fn: () => Promise<void>) => Promise<void>;
-  assert: (cond: unknown, message: string) => asserts cond;
-  watch: (page: Page) => { take(): string[] };
-  axe: (page: Page, label: string) => Promise<void>;
-  signIn: (page: Page, base: string, identifier: string) => Promise<void>;
-  setLang: (page: Page, lang: "ko" | "en") => Promise<void>;
-};
+import type { Helpers } from "./lesson";
 
 const CLUB = "E2E Club 동아리";
 const HQ = "E2E 본부 HQ";

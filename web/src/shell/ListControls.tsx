@@ -2,7 +2,7 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import { type ReactNode, useId } from "react";
 import { useI18n } from "../i18n";
 import { useSearch } from "./router";
-import { Loading, Pager, useProblemText } from "./ui";
+import { Loading, Pager, Select, useProblemText } from "./ui";
 
 // The search box, filters and pager of a list screen. Each keeps its value in the URL (a changed
 // filter goes back to page 1), so a filtered list survives a reload and can be shared as a link.
@@ -54,17 +54,12 @@ export function ChoiceFilter({ label, param, options }: { label: string; param: 
   const { t } = useI18n();
   const { get, set } = useSearch();
   return (
-    <label>
-      {label}
-      <select value={get(param) ?? ""} onChange={(e) => set({ [param]: e.target.value, page: null })}>
-        <option value="">{t("common.all")}</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </label>
+    <Select
+      label={label}
+      value={get(param) ?? ""}
+      onChange={(v) => set({ [param]: v, page: null })}
+      options={[{ value: "", label: t("common.all") }, ...options]}
+    />
   );
 }
 

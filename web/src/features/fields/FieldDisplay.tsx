@@ -3,6 +3,7 @@ import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { DataTable } from "../../shell/DataTable";
+import { MoveButtons, moved } from "../../shell/MoveButtons";
 import { FormError, Loading } from "../../shell/ui";
 
 type Item = { fieldId: string; visible: boolean; label: string; isDefault: boolean };
@@ -39,12 +40,6 @@ export function FieldDisplay() {
   if (!display.data) return <Loading />;
   const items: Item[] = draft ?? display.data.items;
   const label = (x: Item) => (x.isDefault && DEFAULT_LABELS[x.fieldId] ? t(DEFAULT_LABELS[x.fieldId] as string) : x.label);
-  const move = (i: number, d: number) => {
-    const next = [...items];
-    const [x] = next.splice(i, 1);
-    next.splice(i + d, 0, x as Item);
-    setDraft(next);
-  };
   return (
     <section aria-labelledby="display-title">
       <h2 id="display-title">{t("fields.display")}</h2>
@@ -78,28 +73,7 @@ export function FieldDisplay() {
             header: t("fields.order"),
             cell: (x) => {
               const i = items.indexOf(x);
-              return (
-                <span className="nowrap">
-                  <button
-                    type="button"
-                    className="small"
-                    disabled={i === 0}
-                    aria-label={`${label(x)}: ${t("fields.up")}`}
-                    onClick={() => move(i, -1)}
-                  >
-                    ↑
-                  </button>
-                  <button
-                    type="button"
-                    className="small"
-                    disabled={i === items.length - 1}
-                    aria-label={`${label(x)}: ${t("fields.down")}`}
-                    onClick={() => move(i, 1)}
-                  >
-                    ↓
-                  </button>
-                </span>
-              );
+              return <MoveButtons name={label(x)} index={i} last={items.length - 1} onMove={(d) => setDraft(moved(items, i, d))} />;
             },
           },
         ]}

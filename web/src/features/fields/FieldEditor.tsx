@@ -3,6 +3,7 @@ import { useId, useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { type Column, DataTable } from "../../shell/DataTable";
+import { MoveButtons, moved } from "../../shell/MoveButtons";
 import { FormError, fieldError, Loading } from "../../shell/ui";
 import { type Batch, isEmpty, type Kind, prefixOf, type Row, type Saved, toBatch, toRow } from "./draft";
 import { NewFieldForm } from "./NewFieldForm";
@@ -42,42 +43,15 @@ export function FieldEditor({ kind }: { kind: Kind }) {
     return prefix === null ? undefined : fieldError(save.error, `${prefix}${field}`, t);
   };
   const savedCount = rows.filter((r) => r.id !== null).length;
-  const move = (i: number, d: number) => {
-    const next = [...rows];
-    const [x] = next.splice(i, 1);
-    next.splice(i + d, 0, x as Row);
-    setDraft(next);
-  };
   const name = (r: Row) => r.label || r.key || t("fields.newField");
   const columns: Column<Row>[] = [
     {
       key: "order",
       header: t("fields.order"),
       cell: (r) => {
-        const i = rows.indexOf(r);
         if (r.id === null) return <span className="badge">{t("fields.new")}</span>;
-        return (
-          <span className="nowrap">
-            <button
-              type="button"
-              className="small"
-              disabled={i === 0}
-              aria-label={`${name(r)}: ${t("fields.up")}`}
-              onClick={() => move(i, -1)}
-            >
-              ↑
-            </button>
-            <button
-              type="button"
-              className="small"
-              disabled={i >= savedCount - 1}
-              aria-label={`${name(r)}: ${t("fields.down")}`}
-              onClick={() => move(i, 1)}
-            >
-              ↓
-            </button>
-          </span>
-        );
+        const i = rows.indexOf(r);
+        return <MoveButtons name={name(r)} index={i} last={savedCount - 1} onMove={(d) => setDraft(moved(rows, i, d))} />;
       },
     },
     {
