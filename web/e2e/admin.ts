@@ -98,7 +98,8 @@ export async function admin(h: Helpers) {
     await form.getByLabel("Type").selectOption("NUMBER");
     await form.getByRole("button", { name: "Add to the list" }).click();
     await page.getByRole("button", { name: "Save changes" }).click();
-    await page.getByRole("cell", { name: "e2e_room", exact: true }).waitFor();
+    await page.getByRole("status").filter({ hasText: "Saved." }).waitFor({ timeout: 5000 });
+    await page.locator("code", { hasText: "e2e_room" }).waitFor();
     await capture("fields-space");
     await page.goto(`${base}/members`);
     await page.getByRole("columnheader", { name: CLUB }).waitFor();
@@ -239,6 +240,14 @@ export async function admin(h: Helpers) {
       await page.getByRole("button", { name: "Active spaces", exact: true }).click();
       await page.waitForURL(/sort=activeSpaceCount/);
       await capture("members-field-filters");
+      await filters.getByRole("button", { name: "Clear filters" }).click();
+      await page.getByLabel("Rows per page").selectOption("50");
+      await page.waitForURL(/size=50/);
+      await page.locator("tbody tr").nth(49).waitFor();
+      await page.waitForLoadState("networkidle");
+      await page.reload();
+      await page.locator("tbody tr").nth(49).waitFor();
+      assert((await page.locator("tbody tr").count()) === 50, "50 rows a page after a reload");
       clean();
     },
   );

@@ -169,10 +169,23 @@ export function FilterChips({ param, label }: { param: string; label: (value: st
   );
 }
 
-/** The pager of a page-style list, the page in the URL. */
-export function UrlPager({ page, totalPages }: { page: number; totalPages: number }) {
-  const { set } = useSearch();
-  return <Pager page={page} totalPages={totalPages} onPage={(p) => set({ page: p === 1 ? null : String(p) })} />;
+/** The pager of a page-style list, the page in the URL; with `sizes`, a choice of rows per page too (URL key `size`). */
+export function UrlPager({ page, totalPages, sizes }: { page: number; totalPages: number; sizes?: readonly number[] }) {
+  const { t } = useI18n();
+  const { get, set } = useSearch();
+  return (
+    <div className="pager-row">
+      <Pager page={page} totalPages={totalPages} onPage={(p) => set({ page: p === 1 ? null : String(p) })} />
+      {sizes && (
+        <Select
+          label={t("list.pageSize")}
+          value={get("size") ?? String(sizes[0])}
+          onChange={(v) => set({ size: v === String(sizes[0]) ? null : v, page: null })}
+          options={sizes.map((n) => ({ value: String(n), label: String(n) }))}
+        />
+      )}
+    </div>
+  );
 }
 
 /** Loading and failure of a list's query; `children` renders its data. */

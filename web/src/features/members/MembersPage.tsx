@@ -10,7 +10,7 @@ import { FormError } from "../../shell/ui";
 import { CreateMemberDialog } from "./CreateMemberDialog";
 import { memberColumns } from "./columns";
 import { ImportMembersDialog } from "./ImportMembersDialog";
-import { membersListQuery } from "./listQuery";
+import { membersListQuery, PAGE_SIZES } from "./listQuery";
 import { MemberDialog } from "./MemberDialog";
 import { MemberFilters } from "./MemberFilters";
 import { useMemberFieldDisplay, useMemberFields, useRoles } from "./queries";
@@ -120,7 +120,7 @@ export default function MembersPage() {
                 allLabel: t("members.selectAll"),
               }}
             />
-            <UrlPager page={data.page} totalPages={data.totalPages} />
+            <UrlPager page={data.page} totalPages={data.totalPages} sizes={PAGE_SIZES} />
           </>
         )}
       </ListResult>

@@ -1,7 +1,8 @@
 import { api, ok } from "../../api/client";
 import { pageOf } from "../../shell/router";
 
-const PAGE_SIZE = 20;
+/** The page sizes offered (listMembers allows 1..100); the first is the default. */
+export const PAGE_SIZES = [20, 50, 100] as const;
 
 /** The URL keys of the members list's filters (the filter bar clears these). */
 export const FILTER_PARAMS = [
@@ -38,7 +39,7 @@ export function membersListQuery(search: URLSearchParams) {
   };
   const query = {
     page: pageOf(search),
-    pageSize: PAGE_SIZE,
+    pageSize: PAGE_SIZES.find((n) => String(n) === get("size")) ?? PAGE_SIZES[0],
     search: get("q"),
     roleKeys: many("role"),
     statuses: many("status"),
