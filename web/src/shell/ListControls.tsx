@@ -1,5 +1,5 @@
 import type { UseQueryResult } from "@tanstack/react-query";
-import { type ReactNode, useId } from "react";
+import { type ReactNode, useEffect, useId, useRef } from "react";
 import { useI18n } from "../i18n";
 import { useSearch } from "./router";
 import { Loading, Pager, Select, useProblemText } from "./ui";
@@ -68,6 +68,15 @@ export function MultiFilter({ label, param, options }: { label: string; param: s
   const { t } = useI18n();
   const { all, set } = useSearch();
   const chosen = all(param);
+  const ref = useRef<HTMLDetailsElement>(null);
+  // Closes like a menu: a click elsewhere or Esc (Esc puts the focus back on its button).
+  useEffect(() => {
+    const away = (e: Event) => {
+      if (ref.current?.open && !ref.current.contains(e.target as Node)) ref.current.open = false;
+    };
+    document.addEventListener("pointerdown", away);
+    return () => document.removeEventListener("pointerdown", away);
+  }, []);
   const summary =
     chosen.length === 0
       ? t("common.all")
@@ -76,7 +85,16 @@ export function MultiFilter({ label, param, options }: { label: string; param: s
           .map((o) => o.label)
           .join(", ");
   return (
-    <details className="multi">
+    <details
+      className="multi"
+      ref={ref}
+      onKeyDown={(e) => {
+        if (e.key === "Escape" && ref.current?.open) {
+          ref.current.open = false;
+          ref.current.querySelector("summary")?.focus();
+        }
+      }}
+    >
       <summary>
         <span className="multi-label">{label}</span> <span className="multi-value">{summary || t("common.all")}</span>
       </summary>
