@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Locator, Page } from "playwright-core";
 
-type Helpers = {
+export type Helpers = {
   base: string;
   shots: string;
   context: (locale?: string) => Promise<BrowserContext>;

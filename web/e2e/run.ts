@@ -6,6 +6,7 @@ import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { CHROMIUM, launchChromium } from "../../test/helpers/chromium";
+import { admin } from "./admin";
 import { lesson } from "./lesson";
 import { library } from "./library";
 
@@ -22,7 +23,7 @@ const SCREENS = [
   { path: "/invitations", en: "Invitations", ko: "초대" },
   { path: "/join-codes", en: "Join codes", ko: "가입 코드" },
   { path: "/roles", en: "Roles and permissions", ko: "역할과 권한" },
-  { path: "/fields", en: "Member fields", ko: "구성원 항목" },
+  { path: "/fields", en: "Custom fields", ko: "사용자 정의 항목" },
   { path: "/terms", en: "Terms", ko: "약관" },
   { path: "/login-page", en: "Sign-in page", ko: "로그인 페이지" },
   { path: "/sso", en: "Single sign-on (SAML)", ko: "통합 로그인 (SAML)" },
@@ -329,6 +330,7 @@ async function main() {
     const harness = { base, shots, context, check, assert, watch, axe, signIn, setLang };
     await section("the lesson", () => lesson(harness));
     await section("the library", () => library(harness));
+    await section("the admin screens", () => admin(harness));
 
     const left = ownerErrors.take();
     await check("no console errors or failed requests were left over", async () => {

@@ -13,12 +13,24 @@ export function useProblemText() {
   };
 }
 
-/** The message for one field of a failed request: a validation entry names it (`errors[].field`). */
-export function fieldError(error: unknown, field: string, t: (k: string) => string): string | undefined {
+// The bounds a validation message states (the server's schemas word them these ways), so the field can say them in the user's language.
+const BOUNDS: [RegExp, string][] = [
+  [/^must be (\d+)\.\.(\d+) characters$/, "errors.bounds.chars"],
+  [/^must be an integer (-?\d+)\.\.(-?\d+)$/, "errors.bounds.integer"],
+  [/^must be at most (\d+) options of (\d+)\.\.(\d+) characters$/, "errors.bounds.options"],
+  [/^Expected string length less or equal to (\d+)$/, "errors.bounds.maxChars"],
+];
+
+/** The message for one field of a failed request: a validation entry names it (`errors[].field`), with the bounds it broke. */
+export function fieldError(error: unknown, field: string, t: (k: string, vars?: Record<string, string>) => string): string | undefined {
   if (!(error instanceof ApiError)) return undefined;
   const hit = error.errors.find((e) => e.field === field || e.field.startsWith(`${field}[`) || e.field.startsWith(`${field}.`));
-  if (hit) return t("errors.fieldInvalid");
-  return undefined;
+  if (!hit) return undefined;
+  for (const [pattern, key] of BOUNDS) {
+    const m = hit.message.match(pattern);
+    if (m) return `${t("errors.fieldInvalid")} ${t(key, { a: m[1] ?? "", b: m[2] ?? "", c: m[3] ?? "" })}`;
+  }
+  return t("errors.fieldInvalid");
 }
 
 /** A problem that did not land on a field of the form, shown once above its buttons. */

@@ -1,19 +1,21 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useI18n } from "../../i18n";
+import { DataTable } from "../../shell/DataTable";
+import { ListResult, SearchBox, UrlPager } from "../../shell/ListControls";
 import { MemberPicker } from "../../shell/MemberPicker";
-import { useSearch } from "../../shell/router";
+import { pageOf, useSearch } from "../../shell/router";
 import { can, useUser } from "../../shell/session";
-import { FormError, Loading, NameForm, Pager } from "../../shell/ui";
+import { FormError, Loading, NameForm } from "../../shell/ui";
 import { groupCalls, type Kind } from "./calls";
 
 export function GroupsPanel({ kind }: { kind: Kind }) {
   const { t } = useI18n();
   const user = useUser();
   const qc = useQueryClient();
-  const { get, set } = useSearch();
+  const { search, get, set } = useSearch();
   const manage = can(user, "member:manage");
-  const query = { page: Number(get("page") ?? "1") || 1, pageSize: 20, search: get("q") ?? undefined };
+  const query = { page: pageOf(search), pageSize: 20, search: get("q") ?? undefined };
   const list = useQuery({
     queryKey: ["groups", kind, query],
     queryFn: () => groupCalls.list(kind, query),
@@ -32,31 +34,17 @@ export function GroupsPanel({ kind }: { kind: Kind }) {
   return (
     <div className="split">
       <div>
-        <div className="filters">
-          <label>
-            {t("groups.search")}
-            <input
-              type="search"
-              defaultValue={get("q") ?? ""}
-              onKeyDown={(e) => e.key === "Enter" && set({ q: e.currentTarget.value, page: null })}
-            />
-          </label>
-        </div>
-        {!list.data ? (
-          <Loading />
-        ) : (
-          <>
-            <table>
-              <thead>
-                <tr>
-                  <th>{t("groups.name")}</th>
-                  <th>{t("groups.memberCount")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.items.map((g) => (
-                  <tr key={g.id}>
-                    <td>
+        <SearchBox label={t("groups.search")} />
+        <ListResult query={list}>
+          {(data) => (
+            <>
+              <DataTable
+                label={kind === "grant" ? t("groups.groups") : t("groups.plainGroups")}
+                columns={[
+                  {
+                    key: "name",
+                    header: t("groups.name"),
+                    cell: (g) => (
                       <button
                         type="button"
                         className="link"
@@ -65,16 +53,17 @@ export function GroupsPanel({ kind }: { kind: Kind }) {
                       >
                         {g.name}
                       </button>
-                    </td>
-                    <td>{g.memberCount}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {list.data.items.length === 0 && <p>{t("common.empty")}</p>}
-            <Pager page={list.data.page} totalPages={list.data.totalPages} onPage={(p) => set({ page: String(p) })} />
-          </>
-        )}
+                    ),
+                  },
+                  { key: "members", header: t("groups.memberCount"), cell: (g) => g.memberCount },
+                ]}
+                rows={data.items}
+                rowKey={(g) => g.id}
+              />
+              <UrlPager page={data.page} totalPages={data.totalPages} />
+            </>
+          )}
+        </ListResult>
         {manage && (
           <NameForm
             label={t("groups.newName")}

@@ -2,7 +2,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { Field, FormError, fieldError, formatDate, Loading } from "../../shell/ui";
+import { DataTable } from "../../shell/DataTable";
+import { ListResult } from "../../shell/ListControls";
+import { Field, FormError, fieldError, formatDate } from "../../shell/ui";
 
 /** Tenant join codes with their join link; create, enable and disable. */
 export default function JoinCodesPage() {
@@ -44,44 +46,46 @@ export default function JoinCodesPage() {
         </button>
       </form>
       <FormError error={create.error ?? toggle.error} fields={["expiresInDays"]} />
-      {!codes.data ? (
-        <Loading />
-      ) : (
-        <table>
-          <thead>
-            <tr>
-              <th>{t("joinCodes.code")}</th>
-              <th>{t("joinCodes.link")}</th>
-              <th>{t("joinCodes.expiresAt")}</th>
-              <th>{t("joinCodes.enabled")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {codes.data.joinCodes.map((c) => (
-              <tr key={c.id}>
-                <td>
-                  <code>{c.code}</code>
-                </td>
-                <td>
-                  <a href={c.link}>{c.link}</a>{" "}
-                  <button type="button" className="small" onClick={() => void navigator.clipboard?.writeText(c.link)}>
-                    {t("common.copy")}
-                  </button>
-                </td>
-                <td>{c.expiresAt ? formatDate(c.expiresAt, lang) : t("joinCodes.never")}</td>
-                <td>
+      <ListResult query={codes}>
+        {(data) => (
+          <DataTable
+            label={t("joinCodes.title")}
+            rows={data.joinCodes}
+            rowKey={(c) => c.id}
+            columns={[
+              { key: "code", header: t("joinCodes.code"), cell: (c) => <code>{c.code}</code> },
+              {
+                key: "link",
+                header: t("joinCodes.link"),
+                cell: (c) => (
+                  <>
+                    <a href={c.link}>{c.link}</a>{" "}
+                    <button type="button" className="small" onClick={() => void navigator.clipboard?.writeText(c.link)}>
+                      {t("common.copy")}
+                    </button>
+                  </>
+                ),
+              },
+              {
+                key: "expires",
+                header: t("joinCodes.expiresAt"),
+                cell: (c) => (c.expiresAt ? formatDate(c.expiresAt, lang) : t("joinCodes.never")),
+              },
+              {
+                key: "enabled",
+                header: t("joinCodes.enabled"),
+                cell: (c) => (
                   <label className="check">
                     <input type="checkbox" checked={c.enabled} onChange={(e) => toggle.mutate({ id: c.id, enabled: e.target.checked })} />
                     <span className="sr-only">{t("joinCodes.enabled")}</span>
                     {c.enabled ? t("common.yes") : t("common.no")}
                   </label>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {codes.data?.joinCodes.length === 0 && <p>{t("common.empty")}</p>}
+                ),
+              },
+            ]}
+          />
+        )}
+      </ListResult>
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { can, useUser } from "../../shell/session";
 import { Field, FormError, fieldError, formatDate, Loading, Modal } from "../../shell/ui";
+import { MemberPosition } from "./MemberPosition";
 import { useMemberFields, useRoles } from "./queries";
 
 /** One member (its id in the URL as ?open=): edit, custom field values, reset password. */
@@ -217,6 +218,7 @@ export function MemberDialog({ id, onClose }: { id: string; onClose: () => void 
               {changeRole.isSuccess && <span role="status">{t("common.saved")}</span>}
             </form>
           )}
+          <MemberPosition memberId={id} positionId={member.data.positionId} manage={manage} />
           <FormError error={changeRole.error ?? setActive.error} fields={[]} />
           {manage && (
             <div className="actions">

@@ -2,34 +2,32 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
+import { DataTable } from "../../shell/DataTable";
+import { ListResult, UrlPager } from "../../shell/ListControls";
 import { useSearch } from "../../shell/router";
 import { can, useUser } from "../../shell/session";
-import { FormError, formatDate, Loading, Pager, useProblemText } from "../../shell/ui";
+import { FormError } from "../../shell/ui";
 import { CreateMemberDialog } from "./CreateMemberDialog";
+import { memberColumns } from "./columns";
 import { ImportMembersDialog } from "./ImportMembersDialog";
-import { membersListQuery } from "./listQuery";
+import { membersListQuery, PAGE_SIZES } from "./listQuery";
 import { MemberDialog } from "./MemberDialog";
-import { useMemberFields, useRoles } from "./queries";
+import { MemberFilters } from "./MemberFilters";
+import { useMemberFieldDisplay, useMemberFields, useRoles } from "./queries";
 
-const SORTS = ["createdAt", "displayName", "userId", "email", "lastLoginAt", "isActive"] as const;
-
-/** listMembers with every filter and sort in the URL; create, open one, bulk delete. */
+/** listMembers with every filter and sort in the URL, columns as the field display says; create, open one, bulk delete. */
 export default function MembersPage() {
   const { t, lang } = useI18n();
   const user = useUser();
   const qc = useQueryClient();
-  const problem = useProblemText();
   const { search: params, get, set } = useSearch();
-  const sortBy = get("sort") ?? "createdAt";
-  const sortDir = (get("dir") ?? "desc") as "asc" | "desc";
-  const fieldId = get("field") ?? "";
   const list = useQuery({ ...membersListQuery(params), placeholderData: keepPreviousData });
   const roles = useRoles(can(user, "role:read"));
   const fields = useMemberFields();
+  const display = useMemberFieldDisplay();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [creating, setCreating] = useState(false);
   const [importing, setImporting] = useState(false);
-  const [search, setSearchText] = useState(get("q") ?? "");
   const remove = useMutation({
     mutationFn: async (ids: string[]) => {
       const deleted: string[] = [];
@@ -48,18 +46,13 @@ export default function MembersPage() {
     },
   });
   const names = new Map((list.data?.members ?? []).map((m) => [m.id, m.displayName]));
-  const sortHeader = (key: (typeof SORTS)[number], label: string) => (
-    <th aria-sort={sortBy === key ? (sortDir === "asc" ? "ascending" : "descending") : undefined}>
-      <button
-        type="button"
-        className="link"
-        onClick={() => set({ sort: key, dir: sortBy === key && sortDir === "desc" ? "asc" : "desc", page: null })}
-      >
-        {label}
-        {sortBy === key ? (sortDir === "asc" ? " ▲" : " ▼") : ""}
-      </button>
-    </th>
-  );
+  const columns = memberColumns({
+    t,
+    lang,
+    fields: fields.data?.fields ?? [],
+    display: display.data?.items,
+    open: (id) => set({ open: id }),
+  });
   return (
     <section>
       <div className="title-row">
@@ -77,67 +70,7 @@ export default function MembersPage() {
           )}
         </div>
       </div>
-      <form
-        className="filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          set({ q: search, page: null });
-        }}
-      >
-        <label>
-          {t("members.search")}
-          <input type="search" value={search} onChange={(e) => setSearchText(e.target.value)} />
-        </label>
-        <label>
-          {t("members.role")}
-          <select value={get("role") ?? ""} onChange={(e) => set({ role: e.target.value, page: null })}>
-            <option value="">{t("common.all")}</option>
-            {(roles.data?.roles ?? []).map((r) => (
-              <option key={r.key} value={r.key}>
-                {r.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t("members.status")}
-          <select value={get("status") ?? ""} onChange={(e) => set({ status: e.target.value, page: null })}>
-            <option value="">{t("common.all")}</option>
-            <option value="active">{t("members.active")}</option>
-            <option value="inactive">{t("members.inactive")}</option>
-          </select>
-        </label>
-        <label>
-          {t("members.issued")}
-          <select value={get("issued") ?? ""} onChange={(e) => set({ issued: e.target.value, page: null })}>
-            <option value="">{t("common.all")}</option>
-            <option value="true">{t("members.issuedYes")}</option>
-            <option value="false">{t("members.issuedNo")}</option>
-          </select>
-        </label>
-        {(fields.data?.fields ?? []).length > 0 && (
-          <>
-            <label>
-              {t("members.field")}
-              <select value={fieldId} onChange={(e) => set({ field: e.target.value, value: null, page: null })}>
-                <option value="">—</option>
-                {(fields.data?.fields ?? []).map((f) => (
-                  <option key={f.id} value={f.id}>
-                    {f.label}
-                  </option>
-                ))}
-              </select>
-            </label>
-            {fieldId && (
-              <label>
-                {t("members.fieldValue")}
-                <input defaultValue={get("value") ?? ""} onBlur={(e) => set({ value: e.target.value, page: null })} />
-              </label>
-            )}
-          </>
-        )}
-        <button type="submit">{t("members.apply")}</button>
-      </form>
+      <MemberFilters roles={roles.data?.roles ?? []} fields={fields.data?.fields ?? []} />
       {selected.size > 0 && can(user, "member:remove") && (
         <section className="bulk" aria-label={t("members.selection")}>
           <span>{t("members.selected", { count: selected.size })}</span>
@@ -168,70 +101,29 @@ export default function MembersPage() {
           )}
         </div>
       )}
-      {list.isPending ? (
-        <Loading />
-      ) : list.error ? (
-        <p role="alert" className="error">
-          {problem(list.error)}
-        </p>
-      ) : (
-        <>
-          <p className="muted">{t("members.total", { count: list.data.total })}</p>
-          <table>
-            <thead>
-              <tr>
-                <th>
-                  <input
-                    type="checkbox"
-                    aria-label={t("members.selectAll")}
-                    checked={list.data.members.length > 0 && list.data.members.every((m) => selected.has(m.id))}
-                    onChange={(e) => setSelected(e.target.checked ? new Set(list.data.members.map((m) => m.id)) : new Set())}
-                  />
-                </th>
-                {sortHeader("displayName", t("members.name"))}
-                {sortHeader("userId", t("members.userId"))}
-                {sortHeader("email", t("members.email"))}
-                <th>{t("members.role")}</th>
-                {sortHeader("isActive", t("members.status"))}
-                {sortHeader("lastLoginAt", t("members.lastLogin"))}
-                {sortHeader("createdAt", t("members.created"))}
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.members.map((m) => (
-                <tr key={m.id}>
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={t("members.select", { name: m.displayName })}
-                      checked={selected.has(m.id)}
-                      onChange={(e) => {
-                        const next = new Set(selected);
-                        if (e.target.checked) next.add(m.id);
-                        else next.delete(m.id);
-                        setSelected(next);
-                      }}
-                    />
-                  </td>
-                  <td>
-                    <button type="button" className="link" onClick={() => set({ open: m.id })}>
-                      {m.displayName}
-                    </button>
-                  </td>
-                  <td>{m.userId ?? "—"}</td>
-                  <td>{m.email ?? "—"}</td>
-                  <td>{m.role.name}</td>
-                  <td>{m.isActive ? t("members.active") : t("members.inactive")}</td>
-                  <td>{formatDate(m.lastLoginAt, lang)}</td>
-                  <td>{formatDate(m.createdAt, lang)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {list.data.members.length === 0 && <p>{t("common.empty")}</p>}
-          <Pager page={list.data.page} totalPages={list.data.totalPages} onPage={(p) => set({ page: String(p) })} />
-        </>
-      )}
+      <ListResult query={list}>
+        {(data) => (
+          <>
+            <p className="muted" role="status">
+              {t("members.total", { count: data.total })}
+            </p>
+            <DataTable
+              label={t("members.title")}
+              columns={columns}
+              rows={data.members}
+              rowKey={(m) => m.id}
+              defaultSort={{ by: "createdAt", dir: "desc" }}
+              selection={{
+                selected,
+                onChange: setSelected,
+                rowLabel: (m) => t("members.select", { name: m.displayName }),
+                allLabel: t("members.selectAll"),
+              }}
+            />
+            <UrlPager page={data.page} totalPages={data.totalPages} sizes={PAGE_SIZES} />
+          </>
+        )}
+      </ListResult>
       {importing && <ImportMembersDialog open onOpenChange={setImporting} />}
       <CreateMemberDialog open={creating} onOpenChange={setCreating} roles={roles.data?.roles ?? []} />
       {get("open") && <MemberDialog id={get("open") as string} onClose={() => set({ open: null })} />}

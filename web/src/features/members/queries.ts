@@ -9,3 +9,8 @@ export function useRoles(enabled: boolean) {
 export function useMemberFields() {
   return useQuery({ queryKey: ["member-fields"], queryFn: () => ok(api.GET("/api/v1/member-fields")) });
 }
+
+/** Which member columns and fields the list shows, in which order (setMemberFieldDisplay). */
+export function useMemberFieldDisplay() {
+  return useQuery({ queryKey: ["member-field-display"], queryFn: () => ok(api.GET("/api/v1/member-fields/display")) });
+}

@@ -2,14 +2,13 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { MemberPicker } from "../../shell/MemberPicker";
 import { useSearch } from "../../shell/router";
 import { can, useUser } from "../../shell/session";
 import { FormError, Loading, NameForm } from "../../shell/ui";
+import { Positions } from "./Positions";
+import { type Unit, UnitDetail } from "./UnitDetail";
 
-type Unit = { id: string; parentId: string | null; name: string; memberCount: number; leaderName: string | null };
-
-/** Organization units as a tree (create under any unit, members) and the positions list. */
+/** Organization units as a tree (create under any unit; a unit: rename, move, leader, members) and the positions. */
 export default function OrgPage() {
   const { t } = useI18n();
   const user = useUser();
@@ -39,7 +38,10 @@ export default function OrgPage() {
             <button type="button" className="link" aria-current={u.id === open ? "true" : undefined} onClick={() => set({ open: u.id })}>
               {u.name}
             </button>{" "}
-            <small className="muted">{t("org.memberCount", { count: u.memberCount })}</small>
+            <small className="muted">
+              {t("org.memberCount", { count: u.memberCount })}
+              {u.leaderName ? ` · ${t("org.leaderIs", { name: u.leaderName })}` : ""}
+            </small>
             {tree(u.id)}
           </li>
         ))}
@@ -72,114 +74,9 @@ export default function OrgPage() {
             </NameForm>
           )}
         </div>
-        {selected && <UnitDetail key={selected.id} unit={selected} manage={manage} />}
+        {selected && <UnitDetail key={selected.id} unit={selected} units={units.data.orgUnits} manage={manage} />}
       </div>
-      <Positions manage={manage} />
+      <Positions manage={manage} switchable={can(user, "tenant-settings:manage")} />
     </section>
-  );
-}
-
-function UnitDetail({ unit, manage }: { unit: Unit; manage: boolean }) {
-  const { t } = useI18n();
-  const qc = useQueryClient();
-  const { set } = useSearch();
-  const members = useQuery({
-    queryKey: ["org-unit-members", unit.id],
-    queryFn: () => ok(api.GET("/api/v1/org-units/{orgUnitId}/members", { params: { path: { orgUnitId: unit.id } } })),
-  });
-  const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ["org-unit-members", unit.id] });
-    void qc.invalidateQueries({ queryKey: ["org-units"] });
-  };
-  const add = useMutation({
-    mutationFn: (id: string) =>
-      ok(api.POST("/api/v1/org-units/{orgUnitId}/members", { params: { path: { orgUnitId: unit.id } }, body: { userIds: [id] } })),
-    onSuccess: refresh,
-  });
-  const removeMember = useMutation({
-    mutationFn: (id: string) =>
-      ok(api.DELETE("/api/v1/org-units/{orgUnitId}/members/{userPkId}", { params: { path: { orgUnitId: unit.id, userPkId: id } } })),
-    onSuccess: refresh,
-  });
-  const remove = useMutation({
-    mutationFn: () => ok(api.DELETE("/api/v1/org-units/{orgUnitId}", { params: { path: { orgUnitId: unit.id } } })),
-    onSuccess: () => {
-      set({ open: null });
-      void qc.invalidateQueries({ queryKey: ["org-units"] });
-    },
-  });
-  return (
-    <div className="panel">
-      <h2>{unit.name}</h2>
-      <ul className="list">
-        {(members.data?.members ?? []).map((m) => (
-          <li key={m.id}>
-            {m.displayName}{" "}
-            {manage && (
-              <button type="button" className="small" onClick={() => removeMember.mutate(m.id)}>
-                {t("common.remove")}
-              </button>
-            )}
-          </li>
-        ))}
-      </ul>
-      {manage && <MemberPicker label={t("groups.addMember")} onPick={(m) => add.mutate(m.id)} />}
-      <FormError error={add.error ?? removeMember.error ?? remove.error} fields={[]} />
-      {manage && (
-        <button type="button" className="danger" onClick={() => window.confirm(t("org.confirmDelete")) && remove.mutate()}>
-          {t("common.delete")}
-        </button>
-      )}
-    </div>
-  );
-}
-
-function Positions({ manage }: { manage: boolean }) {
-  const { t } = useI18n();
-  const qc = useQueryClient();
-  const settings = useQuery({ queryKey: ["positions"], queryFn: () => ok(api.GET("/api/v1/position-settings")) });
-  const [name, setName] = useState("");
-  const refresh = () => void qc.invalidateQueries({ queryKey: ["positions"] });
-  const create = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/positions", { body: { name } })),
-    onSuccess: () => {
-      setName("");
-      refresh();
-    },
-  });
-  const remove = useMutation({
-    mutationFn: (id: string) => ok(api.DELETE("/api/v1/positions/{positionId}", { params: { path: { positionId: id } } })),
-    onSuccess: refresh,
-  });
-  return (
-    <>
-      <h2>{t("org.positions")}</h2>
-      {settings.data && (
-        <ul className="list">
-          {settings.data.positions.map((p) => (
-            <li key={p.id}>
-              {p.name} <small className="muted">{t("org.memberCount", { count: p.memberCount })}</small>{" "}
-              {manage && (
-                <button type="button" className="small" onClick={() => remove.mutate(p.id)}>
-                  {t("common.delete")}
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      {manage && (
-        <NameForm
-          label={t("org.newPosition")}
-          required
-          value={name}
-          onChange={setName}
-          onSubmit={() => create.mutate()}
-          error={create.error}
-          submitLabel={t("common.create")}
-        />
-      )}
-      <FormError error={create.error ?? remove.error} fields={["name"]} />
-    </>
   );
 }

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
+import { DataTable } from "../../shell/DataTable";
 import { MemberPicker } from "../../shell/MemberPicker";
 import { useSearch } from "../../shell/router";
 import { can, useUser } from "../../shell/session";
@@ -16,30 +17,25 @@ export function GrantsPanel() {
   const code = get("grant");
   return (
     <div className="split">
-      <table>
-        <thead>
-          <tr>
-            <th>{t("roles.permission")}</th>
-            <th>{t("roles.everyone")}</th>
-            <th>{t("roles.groupCount")}</th>
-            <th>{t("roles.memberCount")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {grants.data.grants.map((g) => (
-            <tr key={g.code}>
-              <td>
-                <button type="button" className="link" onClick={() => set({ grant: g.code })}>
-                  {t(`permissions.${g.code}`)}
-                </button>
-              </td>
-              <td>{g.allEnabled ? t("common.yes") : t("common.no")}</td>
-              <td>{g.groupTotal}</td>
-              <td>{g.memberTotal}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        label={t("roles.grants")}
+        rows={grants.data.grants}
+        rowKey={(g) => g.code}
+        columns={[
+          {
+            key: "permission",
+            header: t("roles.permission"),
+            cell: (g) => (
+              <button type="button" className="link" onClick={() => set({ grant: g.code })}>
+                {t(`permissions.${g.code}`)}
+              </button>
+            ),
+          },
+          { key: "everyone", header: t("roles.everyone"), cell: (g) => (g.allEnabled ? t("common.yes") : t("common.no")) },
+          { key: "groups", header: t("roles.groupCount"), cell: (g) => g.groupTotal },
+          { key: "members", header: t("roles.memberCount"), cell: (g) => g.memberTotal },
+        ]}
+      />
       {code && <GrantEditor key={code} code={code} />}
     </div>
   );
