@@ -90,7 +90,7 @@ output{display:block;margin-top:8px;font-size:13px}.err{color:#b00020}.ok{color:
 /**
  * Posts each form[data-path] as JSON to /api/v1 (a 503 SERVER_BUSY is retried after Retry-After, with jitter, up to 5 times;
  * then goes to data-next, the console, if set); data-send requests a tenant code; data-provider starts external sign-in and,
- * back from it, shows who signed in (refreshSession) or the error code; form[data-space-join] signs in with the password,
+ * back from it, hands over to the console (which calls refreshSession) or shows the error code; form[data-space-join] signs in with the password,
  * then joins the space with the code.
  */
 const JS = `const B=document.body.dataset;
@@ -112,7 +112,7 @@ const r=await call('/auth/external/'+encodeURIComponent(b.dataset.provider)+'/st
 if(r.ok)location.href=r.j.url;else show(document.getElementById('sso'),false,why(r.j))});
 const Q=new URLSearchParams(location.search),O=document.getElementById('sso');
 if(O&&Q.get('error'))show(O,false,B.fail+' ('+Q.get('error')+')');
-else if(O&&Q.get('signedIn'))fetch('/api/v1/auth/session/refresh',{method:'POST'}).then(r=>r.json()).then(j=>{if(j.user)show(O,true,B.signedin.replace('{}',j.user.displayName))});
+else if(Q.get('signedIn'))location.replace('/');
 for(const f of document.querySelectorAll('form[data-space-join]')){const o=f.querySelector('output'),v=n=>f.elements[n].value;
 f.addEventListener('submit',async e=>{e.preventDefault();
 const a=await call('/auth/sign-in/password',{tenantKey:B.tenant,identifier:v('identifier'),password:v('password')});if(!a.ok)return show(o,false,why(a.j));
@@ -189,7 +189,7 @@ ${input("code", t.code, 'required maxlength="6" autocomplete="one-time-code"')}<
     : ""
 }
 ${sso.length + social.length ? `${[...sso, ...social].join("\n")}<output id="sso"></output>` : ""}`;
-  return html(lang, 200, page.name, body, { tenant: key, signedin: t.signedIn }, color);
+  return html(lang, 200, page.name, body, { tenant: key }, color);
 }
 
 export function joinPage(page: Page, key: string, code: string, lang: Lang): Response {
