@@ -118,6 +118,43 @@ describe("GET /t/:tenantKey/login — hosted login page", () => {
     expect(res.html).toContain('data-provider="acme">Acme &lt;1&gt;</button>');
   });
 
+  test("shows the background image and the external links while they are switched on, in the page's language", async () => {
+    const t = await createTenantFixture(s.server, { name: EVIL });
+    const settings = {
+      logoImageUrl: null,
+      titleKo: "",
+      titleEn: "",
+      backgroundImageUrl: "https://cdn.example/bg(1)'x'.jpg",
+      backgroundTitleEnabled: false,
+      backgroundTitleKo: "",
+      backgroundTitleEn: "",
+      backgroundTitleColor: "",
+      methods: { email: true },
+      externalLinks: [
+        { labelKo: "학교 누리집", labelEn: "School site", url: "https://school.example/" },
+        { labelKo: "", labelEn: "Library <b>", url: "/library?a=1&b=2" },
+      ],
+    };
+    expect((await s.call("PUT", "/api/v1/login-page-settings", { token: t.token, json: settings })).status).toBe(200);
+    const en = expectPage(await page(`/t/${t.tenantKey}/login`, "en"));
+    // The URL's quote and parentheses cannot end the CSS string or call.
+    expect(en).toContain(`body{background:#f4f5f7 url("https://cdn.example/bg%281%29%27x%27.jpg") center/cover no-repeat fixed}`);
+    expect(en).toContain(
+      '<nav aria-label="Links"><a href="https://school.example/">School site</a><a href="/library?a=1&amp;b=2">Library &lt;b&gt;</a></nav>',
+    );
+    const ko = expectPage(await page(`/t/${t.tenantKey}/login`, "ko"));
+    // A link without a Korean label shows its English one.
+    expect(ko).toContain(
+      '<nav aria-label="바로가기"><a href="https://school.example/">학교 누리집</a><a href="/library?a=1&amp;b=2">Library &lt;b&gt;</a></nav>',
+    );
+    const off = { ...settings, backgroundImageUrl: null, externalLinksEnabled: false };
+    expect((await s.call("PUT", "/api/v1/login-page-settings", { token: t.token, json: off })).status).toBe(200);
+    const hidden = expectPage(await page(`/t/${t.tenantKey}/login`, "en"));
+    expect(hidden).not.toContain("<nav");
+    expect(hidden).not.toContain("School site");
+    expect(hidden).not.toContain("url(");
+  });
+
   test("answers 404 HTML for an unknown tenant key", async () => {
     for (const path of ["/t/no-such-tenant/login", "/t/no-such-tenant/join?code=X", "/t/no-such-tenant/invitation?token=x"]) {
       const res = await page(path);

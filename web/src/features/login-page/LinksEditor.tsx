@@ -64,6 +64,7 @@ export function LinksEditor({ draft, set, error }: { draft: Draft; set: (patch: 
         />
         {t("loginPage.feedEnabled")}
       </label>
+      <p className="muted">{t("loginPage.feedHint")}</p>
       {feed && (
         <>
           <Field

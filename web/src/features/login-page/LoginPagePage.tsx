@@ -143,7 +143,7 @@ export default function LoginPagePage() {
             </label>
           ))}
           <p className="muted">{t("loginPage.methodsHint")}</p>
-          <table>
+          <table className="label-table">
             <thead>
               <tr>
                 <th>{t("loginPage.button")}</th>
@@ -179,6 +179,7 @@ export default function LoginPagePage() {
             <input type="checkbox" checked={draft.allowUserSelfSignUp} onChange={(e) => set({ allowUserSelfSignUp: e.target.checked })} />
             {t("loginPage.selfSignUp")}
           </label>
+          <p className="muted">{t("loginPage.selfSignUpHint")}</p>
           <FormError error={error} fields={FIELDS} />
           {save.isSuccess && !publish.isSuccess && <p role="status">{t("loginPage.draftSaved")}</p>}
           {publish.isSuccess && <p role="status">{t("loginPage.publishedNow")}</p>}

@@ -19,7 +19,10 @@ const WORDS = {
   en: { id: "User ID or e-mail", password: "Password", signIn: "Sign in", email: "E-mail", code: "Code", signUp: "New here? Sign up" },
 } as const;
 
-/** A likeness of the hosted sign-in page drawn from the unsaved draft, in either language. */
+/**
+ * A likeness of the hosted sign-in page (src/modules/hosted-pages) drawn from the unsaved draft, in either language:
+ * what that page shows and nothing more (it shows no feed and no sign-up link).
+ */
 export function Preview(props: {
   draft: Draft;
   lang: Lang;
@@ -76,21 +79,15 @@ export function Preview(props: {
           </div>
         ))}
         {draft.externalLinksEnabled && draft.externalLinks.length > 0 && (
-          <ul className="preview-links">
+          <ul className="preview-links" aria-label={lang === "ko" ? "바로가기" : "Links"}>
             {draft.externalLinks.map((l) => (
               <li key={`${l.url}-${l.labelKo}-${l.labelEn}`}>
-                <span className="link">{pick(l.labelKo, l.labelEn) || l.url}</span>
+                {/* Like the hosted page: the label in this language, else the other one, else the URL. */}
+                <span className="link">{pick(l.labelKo || l.labelEn, l.labelEn || l.labelKo) || l.url}</span>
               </li>
             ))}
           </ul>
         )}
-        {draft.externalFeed && (
-          <section className="preview-feed" aria-label={pick(draft.externalFeed.titleKo, draft.externalFeed.titleEn)}>
-            <p className="preview-heading">{pick(draft.externalFeed.titleKo, draft.externalFeed.titleEn)}</p>
-            <p className="muted">{t("loginPage.feedPlaceholder")}</p>
-          </section>
-        )}
-        {draft.allowUserSelfSignUp && <p className="link">{w.signUp}</p>}
       </section>
     </div>
   );
