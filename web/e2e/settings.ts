@@ -31,7 +31,21 @@ export async function settings(h: Helpers) {
   const ctx = await h.context();
   const page = await ctx.newPage();
   const errors = h.watch(page);
-  const clean = (what: string) => {
+  // Requests in flight: leaving a screen before they end aborts them, and watch() rightly reports that.
+  let inflight = 0;
+  page.on("request", () => inflight++);
+  page.on("requestfinished", () => inflight--);
+  page.on("requestfailed", () => inflight--);
+  /** Until no request has been in flight for a moment (a save's refetches, an image still loading). */
+  const settle = async () => {
+    for (let quiet = 0; quiet < 3; quiet = inflight === 0 ? quiet + 1 : 0) await page.waitForTimeout(100);
+  };
+  const reload = async () => {
+    await settle();
+    await page.reload();
+  };
+  const clean = async (what: string) => {
+    await settle();
     const left = errors.take();
     assert(left.length === 0, `${what}: ${left.join("; ")}`);
   };
@@ -65,6 +79,7 @@ export async function settings(h: Helpers) {
       await page.waitForLoadState("networkidle");
       signedIn = true;
     }
+    await settle();
     await page.goto(`${base}${path}`);
   };
   const saved = (scope: Page) => scope.getByRole("status").filter({ hasText: "Saved." }).waitFor();
@@ -103,10 +118,11 @@ export async function settings(h: Helpers) {
     assert((await dialog.getByLabel("Title (English)").inputValue()) === "Privacy policy E2E v1", "the form shows version 1 again");
     await row.filter({ hasText: "Privacy policy E2E v1" }).waitFor();
     await both("terms-versions", async () => {
+      await settle();
       await page.goto(`${base}/terms?open=${TOPIC}`);
       await page.getByRole("dialog").waitFor();
     });
-    clean("terms");
+    await clean("terms");
   });
 
   await check("settings: sign-in page — upload a logo, see it in the live preview, publish it to the hosted page", async () => {
@@ -138,7 +154,7 @@ export async function settings(h: Helpers) {
     await page.getByRole("button", { name: "Publish" }).click();
     await page.getByRole("status").filter({ hasText: "Published." }).waitFor();
     await both("login-page-logo");
-    clean("sign-in page");
+    await clean("sign-in page");
     // The hosted page now draws the uploaded file and the link.
     const visitor = await (await h.context()).newPage();
     const visitorErrors = h.watch(visitor);
@@ -173,7 +189,7 @@ export async function settings(h: Helpers) {
     await partner.getByLabel("Issuer URL").fill("https://idp.e2e.example");
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await saved(page);
-    await page.reload();
+    await reload();
     const stored = page.getByRole("group", { name: new RegExp(`Partner provider 1: ${PARTNER}`) });
     await stored.getByTestId("secret-set").waitFor();
     assert((await stored.getByLabel("Client secret").inputValue()) === "", "the secret is never shown");
@@ -182,7 +198,7 @@ export async function settings(h: Helpers) {
     await stored.getByLabel("Button label (English)").fill("School account (Entra ID)");
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await saved(page);
-    await page.reload();
+    await reload();
     await page.getByRole("row", { name: /School account \(Entra ID\)/ }).waitFor();
     await stored.getByTestId("secret-set").waitFor();
     await both("sso-partner");
@@ -190,7 +206,7 @@ export async function settings(h: Helpers) {
     await stored.getByRole("button", { name: `Remove provider ${PARTNER}` }).click();
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await saved(page);
-    clean("sso");
+    await clean("sso");
   });
 
   await check("settings: invitations — check the addresses before sending, leave out the taken ones, sort by e-mail", async () => {
@@ -228,6 +244,7 @@ export async function settings(h: Helpers) {
     await dialog.getByText("1 invitations sent.").waitFor();
     await dialog.getByRole("button", { name: "Done" }).click();
     // Sort: by e-mail both ways, kept in the URL.
+    await settle();
     await page.goto(`${base}/invitations?q=e2e.settings`);
     const emails = () => page.locator("tbody tr td:nth-child(2)").allTextContents();
     await page.getByLabel("Sort").selectOption("email.asc");
@@ -237,7 +254,7 @@ export async function settings(h: Helpers) {
     await page.getByLabel("Sort").selectOption("email.desc");
     await page.locator("tbody tr").first().getByText(INVITE[1]!).waitFor();
     assert(JSON.stringify(await emails()) === JSON.stringify([...INVITE].reverse()), `descending: ${await emails()}`);
-    clean("invitations");
+    await clean("invitations");
   });
 
   await check("settings: school settings — the description is saved", async () => {
@@ -246,12 +263,12 @@ export async function settings(h: Helpers) {
     await page.getByLabel("Description").fill(text);
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await saved(page);
-    await page.reload();
+    await reload();
     await page.getByLabel("Description").waitFor();
     await page.waitForLoadState("networkidle");
     assert((await page.getByLabel("Description").inputValue()) === text, "the description survives a reload");
     await both("settings-description");
-    clean("school settings");
+    await clean("school settings");
   });
 
   await ctx.close();
