@@ -2,19 +2,11 @@
 // preview, a partner OpenID Connect provider with its write-only secret, the invitation address check and sort,
 // and the school's description. Called by run.ts with its helpers, so both share one browser and demo school.
 import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
+import type { lesson } from "./lesson";
 
-type Helpers = {
-  base: string;
-  shots: string;
-  context: (locale?: string) => Promise<BrowserContext>;
-  check: (name: string, fn: () => Promise<void>) => Promise<void>;
-  assert: (cond: unknown, message: string) => asserts cond;
-  watch: (page: Page) => { take(): string[] };
-  axe: (page: Page, label: string) => Promise<void>;
-  signIn: (page: Page, base: string, identifier: string) => Promise<void>;
-  setLang: (page: Page, lang: "ko" | "en") => Promise<void>;
-};
+/** The harness run.ts hands to lesson(), the same for these checks. */
+type Helpers = Parameters<typeof lesson>[0];
 
 const TOPIC = "E2E_SETTINGS_PRIVACY";
 const PARTNER = "e2e-school-idp";
@@ -57,17 +49,17 @@ export async function settings(h: Helpers) {
     });
   /** The screen as it is now in English, then in Korean (reopen() brings back what a language switch closed), axe on both. */
   const both = async (name: string, reopen?: () => Promise<void>) => {
-    await page.waitForLoadState("networkidle");
-    await top();
-    await page.screenshot({ path: join(shots, `en-${name}.png`), fullPage: !reopen });
-    await h.axe(page, `en ${name}`);
-    if (reopen) await page.keyboard.press("Escape");
-    await h.setLang(page, "ko");
-    if (reopen) await reopen();
-    await page.waitForLoadState("networkidle");
-    await top();
-    await page.screenshot({ path: join(shots, `ko-${name}.png`), fullPage: !reopen });
-    await h.axe(page, `ko ${name}`);
+    for (const lang of ["en", "ko"] as const) {
+      if (lang === "ko") {
+        if (reopen) await page.keyboard.press("Escape");
+        await h.setLang(page, "ko");
+        if (reopen) await reopen();
+      }
+      await page.waitForLoadState("networkidle");
+      await top();
+      await page.screenshot({ path: join(shots, `${lang}-${name}.png`), fullPage: !reopen });
+      await h.axe(page, `${lang} ${name}`);
+    }
     if (reopen) await page.keyboard.press("Escape");
     await h.setLang(page, "en");
   };
