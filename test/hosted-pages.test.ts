@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loginPageSettings } from "../src/modules/login-page/tables";
 import type { Tenant } from "./helpers/fixture";
+import { makeIdpKeyPair } from "./helpers/saml-idp";
 import { createTenantFixture, useServer } from "./helpers/server";
 
 const s = useServer();
@@ -153,6 +154,24 @@ describe("GET /t/:tenantKey/login — hosted login page", () => {
     expect(hidden).not.toContain("<nav");
     expect(hidden).not.toContain("School site");
     expect(hidden).not.toContain("url(");
+  });
+
+  test("the SAML button comes back to this page, which shows a refusal or hands a sign-in over to the console", async () => {
+    const t = await createTenantFixture(s.server, { name: EVIL });
+    const idp = makeIdpKeyPair("hosted-idp");
+    const sso = { enabled: true, idpSsoUrl: "https://idp.example.com/sso", idpEntityUrl: "https://idp.example.com", x509Cert: idp.certPem };
+    expect((await s.call("PATCH", "/api/v1/sso-settings", { token: t.token, json: sso })).status).toBe(200);
+    const html = expectPage(await page(`/t/${t.tenantKey}/login`));
+    const href = html.match(/<a class="btn alt" href="([^"]+)">Sign in with SSO<\/a>/)?.[1]?.replaceAll("&amp;", "&");
+    const back = `/t/${t.tenantKey}/login?signedIn=1`;
+    expect(href).toBe(
+      `${s.server.rt.config.publicUrl}/api/v1/public/tenants/${t.tenantKey}/saml/login?returnTo=${encodeURIComponent(back)}`,
+    );
+    // startSamlSignIn takes that returnTo (a refused one would be a 400) and goes to the IdP.
+    const start = new URL(href as string);
+    const res = await fetch(`${s.url}${start.pathname}${start.search}`, { redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toStartWith("https://idp.example.com/sso?");
   });
 
   test("answers 404 HTML for an unknown tenant key", async () => {

@@ -114,7 +114,7 @@ const r=await call('/auth/external/'+encodeURIComponent(b.dataset.provider)+'/st
 if(r.ok)location.href=r.j.url;else show(document.getElementById('sso'),false,why(r.j))});
 const Q=new URLSearchParams(location.search),O=document.getElementById('sso');
 if(O&&Q.get('error'))show(O,false,B.fail+' ('+Q.get('error')+')');
-else if(Q.get('signedIn'))location.replace('/');
+else if(Q.get('signedIn')&&!Q.get('error'))location.replace('/');
 for(const f of document.querySelectorAll('form[data-space-join]')){const o=f.querySelector('output'),v=n=>f.elements[n].value;
 f.addEventListener('submit',async e=>{e.preventDefault();
 const a=await call('/auth/sign-in/password',{tenantKey:B.tenant,identifier:v('identifier'),password:v('password')});if(!a.ok)return show(o,false,why(a.j));
@@ -181,11 +181,13 @@ export function loginPage(page: Page, key: string, lang: Lang): Response {
   const social = (["social_a", "social_b"] as const)
     .filter((k) => page.methods[k])
     .map((k) => `<button type="button" class="alt" data-provider="${k}">${esc(page.buttonLabels[k][lang])}</button>`);
+  // SAML comes back here too: a refusal is shown next to the buttons, a success hands over to the console (see JS).
+  const back = `returnTo=${encodeURIComponent(`/t/${encodeURIComponent(key)}/login?signedIn=1`)}`;
   const sso = page.ssoProviders.map((p) => {
     const label = esc(lang === "ko" ? p.labelKo : p.labelEn);
     const url = safeUrl(p.loginUrl);
     return url
-      ? `<a class="btn alt" href="${esc(url)}">${label}</a>`
+      ? `<a class="btn alt" href="${esc(`${url}${url.includes("?") ? "&" : "?"}${back}`)}">${label}</a>`
       : `<button type="button" class="alt" data-provider="${esc(p.key)}">${label}</button>`;
   });
   const body = `${header(page, title)}
