@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loginPageSettings } from "../src/modules/login-page/tables";
 import type { Tenant } from "./helpers/fixture";
+import { makeIdpKeyPair } from "./helpers/saml-idp";
 import { createTenantFixture, useServer } from "./helpers/server";
 
 const s = useServer();
@@ -116,6 +117,61 @@ describe("GET /t/:tenantKey/login — hosted login page", () => {
     expect(res.status).toBe(200);
     expect(res.html).not.toContain('data-path="/auth/sign-in/code"');
     expect(res.html).toContain('data-provider="acme">Acme &lt;1&gt;</button>');
+  });
+
+  test("shows the background image and the external links while they are switched on, in the page's language", async () => {
+    const t = await createTenantFixture(s.server, { name: EVIL });
+    const settings = {
+      logoImageUrl: null,
+      titleKo: "",
+      titleEn: "",
+      backgroundImageUrl: "https://cdn.example/bg(1)'x'.jpg",
+      backgroundTitleEnabled: false,
+      backgroundTitleKo: "",
+      backgroundTitleEn: "",
+      backgroundTitleColor: "",
+      methods: { email: true },
+      externalLinks: [
+        { labelKo: "학교 누리집", labelEn: "School site", url: "https://school.example/" },
+        { labelKo: "", labelEn: "Library <b>", url: "/library?a=1&b=2" },
+      ],
+    };
+    expect((await s.call("PUT", "/api/v1/login-page-settings", { token: t.token, json: settings })).status).toBe(200);
+    const en = expectPage(await page(`/t/${t.tenantKey}/login`, "en"));
+    // The URL's quote and parentheses cannot end the CSS string or call.
+    expect(en).toContain(`body{background:#f4f5f7 url("https://cdn.example/bg%281%29%27x%27.jpg") center/cover no-repeat fixed}`);
+    expect(en).toContain(
+      '<nav aria-label="Links"><a href="https://school.example/">School site</a><a href="/library?a=1&amp;b=2">Library &lt;b&gt;</a></nav>',
+    );
+    const ko = expectPage(await page(`/t/${t.tenantKey}/login`, "ko"));
+    // A link without a Korean label shows its English one.
+    expect(ko).toContain(
+      '<nav aria-label="바로가기"><a href="https://school.example/">학교 누리집</a><a href="/library?a=1&amp;b=2">Library &lt;b&gt;</a></nav>',
+    );
+    const off = { ...settings, backgroundImageUrl: null, externalLinksEnabled: false };
+    expect((await s.call("PUT", "/api/v1/login-page-settings", { token: t.token, json: off })).status).toBe(200);
+    const hidden = expectPage(await page(`/t/${t.tenantKey}/login`, "en"));
+    expect(hidden).not.toContain("<nav");
+    expect(hidden).not.toContain("School site");
+    expect(hidden).not.toContain("url(");
+  });
+
+  test("the SAML button comes back to this page, which shows a refusal or hands a sign-in over to the console", async () => {
+    const t = await createTenantFixture(s.server, { name: EVIL });
+    const idp = makeIdpKeyPair("hosted-idp");
+    const sso = { enabled: true, idpSsoUrl: "https://idp.example.com/sso", idpEntityUrl: "https://idp.example.com", x509Cert: idp.certPem };
+    expect((await s.call("PATCH", "/api/v1/sso-settings", { token: t.token, json: sso })).status).toBe(200);
+    const html = expectPage(await page(`/t/${t.tenantKey}/login`));
+    const href = html.match(/<a class="btn alt" href="([^"]+)">Sign in with SSO<\/a>/)?.[1]?.replaceAll("&amp;", "&");
+    const back = `/t/${t.tenantKey}/login?signedIn=1`;
+    expect(href).toBe(
+      `${s.server.rt.config.publicUrl}/api/v1/public/tenants/${t.tenantKey}/saml/login?returnTo=${encodeURIComponent(back)}`,
+    );
+    // startSamlSignIn takes that returnTo (a refused one would be a 400) and goes to the IdP.
+    const start = new URL(href as string);
+    const res = await fetch(`${s.url}${start.pathname}${start.search}`, { redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toStartWith("https://idp.example.com/sso?");
   });
 
   test("answers 404 HTML for an unknown tenant key", async () => {

@@ -9,6 +9,7 @@ import { CHROMIUM, launchChromium } from "../../test/helpers/chromium";
 import { admin } from "./admin";
 import { lesson } from "./lesson";
 import { library } from "./library";
+import { settings } from "./settings";
 
 const root = join(import.meta.dir, "..", "..");
 const binary = join(root, "dist", "learnspace");
@@ -331,6 +332,7 @@ async function main() {
     await section("the lesson", () => lesson(harness));
     await section("the library", () => library(harness));
     await section("the admin screens", () => admin(harness));
+    await section("the settings screens", () => settings(harness));
 
     const left = ownerErrors.take();
     await check("no console errors or failed requests were left over", async () => {

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { Problem } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
-import { getPublicLoginPage } from "../login-page/public";
+import { getHostedLoginPage } from "../login-page/public";
 import { errorPage, invitationPage, joinPage, type Lang, loginPage, pickLang, spaceJoinPage } from "./pages";
 
 type Ctx = {
@@ -17,12 +17,12 @@ type Ctx = {
  * the OpenAPI document.
  */
 export function hostedPagesModule(rt: Runtime) {
-  const serve = (render: (page: ReturnType<typeof getPublicLoginPage>, key: string, lang: Lang, query: Ctx["query"]) => Response) => {
+  const serve = (render: (page: ReturnType<typeof getHostedLoginPage>, key: string, lang: Lang, query: Ctx["query"]) => Response) => {
     return ({ params, query, request, set }: Ctx) => {
       const lang = pickLang(request.headers.get("accept-language"));
       let response: Response;
       try {
-        response = render(getPublicLoginPage(rt, params.tenantKey), params.tenantKey, lang, query);
+        response = render(getHostedLoginPage(rt, params.tenantKey), params.tenantKey, lang, query);
       } catch (e) {
         if (!(e instanceof Problem) || e.status !== 404) throw e;
         response = errorPage(lang, 404);

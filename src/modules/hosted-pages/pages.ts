@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
-import type { Static } from "elysia";
 import { escapeHtml as esc } from "../../platform/http/html";
 import { isLinkUrl } from "../../platform/http/schemas";
-import type { PublicLoginPage } from "../login-page/model";
+import type { HostedLoginPage } from "../login-page/public";
 
 export type Lang = "ko" | "en";
-type Page = Static<typeof PublicLoginPage>;
+type Page = HostedLoginPage;
 
 /** Korean or English, whichever Accept-Language ranks higher; English when it names neither. */
 export function pickLang(header: string | null): Lang {
@@ -49,6 +48,7 @@ const T = {
     toLogin: "로그인 페이지로",
     notFound: "페이지를 찾을 수 없습니다.",
     badLink: "링크가 올바르지 않습니다.",
+    links: "바로가기",
   },
   en: {
     signIn: "Sign in",
@@ -76,6 +76,7 @@ const T = {
     toLogin: "Go to the sign-in page",
     notFound: "Page not found.",
     badLink: "This link is not valid.",
+    links: "Links",
   },
 } as const;
 
@@ -85,12 +86,13 @@ h1{font-size:20px;margin:0 0 4px}h2{font-size:15px;margin:24px 0 4px}p{margin:4p
 label{display:block;margin:8px 0 2px;font-size:13px}input{width:100%;box-sizing:border-box;padding:8px;border:1px solid #bbb;border-radius:4px}
 button,.btn{display:block;box-sizing:border-box;width:100%;margin-top:12px;padding:9px;border:0;border-radius:4px;background:#2557d6;color:#fff;font:inherit;text-align:center;text-decoration:none;cursor:pointer}
 .alt{background:#e8ecf5;color:#2557d6}.notice{padding:8px 10px;background:#f0f4ff;border-radius:4px}
-output{display:block;margin-top:8px;font-size:13px}.err{color:#b00020}.ok{color:#0a7a32}`;
+output{display:block;margin-top:8px;font-size:13px}.err{color:#b00020}.ok{color:#0a7a32}
+nav{display:flex;flex-wrap:wrap;gap:4px 14px;margin-top:18px;font-size:13px}nav a{color:#2557d6}`;
 
 /**
  * Posts each form[data-path] as JSON to /api/v1 (a 503 SERVER_BUSY is retried after Retry-After, with jitter, up to 5 times;
  * then goes to data-next, the console, if set); data-send requests a tenant code; data-provider starts external sign-in and,
- * back from it, shows who signed in (refreshSession) or the error code; form[data-space-join] signs in with the password,
+ * back from it, hands over to the console (which calls refreshSession) or shows the error code; form[data-space-join] signs in with the password,
  * then joins the space with the code.
  */
 const JS = `const B=document.body.dataset;
@@ -112,7 +114,7 @@ const r=await call('/auth/external/'+encodeURIComponent(b.dataset.provider)+'/st
 if(r.ok)location.href=r.j.url;else show(document.getElementById('sso'),false,why(r.j))});
 const Q=new URLSearchParams(location.search),O=document.getElementById('sso');
 if(O&&Q.get('error'))show(O,false,B.fail+' ('+Q.get('error')+')');
-else if(O&&Q.get('signedIn'))fetch('/api/v1/auth/session/refresh',{method:'POST'}).then(r=>r.json()).then(j=>{if(j.user)show(O,true,B.signedin.replace('{}',j.user.displayName))});
+else if(Q.get('signedIn')&&!Q.get('error'))location.replace('/');
 for(const f of document.querySelectorAll('form[data-space-join]')){const o=f.querySelector('output'),v=n=>f.elements[n].value;
 f.addEventListener('submit',async e=>{e.preventDefault();
 const a=await call('/auth/sign-in/password',{tenantKey:B.tenant,identifier:v('identifier'),password:v('password')});if(!a.ok)return show(o,false,why(a.j));
@@ -121,6 +123,9 @@ const r=await call('/spaces/join',b,a.j.accessToken);show(o,r.ok,r.ok?f.dataset.
 
 /** An absolute http(s) or same-origin path URL, else null (no javascript: or data: links). */
 const safeUrl = (u: string | null) => (u && isLinkUrl(u) ? u : null);
+
+/** A URL inside a CSS url("…"): the characters that could end the string, the call or the style element, percent-encoded. */
+const cssUrl = (u: string) => u.replace(/["'()\\<>\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
 
 const input = (name: string, label: string, attrs = "") => `<label>${esc(label)}<input name="${name}" ${attrs}></label>`;
 const tenantField = (key: string) => `<input type="hidden" name="tenantKey" value="${esc(key)}">`;
@@ -163,16 +168,26 @@ export function loginPage(page: Page, key: string, lang: Lang): Response {
   const title = (lang === "ko" ? page.titleKo : page.titleEn) || page.name;
   const notice = lang === "ko" ? page.backgroundTitleKo : page.backgroundTitleEn;
   const color = /^(#[0-9a-f]{3,8}|[a-z]{3,20})$/i.test(page.backgroundTitleColor) ? `.notice{color:${page.backgroundTitleColor}}` : "";
+  const background = safeUrl(page.backgroundImageUrl);
+  const backdrop = background ? `body{background:#f4f5f7 url("${cssUrl(background)}") center/cover no-repeat fixed}` : "";
+  // A link's label in the page's language, else the other one, else its URL.
+  const links = page.externalLinks.flatMap((l) => {
+    const url = safeUrl(l.url);
+    const label = (lang === "ko" ? l.labelKo || l.labelEn : l.labelEn || l.labelKo) || l.url;
+    return url ? [`<a href="${esc(url)}">${esc(label)}</a>`] : [];
+  });
   // After sign-in the refresh cookie is set: the console at / takes over from there.
   const done = `data-done="${esc(t.signedIn)}" data-next="/"`;
   const social = (["social_a", "social_b"] as const)
     .filter((k) => page.methods[k])
     .map((k) => `<button type="button" class="alt" data-provider="${k}">${esc(page.buttonLabels[k][lang])}</button>`);
+  // SAML comes back here too: a refusal is shown next to the buttons, a success hands over to the console (see JS).
+  const back = `returnTo=${encodeURIComponent(`/t/${encodeURIComponent(key)}/login?signedIn=1`)}`;
   const sso = page.ssoProviders.map((p) => {
     const label = esc(lang === "ko" ? p.labelKo : p.labelEn);
     const url = safeUrl(p.loginUrl);
     return url
-      ? `<a class="btn alt" href="${esc(url)}">${label}</a>`
+      ? `<a class="btn alt" href="${esc(`${url}${url.includes("?") ? "&" : "?"}${back}`)}">${label}</a>`
       : `<button type="button" class="alt" data-provider="${esc(p.key)}">${label}</button>`;
   });
   const body = `${header(page, title)}
@@ -188,8 +203,9 @@ ${input("email", t.email, 'type="email" required autocomplete="email"')}<button 
 ${input("code", t.code, 'required maxlength="6" autocomplete="one-time-code"')}<button>${esc(t.signIn)}</button><output></output></form>`
     : ""
 }
-${sso.length + social.length ? `${[...sso, ...social].join("\n")}<output id="sso"></output>` : ""}`;
-  return html(lang, 200, page.name, body, { tenant: key, signedin: t.signedIn }, color);
+${sso.length + social.length ? `${[...sso, ...social].join("\n")}<output id="sso"></output>` : ""}
+${links.length ? `<nav aria-label="${esc(t.links)}">${links.join("")}</nav>` : ""}`;
+  return html(lang, 200, page.name, body, { tenant: key }, color + backdrop);
 }
 
 export function joinPage(page: Page, key: string, code: string, lang: Lang): Response {

@@ -46,35 +46,49 @@ export function tenantLogoUrl(rt: Runtime, tenantId: string, db: Db): string | n
   return imageUrl(rt, tenantId, tenantLogoSource(db));
 }
 
+/** The public page's data from an open tenant file (the settings passed in, read once by the caller). */
+function publicPage(rt: Runtime, tenant: { id: string; key: string; name: string }, db: Db, page: LoginPageSettingsRecord) {
+  const name = tenantDisplayName(db);
+  const available = loginProviders(rt, db, tenant.key).filter((p) => p.available);
+  const images = pageImages(rt, tenant.id, db, page);
+  return {
+    name: name ?? tenant.name,
+    logoImageUrl: images.logoImageUrl,
+    titleKo: page.titleKo,
+    titleEn: page.titleEn,
+    backgroundImageUrl: images.backgroundImageUrl,
+    backgroundTitleEnabled: page.backgroundTitleEnabled,
+    backgroundTitleKo: page.backgroundTitleKo,
+    backgroundTitleEn: page.backgroundTitleEn,
+    backgroundTitleColor: page.backgroundTitleColor,
+    loginIdentifier: "userId",
+    allowUserSelfSignUp: page.allowUserSelfSignUp,
+    // A social method shows only while it can be used (DECISIONS §10): configured by the operator, ALL methods allowed.
+    methods: { ...page.methods, social_a: socialOffered(rt, db, "social_a"), social_b: socialOffered(rt, db, "social_b") },
+    buttonLabels: page.buttonLabels,
+    ssoEnabled: available.some((p) => p.kind === "saml"),
+    ssoProviders: available,
+    externalFeed: page.externalFeed,
+  };
+}
+
 /**
  * The hosted login page's data for a tenant key; an unknown key is 404.
  */
 export function getPublicLoginPage(rt: Runtime, tenantKey: string): Static<typeof PublicLoginPage> {
   const tenant = tenantByKey(rt.platform.db, tenantKey);
   if (!tenant) throw notFound();
+  return rt.tenants.use(tenant.id, (h) => publicPage(rt, tenant, h.db, getLoginPageSettings(h.db)));
+}
+
+export type HostedLoginPage = Static<typeof PublicLoginPage> & { externalLinks: LoginPageSettingsRecord["externalLinks"] };
+
+/** The hosted pages' data: the public page plus the external links while they are switched on (PublicLoginPage has none). */
+export function getHostedLoginPage(rt: Runtime, tenantKey: string): HostedLoginPage {
+  const tenant = tenantByKey(rt.platform.db, tenantKey);
+  if (!tenant) throw notFound();
   return rt.tenants.use(tenant.id, (h) => {
-    const name = tenantDisplayName(h.db);
     const page = getLoginPageSettings(h.db);
-    const available = loginProviders(rt, h.db, tenant.key).filter((p) => p.available);
-    const images = pageImages(rt, tenant.id, h.db, page);
-    return {
-      name: name ?? tenant.name,
-      logoImageUrl: images.logoImageUrl,
-      titleKo: page.titleKo,
-      titleEn: page.titleEn,
-      backgroundImageUrl: images.backgroundImageUrl,
-      backgroundTitleEnabled: page.backgroundTitleEnabled,
-      backgroundTitleKo: page.backgroundTitleKo,
-      backgroundTitleEn: page.backgroundTitleEn,
-      backgroundTitleColor: page.backgroundTitleColor,
-      loginIdentifier: "userId",
-      allowUserSelfSignUp: page.allowUserSelfSignUp,
-      // A social method shows only while it can be used (DECISIONS §10): configured by the operator, ALL methods allowed.
-      methods: { ...page.methods, social_a: socialOffered(rt, h.db, "social_a"), social_b: socialOffered(rt, h.db, "social_b") },
-      buttonLabels: page.buttonLabels,
-      ssoEnabled: available.some((p) => p.kind === "saml"),
-      ssoProviders: available,
-      externalFeed: page.externalFeed,
-    };
+    return { ...publicPage(rt, tenant, h.db, page), externalLinks: page.externalLinksEnabled ? page.externalLinks : [] };
   });
 }

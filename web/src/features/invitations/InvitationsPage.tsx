@@ -1,27 +1,33 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError, api, ok } from "../../api/client";
+import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { useSearch } from "../../shell/router";
 import { can, useUser } from "../../shell/session";
-import { FormError, formatDate, Loading, Modal, Pager, useProblemText } from "../../shell/ui";
-import { useRoles } from "../members/queries";
+import { FormError, formatDate, Loading, Pager, useProblemText } from "../../shell/ui";
+import { SendDialog } from "./SendDialog";
 
 const STATUSES = ["pending", "accepted", "cancelled", "expired"] as const;
 type Status = (typeof STATUSES)[number];
+/** listInvitations' sort keys and directions, as one choice each ("field.dir" in the URL). */
+const SORTS = ["createdAt.desc", "createdAt.asc", "email.asc", "email.desc"] as const;
 
-/** listInvitations by status and search (in the URL); send, resend, cancel. */
+/** listInvitations by status, search and sort (in the URL); send (after checking the addresses), resend, cancel. */
 export default function InvitationsPage() {
   const { t, lang } = useI18n();
   const user = useUser();
   const qc = useQueryClient();
   const problem = useProblemText();
   const { get, set } = useSearch();
+  const sort = SORTS.find((x) => x === get("sort")) ?? SORTS[0];
+  const [sortBy, sortDir] = sort.split(".") as [string, "asc" | "desc"];
   const query = {
     page: Number(get("page") ?? "1") || 1,
     pageSize: 20,
     status: (get("status") ?? undefined) as Status | undefined,
     search: get("q") ?? undefined,
+    sortBy,
+    sortDir,
   };
   const list = useQuery({
     queryKey: ["invitations", query],
@@ -65,6 +71,16 @@ export default function InvitationsPage() {
             {STATUSES.map((s) => (
               <option key={s} value={s}>
                 {t(`invitations.statuses.${s}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t("invitations.sort")}
+          <select value={sort} onChange={(e) => set({ sort: e.target.value === SORTS[0] ? null : e.target.value, page: null })}>
+            {SORTS.map((x) => (
+              <option key={x} value={x}>
+                {t(`invitations.sorts.${x.replace(".", "_")}`)}
               </option>
             ))}
           </select>
@@ -162,91 +178,5 @@ export default function InvitationsPage() {
       )}
       <SendDialog open={sending} onOpenChange={setSending} rolesEnabled={can(user, "role:read")} />
     </section>
-  );
-}
-
-function SendDialog({ open, onOpenChange, rolesEnabled }: { open: boolean; onOpenChange: (o: boolean) => void; rolesEnabled: boolean }) {
-  const { t } = useI18n();
-  const qc = useQueryClient();
-  const roles = useRoles(rolesEnabled);
-  const [emails, setEmails] = useState("");
-  const [roleKey, setRoleKey] = useState("member");
-  const send = useMutation({
-    mutationFn: () => {
-      const list = emails
-        .split(/[\s,;]+/)
-        .map((e) => e.trim())
-        .filter(Boolean);
-      return ok(api.POST("/api/v1/invitations", { body: { emails: list, roleKey } }));
-    },
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["invitations"] }),
-  });
-  const bad = send.error instanceof ApiError ? send.error.errors : [];
-  return (
-    <Modal
-      open={open}
-      onOpenChange={(o) => {
-        onOpenChange(o);
-        if (!o) {
-          send.reset();
-          setEmails("");
-        }
-      }}
-      title={t("invitations.send")}
-    >
-      {send.data ? (
-        <div role="status">
-          <p>{t("invitations.sentCount", { count: send.data.invited.length })}</p>
-          {send.data.failed.length > 0 && (
-            <ul>
-              {send.data.failed.map((f) => (
-                <li key={f.email} className="error">
-                  {f.email}: {t(`invitations.failReason.${f.reason}`)}
-                </li>
-              ))}
-            </ul>
-          )}
-          <button type="button" onClick={() => onOpenChange(false)}>
-            {t("common.done")}
-          </button>
-        </div>
-      ) : (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            send.mutate();
-          }}
-        >
-          <div className="field">
-            <label htmlFor="inv-emails">{t("invitations.emails")}</label>
-            <textarea
-              id="inv-emails"
-              name="emails"
-              rows={5}
-              required
-              value={emails}
-              onChange={(e) => setEmails(e.target.value)}
-              aria-invalid={bad.length > 0 || undefined}
-            />
-            <small>{t("invitations.emailsHint")}</small>
-            {bad.length > 0 && <small className="error">{t("invitations.badEmails", { count: bad.length })}</small>}
-          </div>
-          <div className="field">
-            <label htmlFor="inv-role">{t("invitations.role")}</label>
-            <select id="inv-role" value={roleKey} onChange={(e) => setRoleKey(e.target.value)}>
-              {(roles.data?.roles ?? [{ key: "member", name: t("members.defaultRole") }]).map((r) => (
-                <option key={r.key} value={r.key}>
-                  {r.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <FormError error={send.error} fields={["emails"]} />
-          <button type="submit" className="primary" disabled={send.isPending}>
-            {t("invitations.send")}
-          </button>
-        </form>
-      )}
-    </Modal>
   );
 }

@@ -1,66 +1,87 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
-import type { paths } from "../../api/schema";
 import { type Lang, useI18n } from "../../i18n";
 import { useUser } from "../../shell/session";
 import { Field, FormError, fieldError, Loading } from "../../shell/ui";
+import { ImageInput, uploadedImageUrl } from "./ImageInput";
+import { LinksEditor } from "./LinksEditor";
+import { type Draft, Preview, type ProviderButton } from "./Preview";
 
-type Draft = paths["/api/v1/login-page-settings/draft"]["get"]["responses"]["200"]["content"]["application/json"]["draft"];
+const METHODS = ["email", "social_a", "social_b", "partner"] as const;
+const LABELS = ["email", "sso", "social_a", "social_b", "partner"] as const;
+/** Every top-level field of the settings: a problem on any of them lands on its input. */
+const FIELDS = [
+  "logoImageUrl",
+  "logoImageFileId",
+  "titleKo",
+  "titleEn",
+  "backgroundImageUrl",
+  "backgroundImageFileId",
+  "backgroundTitleEnabled",
+  "backgroundTitleKo",
+  "backgroundTitleEn",
+  "backgroundTitleColor",
+  "methods",
+  "buttonLabels",
+  "externalLinksEnabled",
+  "externalLinks",
+  "externalFeed",
+  "allowUserSelfSignUp",
+];
 
-/** The hosted sign-in page: edit a draft with a live preview beside it, then publish. */
+/** The draft as saveLoginPageDraft takes it: every field, an empty image URL as none. */
+const draftBody = (d: Draft) => ({ ...d, logoImageUrl: d.logoImageUrl || null, backgroundImageUrl: d.backgroundImageUrl || null });
+
+/** The hosted sign-in page: edit a draft (every field of the settings) with a live preview beside it, then publish. */
 export default function LoginPagePage() {
   const { t } = useI18n();
   const user = useUser();
   const qc = useQueryClient();
+  const tenantKey = user.tenantKey ?? "";
   const saved = useQuery({ queryKey: ["login-draft"], queryFn: () => ok(api.GET("/api/v1/login-page-settings/draft")) });
+  const live = useQuery({ queryKey: ["login-live"], queryFn: () => ok(api.GET("/api/v1/login-page-settings")) });
+  const page = useQuery({
+    queryKey: ["login-public", tenantKey],
+    queryFn: () => ok(api.GET("/api/v1/public/tenants/{tenantKey}/login-page", { params: { path: { tenantKey } } })),
+  });
+  const sso = useQuery({ queryKey: ["sso"], queryFn: () => ok(api.GET("/api/v1/sso-settings")) });
   const [draft, setDraft] = useState<Draft | null>(null);
   const [previewLang, setPreviewLang] = useState<Lang>("ko");
   useEffect(() => {
     if (saved.data) setDraft(saved.data.draft);
   }, [saved.data]);
   const save = useMutation({
-    mutationFn: (d: Draft) => {
-      const {
-        logoImageUrl,
-        titleKo,
-        titleEn,
-        backgroundTitleEnabled,
-        backgroundTitleKo,
-        backgroundTitleEn,
-        backgroundTitleColor,
-        methods,
-      } = d;
-      return ok(
-        api.PUT("/api/v1/login-page-settings/draft", {
-          body: {
-            logoImageUrl: logoImageUrl || null,
-            titleKo,
-            titleEn,
-            backgroundTitleEnabled,
-            backgroundTitleKo,
-            backgroundTitleEn,
-            backgroundTitleColor,
-            methods,
-          },
-        }),
-      );
-    },
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["login-draft"] }),
+    mutationFn: (d: Draft) => ok(api.PUT("/api/v1/login-page-settings/draft", { body: draftBody(d) })),
+    onSuccess: (data) => qc.setQueryData(["login-draft"], data),
   });
   const publish = useMutation({
     mutationFn: async (d: Draft) => {
       await save.mutateAsync(d);
       return ok(api.POST("/api/v1/login-page-settings/draft/publish"));
     },
+    onSuccess: () => {
+      for (const key of ["login-draft", "login-live", "login-public", "tenant"]) void qc.invalidateQueries({ queryKey: [key] });
+    },
   });
   if (!draft) return <Loading />;
-  const bind = (k: "titleKo" | "titleEn" | "backgroundTitleKo" | "backgroundTitleEn" | "backgroundTitleColor" | "logoImageUrl") => ({
-    value: draft[k] ?? "",
-    onChange: (e: { target: { value: string } }) => setDraft({ ...draft, [k]: e.target.value }),
-    error: fieldError(save.error, k, t),
+  const error = save.error ?? publish.error;
+  const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
+  const bind = (k: "titleKo" | "titleEn" | "backgroundTitleKo" | "backgroundTitleEn" | "backgroundTitleColor") => ({
+    value: draft[k],
+    maxLength: k === "backgroundTitleColor" ? 20 : 255,
+    onChange: (e: { target: { value: string } }) => set({ [k]: e.target.value }),
+    error: fieldError(error, k, t),
   });
-  const loginUrl = `/t/${encodeURIComponent(user.tenantKey ?? "")}/login`;
+  // An image as the preview shows it: this session's upload, else the live page's copy of the same file, else the URL.
+  const image = (fileId: string | null, liveFileId: string | null | undefined, liveUrl: string | null | undefined, url: string | null) =>
+    uploadedImageUrl(fileId) ?? (fileId && fileId === liveFileId ? (liveUrl ?? null) : null) ?? (url || null);
+  const providers: ProviderButton[] = [];
+  const saml = sso.data?.providers.find((p) => p.kind === "saml");
+  if (saml?.available) providers.push({ key: "saml", labelKo: draft.buttonLabels.sso.ko, labelEn: draft.buttonLabels.sso.en });
+  if (draft.methods.partner && sso.data?.allowedLoginMethods === "ALL")
+    for (const p of sso.data.partnerProviders) if (p.enabled && p.oidc) providers.push(p);
+  const loginUrl = `/t/${encodeURIComponent(tenantKey)}/login`;
   return (
     <section>
       <h1>{t("loginPage.title")}</h1>
@@ -71,43 +92,95 @@ export default function LoginPagePage() {
         <form
           onSubmit={(e) => {
             e.preventDefault();
+            publish.reset();
             save.mutate(draft);
           }}
         >
+          <h2>{t("loginPage.sectionTitle")}</h2>
           <Field label={t("loginPage.titleKo")} {...bind("titleKo")} />
           <Field label={t("loginPage.titleEn")} {...bind("titleEn")} />
-          <Field label={t("loginPage.logoUrl")} type="url" {...bind("logoImageUrl")} />
+          <ImageInput
+            label={t("loginPage.logo")}
+            fileId={draft.logoImageFileId}
+            url={draft.logoImageUrl}
+            onFile={(logoImageFileId) => set({ logoImageFileId })}
+            onUrl={(logoImageUrl) => set({ logoImageUrl })}
+            fileField="logoImageFileId"
+            urlField="logoImageUrl"
+            error={error}
+          />
+          <ImageInput
+            label={t("loginPage.background")}
+            fileId={draft.backgroundImageFileId}
+            url={draft.backgroundImageUrl}
+            onFile={(backgroundImageFileId) => set({ backgroundImageFileId })}
+            onUrl={(backgroundImageUrl) => set({ backgroundImageUrl })}
+            fileField="backgroundImageFileId"
+            urlField="backgroundImageUrl"
+            error={error}
+          />
+          <h2>{t("loginPage.sectionNotice")}</h2>
           <label className="check">
             <input
               type="checkbox"
               checked={draft.backgroundTitleEnabled}
-              onChange={(e) => setDraft({ ...draft, backgroundTitleEnabled: e.target.checked })}
+              onChange={(e) => set({ backgroundTitleEnabled: e.target.checked })}
             />
             {t("loginPage.noticeEnabled")}
           </label>
           <Field label={t("loginPage.noticeKo")} {...bind("backgroundTitleKo")} />
           <Field label={t("loginPage.noticeEn")} {...bind("backgroundTitleEn")} />
-          <Field label={t("loginPage.noticeColor")} {...bind("backgroundTitleColor")} />
+          <Field label={t("loginPage.noticeColor")} hint={t("loginPage.noticeColorHint")} {...bind("backgroundTitleColor")} />
+          <h2>{t("loginPage.sectionMethods")}</h2>
+          {METHODS.map((m) => (
+            <label key={m} className="check">
+              <input
+                type="checkbox"
+                checked={draft.methods[m]}
+                onChange={(e) => set({ methods: { ...draft.methods, [m]: e.target.checked } })}
+              />
+              {t(`loginPage.methods.${m}`)}
+            </label>
+          ))}
+          <p className="muted">{t("loginPage.methodsHint")}</p>
+          <table className="label-table">
+            <thead>
+              <tr>
+                <th>{t("loginPage.button")}</th>
+                <th>{t("loginPage.labelKo")}</th>
+                <th>{t("loginPage.labelEn")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {LABELS.map((k) => (
+                <tr key={k}>
+                  <th scope="row">{t(`loginPage.buttons.${k}`)}</th>
+                  {(["ko", "en"] as const).map((l) => (
+                    <td key={l}>
+                      <input
+                        aria-label={`${t(`loginPage.buttons.${k}`)} (${l === "ko" ? t("loginPage.labelKo") : t("loginPage.labelEn")})`}
+                        maxLength={255}
+                        value={draft.buttonLabels[k][l]}
+                        aria-invalid={fieldError(error, `buttonLabels.${k}.${l}`, t) ? true : undefined}
+                        onChange={(e) =>
+                          set({ buttonLabels: { ...draft.buttonLabels, [k]: { ...draft.buttonLabels[k], [l]: e.target.value } } })
+                        }
+                      />
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {fieldError(error, "buttonLabels", t) && <small className="error">{fieldError(error, "buttonLabels", t)}</small>}
+          <LinksEditor draft={draft} set={set} error={error} />
+          <h2>{t("loginPage.sectionSignUp")}</h2>
           <label className="check">
-            <input
-              type="checkbox"
-              checked={draft.methods.email}
-              onChange={(e) => setDraft({ ...draft, methods: { ...draft.methods, email: e.target.checked } })}
-            />
-            {t("loginPage.emailCode")}
-          </label>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={draft.allowUserSelfSignUp}
-              onChange={(e) => setDraft({ ...draft, allowUserSelfSignUp: e.target.checked })}
-            />
+            <input type="checkbox" checked={draft.allowUserSelfSignUp} onChange={(e) => set({ allowUserSelfSignUp: e.target.checked })} />
             {t("loginPage.selfSignUp")}
           </label>
-          <FormError
-            error={save.error ?? publish.error}
-            fields={["titleKo", "titleEn", "logoImageUrl", "backgroundTitleKo", "backgroundTitleEn", "backgroundTitleColor"]}
-          />
+          <p className="muted">{t("loginPage.selfSignUpHint")}</p>
+          <FormError error={error} fields={FIELDS} />
           {save.isSuccess && !publish.isSuccess && <p role="status">{t("loginPage.draftSaved")}</p>}
           {publish.isSuccess && <p role="status">{t("loginPage.publishedNow")}</p>}
           <div className="actions">
@@ -117,7 +190,7 @@ export default function LoginPagePage() {
             </button>
           </div>
         </form>
-        <div>
+        <div className="preview-column">
           <fieldset className="inline" aria-label={t("loginPage.previewLanguage")}>
             <h2>{t("loginPage.preview")}</h2>
             <button type="button" className="small" aria-pressed={previewLang === "ko"} onClick={() => setPreviewLang("ko")}>
@@ -127,38 +200,21 @@ export default function LoginPagePage() {
               English
             </button>
           </fieldset>
-          <Preview draft={draft} lang={previewLang} />
+          <Preview
+            draft={draft}
+            lang={previewLang}
+            schoolName={page.data?.name ?? ""}
+            logoUrl={image(draft.logoImageFileId, live.data?.logoImageFileId, page.data?.logoImageUrl, draft.logoImageUrl)}
+            backgroundUrl={image(
+              draft.backgroundImageFileId,
+              live.data?.backgroundImageFileId,
+              page.data?.backgroundImageUrl,
+              draft.backgroundImageUrl,
+            )}
+            providers={providers}
+          />
         </div>
       </div>
-    </section>
-  );
-}
-
-/** A likeness of the hosted page (src/modules/hosted-pages) drawn from the unsaved draft. */
-function Preview({ draft, lang }: { draft: Draft; lang: Lang }) {
-  const { t } = useI18n();
-  const tenant = useQuery({ queryKey: ["tenant"], queryFn: () => ok(api.GET("/api/v1/tenant")) });
-  // Like the hosted page: an empty title falls back to the school's name.
-  const title = (lang === "ko" ? draft.titleKo : draft.titleEn) || tenant.data?.name || t("loginPage.untitled");
-  const notice = lang === "ko" ? draft.backgroundTitleKo : draft.backgroundTitleEn;
-  const label = (ko: string, en: string) => (lang === "ko" ? ko : en);
-  return (
-    <section className="preview" aria-label={t("loginPage.preview")} data-testid="login-preview">
-      {draft.logoImageUrl && <img src={draft.logoImageUrl} alt="" />}
-      <p className="preview-title">{title}</p>
-      {draft.backgroundTitleEnabled && notice && (
-        <p className="notice" ref={(el) => el?.style.setProperty("color", draft.backgroundTitleColor || "")}>
-          {notice}
-        </p>
-      )}
-      <div className="fake-input">{label("아이디 또는 이메일", "User ID or e-mail")}</div>
-      <div className="fake-input">{label("비밀번호", "Password")}</div>
-      <div className="fake-button">{label("로그인", "Sign in")}</div>
-      {draft.methods.email && (
-        <div className="fake-button alt">
-          {draft.buttonLabels.email[lang] || label("이메일 코드로 로그인", "Sign in with an e-mail code")}
-        </div>
-      )}
     </section>
   );
 }

@@ -4,18 +4,23 @@ import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { useUser } from "../../shell/session";
 import { Field, FormError, fieldError, Loading } from "../../shell/ui";
+import { type Partner, PartnerProviders, partnersBody, partnersOf } from "./PartnerProviders";
 
 type Mapping = { fieldId: string; samlAttribute: string; uid: number };
 let uids = 0;
 
-/** SAML: the SP values to give the IdP (metadata URL to copy), the IdP's URL and certificate, attribute mappings. */
+/**
+ * SAML: the SP values to give the IdP (metadata URL to copy), the IdP's URL and certificate, attribute mappings;
+ * beside it the partner providers (OpenID Connect) and which providers the sign-in page offers now.
+ */
 export default function SsoPage() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const user = useUser();
   const qc = useQueryClient();
   const sso = useQuery({ queryKey: ["sso"], queryFn: () => ok(api.GET("/api/v1/sso-settings")) });
   const [form, setForm] = useState({ enabled: false, idpSsoUrl: "", idpEntityUrl: "", x509Cert: "", sasoOnly: false, provision: false });
   const [mappings, setMappings] = useState<Mapping[]>([]);
+  const [partners, setPartners] = useState<Partner[]>([]);
   useEffect(() => {
     if (!sso.data) return;
     const d = sso.data;
@@ -28,6 +33,7 @@ export default function SsoPage() {
       provision: d.provisionMembers,
     });
     setMappings(d.attributeMappings.map((m) => ({ ...m, uid: ++uids })));
+    setPartners(partnersOf(d));
   }, [sso.data]);
   const save = useMutation({
     mutationFn: () =>
@@ -43,6 +49,7 @@ export default function SsoPage() {
             attributeMappings: mappings
               .filter((m) => m.fieldId && m.samlAttribute)
               .map(({ fieldId, samlAttribute }) => ({ fieldId, samlAttribute })),
+            partnerProviders: partnersBody(partners),
           },
         }),
       ),
@@ -167,7 +174,8 @@ export default function SsoPage() {
         <button type="button" onClick={() => setMappings([...mappings, { fieldId: "", samlAttribute: "", uid: ++uids }])}>
           {t("sso.addMapping")}
         </button>
-        <FormError error={save.error} fields={["idpSsoUrl", "idpEntityUrl", "x509Cert", "attributeMappings"]} />
+        <PartnerProviders list={partners} onChange={setPartners} error={save.error} origin={new URL(sso.data.spAcsUrl).origin} />
+        <FormError error={save.error} fields={["idpSsoUrl", "idpEntityUrl", "x509Cert", "attributeMappings", "partnerProviders"]} />
         {save.isSuccess && <p role="status">{t("common.saved")}</p>}
         <div className="actions">
           <button type="submit" className="primary">
@@ -175,6 +183,30 @@ export default function SsoPage() {
           </button>
         </div>
       </form>
+      <h2>{t("sso.offered")}</h2>
+      <table>
+        <thead>
+          <tr>
+            <th>{t("sso.providerKey")}</th>
+            <th>{t("sso.providerLabel")}</th>
+            <th>{t("sso.providerEnabled")}</th>
+            <th>{t("sso.providerAvailable")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sso.data.providers.map((p) => (
+            <tr key={p.key}>
+              <td>
+                <code>{p.key}</code>
+              </td>
+              <td>{lang === "ko" ? p.labelKo : p.labelEn}</td>
+              <td>{p.enabled ? t("common.yes") : t("common.no")}</td>
+              <td>{p.available ? t("common.yes") : t("common.no")}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="muted">{t("sso.offeredHint")}</p>
     </section>
   );
 }

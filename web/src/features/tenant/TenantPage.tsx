@@ -4,16 +4,23 @@ import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, formatDate, Loading, Select } from "../../shell/ui";
 
-/** getTenant / updateTenant: name, contact, session policy; plan and contract are read-only. */
+/** getTenant / updateTenant: name, description, contact, session policy; plan, contract, logo and field limit are read-only. */
 export default function TenantPage() {
   const { t, lang } = useI18n();
   const qc = useQueryClient();
   const tenant = useQuery({ queryKey: ["tenant"], queryFn: () => ok(api.GET("/api/v1/tenant")) });
-  const [form, setForm] = useState({ name: "", contactInfo: "", defaultSessionType: "personal", publicAbsoluteTimeoutMinutes: "60" });
+  const [form, setForm] = useState({
+    name: "",
+    description: "",
+    contactInfo: "",
+    defaultSessionType: "personal",
+    publicAbsoluteTimeoutMinutes: "60",
+  });
   useEffect(() => {
     if (tenant.data)
       setForm({
         name: tenant.data.name,
+        description: tenant.data.description ?? "",
         contactInfo: tenant.data.contactInfo ?? "",
         defaultSessionType: tenant.data.sessionPolicy.defaultSessionType,
         publicAbsoluteTimeoutMinutes: String(tenant.data.sessionPolicy.publicAbsoluteTimeoutMinutes),
@@ -25,6 +32,7 @@ export default function TenantPage() {
         api.PATCH("/api/v1/tenant", {
           body: {
             name: form.name,
+            description: form.description || null,
             contactInfo: form.contactInfo || null,
             sessionPolicy: {
               defaultSessionType: form.defaultSessionType as "personal" | "public",
@@ -53,6 +61,10 @@ export default function TenantPage() {
         </dd>
         <dt>{t("tenant.loginIdentifier")}</dt>
         <dd>{d.loginIdentifier}</dd>
+        <dt>{t("tenant.customFieldMax")}</dt>
+        <dd>{d.customFieldMaxCount}</dd>
+        <dt>{t("tenant.logo")}</dt>
+        <dd>{d.logoImageUrl ? <img className="logo" src={d.logoImageUrl} alt={t("tenant.logo")} /> : t("tenant.noLogo")}</dd>
       </dl>
       <form
         onSubmit={(e) => {
@@ -67,6 +79,18 @@ export default function TenantPage() {
           onChange={(e) => setForm({ ...form, name: e.target.value })}
           error={fieldError(save.error, "name", t)}
         />
+        <div className="field">
+          <label htmlFor="tenant-description">{t("tenant.description")}</label>
+          <textarea
+            id="tenant-description"
+            rows={4}
+            maxLength={5000}
+            value={form.description}
+            onChange={(e) => setForm({ ...form, description: e.target.value })}
+            aria-invalid={fieldError(save.error, "description", t) ? true : undefined}
+          />
+          {fieldError(save.error, "description", t) && <small className="error">{fieldError(save.error, "description", t)}</small>}
+        </div>
         <Field
           label={t("tenant.contactInfo")}
           value={form.contactInfo}
@@ -91,7 +115,7 @@ export default function TenantPage() {
           onChange={(e) => setForm({ ...form, publicAbsoluteTimeoutMinutes: e.target.value })}
           error={fieldError(save.error, "sessionPolicy.publicAbsoluteTimeoutMinutes", t)}
         />
-        <FormError error={save.error} fields={["name", "contactInfo", "sessionPolicy"]} />
+        <FormError error={save.error} fields={["name", "description", "contactInfo", "sessionPolicy"]} />
         {save.isSuccess && <p role="status">{t("common.saved")}</p>}
         <button type="submit" className="primary">
           {t("common.save")}

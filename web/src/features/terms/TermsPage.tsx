@@ -2,47 +2,57 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
+import { useSearch } from "../../shell/router";
 import { Field, FormError, fieldError, Loading } from "../../shell/ui";
+import { TermDialog } from "./TermDialog";
+import { EMPTY_TERM, TERM_FIELDS, TermFields, termBody } from "./TermFields";
 
-/** The school's terms (each topic versioned) and how many members consented to the current version. */
+/**
+ * The terms members consent to (the platform's and the school's own, each topic versioned) with the effective
+ * consents to each current version; the school's own are edited, versioned and switched in a dialog (?open=TOPIC).
+ */
 export default function TermsPage() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const qc = useQueryClient();
+  const { get, set } = useSearch();
   const terms = useQuery({ queryKey: ["terms"], queryFn: () => ok(api.GET("/api/v1/terms")) });
-  const [form, setForm] = useState({ topic: "", ko: "", en: "", isEssential: true });
-  const refresh = () => void qc.invalidateQueries({ queryKey: ["terms"] });
+  const [topic, setTopic] = useState("");
+  const [form, setForm] = useState(EMPTY_TERM);
   const create = useMutation({
-    mutationFn: () =>
-      ok(
-        api.POST("/api/v1/terms", {
-          body: { topic: form.topic, isEssential: form.isEssential, documentUrl: { ko: form.ko, en: form.en } },
-        }),
-      ),
-    onSuccess: () => {
-      setForm({ topic: "", ko: "", en: "", isEssential: true });
-      refresh();
+    mutationFn: () => ok(api.POST("/api/v1/terms", { body: { topic, ...termBody(form) } })),
+    onSuccess: (data) => {
+      qc.setQueryData(["terms"], data);
+      setTopic("");
+      setForm(EMPTY_TERM);
     },
   });
   const update = useMutation({
     mutationFn: (v: { topic: string; body: { isActive?: boolean; isVisible?: boolean; isEssential?: boolean } }) =>
       ok(api.PATCH("/api/v1/terms/{topic}", { params: { path: { topic: v.topic } }, body: v.body })),
-    onSuccess: refresh,
+    onSuccess: (data) => qc.setQueryData(["terms"], data),
   });
   if (!terms.data) return <Loading />;
   const own = terms.data.terms.filter((x) => x.scope === "tenant");
+  const open = own.find((x) => x.topic === get("open"));
   return (
     <section>
       <h1>{t("terms.title")}</h1>
+      <p className="muted">{t("terms.consentsHint")}</p>
       <table>
         <thead>
           <tr>
             <th>{t("terms.topic")}</th>
+            <th>{t("terms.termTitle")}</th>
             <th>{t("terms.version")}</th>
             <th>{t("terms.essential")}</th>
             <th>{t("terms.visible")}</th>
             <th>{t("terms.active")}</th>
             <th>{t("terms.consents")}</th>
+            <th>{t("terms.ttlShort")}</th>
             <th>{t("terms.document")}</th>
+            <th>
+              <span className="sr-only">{t("common.actions")}</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -51,6 +61,7 @@ export default function TermsPage() {
               <td>
                 <code>{x.topic}</code> {x.scope === "platform" && <small className="muted">{t("terms.platform")}</small>}
               </td>
+              <td>{x.title[lang] || x.title.ko || x.title.en}</td>
               <td>{x.version}</td>
               {(["isEssential", "isVisible", "isActive"] as const).map((k) => (
                 <td key={k}>
@@ -64,8 +75,25 @@ export default function TermsPage() {
                 </td>
               ))}
               <td>{x.consentCount}</td>
+              <td>{x.consentTtlDays === null ? "—" : t("terms.days", { count: x.consentTtlDays })}</td>
               <td>
-                {x.documentUrl.ko && <a href={x.documentUrl.ko}>한국어</a>} {x.documentUrl.en && <a href={x.documentUrl.en}>English</a>}
+                {x.documentUrl.ko && (
+                  <a href={x.documentUrl.ko} lang="ko">
+                    한국어
+                  </a>
+                )}{" "}
+                {x.documentUrl.en && (
+                  <a href={x.documentUrl.en} lang="en">
+                    English
+                  </a>
+                )}
+              </td>
+              <td>
+                {x.scope === "tenant" && (
+                  <button type="button" className="small" onClick={() => set({ open: x.topic })}>
+                    {t("terms.edit", { topic: x.topic })}
+                  </button>
+                )}
               </td>
             </tr>
           ))}
@@ -84,33 +112,18 @@ export default function TermsPage() {
           label={t("terms.topic")}
           hint={t("terms.topicHint")}
           required
-          value={form.topic}
-          onChange={(e) => setForm({ ...form, topic: e.target.value })}
+          maxLength={50}
+          value={topic}
+          onChange={(e) => setTopic(e.target.value)}
           error={fieldError(create.error, "topic", t)}
         />
-        <Field
-          label={t("terms.urlKo")}
-          type="url"
-          value={form.ko}
-          onChange={(e) => setForm({ ...form, ko: e.target.value })}
-          error={fieldError(create.error, "documentUrl.ko", t)}
-        />
-        <Field
-          label={t("terms.urlEn")}
-          type="url"
-          value={form.en}
-          onChange={(e) => setForm({ ...form, en: e.target.value })}
-          error={fieldError(create.error, "documentUrl.en", t)}
-        />
-        <label className="check">
-          <input type="checkbox" checked={form.isEssential} onChange={(e) => setForm({ ...form, isEssential: e.target.checked })} />
-          {t("terms.essential")}
-        </label>
-        <FormError error={create.error} fields={["topic", "documentUrl"]} />
+        <TermFields form={form} onChange={setForm} error={create.error} />
+        <FormError error={create.error} fields={["topic", ...TERM_FIELDS]} />
         <button type="submit" className="primary">
           {t("common.create")}
         </button>
       </form>
+      {open && <TermDialog term={open} onClose={() => set({ open: null })} />}
     </section>
   );
 }
