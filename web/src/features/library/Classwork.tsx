@@ -8,7 +8,7 @@ import { Field, FormError, fieldError, Loading, Select } from "../../shell/ui";
 import { spacePath } from "../spaces/queries";
 
 // The content types a teacher creates here; the rest wait for their editors.
-const NEW_TYPES = ["QUIZ", "ASSIGNMENT"] as const;
+const NEW_TYPES = ["QUIZ", "ASSIGNMENT", "SURVEY", "GROUP_ASSIGNMENT", "GROUP_PEER_ASSESSMENT"] as const;
 
 /** A space's classwork: its library folders and the contents in each. */
 export default function Classwork({ spaceId, admin }: { spaceId: string; admin: boolean }) {
