@@ -5,7 +5,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 
-type Helpers = {
+/** What run.ts hands each browser check file (lesson, work). */
+export type Helpers = {
   base: string;
   shots: string;
   context: (locale?: string) => Promise<BrowserContext>;
@@ -202,6 +203,11 @@ export async function lesson(h: Helpers) {
       await panel.getByLabel("Feedback").fill("Good effort.");
       await panel.getByRole("button", { name: "Save score" }).click();
       await panel.getByRole("status").waitFor();
+      // The list catches up before the next pick, or the same attempt would be picked again.
+      await teacher
+        .locator("tbody tr", { hasText: name ?? "" })
+        .filter({ hasText: "Needs scoring" })
+        .waitFor({ state: "detached" });
     }
     await teacher.locator("tbody tr", { hasText: "Needs scoring" }).first().waitFor({ state: "detached" });
     await teacher.getByTestId("quiz-summary").locator("dd").nth(2).filter({ hasText: "0" }).waitFor();

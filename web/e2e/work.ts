@@ -2,19 +2,8 @@
 // assignment is handed in by a group and graded per member, students peer-assess their group, and a student
 // gets another quiz attempt. Called by run.ts with the helpers lesson() gets, so all share one browser.
 import { join } from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
-
-type Helpers = {
-  base: string;
-  shots: string;
-  context: (locale?: string) => Promise<BrowserContext>;
-  check: (name: string, fn: () => Promise<void>) => Promise<void>;
-  assert: (cond: unknown, message: string) => asserts cond;
-  watch: (page: Page) => { take(): string[] };
-  axe: (page: Page, label: string) => Promise<void>;
-  signIn: (page: Page, base: string, identifier: string) => Promise<void>;
-  setLang: (page: Page, lang: "ko" | "en") => Promise<void>;
-};
+import type { Page } from "playwright-core";
+import type { Helpers } from "./lesson";
 
 const SPACE = "1-1반 국어";
 const FOLDER = "1학기 Term 1";
@@ -124,6 +113,8 @@ export async function work(h: Helpers) {
         await page.getByRole("heading", { level: 1, name: SURVEY }).waitFor();
         await page.getByRole("radio", { name: "Just right" }).check();
         await page.getByRole("checkbox", { name: "Group work" }).check();
+        await page.getByRole("checkbox", { name: "Other", exact: true }).check();
+        await page.getByLabel("Other: your words").fill("Songs");
         await page.getByRole("spinbutton").fill("4");
         await page.getByLabel("Your answer").nth(0).fill("Poems");
         await page.getByLabel("Your answer").nth(1).fill("More reading aloud");
@@ -222,8 +213,12 @@ export async function work(h: Helpers) {
     const panel = teacher.locator("section.panel", { has: teacher.getByRole("heading", { level: 2, name: "Group 1" }) });
     gradingPath = here(teacher);
     await panel.getByRole("link", { name: "poster.txt" }).waitFor();
-    await panel.getByLabel("Score (max 10)").fill("8");
+    // Feedback first, before a score (saveGroupSubmissionFeedback): the group stays waiting to be graded.
     await panel.getByLabel("Feedback").fill("A clear poster.");
+    await panel.getByRole("button", { name: "Save feedback only" }).click();
+    await panel.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    await panel.getByTestId("submission-status").filter({ hasText: "Submitted" }).waitFor();
+    await panel.getByLabel("Score (max 10)").fill("8");
     await panel.getByRole("button", { name: "Save grade" }).click();
     await panel.getByTestId("submission-status").filter({ hasText: "Graded" }).waitFor();
     const members = panel.getByLabel(/^Score of /);

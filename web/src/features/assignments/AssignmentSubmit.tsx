@@ -35,7 +35,7 @@ export default function AssignmentSubmit({ contentId }: { contentId: string }) {
       )}
       {canSubmit && (
         <SubmitForm
-          title={latest ? t("assignment.resubmit") : t("assignment.submit")}
+          again={!!latest}
           send={(body, fileIds) =>
             ok(api.POST("/api/v1/assignments/{contentId}/submissions", { params: { path: { contentId } }, body: { body, fileIds } }))
           }

@@ -81,6 +81,8 @@ export function GradeForm(props: {
   given?: { criterionId: string; points: number }[];
   grade: (input: GradeInput) => Promise<unknown>;
   giveBack: () => Promise<unknown>;
+  /** Feedback saved without touching the score (group assignments have this call). */
+  saveFeedback?: (feedback: string | null) => Promise<unknown>;
   onDone: () => void;
   returnLabel: string;
   children?: ReactNode;
@@ -106,6 +108,7 @@ export function GradeForm(props: {
     onSuccess: props.onDone,
   });
   const giveBack = useMutation({ mutationFn: props.giveBack, onSuccess: props.onDone });
+  const note = useMutation({ mutationFn: () => props.saveFeedback?.(feedback || null) ?? Promise.resolve(), onSuccess: props.onDone });
   const total = criteria.reduce((sum, c) => sum + (Number(points[c.id]) || 0), 0);
   return (
     <form
@@ -151,12 +154,17 @@ export function GradeForm(props: {
         <textarea id="grade-feedback" rows={3} value={feedback} onChange={(e) => setFeedback(e.target.value)} />
       </div>
       {props.children}
-      <FormError error={grade.error ?? giveBack.error} fields={["score", "rubric"]} />
-      {grade.isSuccess && <p role="status">{t("common.saved")}</p>}
+      <FormError error={grade.error ?? giveBack.error ?? note.error} fields={["score", "rubric"]} />
+      {(grade.isSuccess || note.isSuccess) && <p role="status">{t("common.saved")}</p>}
       <div className="inline">
         <button type="submit" className="primary">
           {t("assignment.saveGrade")}
         </button>
+        {props.saveFeedback && (
+          <button type="button" onClick={() => note.mutate()}>
+            {t("assignment.saveFeedbackOnly")}
+          </button>
+        )}
         <button type="button" disabled={props.status !== "GRADED"} onClick={() => giveBack.mutate()}>
           {props.returnLabel}
         </button>

@@ -6,11 +6,12 @@ import { uploadFile } from "../files/upload";
 
 /** Handing in text and files (each upload's progress shown); `send` makes the submit call with the uploaded file ids. */
 export function SubmitForm({
-  title,
+  again,
   send,
   onDone,
 }: {
-  title: string;
+  /** Whether this hands in again over an earlier submission (the form's title says so). */
+  again: boolean;
   send: (body: string | null, fileIds: string[]) => Promise<unknown>;
   onDone: () => void;
 }) {
@@ -41,7 +42,7 @@ export function SubmitForm({
         submit.mutate();
       }}
     >
-      <h2>{title}</h2>
+      <h2>{again ? t("assignment.resubmit") : t("assignment.submit")}</h2>
       <div className="field">
         <label htmlFor="submit-body">{t("assignment.text")}</label>
         <textarea

@@ -52,7 +52,7 @@ export default function GroupAssignmentSubmit({ contentId }: { contentId: string
       )}
       {group && (!latest || latest.status === "SUBMITTED") && (
         <SubmitForm
-          title={latest ? t("assignment.resubmit") : t("assignment.submit")}
+          again={!!latest}
           send={(body, fileIds) =>
             ok(api.POST("/api/v1/group-assignments/{contentId}/submissions", { params: { path: { contentId } }, body: { body, fileIds } }))
           }

@@ -76,6 +76,9 @@ function GroupPanel({ contentId, spaceId, submission }: { contentId: string; spa
         maxScore={config.data?.config.maxScore ?? null}
         grade={(body) => ok(api.PUT("/api/v1/group-assignments/{contentId}/submissions/{submissionId}/grade", { params: { path }, body }))}
         giveBack={() => ok(api.POST("/api/v1/group-assignments/{contentId}/submissions/{submissionId}/return", { params: { path } }))}
+        saveFeedback={(feedback) =>
+          ok(api.PUT("/api/v1/group-assignments/{contentId}/submissions/{submissionId}/feedback", { params: { path }, body: { feedback } }))
+        }
         onDone={refresh}
         returnLabel={t("groupWork.return")}
       />
