@@ -168,6 +168,8 @@ export async function work(h: Helpers) {
     await teacher.getByRole("status").filter({ hasText: "Saved." }).waitFor();
     await teacher.getByRole("tab", { name: "Results" }).click();
     await teacher.getByTestId("survey-summary").locator("dd").first().filter({ hasText: "0" }).waitFor();
+    // Everyone is listed again as not responded (and the list has loaded before the next page replaces this one).
+    await teacher.getByTestId("survey-respondents").getByRole("cell", { name: "Not responded" }).first().waitFor();
     problems(teacher, teacherErrors);
   });
 
