@@ -10,6 +10,7 @@ import { admin } from "./admin";
 import { lesson } from "./lesson";
 import { library } from "./library";
 import { settings } from "./settings";
+import { work } from "./work";
 
 const root = join(import.meta.dir, "..", "..");
 const binary = join(root, "dist", "learnspace");
@@ -333,6 +334,7 @@ async function main() {
     await section("the library", () => library(harness));
     await section("the admin screens", () => admin(harness));
     await section("the settings screens", () => settings(harness));
+    await section("teaching work", () => work(harness));
 
     const left = ownerErrors.take();
     await check("no console errors or failed requests were left over", async () => {

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { formatDate } from "../../shell/ui";
@@ -8,8 +9,14 @@ type Raw =
 /** A submission as the client hands it over (its data type drops `gptCopyRatio`, a field typed only `null`). */
 export type Submission = Omit<Raw, "similarity"> & { similarity: Omit<NonNullable<Raw["similarity"]>, "gptCopyRatio"> | null };
 
+/** What the view reads: an assignment's submission, or a group assignment's (no rubric there). */
+type Viewed = Pick<Submission, "submittedAt" | "isLate" | "status" | "body" | "attachments" | "score" | "feedback"> & {
+  similarity: Pick<NonNullable<Submission["similarity"]>, "status" | "copyRatio"> | null;
+  rubricEvaluation?: Submission["rubricEvaluation"];
+};
+
 /** One submission as both sides see it: when, late or not, status, text, files, similarity, grade and feedback. */
-export function SubmissionView({ submission: s }: { submission: Submission }) {
+export function SubmissionView({ submission: s, children }: { submission: Viewed; children?: ReactNode }) {
   const { t, lang } = useI18n();
   return (
     <dl className="facts">
@@ -57,6 +64,7 @@ export function SubmissionView({ submission: s }: { submission: Submission }) {
           <dd className="pre">{s.feedback}</dd>
         </>
       )}
+      {children}
     </dl>
   );
 }

@@ -12,8 +12,12 @@ const QuizTake = lazy(() => import("../quizzes/QuizTake"));
 const AssignmentManage = lazy(() => import("../assignments/AssignmentManage"));
 const AssignmentSubmit = lazy(() => import("../assignments/AssignmentSubmit"));
 const SurveyTake = lazy(() => import("../surveys/SurveyTake"));
-const SurveyResults = lazy(() => import("../surveys/SurveyResults"));
 const MediaContent = lazy(() => import("./MediaContent"));
+const SurveyManage = lazy(() => import("../surveys/SurveyManage"));
+const PeerManage = lazy(() => import("../peer-assessments/PeerManage"));
+const PeerTake = lazy(() => import("../peer-assessments/PeerTake"));
+const GroupAssignmentManage = lazy(() => import("../group-assignments/GroupAssignmentManage"));
+const GroupAssignmentSubmit = lazy(() => import("../group-assignments/GroupAssignmentSubmit"));
 
 /** One content of a space: its managers get its editor and results, everyone else takes or submits it. */
 export default function ContentPage({ spaceId, contentId }: { spaceId: string; contentId: string }) {
@@ -50,9 +54,21 @@ export default function ContentPage({ spaceId, contentId }: { spaceId: string; c
         )
       ) : c.type === "SURVEY" ? (
         c.canManage ? (
-          <SurveyResults contentId={contentId} />
+          <SurveyManage contentId={contentId} spaceId={spaceId} />
         ) : (
           <SurveyTake contentId={contentId} />
+        )
+      ) : c.type === "GROUP_PEER_ASSESSMENT" ? (
+        c.canManage ? (
+          <PeerManage contentId={contentId} spaceId={spaceId} />
+        ) : (
+          <PeerTake contentId={contentId} />
+        )
+      ) : c.type === "GROUP_ASSIGNMENT" ? (
+        c.canManage ? (
+          <GroupAssignmentManage contentId={contentId} spaceId={spaceId} />
+        ) : (
+          <GroupAssignmentSubmit contentId={contentId} />
         )
       ) : (
         <p>{t("library.noEditorYet")}</p>

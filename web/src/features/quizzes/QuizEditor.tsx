@@ -3,12 +3,14 @@ import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
-import { fromLocalInput, toLocalInput } from "../../shell/datetime";
 import { Field, FormError, fieldError, Loading } from "../../shell/ui";
+import { OptionsEditor, QuestionsEditor } from "../question-sets/QuestionsEditor";
+import { WindowFields } from "../question-sets/WindowFields";
 
 type Body = paths["/api/v1/quizzes/{contentId}/config"]["put"]["requestBody"]["content"]["application/json"];
 type Question = Body["questions"][number];
 type QType = NonNullable<Question["type"]>;
+type Option = NonNullable<Question["options"]>[number];
 const TYPES: QType[] = ["SINGLE", "MULTIPLE", "SHORT_ANSWER", "ESSAY"];
 
 const blank = (type: QType): Question => ({
@@ -56,10 +58,7 @@ export function QuizEditor({ contentId }: { contentId: string }) {
       setDraft(null);
     },
   });
-  const [newType, setNewType] = useState<QType>("SINGLE");
   if (!draft) return <Loading />;
-  const setQ = (i: number, patch: Partial<Question>) =>
-    setDraft({ ...draft, questions: draft.questions.map((q, j) => (j === i ? { ...q, ...patch } : q)) });
   const err = (f: string) => fieldError(save.error, f, t);
   return (
     <form
@@ -78,114 +77,88 @@ export function QuizEditor({ contentId }: { contentId: string }) {
           error={err("timeLimitMin")}
         />
         <Field
-          label={t("quiz.opensAt")}
-          type="datetime-local"
-          value={toLocalInput(draft.opensAt)}
-          onChange={(e) => setDraft({ ...draft, opensAt: fromLocalInput(e.target.value) })}
-          error={err("opensAt")}
+          label={t("quiz.maxAttempts")}
+          type="number"
+          min={1}
+          value={draft.maxAttempts ?? ""}
+          onChange={(e) => setDraft({ ...draft, maxAttempts: e.target.value ? Number(e.target.value) : null })}
+          error={err("maxAttempts")}
+          hint={t("quiz.maxAttemptsHint")}
         />
-        <Field
-          label={t("quiz.closesAt")}
-          type="datetime-local"
-          value={toLocalInput(draft.closesAt)}
-          onChange={(e) => setDraft({ ...draft, closesAt: fromLocalInput(e.target.value) })}
-          error={err("closesAt")}
+        <WindowFields
+          value={draft}
+          onChange={(patch) => setDraft({ ...draft, ...patch })}
+          onCloseNow={() => save.mutate({ ...draft, closesAt: new Date().toISOString() })}
+          error={err}
         />
-        <button type="button" onClick={() => save.mutate({ ...draft, closesAt: new Date().toISOString() })}>
-          {t("quiz.closeNow")}
-        </button>
       </div>
-      {draft.questions.map((q, i) => (
-        <fieldset key={q.id ?? `new-${i}`} className="panel question">
-          <legend>
-            {t("quiz.questionN", { n: i + 1 })} · {t(`quiz.types.${q.type}`)}
-          </legend>
-          <div className="field">
-            <label htmlFor={`q-${i}-body`}>{t("quiz.questionBody")}</label>
-            <textarea
-              id={`q-${i}-body`}
-              rows={2}
-              value={q.body ?? ""}
-              onChange={(e) => setQ(i, { body: e.target.value })}
-              aria-invalid={err(`questions[${i}].body`) ? true : undefined}
-            />
-          </div>
-          <Field
-            label={t("quiz.points")}
-            type="number"
-            min={0}
-            value={q.point ?? 0}
-            onChange={(e) => setQ(i, { point: Number(e.target.value) })}
-            error={err(`questions[${i}].point`)}
-          />
-          {q.options?.map((o, k) => (
-            <div className="inline" key={o.id ?? `o-${k}`}>
-              <Field
-                label={t("quiz.optionN", { n: k + 1 })}
-                value={o.body}
-                onChange={(e) => setQ(i, { options: q.options?.map((x, m) => (m === k ? { ...x, body: e.target.value } : x)) })}
-                error={err(`questions[${i}].options[${k}]`)}
-              />
-              <label className="check">
-                <input
-                  type={q.type === "SINGLE" ? "radio" : "checkbox"}
-                  name={`q-${i}-correct`}
-                  checked={!!o.isCorrect}
-                  onChange={(e) =>
-                    setQ(i, {
-                      options: q.options?.map((x, m) =>
-                        m === k ? { ...x, isCorrect: e.target.checked } : q.type === "SINGLE" ? { ...x, isCorrect: false } : x,
-                      ),
-                    })
-                  }
-                />
-                {t("quiz.correct")}
-              </label>
-            </div>
-          ))}
-          {q.options && (
-            <button type="button" className="small" onClick={() => setQ(i, { options: [...(q.options ?? []), { body: "" }] })}>
-              {t("quiz.addOption")}
-            </button>
-          )}
-          {q.answerCandidates?.map((a, k) => (
+      <QuestionsEditor
+        questions={draft.questions}
+        onChange={(questions) => setDraft({ ...draft, questions })}
+        types={TYPES}
+        typeOf={(q) => q.type ?? "SINGLE"}
+        typeLabel={(x) => t(`quiz.types.${x}`)}
+        blank={blank}
+        keyOf={(q, i) => q.id ?? `new-${i}`}
+        text={{ get: (q) => q.body ?? "", set: (q, body) => ({ ...q, body }), field: "body" }}
+        error={err}
+      >
+        {(q, i, update) => (
+          <>
             <Field
-              // biome-ignore lint/suspicious/noArrayIndexKey: answer candidates have no id; the list only grows at its end
-              key={`a-${k}`}
-              label={t("quiz.answerN", { n: k + 1 })}
-              value={a.text}
-              onChange={(e) =>
-                setQ(i, { answerCandidates: q.answerCandidates?.map((x, m) => (m === k ? { ...x, text: e.target.value } : x)) })
-              }
-              error={err(`questions[${i}].answerCandidates[${k}]`)}
+              label={t("quiz.points")}
+              type="number"
+              min={0}
+              value={q.point ?? 0}
+              onChange={(e) => update({ ...q, point: Number(e.target.value) })}
+              error={err(`questions[${i}].point`)}
             />
-          ))}
-          {q.type === "ESSAY" && <p className="muted">{t("quiz.essayHint")}</p>}
-          <button
-            type="button"
-            className="small danger"
-            onClick={() => setDraft({ ...draft, questions: draft.questions.filter((_, j) => j !== i) })}
-          >
-            {t("quiz.removeQuestion")}
-          </button>
-        </fieldset>
-      ))}
-      <div className="inline">
-        <div className="field">
-          <label htmlFor="new-q-type">{t("quiz.questionType")}</label>
-          <select id="new-q-type" value={newType} onChange={(e) => setNewType(e.target.value as QType)}>
-            {TYPES.map((x) => (
-              <option key={x} value={x}>
-                {t(`quiz.types.${x}`)}
-              </option>
+            {q.options && (
+              <OptionsEditor<Option>
+                options={q.options}
+                onChange={(options) => update({ ...q, options })}
+                blank={() => ({ body: "" })}
+                keyOf={(o, k) => o.id ?? `o-${k}`}
+                text={{ get: (o) => o.body, set: (o, body) => ({ ...o, body }) }}
+                field={`questions[${i}].options`}
+                error={err}
+                extra={(o, k) => (
+                  <label className="check">
+                    <input
+                      type={q.type === "SINGLE" ? "radio" : "checkbox"}
+                      name={`q-${i}-correct`}
+                      checked={!!o.isCorrect}
+                      onChange={(e) =>
+                        update({
+                          ...q,
+                          options: q.options?.map((x, m) =>
+                            m === k ? { ...x, isCorrect: e.target.checked } : q.type === "SINGLE" ? { ...x, isCorrect: false } : x,
+                          ),
+                        })
+                      }
+                    />
+                    {t("quiz.correct")}
+                  </label>
+                )}
+              />
+            )}
+            {q.answerCandidates?.map((a, k) => (
+              <Field
+                // biome-ignore lint/suspicious/noArrayIndexKey: answer candidates have no id; the list only grows at its end
+                key={`a-${k}`}
+                label={t("quiz.answerN", { n: k + 1 })}
+                value={a.text}
+                onChange={(e) =>
+                  update({ ...q, answerCandidates: q.answerCandidates?.map((x, m) => (m === k ? { ...x, text: e.target.value } : x)) })
+                }
+                error={err(`questions[${i}].answerCandidates[${k}]`)}
+              />
             ))}
-          </select>
-        </div>
-        <button type="button" onClick={() => setDraft({ ...draft, questions: [...draft.questions, blank(newType)] })}>
-          {t("quiz.addQuestion")}
-        </button>
-      </div>
-      <FormError error={save.error} fields={["questions", "timeLimitMin", "opensAt", "closesAt"]} />
+            {q.type === "ESSAY" && <p className="muted">{t("quiz.essayHint")}</p>}
+          </>
+        )}
+      </QuestionsEditor>
+      <FormError error={save.error} fields={["questions", "timeLimitMin", "maxAttempts", "opensAt", "closesAt"]} />
       {save.isSuccess && <p role="status">{t("common.saved")}</p>}
       <button type="submit" className="primary" disabled={save.isPending}>
         {t("quiz.save")}

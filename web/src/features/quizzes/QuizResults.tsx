@@ -4,7 +4,7 @@ import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { useSearch } from "../../shell/router";
 import { Field, FormError, fieldError, formatDate, Loading } from "../../shell/ui";
-import { BarChart } from "./BarChart";
+import { BarChart } from "../charts/BarChart";
 
 // correctRate is already a percentage (answers with isCorrect ÷ answeredCount × 100).
 const pct = (rate: number) => Math.round(rate * 10) / 10;
@@ -58,6 +58,7 @@ export function QuizResults({ contentId }: { contentId: string }) {
             <th>{t("quiz.submittedAt")}</th>
             <th>{t("quiz.score")}</th>
             <th>{t("quiz.state")}</th>
+            <th>{t("quiz.anotherAttempt")}</th>
           </tr>
         </thead>
         <tbody>
@@ -79,12 +80,44 @@ export function QuizResults({ contentId }: { contentId: string }) {
                       ? t("quiz.needsScoring")
                       : t("quiz.scored")}
               </td>
+              <td>
+                {a.submittedAt && !a.voidedAt && <VoidAttempt contentId={contentId} attemptId={a.attemptId} name={a.displayName ?? "—"} />}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
       {open && <AttemptScoring key={open} contentId={contentId} attemptId={open} />}
     </div>
+  );
+}
+
+/** Another attempt for this one student: the attempt is voided, stays listed, and no longer counts (voidQuizAttempt). */
+function VoidAttempt({ contentId, attemptId, name }: { contentId: string; attemptId: string; name: string }) {
+  const { t } = useI18n();
+  const qc = useQueryClient();
+  const cancel = useMutation({
+    mutationFn: () => ok(api.POST("/api/v1/quizzes/{contentId}/attempts/{attemptId}/void", { params: { path: { contentId, attemptId } } })),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: ["quiz-attempts", contentId] });
+      void qc.invalidateQueries({ queryKey: ["quiz-stats", contentId] });
+    },
+  });
+  return (
+    <>
+      <button
+        type="button"
+        className="small"
+        aria-label={t("quiz.allowAnotherFor", { name })}
+        disabled={cancel.isPending}
+        onClick={() => {
+          if (window.confirm(t("quiz.allowAnotherConfirm", { name }))) cancel.mutate();
+        }}
+      >
+        {t("quiz.allowAnother")}
+      </button>
+      <FormError error={cancel.error} fields={[]} />
+    </>
   );
 }
 

@@ -1,11 +1,14 @@
-import { useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { Loading } from "../../shell/ui";
-import { BarChart } from "../quizzes/BarChart";
+import { formatDate, Loading, Select } from "../../shell/ui";
+import { BarChart } from "../charts/BarChart";
 
-/** Survey results for its managers: response counts, per-option ratios and scale averages as charts. */
-export default function SurveyResults({ contentId }: { contentId: string }) {
+const round = (n: number, places = 1) => Math.round(n * 10 ** places) / 10 ** places;
+
+/** Survey results for its managers: response counts, per-option ratios and scale averages as charts, text answers, respondents. */
+export function SurveyResults({ contentId, spaceId }: { contentId: string; spaceId: string }) {
   const { t } = useI18n();
   const stats = useQuery({
     queryKey: ["survey-stats", contentId],
@@ -23,7 +26,7 @@ export default function SurveyResults({ contentId }: { contentId: string }) {
         <dt>{t("survey.notSubmitted")}</dt>
         <dd>{s.notSubmittedCount}</dd>
         <dt>{t("survey.submitRate")}</dt>
-        <dd>{Math.round(s.submitRate * 10) / 10}%</dd>
+        <dd>{round(s.submitRate)}%</dd>
       </dl>
       {s.questions.map((q, i) =>
         q.options.length > 0 ? (
@@ -32,24 +35,132 @@ export default function SurveyResults({ contentId }: { contentId: string }) {
             caption={`${i + 1}. ${q.title}`}
             unit="%"
             max={100}
-            bars={q.options.map((o) => ({ label: o.label, value: Math.round(o.ratio * 10) / 10 }))}
+            bars={q.options.map((o) => ({ label: o.label, value: round(o.ratio) }))}
           />
         ) : q.scale ? (
           <BarChart
             key={q.questionId}
-            caption={`${i + 1}. ${q.title} · ${t("survey.average", { n: q.scale.average === null ? "—" : Math.round(q.scale.average * 100) / 100 })}`}
+            caption={`${i + 1}. ${q.title} · ${t("survey.average", { n: q.scale.average === null ? "—" : round(q.scale.average, 2) })}`}
             max={Math.max(1, ...q.scale.distribution.map((d) => d.count))}
             bars={q.scale.distribution.map((d) => ({ label: String(d.value), value: d.count }))}
           />
         ) : (
-          <p key={q.questionId}>
-            <strong>
-              {i + 1}. {q.title}
-            </strong>{" "}
-            · {t("survey.answered", { n: q.answeredCount })}
-          </p>
+          <TextAnswers
+            key={q.questionId}
+            contentId={contentId}
+            questionId={q.questionId}
+            title={`${i + 1}. ${q.title}`}
+            count={q.answeredCount}
+          />
         ),
       )}
+      <Respondents contentId={contentId} spaceId={spaceId} anonymous={s.isAnonymous} />
     </div>
+  );
+}
+
+/** One text question's answers, newest first, a page at a time (listSurveyTextAnswers). */
+function TextAnswers({ contentId, questionId, title, count }: { contentId: string; questionId: string; title: string; count: number }) {
+  const { t, lang } = useI18n();
+  const [open, setOpen] = useState(false);
+  const answers = useInfiniteQuery({
+    queryKey: ["survey-text", contentId, questionId],
+    enabled: open,
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) =>
+      ok(
+        api.GET("/api/v1/surveys/{contentId}/questions/{questionId}/text-answers", {
+          params: { path: { contentId, questionId }, query: { limit: 20, ...(pageParam ? { cursor: pageParam } : {}) } },
+        }),
+      ),
+    getNextPageParam: (last) => last.nextCursor,
+  });
+  return (
+    <section className="panel">
+      <h3>{title}</h3>
+      <details onToggle={(e) => setOpen(e.currentTarget.open)}>
+        <summary>{t("survey.answered", { n: count })}</summary>
+        {open && !answers.data ? (
+          <Loading />
+        ) : (
+          <ul className="list" data-testid="survey-text-answers">
+            {answers.data?.pages
+              .flatMap((p) => p.answers)
+              .map((a, k) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: answers have no id; pages only grow at the end
+                <li key={k}>
+                  <span className="pre">{a.text}</span>{" "}
+                  <span className="muted">
+                    — {a.respondentName ?? t("survey.anonymousRespondent")}, {formatDate(a.submittedAt, lang)}
+                  </span>
+                </li>
+              ))}
+          </ul>
+        )}
+        {answers.hasNextPage && (
+          <button type="button" className="small" onClick={() => void answers.fetchNextPage()}>
+            {t("survey.more")}
+          </button>
+        )}
+      </details>
+    </section>
+  );
+}
+
+type Status = "ALL" | "SUBMITTED" | "NOT_SUBMITTED";
+
+/** Who has responded among the space's participants (listSurveyRespondents); an anonymous survey still shows who. */
+function Respondents({ contentId, spaceId, anonymous }: { contentId: string; spaceId: string; anonymous: boolean }) {
+  const { t, lang } = useI18n();
+  const [status, setStatus] = useState<Status>("ALL");
+  const list = useInfiniteQuery({
+    queryKey: ["survey-respondents", contentId, spaceId, status],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) =>
+      ok(
+        api.GET("/api/v1/surveys/{contentId}/respondents", {
+          params: { path: { contentId }, query: { spaceId, status, limit: 50, ...(pageParam ? { cursor: pageParam } : {}) } },
+        }),
+      ),
+    getNextPageParam: (last) => last.nextCursor,
+  });
+  return (
+    <section>
+      <h2>{t("survey.respondents")}</h2>
+      {anonymous && <p className="muted">{t("survey.anonymousNote")}</p>}
+      <Select
+        label={t("survey.respondentFilter")}
+        value={status}
+        onChange={(v) => setStatus(v as Status)}
+        options={(["ALL", "SUBMITTED", "NOT_SUBMITTED"] as const).map((x) => ({ value: x, label: t(`survey.respondentStatus.${x}`) }))}
+      />
+      {!list.data ? (
+        <Loading />
+      ) : (
+        <table data-testid="survey-respondents">
+          <thead>
+            <tr>
+              <th>{t("members.name")}</th>
+              <th>{t("survey.responded")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.pages
+              .flatMap((p) => p.respondents)
+              .map((r) => (
+                <tr key={r.profileId}>
+                  <td>{r.displayName}</td>
+                  <td>{r.submitted ? formatDate(r.submittedAt, lang) : t("survey.notSubmitted")}</td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      )}
+      {list.hasNextPage && (
+        <button type="button" className="small" onClick={() => void list.fetchNextPage()}>
+          {t("survey.more")}
+        </button>
+      )}
+    </section>
   );
 }

@@ -4,7 +4,7 @@ import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Field, FormError, formatDate, Loading } from "../../shell/ui";
 
-type Answer = { questionId: string; optionIds?: string[]; text?: string | null; scaleValue?: number | null };
+type Answer = { questionId: string; optionIds?: string[]; etcText?: string | null; text?: string | null; scaleValue?: number | null };
 
 /** Responding to a survey: answers kept as a draft until submitted; a submitted response is shown read-only unless resubmission is allowed. */
 export default function SurveyTake({ contentId }: { contentId: string }) {
@@ -62,25 +62,29 @@ export default function SurveyTake({ contentId }: { contentId: string }) {
               <legend>
                 {i + 1}. {q.title} {q.isRequired && <span className="muted">({t("survey.required")})</span>}
               </legend>
-              {q.type === "SINGLE_CHOICE" || q.type === "MULTIPLE_CHOICE" ? (
-                q.options.map((o) => (
-                  <label key={o.id} className="check">
-                    <input
-                      type={q.type === "SINGLE_CHOICE" ? "radio" : "checkbox"}
-                      name={`survey-${q.id}`}
-                      checked={a?.optionIds?.includes(o.id) ?? false}
-                      onChange={(e) => {
-                        const prev = a?.optionIds ?? [];
-                        set(q.id, {
-                          optionIds:
-                            q.type === "SINGLE_CHOICE" ? [o.id] : e.target.checked ? [...prev, o.id] : prev.filter((x) => x !== o.id),
-                        });
-                      }}
-                    />
-                    {o.label}
-                  </label>
-                ))
-              ) : q.type === "SCALE" ? (
+              {q.type === "SINGLE_CHOICE" || q.type === "MULTIPLE_CHOICE"
+                ? q.options.map((o) => (
+                    <label key={o.id} className="check">
+                      <input
+                        type={q.type === "SINGLE_CHOICE" ? "radio" : "checkbox"}
+                        name={`survey-${q.id}`}
+                        checked={a?.optionIds?.includes(o.id) ?? false}
+                        onChange={(e) => {
+                          const prev = a?.optionIds ?? [];
+                          set(q.id, {
+                            optionIds:
+                              q.type === "SINGLE_CHOICE" ? [o.id] : e.target.checked ? [...prev, o.id] : prev.filter((x) => x !== o.id),
+                          });
+                        }}
+                      />
+                      {o.label}
+                    </label>
+                  ))
+                : null}
+              {q.options.some((o) => o.isEtc && a?.optionIds?.includes(o.id)) && (
+                <Field label={t("survey.etcText")} value={a?.etcText ?? ""} onChange={(e) => set(q.id, { etcText: e.target.value })} />
+              )}
+              {q.type === "SCALE" ? (
                 <Field
                   label={t("survey.scale", { min: q.scaleMin ?? 1, max: q.scaleMax ?? 5 })}
                   type="number"
@@ -89,9 +93,9 @@ export default function SurveyTake({ contentId }: { contentId: string }) {
                   value={a?.scaleValue ?? ""}
                   onChange={(e) => set(q.id, { scaleValue: e.target.value ? Number(e.target.value) : null })}
                 />
-              ) : (
+              ) : q.type === "SHORT_TEXT" || q.type === "LONG_TEXT" ? (
                 <Field label={t("survey.yourAnswer")} value={a?.text ?? ""} onChange={(e) => set(q.id, { text: e.target.value })} />
-              )}
+              ) : null}
             </fieldset>
           );
         })}

@@ -1,0 +1,64 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, ok } from "../../api/client";
+import { useI18n } from "../../i18n";
+import { formatDate, Loading } from "../../shell/ui";
+import { RevisionHistory } from "../assignments/GradingParts";
+import { SubmissionView } from "../assignments/SubmissionView";
+import { SubmitForm } from "../assignments/SubmitForm";
+
+/** A student's group assignment: my group and who has handed in, our latest submission with its grade, and the form. */
+export default function GroupAssignmentSubmit({ contentId }: { contentId: string }) {
+  const { t, lang } = useI18n();
+  const qc = useQueryClient();
+  const mine = useQuery({
+    queryKey: ["my-group-submission", contentId],
+    queryFn: () => ok(api.GET("/api/v1/group-assignments/{contentId}/my-submission", { params: { path: { contentId } } })),
+  });
+  if (!mine.data) return <Loading />;
+  const { config: c, group, latest, history } = mine.data;
+  return (
+    <div className="stack">
+      <dl className="facts">
+        <dt>{t("assignment.dueAt")}</dt>
+        <dd>{formatDate(c.dueAt, lang)}</dd>
+        <dt>{t("assignment.maxScore")}</dt>
+        <dd>{c.maxScore ?? "—"}</dd>
+        <dt>{t("groupWork.method")}</dt>
+        <dd>{t(`groupWork.methods.${c.submissionMethod}`)}</dd>
+      </dl>
+      {!group ? (
+        <p>{t("groupWork.noGroup")}</p>
+      ) : (
+        <section className="panel">
+          <h2>{t("groupWork.myGroup", { name: group.name })}</h2>
+          <ul className="list" data-testid="group-members">
+            {group.members.map((m) => (
+              <li key={m.profileId}>
+                {m.displayName} · {m.submitted ? t("groupWork.handedIn") : t("groupWork.notHandedIn")}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {latest && (
+        <section className="panel">
+          <h2>{t("groupWork.ours")}</h2>
+          <SubmissionView submission={latest}>
+            <dt>{t("groupWork.submittedBy")}</dt>
+            <dd>{latest.submitterName}</dd>
+          </SubmissionView>
+          <RevisionHistory history={[latest, ...history]} />
+        </section>
+      )}
+      {group && (!latest || latest.status === "SUBMITTED") && (
+        <SubmitForm
+          again={!!latest}
+          send={(body, fileIds) =>
+            ok(api.POST("/api/v1/group-assignments/{contentId}/submissions", { params: { path: { contentId } }, body: { body, fileIds } }))
+          }
+          onDone={() => void qc.invalidateQueries({ queryKey: ["my-group-submission", contentId] })}
+        />
+      )}
+    </div>
+  );
+}
