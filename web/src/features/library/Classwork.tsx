@@ -9,8 +9,18 @@ import { spacePath } from "../spaces/queries";
 import { FolderTools } from "./FolderTools";
 import { type Node, spaceTree, useNodes, useRefreshLibrary } from "./folders";
 
-// The content types a teacher creates here; the rest wait for their editors.
-const NEW_TYPES = ["QUIZ", "ASSIGNMENT", "SURVEY", "GROUP_ASSIGNMENT", "GROUP_PEER_ASSESSMENT", "VIDEO", "URL_VIDEO", "LIVE", "DOCUMENT"] as const;
+// The content types a teacher creates here: every type, each with its editor.
+const NEW_TYPES = [
+  "QUIZ",
+  "ASSIGNMENT",
+  "SURVEY",
+  "GROUP_ASSIGNMENT",
+  "GROUP_PEER_ASSESSMENT",
+  "VIDEO",
+  "URL_VIDEO",
+  "LIVE",
+  "DOCUMENT",
+] as const;
 
 /** A space's classwork: its library folders (a tree) and the contents in each. */
 export default function Classwork({ spaceId, admin }: { spaceId: string; admin: boolean }) {
