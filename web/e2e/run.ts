@@ -6,6 +6,7 @@ import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { lesson } from "./lesson";
+import { spaces } from "./spaces";
 
 const root = join(import.meta.dir, "..", "..");
 const binary = join(root, "dist", "learnspace");
@@ -320,6 +321,7 @@ async function main() {
     });
 
     await lesson({ base, shots, context, check, assert, watch, axe, signIn, setLang });
+    await spaces({ base, shots, context, check, assert, watch, axe, signIn, setLang });
 
     const left = ownerErrors.take();
     await check("no console errors or failed requests were left over", async () => {
