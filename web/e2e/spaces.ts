@@ -80,6 +80,8 @@ export async function spaces(h: Helpers) {
     // The settings follow the school's categories: the new space opens on its stream, menus editable.
     await teacher.goto(`${base}${clubPath}&tab=settings`);
     await teacher.getByLabel("Community").uncheck();
+    await teacher.getByLabel("Public: every member of the school can see it").check();
+    await teacher.getByLabel("Members may join it themselves").check();
     await teacher.getByRole("button", { name: "Save" }).click();
     await teacher.getByRole("status").filter({ hasText: "Saved." }).waitFor();
     await snap(teacher, "en-spaces-settings");
@@ -215,8 +217,35 @@ export async function spaces(h: Helpers) {
     await teacher.reload();
     await teacher.getByRole("button", { name: studentName, exact: true }).click();
     await teacher.getByTestId("member-progress-summary").filter({ hasText: "1 of 2 tasks done (50%)" }).waitFor();
+    const chapter = teacher.locator("li", { hasText: "Chapter 1" }).first();
+    await chapter.getByRole("button", { name: "Who has done it" }).click();
+    await chapter.getByText("1 of 1 members done").waitFor();
+    await teacher.getByLabel("New task").fill("Book review");
+    await teacher.getByRole("button", { name: "Add task" }).click();
+    await teacher.getByText("Book review").first().waitFor();
     await snap(teacher, "en-spaces-challenge-progress");
     problems(teacher, teacherErrors);
+  });
+
+  await check("spaces: a student of another class finds the public space and joins it", async () => {
+    const ctx = await h.context();
+    const page = await ctx.newPage();
+    const errors = h.watch(page);
+    await signIn(page, "s2647");
+    await page.goto(`${base}/spaces`);
+    await page.getByRole("link", { name: CLUB }).click();
+    await page.getByRole("button", { name: "Join this space" }).waitFor();
+    // No operation tells a visitor's role: the members list answers 403 to a non-member, and that is the answer.
+    const expected = errors.take();
+    assert(
+      expected.every((p) => p.includes("403")),
+      `only the members list's 403: ${expected.join("; ")}`,
+    );
+    await snap(page, "en-spaces-join-public");
+    await page.getByRole("button", { name: "Join this space" }).click();
+    await page.locator("article.emergency", { hasText: EMERGENCY }).waitFor();
+    problems(page, errors);
+    await ctx.close();
   });
 
   await check("spaces: the teacher archives a space at the end of term; it moves to Ended", async () => {

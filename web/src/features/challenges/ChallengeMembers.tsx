@@ -48,8 +48,10 @@ export function ChallengeMembers({ spaceId, challengeId, onChange }: { spaceId: 
                     </button>
                   </td>
                   <td>
-                    <progress max={100} value={m.progress} aria-label={t("challenges.progressOf", { name: m.displayName })} />{" "}
-                    <span data-testid="member-progress">{Math.round(m.progress)}%</span>
+                    <div className="progress-cell">
+                      <progress max={100} value={m.progress} aria-label={t("challenges.progressOf", { name: m.displayName })} />{" "}
+                      <span data-testid="member-progress">{Math.round(m.progress)}%</span>
+                    </div>
                   </td>
                 </tr>
               ))}
@@ -85,10 +87,8 @@ function MemberProgress({ spaceId, challengeId, memberId }: { spaceId: string; c
       <ul className="list">
         {p.tasks.map((task) => (
           <li key={task.id}>
-            {task.done ? "✅" : "⬜"} {task.title}{" "}
-            <small className="muted">
-              {task.done ? t("challenges.doneAt", { at: formatDate(task.completedAt, lang) }) : t("challenges.notDone")}
-            </small>
+            <span className={task.done ? "badge" : "badge late"}>{task.done ? t("challenges.done") : t("challenges.notDone")}</span>{" "}
+            {task.title} <small className="muted">{task.done && formatDate(task.completedAt, lang)}</small>
           </li>
         ))}
       </ul>

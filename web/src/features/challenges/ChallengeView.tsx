@@ -8,6 +8,7 @@ import { AttachmentList } from "../files/Attachments";
 import { ChallengeForm } from "./ChallengeForm";
 import { ChallengeMembers } from "./ChallengeMembers";
 import { challengeKey } from "./queries";
+import { AddTask, TaskStatus } from "./TaskStatus";
 
 /**
  * One challenge: its tasks, which a member ticks off while they are open (complete/uncomplete),
@@ -148,9 +149,11 @@ export function ChallengeView(props: { spaceId: string; challengeId: string; adm
                 {task.done && task.completedAt && ` · ${t("challenges.doneAt", { at: formatDate(task.completedAt, lang) })}`}
               </small>
               {task.guide && <p className="pre muted">{task.guide}</p>}
+              {props.admin && <TaskStatus spaceId={spaceId} challengeId={challengeId} taskId={task.id} />}
             </li>
           ))}
         </ol>
+        {props.admin && <AddTask spaceId={spaceId} challengeId={challengeId} />}
       </section>
       {props.admin && <ChallengeMembers spaceId={spaceId} challengeId={challengeId} onChange={refresh} />}
     </div>
