@@ -32,6 +32,8 @@ export function useMyEnrolment(spaceId: string) {
   return useQuery({
     queryKey: ["space-role", spaceId, user.id],
     retry: false,
+    // The walk can be several pages: a role read a moment ago still holds (changes invalidate it).
+    staleTime: 30_000,
     queryFn: async (): Promise<MyEnrolment> => {
       let cursor: string | undefined;
       try {
