@@ -4,7 +4,7 @@
 // filtered by two roles, a last sign-in range, space counts and two field filters, all kept in the URL.
 // Called by run.ts with its helpers, so it shares the browser and the demo school.
 import { join } from "node:path";
-import type { Helpers } from "./lesson";
+import type { Helpers } from "./steps";
 
 const CLUB = "E2E Club 동아리";
 const HQ = "E2E 본부 HQ";

@@ -3,20 +3,8 @@
 // returns, the students see their results. Called by run.ts with its helpers, so both share one browser.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { BrowserContext, Locator, Page } from "playwright-core";
-
-/** What run.ts hands each browser check file (lesson, work). */
-export type Helpers = {
-  base: string;
-  shots: string;
-  context: (locale?: string) => Promise<BrowserContext>;
-  check: (name: string, fn: () => Promise<void>) => Promise<void>;
-  assert: (cond: unknown, message: string) => asserts cond;
-  watch: (page: Page) => { take(): string[] };
-  axe: (page: Page, label: string) => Promise<void>;
-  signIn: (page: Page, base: string, identifier: string) => Promise<void>;
-  setLang: (page: Page, lang: "ko" | "en") => Promise<void>;
-};
+import type { Locator } from "playwright-core";
+import { type Helpers, steps } from "./steps";
 
 const SPACE = "1-1반 국어";
 const QUIZ = "E2E 단원 퀴즈";
@@ -41,21 +29,9 @@ export async function lesson(h: Helpers) {
   const teacherCtx = await h.context();
   const teacher = await teacherCtx.newPage();
   const teacherErrors = h.watch(teacher);
-  const snap = async (page: Page, name: string) => {
-    await page.waitForLoadState("networkidle");
-    await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
-  };
-  const problems = (page: Page, w: { take(): string[] }) => {
-    const left = w.take();
-    assert(left.length === 0, `${page.url()}: ${left.join("; ")}`);
-  };
   // The open space and content are in the query string (/spaces?space=…&content=…).
   const spaceOf = (contentPath: string) => contentPath.replace(/&content=[^&]*/, "");
-  // Signed in, and the first screen's requests answered (a goto now would abort them, and watch() reports that).
-  const signIn = async (page: Page, who: string) => {
-    await h.signIn(page, base, who);
-    await page.waitForLoadState("networkidle");
-  };
+  const { snap, problems, signIn, captureScreens } = steps(h);
   let quizPath = "";
   let assignmentPath = "";
 
@@ -385,7 +361,7 @@ export async function lesson(h: Helpers) {
       async () => {
         await h.setLang(teacher, lang);
         const space = spaceOf(quizPath);
-        for (const [name, path] of [
+        await captureScreens(teacher, lang, "lesson", [
           ["spaces", "/spaces"],
           ["space-stream", space],
           ["space-classwork", `${space}&tab=classwork`],
@@ -393,13 +369,7 @@ export async function lesson(h: Helpers) {
           ["quiz-results", `${quizPath}&tab=results`],
           ["assignment-grading", `${assignmentPath}&tab=grading`],
           ["todo", "/todo"],
-        ] as const) {
-          await teacher.goto(`${base}${path}`);
-          await teacher.locator("#main h1").first().waitFor();
-          await teacher.waitForLoadState("networkidle");
-          await teacher.screenshot({ path: join(shots, `${lang}-lesson-${name}.png`), fullPage: true });
-          await h.axe(teacher, `${lang} ${path}`);
-        }
+        ]);
         problems(teacher, teacherErrors);
       },
     );

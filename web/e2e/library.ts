@@ -5,9 +5,7 @@
 // Called by run.ts with its helpers, so it shares the one browser and demo school.
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import type { lesson } from "./lesson";
-
-type Helpers = Parameters<typeof lesson>[0];
+import type { Helpers } from "./steps";
 
 const SPACE = "1-3반 과학";
 const MATERIALS = "E2E 자료 Materials";

@@ -10,6 +10,7 @@ import { admin } from "./admin";
 import { lesson } from "./lesson";
 import { library } from "./library";
 import { settings } from "./settings";
+import { spaces } from "./spaces";
 import { work } from "./work";
 
 const root = join(import.meta.dir, "..", "..");
@@ -335,6 +336,7 @@ async function main() {
     await section("the admin screens", () => admin(harness));
     await section("the settings screens", () => settings(harness));
     await section("teaching work", () => work(harness));
+    await section("spaces, posts and challenges", () => spaces(harness));
 
     const left = ownerErrors.take();
     await check("no console errors or failed requests were left over", async () => {

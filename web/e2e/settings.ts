@@ -3,10 +3,9 @@
 // and the school's description. Called by run.ts with its helpers, so both share one browser and demo school.
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import type { lesson } from "./lesson";
+import type { Helpers } from "./steps";
 
 /** The harness run.ts hands to lesson(), the same for these checks. */
-type Helpers = Parameters<typeof lesson>[0];
 
 const TOPIC = "E2E_SETTINGS_PRIVACY";
 const PARTNER = "e2e-school-idp";

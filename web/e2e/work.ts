@@ -3,7 +3,7 @@
 // gets another quiz attempt. Called by run.ts with the helpers lesson() gets, so all share one browser.
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import type { Helpers } from "./lesson";
+import type { Helpers } from "./steps";
 
 const SPACE = "1-1반 국어";
 const FOLDER = "1학기 Term 1";

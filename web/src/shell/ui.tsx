@@ -1,5 +1,5 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { type InputHTMLAttributes, type ReactNode, useId } from "react";
+import { type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, useId } from "react";
 import { ApiError } from "../api/client";
 import { useI18n } from "../i18n";
 
@@ -179,3 +179,69 @@ export function Loading() {
 
 export const formatDate = (iso: string | null | undefined, lang: string) =>
   iso ? new Date(iso).toLocaleString(lang === "ko" ? "ko-KR" : "en-GB", { dateStyle: "medium", timeStyle: "short" }) : "—";
+
+/** A list of checkboxes choosing some of `items` by id (candidates to add, spaces to post to, menus). */
+export function CheckList({
+  items,
+  picked,
+  onChange,
+  className = "list",
+}: {
+  items: { id: string; label: ReactNode }[];
+  picked: string[];
+  onChange: (picked: string[]) => void;
+  className?: string;
+}) {
+  return (
+    <ul className={className}>
+      {items.map((it) => (
+        <li key={it.id}>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={picked.includes(it.id)}
+              onChange={(e) => onChange(e.target.checked ? [...picked, it.id] : picked.filter((x) => x !== it.id))}
+            />{" "}
+            {it.label}
+          </label>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A button that asks `question` (window.confirm) before it does anything. */
+export function ConfirmButton({
+  question,
+  onConfirm,
+  children,
+  ...button
+}: { question: string; onConfirm: () => void } & Omit<ButtonHTMLAttributes<HTMLButtonElement>, "onClick" | "type">) {
+  return (
+    <button
+      type="button"
+      {...button}
+      onClick={() => {
+        if (window.confirm(question)) onConfirm();
+      }}
+    >
+      {children}
+    </button>
+  );
+}
+
+/** "More" under a cursor-paged list (a TanStack infinite query): shown while there is a next page. */
+export function MoreButton({
+  list,
+  label,
+}: {
+  list: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown };
+  label: string;
+}) {
+  if (!list.hasNextPage) return null;
+  return (
+    <button type="button" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+      {label}
+    </button>
+  );
+}

@@ -23,3 +23,10 @@ export async function uploadFile(file: File, onProgress: (fraction: number) => v
   onProgress(1);
   return slot.fileId;
 }
+
+/** Uploads files one after another; onProgress gets the fraction of all of them. Resolves to their ids in order. */
+export async function uploadFiles(files: File[], onProgress: (fraction: number) => void): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [i, f] of files.entries()) ids.push(await uploadFile(f, (p) => onProgress((i + p) / files.length)));
+  return ids;
+}

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, Select } from "../../shell/ui";
@@ -66,7 +66,12 @@ function NewGroupSet({ spaceId, onDone }: { spaceId: string; onDone: (id: string
   const { t } = useI18n();
   const qc = useQueryClient();
   const members = useSpaceMembers(spaceId);
-  const participants = members.data?.members.filter((m) => m.role === "PARTICIPANT") ?? [];
+  // every participant is placed into a group: read the member list to its end
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = members;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const participants = members.data?.pages.flatMap((p) => p.members).filter((m) => m.role === "PARTICIPANT") ?? [];
   const [name, setName] = useState("");
   const [groups, setGroups] = useState([t("groupWork.groupN", { n: 1 }), t("groupWork.groupN", { n: 2 })]);
   const [placed, setPlaced] = useState<Record<string, number>>({});

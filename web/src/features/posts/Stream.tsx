@@ -1,76 +1,46 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { Field, FormError, fieldError, formatDate, Loading } from "../../shell/ui";
+import { Loading, MoreButton, Select } from "../../shell/ui";
+import { PostComposer } from "./PostComposer";
+import { PostItem } from "./PostItem";
 
-/** A space's stream of posts, newest first; its admins write new ones here. */
+const STATUSES = ["PUBLISHED", "SCHEDULED", "ARCHIVED"] as const;
+type Status = (typeof STATUSES)[number];
+
+/** A space's stream of posts, pinned then newest first; its admins write new ones and see the scheduled and archived ones too. */
 export default function Stream({ spaceId, admin }: { spaceId: string; admin: boolean }) {
-  const { t, lang } = useI18n();
-  const qc = useQueryClient();
-  const posts = useQuery({
-    queryKey: ["posts", spaceId],
-    queryFn: () => ok(api.GET("/api/v1/posts", { params: { query: { spaceId, status: "PUBLISHED" } } })),
+  const { t } = useI18n();
+  const [status, setStatus] = useState<Status>("PUBLISHED");
+  const posts = useInfiniteQuery({
+    queryKey: ["posts", spaceId, status],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => ok(api.GET("/api/v1/posts", { params: { query: { spaceId, status, cursor: pageParam, limit: 20 } } })),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
-  const [title, setTitle] = useState("");
-  const [content, setContent] = useState("");
-  const [pinned, setPinned] = useState(false);
-  const create = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/posts", { body: { spaceId, title, content, isPinned: pinned } })),
-    onSuccess: () => {
-      setTitle("");
-      setContent("");
-      void qc.invalidateQueries({ queryKey: ["posts", spaceId] });
-    },
-  });
+  const list = posts.data?.pages.flatMap((p) => p.posts) ?? [];
   return (
     <div className="stack">
+      {admin && <PostComposer spaceId={spaceId} />}
       {admin && (
-        <form
-          className="panel"
-          onSubmit={(e) => {
-            e.preventDefault();
-            create.mutate();
-          }}
-        >
-          <h2>{t("posts.new")}</h2>
-          <Field
-            label={t("posts.title")}
-            value={title}
-            onChange={(e) => setTitle(e.target.value)}
-            required
-            error={fieldError(create.error, "title", t)}
+        <div className="filters">
+          <Select
+            label={t("posts.show")}
+            value={status}
+            onChange={(v) => setStatus(v as Status)}
+            options={STATUSES.map((s) => ({ value: s, label: t(`posts.statuses.${s}`) }))}
           />
-          <div className="field">
-            <label htmlFor="post-body">{t("posts.body")}</label>
-            <textarea id="post-body" rows={3} value={content} onChange={(e) => setContent(e.target.value)} />
-          </div>
-          <label className="check">
-            <input type="checkbox" checked={pinned} onChange={(e) => setPinned(e.target.checked)} /> {t("posts.pin")}
-          </label>
-          <FormError error={create.error} fields={["title"]} />
-          <button type="submit" className="primary">
-            {t("posts.publish")}
-          </button>
-        </form>
+        </div>
       )}
       {!posts.data ? (
         <Loading />
-      ) : posts.data.posts.length === 0 ? (
+      ) : list.length === 0 ? (
         <p>{t("common.empty")}</p>
       ) : (
-        posts.data.posts.map((p) => (
-          <article key={p.id} className="post">
-            <h2>
-              {p.isPinned && <span className="badge">{t("posts.pinned")}</span>} {p.title}
-            </h2>
-            <p className="muted">
-              {p.authorName ?? "—"} · {formatDate(p.publishAt, lang)}
-            </p>
-            <p className="pre">{p.content}</p>
-          </article>
-        ))
+        list.map((p) => <PostItem key={p.id} post={p} admin={admin} />)
       )}
+      <MoreButton list={posts} label={t("posts.more")} />
     </div>
   );
 }

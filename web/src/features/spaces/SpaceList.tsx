@@ -1,44 +1,75 @@
 import * as Tabs from "@radix-ui/react-tabs";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { lazy, Suspense, useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Link } from "../../shell/Link";
 import { navigate, useSearch } from "../../shell/router";
 import { can, useUser } from "../../shell/session";
-import { Field, FormError, fieldError, Loading } from "../../shell/ui";
-import { spacePath } from "./queries";
+import { Field, FormError, fieldError, Loading, Modal, MoreButton } from "../../shell/ui";
+import { spacePath, useSpaceCategories } from "./queries";
+import { type SpaceDraft, SpaceForm, spaceBody } from "./SpaceForm";
 
-/** My spaces (active or ended), joining one with a code, and creating one. */
+const SpaceCategories = lazy(() => import("./SpaceCategories"));
+
+const EMPTY: SpaceDraft = {
+  name: "",
+  representativeName: "",
+  semester: "",
+  description: "",
+  isPublic: false,
+  autoJoin: false,
+  exitRestricted: false,
+  allowFileDownload: true,
+  retainEnrollmentHistory: false,
+  messageEnabled: false,
+  startMenu: "announcement",
+  enabledMenus: [],
+};
+
+/** My spaces (active or ended, by semester when the school uses them), joining one with a code, creating one. */
 export function SpaceList() {
   const { t } = useI18n();
   const user = useUser();
   const { get, set } = useSearch();
-  const status = get("status") === "inactive" ? "inactive" : "active";
+  const tabs = ["active", "inactive", ...(can(user, "tenant-settings:manage") ? ["settings"] : [])];
+  const tab = tabs.find((v) => v === get("status")) ?? "active";
+  const semester = get("semester") ?? "";
+  const categories = useSpaceCategories();
   const qc = useQueryClient();
-  const spaces = useQuery({
-    queryKey: ["spaces", status],
-    queryFn: () => ok(api.GET("/api/v1/spaces", { params: { query: { isActive: status === "active" ? "true" : "false" } } })),
+  const spaces = useInfiniteQuery({
+    queryKey: ["spaces", tab, semester],
+    enabled: tab !== "settings",
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) =>
+      ok(
+        api.GET("/api/v1/spaces", {
+          params: { query: { isActive: tab === "active" ? "true" : "false", semester: semester || undefined, cursor: pageParam } },
+        }),
+      ),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
   const [code, setCode] = useState("");
+  const [codePassword, setCodePassword] = useState("");
   const join = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/spaces/join", { body: { code } })),
+    mutationFn: () => ok(api.POST("/api/v1/spaces/join", { body: { code, password: codePassword || null } })),
     onSuccess: (r) => {
       void qc.invalidateQueries({ queryKey: ["spaces"] });
       navigate(spacePath(r.space.id));
     },
   });
-  const [name, setName] = useState("");
-  const create = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/spaces", { body: { name } })),
-    onSuccess: (r) => {
-      void qc.invalidateQueries({ queryKey: ["spaces"] });
-      navigate(spacePath(r.id));
-    },
-  });
+  const [creating, setCreating] = useState(false);
+  const list = spaces.data?.pages.flatMap((p) => p.spaces) ?? [];
   return (
     <section>
-      <h1>{t("spaces.title")}</h1>
+      <div className="title-row">
+        <h1>{t("spaces.title")}</h1>
+        {can(user, "space:create") && (
+          <button type="button" className="primary" onClick={() => setCreating(true)}>
+            {t("spaces.new")}
+          </button>
+        )}
+      </div>
       <form
         className="inline"
         onSubmit={(e) => {
@@ -53,54 +84,93 @@ export function SpaceList() {
           required
           error={fieldError(join.error, "code", t)}
         />
+        <Field
+          label={t("spaces.joinPassword")}
+          value={codePassword}
+          onChange={(e) => setCodePassword(e.target.value)}
+          error={fieldError(join.error, "password", t)}
+        />
         <button type="submit">{t("spaces.join")}</button>
       </form>
-      <FormError error={join.error} fields={["code"]} />
-      {can(user, "space:create") && (
-        <form
-          className="inline"
-          onSubmit={(e) => {
-            e.preventDefault();
-            create.mutate();
-          }}
-        >
-          <Field
-            label={t("spaces.newName")}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            required
-            error={fieldError(create.error, "name", t)}
-          />
-          <button type="submit" className="primary">
-            {t("spaces.create")}
-          </button>
-          <FormError error={create.error} fields={["name"]} />
-        </form>
-      )}
-      <Tabs.Root value={status} onValueChange={(v) => set({ status: v === "active" ? null : v })}>
+      <FormError error={join.error} fields={["code", "password"]} />
+      {creating && <CreateSpace onClose={() => setCreating(false)} />}
+      <Tabs.Root value={tab} onValueChange={(v) => set({ status: v === "active" ? null : v })}>
         <Tabs.List aria-label={t("spaces.title")} className="tabs">
           <Tabs.Trigger value="active">{t("spaces.active")}</Tabs.Trigger>
           <Tabs.Trigger value="inactive">{t("spaces.inactive")}</Tabs.Trigger>
+          {can(user, "tenant-settings:manage") && <Tabs.Trigger value="settings">{t("spaces.categories")}</Tabs.Trigger>}
         </Tabs.List>
-        <Tabs.Content value={status}>
-          {!spaces.data ? (
-            <Loading />
-          ) : spaces.data.spaces.length === 0 ? (
-            <p>{t("common.empty")}</p>
-          ) : (
-            <ul className="cards">
-              {spaces.data.spaces.map((s) => (
-                <li key={s.id}>
-                  <Link to={spacePath(s.id)}>{s.name}</Link>
-                  <small className="muted">
-                    {t("spaces.counts", { members: s.participantCount, posts: s.postCount, contents: s.contentCount })}
-                  </small>
-                </li>
-              ))}
-            </ul>
-          )}
-        </Tabs.Content>
+        {tabs.map((v) => (
+          <Tabs.Content key={v} value={v}>
+            {v === tab && v === "settings" && (
+              <Suspense fallback={<Loading />}>
+                <SpaceCategories />
+              </Suspense>
+            )}
+            {v === tab && v !== "settings" && (
+              <>
+                {categories.data?.semesterEnabled && (
+                  <div className="filters">
+                    <Field
+                      label={t("spaces.semester")}
+                      type="search"
+                      value={semester}
+                      onChange={(e) => set({ semester: e.target.value }, true)}
+                    />
+                  </div>
+                )}
+                {!spaces.data ? (
+                  <Loading />
+                ) : list.length === 0 ? (
+                  <p>{t("common.empty")}</p>
+                ) : (
+                  <ul className="cards">
+                    {list.map((s) => (
+                      <li key={s.id}>
+                        <Link to={spacePath(s.id)}>{s.name}</Link>
+                        <small className="muted">
+                          {s.semester && `${s.semester} · `}
+                          {t("spaces.counts", { members: s.participantCount, posts: s.postCount, contents: s.contentCount })}
+                          {s.isPublic && ` · ${t("spaces.public")}`}
+                        </small>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+                <MoreButton list={spaces} label={t("spaces.moreSpaces")} />
+              </>
+            )}
+          </Tabs.Content>
+        ))}
       </Tabs.Root>
     </section>
+  );
+}
+
+/** The new-space dialog (createSpace): the space opens once created. */
+function CreateSpace({ onClose }: { onClose: () => void }) {
+  const { t } = useI18n();
+  const qc = useQueryClient();
+  const [draft, setDraft] = useState(EMPTY);
+  const create = useMutation({
+    mutationFn: () => ok(api.POST("/api/v1/spaces", { body: spaceBody(draft) })),
+    onSuccess: (r) => {
+      void qc.invalidateQueries({ queryKey: ["spaces"] });
+      onClose();
+      navigate(spacePath(r.id));
+    },
+  });
+  return (
+    <Modal open onOpenChange={(o) => !o && onClose()} title={t("spaces.new")}>
+      <SpaceForm
+        draft={draft}
+        onChange={(p) => setDraft({ ...draft, ...p })}
+        onSubmit={() => create.mutate()}
+        error={create.error}
+        submitLabel={t("spaces.create")}
+        editing={false}
+        busy={create.isPending}
+      />
+    </Modal>
   );
 }

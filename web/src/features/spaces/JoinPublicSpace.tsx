@@ -1,0 +1,30 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api, ok } from "../../api/client";
+import { useI18n } from "../../i18n";
+import { FormError } from "../../shell/ui";
+import type { Space } from "./queries";
+
+/** What a visitor who is not enrolled sees: a public space open to join has a button (joinPublicSpace). */
+export function JoinPublicSpace({ space }: { space: Space }) {
+  const { t } = useI18n();
+  const qc = useQueryClient();
+  const join = useMutation({
+    mutationFn: () => ok(api.POST("/api/v1/spaces/{spaceId}/join", { params: { path: { spaceId: space.id } } })),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: ["space-role", space.id] });
+      void qc.invalidateQueries({ queryKey: ["spaces"] });
+    },
+  });
+  const open = space.isPublic && space.autoJoin && space.isActive;
+  return (
+    <div className="panel">
+      <p>{open ? t("spaces.publicOpen") : t("spaces.notMember")}</p>
+      <FormError error={join.error} fields={[]} />
+      {open && (
+        <button type="button" className="primary" disabled={join.isPending} onClick={() => join.mutate()}>
+          {t("spaces.joinPublic")}
+        </button>
+      )}
+    </div>
+  );
+}
