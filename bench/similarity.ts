@@ -83,7 +83,8 @@ const server = Bun.spawn([...cmd, "serve", "--port", String(port), "--data-dir",
   stdout: "pipe",
   stderr: "inherit",
 });
-type Checked = { fingerprints: number; winnowMs: number; recordMs: number };
+/** poolMs / writeMs: the similarity thread's comparison and its write transaction (absent before they were logged). */
+type Checked = { fingerprints: number; winnowMs: number; recordMs: number; poolMs?: number; writeMs?: number };
 const checked: Checked[] = [];
 const reading = (async () => {
   let rest = "";
@@ -97,12 +98,12 @@ const serverSide = (from: number) => {
   const work = checked.slice(from).map((c) => c.winnowMs + c.recordMs);
   work.sort((a, b) => a - b);
   const fp = checked.slice(from).map((c) => c.fingerprints);
-  const p50 = (key: "winnowMs" | "recordMs") =>
+  const p50 = (key: "winnowMs" | "recordMs" | "poolMs" | "writeMs") =>
     round(
       percentile(
         checked
           .slice(from)
-          .map((c) => c[key])
+          .map((c) => c[key] ?? Number.NaN)
           .sort((a, b) => a - b),
         0.5,
       ),
@@ -114,6 +115,8 @@ const serverSide = (from: number) => {
       p99: round(percentile(work, 0.99)),
       winnowP50: p50("winnowMs"),
       recordP50: p50("recordMs"),
+      poolP50: p50("poolMs"),
+      writeP50: p50("writeMs"),
     },
     fingerprintsPerEssay: round(fp.reduce((a, b) => a + b, 0) / Math.max(1, fp.length)),
   };

@@ -1,5 +1,6 @@
 // The background check (DECISIONS §12): queued in the submit transaction, run after the response by
-// a small in-process queue per server, and picked up again at start when the process died first.
+// a small in-process queue per server, and picked up again at start when the process died first
+// (the tenants to look in are marked in the platform file, so a start does not open every tenant).
 import { open } from "node:fs/promises";
 import { eq } from "drizzle-orm";
 import { settled } from "../../platform/db/group-commit";
@@ -26,7 +27,7 @@ const RETRY_BASE_MS = 250;
 /** The similarity thread's pools in memory may take 1/16 of the memory budget (8 MiB of the default 128: ~2,000 essays). */
 const POOL_SHARE_OF_MEMORY = 16;
 /** How long a tenant's queue stays empty before its `pending` mark is cleared: a busy spell writes the mark once. */
-export const IDLE_BEFORE_UNMARK_MS = 10_000;
+const IDLE_BEFORE_UNMARK_MS = 10_000;
 
 type Job = { tenantId: string; submissionId: string };
 type Queue = {
@@ -233,9 +234,10 @@ async function runCheck(rt: Runtime, job: Job) {
   const { seq, contentId, ownerId, createdAt } = loaded.row;
   const poolBudgetBytes = Math.floor((rt.config.memoryMb * 1024 * 1024) / POOL_SHARE_OF_MEMORY);
   const request = { path: rt.tenants.fileOf(job.tenantId), row: { seq, contentId, ownerId, createdAt }, hashes, poolBudgetBytes };
+  let reply: WorkerReply;
   for (let attempt = 1; ; attempt++) {
     try {
-      await inWorker(rt, request);
+      reply = await inWorker(rt, request);
       break;
     } catch (e) {
       // A busy file or a dead thread is passing: try again; every step may run twice. After the last
@@ -254,6 +256,8 @@ async function runCheck(rt: Runtime, job: Job) {
     fingerprints: hashes.length,
     winnowMs: ms(t0, t1),
     recordMs: ms(t1, performance.now()),
+    poolMs: ms(0, reply.poolMs ?? 0),
+    writeMs: ms(0, reply.writeMs ?? 0),
   });
 }
 
@@ -267,7 +271,7 @@ type Workers = { worker: Worker; next: number; waiting: Map<number, (reply: Work
 const workers = new WeakMap<Runtime, Workers>();
 
 /** Records one check on the server's similarity thread (started on first use, ended by stopSimilarityChecks). */
-function inWorker(rt: Runtime, request: Omit<WorkerRequest, "id">): Promise<void> {
+function inWorker(rt: Runtime, request: Omit<WorkerRequest, "id">): Promise<WorkerReply> {
   let w = workers.get(rt);
   if (!w) {
     const created: Workers = { worker: new Worker(WORKER), next: 0, waiting: new Map() };
@@ -288,7 +292,7 @@ function inWorker(rt: Runtime, request: Omit<WorkerRequest, "id">): Promise<void
   const id = ++w.next;
   const { worker, waiting } = w;
   return new Promise((resolve, reject) => {
-    waiting.set(id, (reply) => (reply.error ? reject(new Error(reply.error)) : resolve()));
+    waiting.set(id, (reply) => (reply.error ? reject(new Error(reply.error)) : resolve(reply)));
     worker.postMessage({ ...request, id } satisfies WorkerRequest);
   });
 }

@@ -7,19 +7,24 @@ import { beginCheck, type CheckRow, convertLegacy, finishCheck, overlapOf } from
 import { forgetPools, poolOf, setPoolBudget, updatePool } from "./pool";
 
 export type WorkerRequest = { id: number; path: string; row: CheckRow; hashes: Uint32Array; poolBudgetBytes: number };
-export type WorkerReply = { id: number; error: string | null };
+/** `poolMs`: reading and comparing the pool; `writeMs`: the one write transaction (the bench reports both). */
+export type WorkerReply = { id: number; error: string | null; poolMs?: number; writeMs?: number };
 
 /**
- * Frames of WAL after which this connection's commit checkpoints (the server's connections wait for
- * SQLite's default, 1,000): while checks run, the checkpoints happen here, off the event loop.
+ * Frames of WAL after which this connection's commit checkpoints: below the server's (SQLite's
+ * default, 1,000), so while checks run the checkpoints mostly happen here, off the event loop; not
+ * much lower, as each checkpoint costs two fsyncs on a disk the server's commits wait for.
  */
-const WAL_AUTOCHECKPOINT = 200;
+const WAL_AUTOCHECKPOINT = 500;
 
 declare const self: Worker;
 
-function record({ path, row, hashes, poolBudgetBytes }: WorkerRequest) {
+function record({ path, row, hashes, poolBudgetBytes }: WorkerRequest): Omit<WorkerReply, "id" | "error"> {
   // a tenant deleted meanwhile: nothing to record, and no empty file to create
-  if (!existsSync(path)) return forgetPools(path);
+  if (!existsSync(path)) {
+    forgetPools(path);
+    return {};
+  }
   setPoolBudget(poolBudgetBytes);
   const sqlite = openSqlite(path);
   try {
@@ -31,23 +36,27 @@ function record({ path, row, hashes, poolBudgetBytes }: WorkerRequest) {
     const db = drizzleOf(sqlite);
     convertLegacy(db);
     const start = beginCheck(db, row);
-    if (!start) return;
+    if (!start) return {};
+    const t0 = performance.now();
     const overlap = overlapOf(poolOf(db, path, row.contentId), row, hashes);
     const now = Date.now();
-    if (!finishCheck(db, row, start, hashes, overlap, now)) return;
+    const t1 = performance.now();
+    if (!finishCheck(db, row, start, hashes, overlap, now)) return {};
+    const t2 = performance.now();
     const join = start.latest ? { seq: row.seq, ownerId: row.ownerId, hashes, checkedAt: now } : null;
     updatePool(db, path, row.contentId, start.older, join);
+    return { poolMs: t1 - t0, writeMs: t2 - t1 };
   } finally {
     sqlite.close();
   }
 }
 
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
-  let error: string | null = null;
+  let reply: WorkerReply = { id: event.data.id, error: null };
   try {
-    record(event.data);
+    reply = { ...reply, ...record(event.data) };
   } catch (e) {
-    error = e instanceof Error ? e.message : String(e);
+    reply.error = e instanceof Error ? e.message : String(e);
   }
-  self.postMessage({ id: event.data.id, error } satisfies WorkerReply);
+  self.postMessage(reply satisfies WorkerReply);
 };
