@@ -328,6 +328,8 @@ describe("Across restarts: pending checks, submissions from before the check, fi
       if (between) {
         const tenant = new Database(join(dataDir, "tenants", `${boss.tenantId}.sqlite`));
         const platform = new Database(join(dataDir, "platform.sqlite"));
+        tenant.exec("PRAGMA busy_timeout = 5000");
+        platform.exec("PRAGMA busy_timeout = 5000");
         try {
           between({ tenant, platform });
         } finally {
@@ -425,6 +427,7 @@ describe("Across restarts: pending checks, submissions from before the check, fi
       await s.stop();
     }
     const tenant = new Database(join(s.box.current.dataDir, "tenants", `${s.boss.tenantId}.sqlite`), { readonly: true });
+    tenant.exec("PRAGMA busy_timeout = 5000");
     try {
       expect(tenant.query("SELECT count(*) AS n FROM similarity_fingerprints").get()).toEqual({ n: 0 });
       expect(tenant.query("SELECT count(*) AS n FROM similarity_prints").get()).toEqual({ n: 3 });

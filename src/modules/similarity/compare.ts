@@ -47,11 +47,11 @@ export const stampOf = (n: number, seqs: number, checkedAts: number) => `${n}:${
 
 /** The stamp of a content's pool as stored. */
 export function poolStamp(db: Db, contentId: string): string {
-  const r = db.get<{ n: number; s: number; t: number }>(sql`
+  const [r] = db.all<{ n: number; s: number; t: number }>(sql`
     SELECT count(*) AS n, total(p.check_seq) AS s, total(c.checked_at) AS t
     FROM similarity_prints p JOIN similarity_checks c ON c.seq = p.check_seq
     WHERE p.content_id = ${contentId}`);
-  return stampOf(r.n, r.s, r.t);
+  return stampOf(r?.n ?? 0, r?.s ?? 0, r?.t ?? 0);
 }
 
 /** A content's whole pool, read from its blobs. */

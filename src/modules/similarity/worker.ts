@@ -2,7 +2,7 @@
 // and the WAL checkpoints it runs never stall the server's event loop (the request path). Only
 // similarity tables are written here, which no read cache of the server's connection holds.
 import { existsSync } from "node:fs";
-import { drizzleOf, openSqlite } from "../../platform/db/sqlite";
+import { closeNow, drizzleOf, openSqlite } from "../../platform/db/sqlite";
 import { beginCheck, type CheckRow, convertLegacy, finishCheck, overlapOf } from "./compare";
 import { forgetPools, poolOf, setPoolBudget, updatePool } from "./pool";
 
@@ -47,7 +47,7 @@ function record({ path, row, hashes, poolBudgetBytes }: WorkerRequest): Omit<Wor
     updatePool(db, path, row.contentId, start.older, join);
     return { poolMs: t1 - t0, writeMs: t2 - t1 };
   } finally {
-    sqlite.close();
+    closeNow(sqlite);
   }
 }
 
