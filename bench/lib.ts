@@ -5,10 +5,19 @@ import type { Runtime } from "../src/platform/runtime";
 
 export type LoadResult = { requests: number; rps: number; p50: number; p99: number; errors: number };
 
-/** Sends requests from `concurrency` loops for `seconds` (bounded in time and count) to loopback only. */
+/**
+ * Sends requests from `concurrency` loops for `seconds` (bounded in time and count) to loopback only;
+ * `stop.stopped` ends it earlier (a phase that lasts until something else is done).
+ */
 export async function load(
   url: string,
-  opts: { seconds?: number; concurrency?: number; headers?: Record<string, string>; maxRequests?: number } = {},
+  opts: {
+    seconds?: number;
+    concurrency?: number;
+    headers?: Record<string, string>;
+    maxRequests?: number;
+    stop?: { stopped: boolean };
+  } = {},
 ): Promise<LoadResult> {
   const seconds = opts.seconds ?? 3;
   const concurrency = opts.concurrency ?? 16;
@@ -20,7 +29,7 @@ export async function load(
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (performance.now() < end && latencies.length + errors < max) {
+      while (performance.now() < end && latencies.length + errors < max && !opts.stop?.stopped) {
         const t0 = performance.now();
         const res = await fetch(url, { headers: opts.headers });
         await res.arrayBuffer();

@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -269,62 +270,155 @@ describe("GroupSubmission.similarity (DECISIONS §13 Group submissions)", () => 
   });
 });
 
-describe("A restart finishes the checks a stopped server left PENDING", () => {
+describe("Across restarts: pending checks, submissions from before the check, fingerprints of the first version", () => {
   const dirs: string[] = [];
   afterAll(() => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  test("checks queued before the stop run at the next start on the same data dir", async () => {
+  /** A server on its own data dir that can be stopped and started again, with an assignment and three participants. */
+  async function restartable() {
     const dataDir = mkdtempSync(join(tmpdir(), "learnspace-test-"));
     dirs.push(dataDir);
     const start = () => {
       const config = loadConfig([], { LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_QUIET: "1" }, { port: 0, dataDir });
       return Object.assign(startServer(config), { dataDir });
     };
-    const first = start();
-    const local = {
-      as: (who: Who) => ({
-        get: async (path: string) => {
-          const res = await fetch(`${current.url}/api/v1${path}`, { headers: { authorization: `Bearer ${who.token}` } });
-          return { status: res.status, body: await res.json() };
-        },
-        post: async (path: string, json: unknown) => {
-          const res = await fetch(`${current.url}/api/v1${path}`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${who.token}`, "content-type": "application/json" },
-            body: JSON.stringify(json),
-          });
-          return { status: res.status, body: await res.json() };
-        },
-      }),
+    const box = { current: start() };
+    const send = async (who: Who, method: string, path: string, json?: unknown) => {
+      const res = await fetch(`${box.current.url}/api/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${who.token}`, ...(json === undefined ? {} : { "content-type": "application/json" }) },
+        body: json === undefined ? undefined : JSON.stringify(json),
+      });
+      return { status: res.status, body: (await res.json()) as any };
     };
-    let current = first;
-    const boss = await createTenantFixture(first);
-    const space = (await local.as(boss).post("/spaces", { name: "S" })).body.id;
-    const [m1, m2] = [await createMemberFixture(first, boss), await createMemberFixture(first, boss)];
-    await local.as(boss).post(`/spaces/${space}/members`, { userIds: [m1.memberId, m2.memberId], role: "PARTICIPANT" });
-    const node = (await local.as(boss).post("/library/nodes", { title: "F", spaceId: space })).body.id;
-    const id = (await local.as(boss).post("/library/contents", { type: "ASSIGNMENT", title: "E", nodeId: node, visibility: "SHARED" })).body
-      .id;
-    // the process "dies" before any check runs: the queue stops first, the rows stay PENDING
-    await stopSimilarityChecks(first.rt);
-    const text = essay(100, 101);
-    expect((await local.as(m1).post(`/assignments/${id}/submissions`, { body: text })).status).toBe(201);
-    expect((await local.as(m2).post(`/assignments/${id}/submissions`, { body: text })).status).toBe(201);
-    const before = await local.as(boss).get(`/assignments/${id}/submissions`);
-    expect(before.body.submissions.map((s: any) => s.similarity.status)).toEqual(["PENDING", "PENDING"]);
-    await first.stop();
+    const get = (who: Who, path: string) => send(who, "GET", path);
+    const post = (who: Who, path: string, json: unknown) => send(who, "POST", path, json);
+    const boss = await createTenantFixture(box.current);
+    const space = (await post(boss, "/spaces", { name: "S" })).body.id;
+    const people = [];
+    for (const displayName of ["Ann", "Ben", "Cid"]) people.push(await createMemberFixture(box.current, boss, { displayName }));
+    await post(boss, `/spaces/${space}/members`, { userIds: people.map((m) => m.memberId), role: "PARTICIPANT" });
+    const node = (await post(boss, "/library/nodes", { title: "F", spaceId: space })).body.id;
+    const id = (await post(boss, "/library/contents", { type: "ASSIGNMENT", title: "E", nodeId: node, visibility: "SHARED" })).body.id;
+    await send(boss, "PUT", `/assignments/${id}/config`, { allowResubmit: true });
+    const submitAs = async (who: Who, body: string) => {
+      const res = await post(who, `/assignments/${id}/submissions`, { body });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    };
+    const settle = () => settled(id, `/assignments/${id}/submissions`, (path) => get(boss, path));
+    const restart = async (between?: (files: { tenant: Database; platform: Database }) => void) => {
+      await box.current.stop();
+      if (between) {
+        const tenant = new Database(join(dataDir, "tenants", `${boss.tenantId}.sqlite`));
+        const platform = new Database(join(dataDir, "platform.sqlite"));
+        tenant.exec("PRAGMA busy_timeout = 5000");
+        platform.exec("PRAGMA busy_timeout = 5000");
+        try {
+          between({ tenant, platform });
+        } finally {
+          tenant.close();
+          platform.close();
+        }
+      }
+      box.current = start();
+    };
+    return { box, boss, people, id, get, submitAs, settle, restart, stop: () => box.current.stop() };
+  }
 
-    current = start();
+  test("checks queued before the stop run at the next start on the same data dir", async () => {
+    const s = await restartable();
+    const [m1, m2] = s.people as [Member, Member];
+    // the process "dies" before any check runs: the queue stops first, the rows stay PENDING
+    await stopSimilarityChecks(s.box.current.rt);
+    const text = essay(100, 101);
+    await s.submitAs(m1, text);
+    await s.submitAs(m2, text);
+    const before = await s.get(s.boss, `/assignments/${s.id}/submissions`);
+    expect(before.body.submissions.map((x: any) => x.similarity.status)).toEqual(["PENDING", "PENDING"]);
+    await s.restart();
     try {
-      const sim = await settled(id, `/assignments/${id}/submissions`, (path) => local.as(boss).get(path));
-      expect([...sim.values()].map((s) => [s.status, s.copyRatio])).toEqual([
+      const sim = await s.settle();
+      expect([...sim.values()].map((x) => [x.status, x.copyRatio])).toEqual([
         ["COMPLETED", 100],
         ["COMPLETED", 100],
       ]);
     } finally {
-      await current.stop();
+      await s.stop();
+    }
+  });
+
+  test("submissions from before the check existed get their figures at the next start, resubmissions in their order", async () => {
+    const s = await restartable();
+    const [m1, m2, m3] = s.people as [Member, Member, Member];
+    await stopSimilarityChecks(s.box.current.rt);
+    const copied = essay(110, 111);
+    const a = await s.submitAs(m1, copied);
+    const b1 = await s.submitAs(m2, copied);
+    const b2 = await s.submitAs(m2, essay(112, 113));
+    const c = await s.submitAs(m3, `${essay(114)}\n\n${paragraph(110)}`);
+    // as before the check shipped: no check rows, nothing marked in the platform file
+    await s.restart(({ tenant, platform }) => {
+      tenant.exec("DELETE FROM similarity_checks");
+      platform.exec("DELETE FROM similarity_tenants");
+    });
+    try {
+      const sim = await s.settle();
+      expect(sim.get(a).status).toBe("COMPLETED");
+      // Ben's latest revision is his own essay: Ann's text is matched only by Cid's copied paragraph
+      expect(sim.get(b2).copyRatio).toBeLessThan(5);
+      expect(sim.get(a).matches.map((m: any) => m.submissionId)).toEqual([c]);
+      expect(sim.get(c).copyRatio).toBeGreaterThan(35);
+      expect(sim.get(c).copyRatio).toBeLessThan(65);
+      // the earlier revision has its own figure in the history: it copied Ann's essay whole
+      const history = await s.get(s.boss, `/assignments/${s.id}/submitters/${m2.profileId}/history`);
+      expect(history.body.history.map((h: any) => [h.id, h.similarity.status, h.similarity.copyRatio])).toEqual([[b1, "COMPLETED", 100]]);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  test("fingerprints stored one row each by the first version still match, moved into one blob per submission", async () => {
+    const s = await restartable();
+    const [m1, m2, m3] = s.people as [Member, Member, Member];
+    const text = essay(120, 121);
+    const a = await s.submitAs(m1, text);
+    const b = await s.submitAs(m2, text);
+    expect((await s.settle()).get(a).copyRatio).toBe(100);
+    // the first version's layout: one (hash, check_seq) row per fingerprint, no blobs
+    await s.restart(({ tenant }) => {
+      const blobs = tenant.query("SELECT check_seq AS seq, hashes FROM similarity_prints").all() as { seq: number; hashes: Uint8Array }[];
+      expect(blobs.length).toBe(2);
+      const insert = tenant.prepare("INSERT INTO similarity_fingerprints (hash, check_seq) VALUES (?, ?)");
+      for (const { seq, hashes } of blobs) {
+        const view = new DataView(hashes.buffer, hashes.byteOffset, hashes.byteLength);
+        for (let i = 0; i < hashes.byteLength; i += 4) insert.run(view.getUint32(i, true), seq);
+      }
+      tenant.exec("DELETE FROM similarity_prints");
+    });
+    try {
+      const c = await s.submitAs(m3, text);
+      const sim = await s.settle();
+      expect(sim.get(c).copyRatio).toBe(100);
+      expect(
+        sim
+          .get(c)
+          .matches.map((m: any) => m.submissionId)
+          .sort(),
+      ).toEqual([a, b].sort());
+      expect(sim.get(a).matches.map((m: any) => m.copyRatio)).toEqual([100, 100]);
+    } finally {
+      await s.stop();
+    }
+    const tenant = new Database(join(s.box.current.dataDir, "tenants", `${s.boss.tenantId}.sqlite`), { readonly: true });
+    tenant.exec("PRAGMA busy_timeout = 5000");
+    try {
+      expect(tenant.query("SELECT count(*) AS n FROM similarity_fingerprints").get()).toEqual({ n: 0 });
+      expect(tenant.query("SELECT count(*) AS n FROM similarity_prints").get()).toEqual({ n: 3 });
+    } finally {
+      tenant.close();
     }
   });
 });

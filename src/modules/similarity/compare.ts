@@ -1,31 +1,37 @@
-// The database side of one check, in short steps: the owner's older revisions leave the pool, this
-// one's fingerprints go in, and the overlap with every other submission is counted by index probes.
-// Each fingerprint write touches its own page of the (hash, check_seq) index, so the writes go in
-// small transactions that the job interleaves with requests; every step may run twice safely.
-import { and, eq, gt, inArray, ne, sql } from "drizzle-orm";
+// The database side of one check, run on the similarity thread: the pool of a content is one blob
+// of sorted fingerprints per submission, compared in memory (pool.ts); a check writes its blob, its
+// pair rows and its status in one short transaction. Every step may run twice safely.
+import { and, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
 import { type Db, write } from "../../platform/db/types";
-import { similarityChecks as c, similarityFingerprints as f, similarityPairs as p } from "./tables";
+import { similarityChecks as c, similarityFingerprints as f, similarityPairs as p, similarityPrints as prints } from "./tables";
 
-/** Fingerprints written or removed per transaction: a few milliseconds of a server's event loop. */
-export const WRITE_CHUNK = 100;
+export type CheckRow = { seq: number; contentId: string; ownerId: string; createdAt: number };
+/** One submission of the pool: its owner (its own revisions are never compared), its sorted hashes, when it was checked. */
+export type Member = { seq: number; ownerId: string; hashes: Uint32Array; checkedAt: number };
+export type Overlap = { otherSeq: number; shared: number; total: number };
+export type Start = { latest: boolean; older: number[] };
 
-export type CheckRow = { seq: number; contentId: string; ownerId: string };
-type Overlap = { otherSeq: number; shared: number; total: number | null };
+/** Sorted uint32 hashes ⇄ the stored blob (little-endian, as on every platform the binary ships for). */
+export const toBlob = (hashes: Uint32Array) => Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength);
+function fromBlob(bytes: Uint8Array): Uint32Array {
+  // a copy: the blob's offset need not be 4-aligned
+  const out = new Uint32Array(bytes.byteLength >>> 2);
+  new Uint8Array(out.buffer).set(bytes.subarray(0, out.byteLength));
+  return out;
+}
 
 /**
  * Whether the check still has to run (PENDING), and whether its revision is its owner's latest:
- * only the latest joins the pool, and then the owner's older revisions (`older`) leave it.
+ * only the latest joins the pool, and then the owner's older revisions (`older`) leave it. Revision
+ * order is created_at, then seq: a back-filled revision (created_at = its submit time) gets a seq
+ * after the owner's later ones.
  */
-export function beginCheck(db: Db, job: CheckRow): { latest: boolean; older: number[] } | null {
+export function beginCheck(db: Db, job: CheckRow): Start | null {
   const row = db.select({ status: c.status }).from(c).where(eq(c.seq, job.seq)).get();
   if (row?.status !== "PENDING") return null;
   const mine = and(eq(c.contentId, job.contentId), eq(c.ownerId, job.ownerId));
-  const newer = db
-    .select({ seq: c.seq })
-    .from(c)
-    .where(and(mine, gt(c.seq, job.seq)))
-    .limit(1)
-    .get();
+  const later = or(gt(c.createdAt, job.createdAt), and(eq(c.createdAt, job.createdAt), gt(c.seq, job.seq)));
+  const newer = db.select({ seq: c.seq }).from(c).where(and(mine, later)).limit(1).get();
   if (newer) return { latest: false, older: [] };
   const older = db
     .select({ seq: c.seq })
@@ -36,55 +42,113 @@ export function beginCheck(db: Db, job: CheckRow): { latest: boolean; older: num
   return { latest: true, older };
 }
 
-/** Removes up to WRITE_CHUNK fingerprints of superseded revisions; the count removed (0 = done). */
-export function dropFingerprints(db: Db, older: number[]): number {
-  if (older.length === 0) return 0;
+/** What identifies a pool: it changes with every blob added or removed (pool.ts computes the same from memory). */
+export const stampOf = (n: number, seqs: number, checkedAts: number) => `${n}:${seqs}:${checkedAts}`;
+
+/** The stamp of a content's pool as stored. */
+export function poolStamp(db: Db, contentId: string): string {
+  const [r] = db.all<{ n: number; s: number; t: number }>(sql`
+    SELECT count(*) AS n, total(p.check_seq) AS s, total(c.checked_at) AS t
+    FROM similarity_prints p JOIN similarity_checks c ON c.seq = p.check_seq
+    WHERE p.content_id = ${contentId}`);
+  return stampOf(r?.n ?? 0, r?.s ?? 0, r?.t ?? 0);
+}
+
+/** A content's whole pool, read from its blobs. */
+export function loadPool(db: Db, contentId: string): Member[] {
+  return db
+    .select({ seq: prints.checkSeq, ownerId: c.ownerId, hashes: prints.hashes, checkedAt: c.checkedAt })
+    .from(prints)
+    .innerJoin(c, eq(c.seq, prints.checkSeq))
+    .where(eq(prints.contentId, contentId))
+    .all()
+    .map((r) => ({ seq: r.seq, ownerId: r.ownerId, hashes: fromBlob(r.hashes), checkedAt: r.checkedAt ?? 0 }));
+}
+
+/**
+ * Moves the rows of the first version (one per fingerprint) into blobs, once per tenant file, in one
+ * transaction; the emptied table stays (migrations are additive). The count of pool members moved.
+ */
+export function convertLegacy(db: Db): number {
+  if (!db.get(sql`SELECT 1 FROM similarity_fingerprints LIMIT 1`)) return 0;
   return write(db, (tx) => {
-    const chunk = tx.select({ hash: f.hash, checkSeq: f.checkSeq }).from(f).where(inArray(f.checkSeq, older)).limit(WRITE_CHUNK).all();
-    for (const r of chunk)
-      tx.delete(f)
-        .where(and(eq(f.hash, r.hash), eq(f.checkSeq, r.checkSeq)))
+    const bySeq = new Map<number, number[]>();
+    for (const r of tx.select({ hash: f.hash, seq: f.checkSeq }).from(f).all()) {
+      const list = bySeq.get(r.seq) ?? [];
+      list.push(r.hash >>> 0);
+      bySeq.set(r.seq, list);
+    }
+    const owners = tx
+      .select({ seq: c.seq, contentId: c.contentId })
+      .from(c)
+      .where(inArray(c.seq, [...bySeq.keys()]))
+      .all();
+    for (const o of owners) {
+      const hashes = Uint32Array.from(bySeq.get(o.seq) as number[]).sort();
+      tx.insert(prints)
+        .values({ checkSeq: o.seq, contentId: o.contentId, hashes: toBlob(hashes) })
+        .onConflictDoNothing()
         .run();
-    return chunk.length;
+    }
+    tx.delete(f).run();
+    return owners.length;
   });
 }
 
-/** Adds a slice of this revision's fingerprints to the pool (sorted: neighbouring index pages). */
-export function addFingerprints(db: Db, seq: number, hashes: number[]) {
-  if (hashes.length === 0) return;
-  write(db, (tx) =>
-    tx
-      .insert(f)
-      .values(hashes.map((hash) => ({ hash, checkSeq: seq })))
-      .onConflictDoNothing()
-      .run(),
-  );
+/** How many values two ascending arrays share (a merge walk). */
+function sharedCount(a: Uint32Array, b: Uint32Array): number {
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i] as number;
+    const y = b[j] as number;
+    if (x === y) {
+      n++;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return n;
+}
+
+/** The fingerprints shared with each other owner's submission in the pool (none shared: left out). */
+export function overlapOf(pool: Iterable<Member>, job: CheckRow, hashes: Uint32Array): Overlap[] {
+  const out: Overlap[] = [];
+  if (hashes.length === 0) return out;
+  for (const m of pool) {
+    if (m.ownerId === job.ownerId) continue;
+    const shared = sharedCount(hashes, m.hashes);
+    if (shared > 0) out.push({ otherSeq: m.seq, shared, total: m.hashes.length });
+  }
+  return out;
 }
 
 /**
- * The fingerprints shared with each other submission of the content (other owners only).
- * Hash-driven on purpose (CROSS JOIN fixes the order): one (hash, check_seq) probe per
- * fingerprint, never a walk over every fingerprint of the content's other submissions.
+ * The whole check, in one transaction: the owner's superseded revisions leave the pool (their blob
+ * and the pairs toward them), this one's blob joins it when it is the latest, its ratio toward each
+ * overlapping submission and (when it joins) theirs toward it are stored, and its status → COMPLETED.
+ * False when it was no longer PENDING (nothing written).
  */
-export function overlapOf(db: Db, job: CheckRow, hashes: number[]): Overlap[] {
-  if (hashes.length === 0) return [];
-  return db.all<Overlap>(sql`
-    SELECT f.check_seq AS otherSeq, count(*) AS shared, c.fingerprint_count AS total
-    FROM json_each(${JSON.stringify(hashes)}) j
-    CROSS JOIN similarity_fingerprints f ON f.hash = j.value
-    CROSS JOIN similarity_checks c ON c.seq = f.check_seq
-    WHERE c.content_id = ${job.contentId} AND c.owner_id <> ${job.ownerId} AND c.status = 'COMPLETED'
-    GROUP BY f.check_seq`);
-}
-
-/**
- * The figures, in one transaction: this revision's ratio toward each overlapping submission and,
- * when it joins the pool, theirs toward it (an earlier submission's copyRatio follows a later
- * near-copy); pairs toward the owner's superseded revisions go; status COMPLETED.
- */
-export function finishCheck(db: Db, job: CheckRow, start: { latest: boolean; older: number[] }, count: number, overlap: Overlap[]) {
-  write(db, (tx) => {
-    if (start.older.length) tx.delete(p).where(inArray(p.otherSeq, start.older)).run();
+export function finishCheck(db: Db, job: CheckRow, start: Start, hashes: Uint32Array, overlap: Overlap[], now: number): boolean {
+  const count = hashes.length;
+  return write(db, (tx) => {
+    const done = tx
+      .update(c)
+      .set({ status: "COMPLETED", fingerprintCount: count, body: null, checkedAt: now })
+      .where(and(eq(c.seq, job.seq), eq(c.status, "PENDING")))
+      .returning({ seq: c.seq })
+      .get();
+    if (!done) return false;
+    if (start.older.length) {
+      tx.delete(prints).where(inArray(prints.checkSeq, start.older)).run();
+      tx.delete(p).where(inArray(p.otherSeq, start.older)).run();
+    }
+    if (start.latest)
+      tx.insert(prints)
+        .values({ checkSeq: job.seq, contentId: job.contentId, hashes: toBlob(hashes) })
+        .run();
     const pairs = overlap.flatMap((o) => {
       const mine = { checkSeq: job.seq, otherSeq: o.otherSeq, ratio: (o.shared / count) * 100 };
       const theirs = start.latest && o.total ? [{ checkSeq: o.otherSeq, otherSeq: job.seq, ratio: (o.shared / o.total) * 100 }] : [];
@@ -96,10 +160,7 @@ export function finishCheck(db: Db, job: CheckRow, start: { latest: boolean; old
         .onConflictDoUpdate({ target: [p.checkSeq, p.otherSeq], set: { ratio: sql`excluded.ratio` } })
         .run();
     }
-    tx.update(c)
-      .set({ status: "COMPLETED", fingerprintCount: count, body: null, checkedAt: Date.now() })
-      .where(and(eq(c.seq, job.seq), eq(c.status, "PENDING")))
-      .run();
+    return true;
   });
 }
 

@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { libraryContents } from "../../schema/library";
 
 export const SIMILARITY_KINDS = ["ASSIGNMENT", "GROUP_ASSIGNMENT"] as const;
@@ -40,9 +40,27 @@ export const similarityChecks = sqliteTable(
 );
 
 /**
- * The winnowed fingerprints of the latest checked revision of every owner: a new submission finds
- * every other one sharing a hash with index probes (then keeps those of its content), never
- * re-reading their texts.
+ * The comparison pool: the fingerprints of the latest checked revision of every owner, one row each,
+ * as a blob of its distinct hashes sorted ascending (uint32, little-endian). One row per check instead
+ * of one index entry per fingerprint (the first design, below): a check writes a few pages, not ~1,000
+ * scattered ones (~4 MB of WAL). The similarity thread keeps the pool of recent contents in memory.
+ */
+export const similarityPrints = sqliteTable(
+  "similarity_prints",
+  {
+    checkSeq: integer("check_seq")
+      .primaryKey()
+      .references(() => similarityChecks.seq, { onDelete: "cascade" }),
+    contentId: text("content_id").notNull(),
+    hashes: blob("hashes", { mode: "buffer" }).notNull(),
+  },
+  // a content's pool, read whole when the similarity thread has not got it in memory
+  (t) => [index("similarity_prints_content_idx").on(t.contentId, t.checkSeq)],
+);
+
+/**
+ * Superseded by similarity_prints: one row per fingerprint, from the first version. Rows left from it
+ * are moved into similarity_prints when their content is next checked (compare.ts convertLegacy).
  */
 export const similarityFingerprints = sqliteTable(
   "similarity_fingerprints",

@@ -1,38 +1,62 @@
-// The check's database work on its own thread and connection: its page writes, fsyncs and WAL
-// checkpoints never stall the server's event loop (the request path). Only similarity tables are
-// written here, which no read cache of the server's connection holds.
+// The check's database work on its own thread and connection: its reads, its one write transaction
+// and the WAL checkpoints it runs never stall the server's event loop (the request path). Only
+// similarity tables are written here, which no read cache of the server's connection holds.
 import { existsSync } from "node:fs";
-import { drizzleOf, openSqlite } from "../../platform/db/sqlite";
-import { addFingerprints, beginCheck, type CheckRow, dropFingerprints, finishCheck, overlapOf, WRITE_CHUNK } from "./compare";
+import { closeNow, drizzleOf, openSqlite } from "../../platform/db/sqlite";
+import { beginCheck, type CheckRow, convertLegacy, finishCheck, overlapOf } from "./compare";
+import { forgetPools, poolOf, setPoolBudget, updatePool } from "./pool";
 
-export type WorkerRequest = { id: number; path: string; row: CheckRow; hashes: number[] };
-export type WorkerReply = { id: number; error: string | null };
+export type WorkerRequest = { id: number; path: string; row: CheckRow; hashes: Uint32Array; poolBudgetBytes: number };
+/** `poolMs`: reading and comparing the pool; `writeMs`: the one write transaction (the bench reports both). */
+export type WorkerReply = { id: number; error: string | null; poolMs?: number; writeMs?: number };
+
+/**
+ * Frames of WAL after which this connection's commit checkpoints: below the server's (SQLite's
+ * default, 1,000), so while checks run the checkpoints mostly happen here, off the event loop; not
+ * much lower, as each checkpoint costs two fsyncs on a disk the server's commits wait for.
+ */
+const WAL_AUTOCHECKPOINT = 500;
 
 declare const self: Worker;
 
-function record({ path, row, hashes }: WorkerRequest) {
+function record({ path, row, hashes, poolBudgetBytes }: WorkerRequest): Omit<WorkerReply, "id" | "error"> {
   // a tenant deleted meanwhile: nothing to record, and no empty file to create
-  if (!existsSync(path)) return;
+  if (!existsSync(path)) {
+    forgetPools(path);
+    return {};
+  }
+  setPoolBudget(poolBudgetBytes);
   const sqlite = openSqlite(path);
   try {
+    // NORMAL: a commit here does not wait for an fsync. What power loss can take is only derived data
+    // and recomputable: the whole transaction goes, the row is PENDING again, and the tenant's
+    // `pending` mark (cleared only after jobs.ts fsyncs the file) makes the next start redo it.
+    sqlite.exec("PRAGMA synchronous = NORMAL");
+    sqlite.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT}`);
     const db = drizzleOf(sqlite);
+    convertLegacy(db);
     const start = beginCheck(db, row);
-    if (!start) return;
-    while (dropFingerprints(db, start.older) > 0) {}
-    const overlap = overlapOf(db, row, hashes);
-    if (start.latest) for (let i = 0; i < hashes.length; i += WRITE_CHUNK) addFingerprints(db, row.seq, hashes.slice(i, i + WRITE_CHUNK));
-    finishCheck(db, row, start, hashes.length, overlap);
+    if (!start) return {};
+    const t0 = performance.now();
+    const overlap = overlapOf(poolOf(db, path, row.contentId), row, hashes);
+    const now = Date.now();
+    const t1 = performance.now();
+    if (!finishCheck(db, row, start, hashes, overlap, now)) return {};
+    const t2 = performance.now();
+    const join = start.latest ? { seq: row.seq, ownerId: row.ownerId, hashes, checkedAt: now } : null;
+    updatePool(db, path, row.contentId, start.older, join);
+    return { poolMs: t1 - t0, writeMs: t2 - t1 };
   } finally {
-    sqlite.close();
+    closeNow(sqlite);
   }
 }
 
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
-  let error: string | null = null;
+  let reply: WorkerReply = { id: event.data.id, error: null };
   try {
-    record(event.data);
+    reply = { ...reply, ...record(event.data) };
   } catch (e) {
-    error = e instanceof Error ? e.message : String(e);
+    reply.error = e instanceof Error ? e.message : String(e);
   }
-  self.postMessage({ id: event.data.id, error } satisfies WorkerReply);
+  self.postMessage(reply satisfies WorkerReply);
 };

@@ -54,6 +54,14 @@ export function closeSqlite(sqlite: Database) {
   } catch {
     // A reader elsewhere (a backup) may hold the WAL; SQLite checkpoints again on the last close.
   }
+  closeNow(sqlite);
+}
+
+/**
+ * Closes a connection without a checkpoint, its statements finalized first: with live statements a
+ * closed connection lingers, holding its file, until the garbage collector gets to them.
+ */
+export function closeNow(sqlite: Database) {
   for (const stmt of statementsOf.get(sqlite)?.values() ?? []) stmt.finalize();
   sqlite.close();
 }
