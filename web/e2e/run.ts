@@ -79,7 +79,8 @@ function assert(cond: unknown, message: string): asserts cond {
 function watch(page: Page) {
   const problems: string[] = [];
   page.on("console", (m) => {
-    if (m.type() === "error") problems.push(`console: ${m.text()}`);
+    // the location names the resource of a "Failed to load resource" line (so the favicon probe can be told apart)
+    if (m.type() === "error") problems.push(`console: ${m.text()} (${m.location().url})`);
   });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
   page.on("requestfailed", (r) => problems.push(`failed: ${r.method()} ${r.url()} ${r.failure()?.errorText}`));

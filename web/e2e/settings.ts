@@ -84,6 +84,8 @@ export async function settings(h: Helpers) {
     await create.getByLabel("Document URL (Korean)").fill("https://school.example/privacy-ko-v1");
     await create.getByLabel("Document URL (English)").fill("https://school.example/privacy-en-v1");
     await create.getByLabel("Consent lasts (days)").fill("365");
+    // Optional: a required term would put every later check (and this owner) behind the consent screen.
+    await create.getByLabel("Required").uncheck();
     await create.getByRole("button", { name: "Create" }).click();
     // Located by text, not role: while the dialog is open the rows behind it are hidden from the accessibility tree.
     const row = page.locator("tbody tr", { hasText: TOPIC });
