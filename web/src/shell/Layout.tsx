@@ -2,14 +2,14 @@ import { Suspense, useEffect } from "react";
 import { useI18n } from "../i18n";
 import { SCREENS } from "./nav";
 import { navigate, useLocation } from "./router";
-import { can, useSession, useUser } from "./session";
+import { LanguageSelect, SignOutButton } from "./SessionControls";
+import { can, useUser } from "./session";
 import { Loading } from "./ui";
 
 /** The signed-in frame: navigation of the screens the member may open, language switch, sign-out. */
 export function Layout() {
-  const { t, lang, setLang } = useI18n();
+  const { t } = useI18n();
   const user = useUser();
-  const { signOut } = useSession();
   const { path } = useLocation();
   const screens = SCREENS.filter((s) => can(user, s.permission));
   const current = screens.find((s) => path === s.path || path.startsWith(`${s.path}/`));
@@ -29,20 +29,8 @@ export function Layout() {
         <span className="who">
           {user.displayName} · {user.role?.name ?? ""}
         </span>
-        <select aria-label={t("common.language")} value={lang} onChange={(e) => setLang(e.target.value as "ko" | "en")}>
-          <option value="ko">한국어</option>
-          <option value="en">English</option>
-        </select>
-        <button
-          type="button"
-          onClick={async () => {
-            const key = user.tenantKey;
-            await signOut();
-            if (key) window.location.assign(`/t/${encodeURIComponent(key)}/login`);
-          }}
-        >
-          {t("common.signOut")}
-        </button>
+        <LanguageSelect />
+        <SignOutButton />
       </header>
       <nav className="side" aria-label={t("nav.label")}>
         <ul>

@@ -2,16 +2,16 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { useSession, useUser } from "../../shell/session";
+import { LanguageSelect, SignOutButton } from "../../shell/SessionControls";
+import { useSession } from "../../shell/session";
 import { FormError, Loading } from "../../shell/ui";
 import { consentBody, usePending } from "./queries";
 import { keyOf, TermChoices } from "./TermChoices";
 
 /** After sign-in, while a required term waits for the member's consent (needsAgreementConsent): agree before anything else. */
 export default function ConsentGate() {
-  const { t, lang, setLang } = useI18n();
-  const { reload, signOut } = useSession();
-  const user = useUser();
+  const { t } = useI18n();
+  const { reload } = useSession();
   const pending = usePending();
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [missing, setMissing] = useState(false);
@@ -22,10 +22,7 @@ export default function ConsentGate() {
   });
   return (
     <main id="main" className="signed-out">
-      <select aria-label={t("common.language")} value={lang} onChange={(e) => setLang(e.target.value as "ko" | "en")}>
-        <option value="ko">한국어</option>
-        <option value="en">English</option>
-      </select>
+      <LanguageSelect />
       <h1>{t("agreements.gateTitle")}</h1>
       <p>{t("agreements.gateHint")}</p>
       {!pending.data ? (
@@ -50,16 +47,7 @@ export default function ConsentGate() {
             <button type="submit" className="primary" disabled={consent.isPending}>
               {t("agreements.agree")}
             </button>
-            <button
-              type="button"
-              onClick={async () => {
-                const key = user.tenantKey;
-                await signOut();
-                if (key) window.location.assign(`/t/${encodeURIComponent(key)}/login`);
-              }}
-            >
-              {t("common.signOut")}
-            </button>
+            <SignOutButton />
           </div>
         </form>
       )}
