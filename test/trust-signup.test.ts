@@ -40,7 +40,9 @@ describe("LEARNSPACE_TENANT_SIGNUP=closed", () => {
     const lines: string[] = [];
     const log = spyOn(console, "log").mockImplementation((...a: unknown[]) => void lines.push(a.join(" ")));
     try {
-      expect(await tenantCommand(config, ["create", "north-school", "--name", "North School", "--owner-email", "Head@North.example"])).toBe(0);
+      expect(await tenantCommand(config, ["create", "north-school", "--name", "North School", "--owner-email", "Head@North.example"])).toBe(
+        0,
+      );
     } finally {
       log.mockRestore();
     }

@@ -41,9 +41,14 @@ export function provisionTenant(
  * invitation that lets them choose their password (docs/rules/trust.md#who-may-create-a-tenant).
  */
 export function provisionTenantForInvitedOwner(rt: Runtime, input: { key: string; name: string; ownerEmail: string }, now = Date.now()) {
-  const made = provision(rt, { key: input.key, name: input.name, owner: { email: input.ownerEmail, displayName: "", passwordHash: null } }, now, {
-    inviteOwner: true,
-  });
+  const made = provision(
+    rt,
+    { key: input.key, name: input.name, owner: { email: input.ownerEmail, displayName: "", passwordHash: null } },
+    now,
+    {
+      inviteOwner: true,
+    },
+  );
   return { id: made.tenantId, key: made.tenantKey, name: made.tenantName };
 }
 
