@@ -1,19 +1,14 @@
 // The gradebook as a spreadsheet file (DECISIONS §13 Gradebook: UTF-8 with a BOM so Excel reads it).
 import type { Static } from "elysia";
+import { csvCell, csvLine } from "../../platform/http/csv";
 import type { Gradebook } from "./model";
-
-/** A text cell per RFC 4180; one starting like a formula gets a leading ' (OWASP CSV injection). */
-function textCell(v: string): string {
-  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
 
 /** Header `displayName,userId,<content title>…`, one line per row, an empty cell where there is no score. */
 export function gradebookCsv(book: Static<typeof Gradebook>): string {
-  const lines = [["displayName", "userId", ...book.columns.map((c) => c.title)].map(textCell).join(",")];
+  const lines = [csvLine(["displayName", "userId", ...book.columns.map((c) => c.title)])];
   for (const r of book.rows) {
     const scores = r.cells.map((c) => (c.score === null ? "" : String(c.score)));
-    lines.push([textCell(r.displayName), textCell(r.userId ?? ""), ...scores].join(","));
+    lines.push([csvCell(r.displayName), csvCell(r.userId ?? ""), ...scores].join(","));
   }
   return `\uFEFF${lines.join("\r\n")}\r\n`;
 }

@@ -3025,6 +3025,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -3121,6 +3130,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3244,6 +3262,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3397,6 +3424,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -3509,6 +3545,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3635,6 +3680,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -3744,6 +3798,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3870,6 +3933,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -3984,6 +4056,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4138,6 +4219,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -4281,6 +4371,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -4389,6 +4488,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4519,6 +4627,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -4611,6 +4728,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4732,6 +4858,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4885,6 +5020,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5046,6 +5190,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -5161,6 +5314,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -5261,6 +5423,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5381,6 +5552,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -5488,6 +5668,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -5584,6 +5773,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5702,6 +5900,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -5808,6 +6015,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5973,6 +6189,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -6115,6 +6340,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6281,6 +6515,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -6387,6 +6630,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6548,6 +6800,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -6686,6 +6947,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6832,6 +7102,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -6937,6 +7216,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7065,6 +7353,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -7169,6 +7466,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7293,6 +7599,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -7387,6 +7702,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7512,6 +7836,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -7628,6 +7961,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7770,6 +8112,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -7884,6 +8235,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8032,6 +8392,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -8173,6 +8542,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -8295,6 +8673,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8425,6 +8812,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8581,6 +8977,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -8713,6 +9118,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8857,6 +9271,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -8986,6 +9409,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9137,6 +9569,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9351,6 +9792,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -9497,6 +9947,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9713,6 +10172,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -9857,6 +10325,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10021,6 +10498,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -10155,6 +10641,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10333,6 +10828,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -10429,6 +10933,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10542,6 +11055,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -10645,6 +11167,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10790,6 +11321,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -10928,6 +11468,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -11033,6 +11582,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11153,6 +11711,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -11259,6 +11826,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11393,6 +11969,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -11502,6 +12087,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11624,6 +12218,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -11736,6 +12339,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11864,6 +12476,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -11970,6 +12591,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12092,6 +12722,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12234,6 +12873,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -12353,6 +13001,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -12457,6 +13114,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12587,6 +13253,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -12709,6 +13384,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -12815,6 +13499,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12944,6 +13637,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -13056,6 +13758,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13185,6 +13896,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -13299,6 +14019,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13427,6 +14156,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -13538,6 +14276,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13664,6 +14411,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -13758,6 +14514,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13891,6 +14656,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -14009,6 +14783,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14136,6 +14919,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -14252,6 +15044,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -14358,6 +15159,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14479,6 +15289,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -14573,6 +15392,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14701,6 +15529,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -14814,6 +15651,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14936,6 +15782,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -15040,6 +15895,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15175,6 +16039,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -15289,6 +16162,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15419,6 +16301,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -15535,6 +16426,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15664,6 +16564,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -15773,6 +16682,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15892,6 +16810,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -15996,6 +16923,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16119,6 +17055,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -16213,6 +17158,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16340,6 +17294,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -16447,6 +17410,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16571,6 +17543,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -16666,6 +17647,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16785,6 +17775,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -16879,6 +17878,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17001,6 +18009,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -17110,6 +18127,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -17212,6 +18238,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17358,6 +18393,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -17472,6 +18516,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -17570,6 +18623,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17698,6 +18760,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -17805,6 +18876,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17950,6 +19030,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18106,6 +19195,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -18213,6 +19311,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18370,6 +19477,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -18505,6 +19621,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -18633,6 +19758,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18795,6 +19929,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -18936,6 +20079,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -19050,6 +20202,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -19153,6 +20314,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19279,6 +20449,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -19388,6 +20567,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19515,6 +20703,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -19610,6 +20807,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19734,6 +20940,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -19828,6 +21043,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19947,6 +21171,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20079,6 +21312,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -20204,6 +21446,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -20313,6 +21564,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20443,6 +21703,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -20553,6 +21822,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20676,6 +21954,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20808,6 +22095,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20948,6 +22244,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -21043,6 +22348,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21151,6 +22465,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21277,6 +22600,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -21383,6 +22715,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21519,6 +22860,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -21626,6 +22976,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21757,6 +23116,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21921,6 +23289,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -22069,6 +23446,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -22163,6 +23549,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22320,6 +23715,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22487,6 +23891,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -22620,6 +24033,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -22739,6 +24161,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -22847,6 +24278,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22974,6 +24414,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -23082,6 +24531,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23199,6 +24657,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23331,6 +24798,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -23425,6 +24901,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23548,6 +25033,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23680,6 +25174,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -23789,6 +25292,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23925,6 +25437,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24101,6 +25622,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -24246,6 +25776,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -24380,6 +25919,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -24499,6 +26047,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -24608,6 +26165,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24751,6 +26317,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -24879,6 +26454,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25021,6 +26605,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -25143,6 +26736,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -25246,6 +26848,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25374,6 +26985,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -25487,6 +27107,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25628,6 +27257,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25795,6 +27433,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -25944,6 +27591,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26150,6 +27806,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -26305,6 +27970,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26468,6 +28142,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -26618,6 +28301,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -26724,6 +28416,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -26929,6 +28630,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -27039,6 +28749,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27175,6 +28894,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27388,6 +29116,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -27551,6 +29288,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27765,6 +29511,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -27860,6 +29615,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -27980,6 +29744,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28110,6 +29883,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -28226,6 +30008,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28415,6 +30206,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -28523,6 +30323,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28662,6 +30471,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -28776,6 +30594,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -28915,6 +30742,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -29047,6 +30883,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -29142,6 +30987,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29310,6 +31164,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -29453,6 +31316,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -29614,6 +31486,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -29755,6 +31636,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -29849,6 +31739,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30012,6 +31911,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -30121,6 +32029,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30261,6 +32178,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30448,6 +32374,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -30576,6 +32511,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -30689,6 +32633,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -30848,6 +32801,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -30943,6 +32905,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31110,6 +33081,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -31256,6 +33236,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -31394,6 +33383,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31599,6 +33597,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -31715,6 +33722,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -31874,6 +33890,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -31983,6 +34008,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32111,6 +34145,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32279,6 +34322,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -32425,6 +34477,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -32626,6 +34687,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -32786,6 +34856,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -32939,6 +35018,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -33054,6 +35142,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33201,6 +35298,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33418,6 +35524,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -33537,6 +35652,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -33686,6 +35810,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -33818,6 +35951,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -33933,6 +36075,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -34066,6 +36217,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -34191,6 +36351,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -34306,6 +36475,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
