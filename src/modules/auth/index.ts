@@ -76,6 +76,7 @@ export function authModule(rt: Runtime) {
           description:
             "Creates a platform account for the e-mail and sends a 6-character sign-up code to it; with `tenantKey` and `tenantName` it also creates that tenant with the account as its `owner`. Nothing signs in until `verifySignUpCode`. `devCode` is present only on a server started with dev codes.",
           errors: [
+            "403 `FORBIDDEN` when a `tenantKey` is sent while the server's tenant sign-up is closed (`LEARNSPACE_TENANT_SIGNUP`: `first` allows only the first tenant)",
             "409 `ALREADY_EXISTS` when the e-mail is already registered or the `tenantKey` is taken",
             "429 `RATE_LIMITED` when this address sent too many public auth requests",
           ],

@@ -62,6 +62,7 @@ export interface paths {
          *     **Errors**:
          *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
          *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 403 `FORBIDDEN` when a `tenantKey` is sent while the server's tenant sign-up is closed (`LEARNSPACE_TENANT_SIGNUP`: `first` allows only the first tenant)
          *     - 409 `ALREADY_EXISTS` when the e-mail is already registered or the `tenantKey` is taken
          *     - 429 `RATE_LIMITED` when this address sent too many public auth requests
          */
