@@ -5974,6 +5974,12 @@ export interface paths {
         /**
          * List my notifications
          * @description Newest first, kept 180 days; `unreadOnly=true` leaves out read ones. `unreadCount` counts every unread item. `url` is the console path that opens the record.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
          */
         get: operations["listMyNotifications"];
         put?: never;
@@ -5996,6 +6002,13 @@ export interface paths {
         /**
          * Mark notifications read
          * @description `{ids: [1..100]}` or `{all: true}`, exactly one (else 400). Ids of another member's items, or unknown ones, are ignored.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
          */
         post: operations["markNotificationsRead"];
         delete?: never;
@@ -6014,6 +6027,11 @@ export interface paths {
         /**
          * Get my notification e-mail settings
          * @description Defaults: DIGEST at 17 (tenant time zone), every kind on, Korean. The inbox always gets every kind; these choose what is e-mailed.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
          */
         get: operations["getMyNotificationSettings"];
         put?: never;
@@ -6024,6 +6042,13 @@ export interface paths {
         /**
          * Change my notification e-mail settings
          * @description Absent fields stay. Pending mails follow the new choice (EMERGENCY is always mailed at once).
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
          */
         patch: operations["updateMyNotificationSettings"];
         trace?: never;
@@ -6040,6 +6065,11 @@ export interface paths {
         /**
          * One-click unsubscribe from notification e-mails (RFC 8058)
          * @description The `token` of a notification mail's `List-Unsubscribe` link (MAC-signed, names the member and tenant, does not expire) sets that member's `email` to OFF; a bad token: 400 `INVALID_TOKEN`. A GET of the same URL shows a confirm page and changes nothing.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
          */
         post: operations["unsubscribeNotificationEmail"];
         delete?: never;
