@@ -39782,6 +39782,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -39882,6 +39891,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -39999,6 +40017,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -40142,6 +40169,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -40241,6 +40277,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
