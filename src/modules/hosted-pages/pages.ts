@@ -72,6 +72,10 @@ const T = {
       SERVER_BUSY: "서버가 바쁩니다. 다시 시도하세요.",
       PROVIDER_UNAVAILABLE: "로그인 제공자에 연결할 수 없습니다.",
     },
+    unsubTitle: "알림 메일 받지 않기",
+    unsubHint: "버튼을 누르면 이 학교의 알림 메일이 더 이상 오지 않습니다. 알림함에는 계속 표시됩니다.",
+    unsubButton: "메일 받지 않기",
+    unsubDone: "알림 메일을 끊었습니다. 내 계정의 알림 설정에서 다시 켤 수 있습니다.",
   },
   en: {
     signIn: "Sign in",
@@ -122,6 +126,10 @@ const T = {
       SERVER_BUSY: "The server is busy. Try again.",
       PROVIDER_UNAVAILABLE: "The sign-in provider cannot be reached.",
     },
+    unsubTitle: "Stop notification e-mails",
+    unsubHint: "Press the button and this school sends you no more notification e-mails. Your inbox still shows them.",
+    unsubButton: "Stop e-mails",
+    unsubDone: "Notification e-mails are off. You can turn them on again under My account, notification settings.",
   },
 } as const;
 
@@ -309,4 +317,19 @@ ${input("newPassword", t.newPassword, 'type="password" required minlength="8" au
 <button>${esc(t.setPassword)}</button><output></output></form>
 <p><a href="/t/${esc(encodeURIComponent(key))}/login?lang=${lang}">${esc(t.toLogin)}</a></p>`;
   return html(lang, 200, page.name, body, { tenant: key });
+}
+
+/**
+ * The confirm page behind a notification mail's unsubscribe link (docs/rules/notifications.md#unsubscribe):
+ * a GET changes nothing; its button sends the one-click POST.
+ */
+export function unsubscribePage(token: string, lang: Lang): Response {
+  const t = T[lang];
+  const path = `/public/notification-unsubscribe?token=${encodeURIComponent(token)}`;
+  return html(
+    lang,
+    200,
+    t.unsubTitle,
+    `<h1>${esc(t.unsubTitle)}</h1><p>${esc(t.unsubHint)}</p><form data-path="${esc(path)}" data-done="${esc(t.unsubDone)}"><button type="submit">${esc(t.unsubButton)}</button><output role="status"></output></form>`,
+  );
 }
