@@ -4,7 +4,7 @@ import { route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { getAssignmentConfig, getAssignmentRubric, setAssignmentConfig, setAssignmentRubric } from "./config";
 import { setSubmissionExtension } from "./extensions";
-import { gradeSubmission, returnSubmission, saveSubmissionFeedback } from "./grading";
+import { gradeSubmission, returnAllSubmissions, returnSubmission, saveSubmissionFeedback } from "./grading";
 import {
   AssignmentConfig,
   AssignmentConfigBody,
@@ -14,6 +14,7 @@ import {
   FeedbackBody,
   GradeBody,
   MySubmission,
+  ReturnAllResult,
   Rubric,
   RubricBody,
   Submission,
@@ -94,6 +95,15 @@ export function assignmentsModule(rt: Runtime) {
       params: SubmissionParams,
       response: { 200: Submission },
     })
+    .post("/assignments/:contentId/return-all", ({ actor, params }) => returnAllSubmissions(actor, params.contentId), {
+      ...route("returnAllSubmissions", TAG, "contentManager", {
+        summary: "Returns every graded submission of the assignment at once",
+        description:
+          "Every submitter's latest revision that is GRADED becomes RETURNED (its grade is released), as returnSubmission would do for each; SUBMITTED and RETURNED ones are left as they are.",
+      }),
+      params: AssignmentParams,
+      response: { 200: ReturnAllResult },
+    })
     .post(
       "/assignments/:contentId/submissions",
       ({ actor, params, body, set }) => {
@@ -111,7 +121,11 @@ export function assignmentsModule(rt: Runtime) {
       "/assignments/:contentId/extensions/:profileId",
       ({ actor, params, body }) => setSubmissionExtension(actor, params.contentId, params.profileId, body),
       {
-        ...route("setSubmissionExtension", TAG, "contentManager", "Sets or removes one participant's own deadline"),
+        ...route("setSubmissionExtension", TAG, "contentManager", {
+          summary: "Sets or removes one participant's own deadline",
+          description:
+            "The participant (of the content's space, else 400) submits against this deadline instead of the config's dueAt; revisions already submitted keep their isLate. `dueAt` null removes it.",
+        }),
         params: SubmitterParams,
         body: ExtensionBody,
         response: { 200: Extension },

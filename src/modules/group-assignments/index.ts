@@ -3,12 +3,15 @@ import { authPlugin } from "../../platform/auth/context";
 import { route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { getGroupAssignmentConfig, setGroupAssignmentConfig } from "./config";
+import { setGroupSubmissionExtension } from "./extensions";
 import {
+  ExtensionBody,
   FeedbackBody,
   GradeBody,
   GroupAssignmentConfigBody,
   GroupAssignmentConfigResult,
   GroupAssignmentParams,
+  GroupExtension,
   GroupHistoryParams,
   GroupSubmission,
   GroupSubmissionHistory,
@@ -116,6 +119,20 @@ export function groupAssignmentsModule(rt: Runtime) {
         params: GroupAssignmentParams,
         body: SubmitGroupBody,
         response: { 201: GroupSubmission },
+      },
+    )
+    .put(
+      "/group-assignments/:contentId/extensions/:groupId",
+      ({ actor, params, body }) => setGroupSubmissionExtension(actor, params.contentId, params.groupId, body),
+      {
+        ...route("setGroupSubmissionExtension", TAG, "contentManager", {
+          summary: "Sets or removes one group's own deadline",
+          description:
+            "The group (of the linked group set, else 400) submits against this deadline instead of the config's dueAt; revisions already submitted keep their isLate. `dueAt` null removes it.",
+        }),
+        params: GroupHistoryParams,
+        body: ExtensionBody,
+        response: { 200: GroupExtension },
       },
     )
     .get("/group-assignments/:contentId/my-submission", ({ actor, params }) => getMyGroupSubmission(rt, actor, params.contentId), {

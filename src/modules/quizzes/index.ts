@@ -18,6 +18,10 @@ import {
   ParticipantView,
   QuizConfig,
   QuizConfigBody,
+  QuizOverride,
+  QuizOverrideBody,
+  QuizOverrideList,
+  QuizOverrideParams,
   QuizParams,
   QuizStatistics,
   SaveAnswersBody,
@@ -25,6 +29,7 @@ import {
   ScoreAnswerBody,
   SubmitAttemptBody,
 } from "./model";
+import { deleteQuizOverride, listQuizOverrides, setQuizOverride } from "./overrides";
 import { checkQuizEmailCount, getQuizAttempt, getQuizStatistics, listQuizAttempts, scoreQuizAnswer, voidQuizAttempt } from "./results";
 
 const TAG = "quizzes";
@@ -39,6 +44,37 @@ export function quizzesModule(rt: Runtime) {
       body: EmailCountBody,
       response: { 200: EmailCountResult },
     })
+    .get("/quizzes/:contentId/overrides", ({ actor, params }) => listQuizOverrides(actor, params.contentId), {
+      ...route("listQuizOverrides", TAG, "contentManager", "Lists the quiz's per-student overrides"),
+      params: QuizParams,
+      response: { 200: QuizOverrideList },
+    })
+    .put(
+      "/quizzes/:contentId/overrides/:profileId",
+      ({ actor, params, body }) => setQuizOverride(actor, params.contentId, params.profileId, body),
+      {
+        ...route("setQuizOverride", TAG, "contentManager", {
+          summary: "Sets one participant's own window, time limit or attempts",
+          description:
+            "Replaces the participant's override; each null (or absent) field keeps the quiz's own value. The participant's view and every check (window, time limit, attempts, automatic submit at closesAt) follow it. The profile must be a participant of the quiz (else 400); closesAt must come after opensAt once the quiz's own values fill the nulls.",
+        }),
+        params: QuizOverrideParams,
+        body: QuizOverrideBody,
+        response: { 200: QuizOverride },
+      },
+    )
+    .delete(
+      "/quizzes/:contentId/overrides/:profileId",
+      ({ actor, params, set }) => {
+        deleteQuizOverride(actor, params.contentId, params.profileId);
+        set.status = 204;
+      },
+      {
+        ...route("deleteQuizOverride", TAG, "contentManager", "Removes one participant's override (404 when there is none)"),
+        params: QuizOverrideParams,
+        response: { 204: t.Void() },
+      },
+    )
     .put("/quizzes/:contentId/config", ({ actor, params, body }) => setQuizConfig(rt, actor, params.contentId, body), {
       transform: ({ body }) => dropNullLists(body),
       ...route("setQuizConfig", TAG, "contentManager"),
