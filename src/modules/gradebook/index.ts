@@ -20,9 +20,9 @@ import { getMyGrades, getSpaceGradebook } from "./service";
 
 const TAG = "spaces";
 const BOOK = route("getSpaceGradebook", TAG, "spaceAdmin", {
-  summary: "Every participant's score in every gradable content and manual column of the space, with totals (JSON or CSV)",
+  summary: "Get a space's gradebook",
   description:
-    "JSON by default; with `Accept: text/csv` the same as UTF-8 CSV with a BOM: header `displayName,userId,<column title>…,total`, one line per row, an empty cell where there is no score; cells that start like a formula are neutralised. `includeInactive=true` adds rows (isActive false) for members who left the space or were deactivated. Each row's `total` = Σ(weight × score ÷ maxScore) ÷ Σ(weight of the columns with a score) × 100, null without any score.",
+    "Every participant's score in every gradable content (assignments, group assignments, quizzes) and manual column of the space, with weights and totals. JSON by default; with `Accept: text/csv` the same as UTF-8 CSV with a BOM: header `displayName,userId,<column title>…,total`, one line per row, an empty cell where there is no score; cells that start like a formula are neutralised. `includeInactive=true` adds rows (isActive false) for members who left the space or were deactivated. Each row's `total` = Σ(weight × score ÷ maxScore) ÷ Σ(weight of the columns with a score) × 100, null without any score.",
 });
 
 /** The space gradebook (JSON or CSV), its manual columns and weights, and a participant's own grades. */
@@ -50,7 +50,10 @@ export function gradebookModule(rt: Runtime) {
       },
     )
     .get("/spaces/:spaceId/my-grades", ({ actor, params }) => getMyGrades(actor, params.spaceId), {
-      ...route("getMyGrades", TAG, "spaceMember", "The caller's own released grades in the space"),
+      ...route("getMyGrades", TAG, "spaceMember", {
+        summary: "Get your grades in a space",
+        description: "The caller's own row of the gradebook: returned grades and released quiz results only.",
+      }),
       params: GradebookParams,
       response: { 200: MyGrades },
     })
@@ -62,8 +65,9 @@ export function gradebookModule(rt: Runtime) {
       },
       {
         ...route("createGradeColumn", TAG, "spaceAdmin", {
-          summary: "Adds a manual gradebook column (offline marks)",
-          description: "The column comes after the content columns, with its own maxScore (>0) and weight (≥0, default 1) in the total.",
+          summary: "Create a manual grade column",
+          description:
+            "Adds a gradebook column for marks given outside the appliance (an oral exam, a project on paper). It comes after the content columns, with its own `maxScore` (>0) and `weight` (≥0, default 1) in each row's total.",
         }),
         params: GradebookParams,
         body: CreateGradeColumnBody,
@@ -75,8 +79,9 @@ export function gradebookModule(rt: Runtime) {
       ({ actor, params, body }) => updateGradeColumn(actor, params.spaceId, params.columnId, body),
       {
         ...route("updateGradeColumn", TAG, "spaceAdmin", {
-          summary: "Renames a manual column or changes its maxScore or weight",
-          description: "Absent fields are unchanged; a maxScore below a score already entered is 400.",
+          summary: "Update a manual grade column",
+          description: "Renames a manual column or changes its `maxScore` or `weight`; absent fields are unchanged.",
+          errors: ["400 `VALIDATION_FAILED` when `maxScore` is below a score already entered in the column"],
         }),
         params: GradeColumnParams,
         body: UpdateGradeColumnBody,
@@ -90,7 +95,10 @@ export function gradebookModule(rt: Runtime) {
         set.status = 204;
       },
       {
-        ...route("deleteGradeColumn", TAG, "spaceAdmin", "Deletes a manual column and its scores"),
+        ...route("deleteGradeColumn", TAG, "spaceAdmin", {
+          summary: "Delete a manual grade column",
+          description: "Deletes the manual column with every score entered in it.",
+        }),
         params: GradeColumnParams,
         response: { 204: t.Void() },
       },
@@ -103,9 +111,9 @@ export function gradebookModule(rt: Runtime) {
       },
       {
         ...route("setGradeColumnScores", TAG, "spaceAdmin", {
-          summary: "Enters (or clears with null) participants' scores in a manual column",
-          description:
-            "Each profile must be a PARTICIPANT of the space and each score at most the column's maxScore (else 400 naming the item).",
+          summary: "Enter scores in a manual grade column",
+          description: "Sets each listed participant's score in the column; `score` null clears it. Participants not listed keep theirs.",
+          errors: ["400 `VALIDATION_FAILED` when a profile is not a PARTICIPANT of the space, or a score is above the column's `maxScore`"],
         }),
         params: GradeColumnParams,
         body: GradeColumnScoresBody,
@@ -120,9 +128,10 @@ export function gradebookModule(rt: Runtime) {
       },
       {
         ...route("setGradebookWeights", TAG, "spaceAdmin", {
-          summary: "Sets the weights of gradebook columns in the total",
+          summary: "Set the weights of gradebook columns",
           description:
-            "Each item names exactly one of a content column (`contentId`) or a manual column (`columnId`) of the space; columns not named keep their weight (default 1).",
+            "Sets the weight of content columns (`contentId`) and manual columns (`columnId`) in each row's total; columns not named keep theirs (default 1).",
+          errors: ["400 `VALIDATION_FAILED` when an item names neither or both ids, or a column that is not the space's"],
         }),
         params: GradebookParams,
         body: GradebookWeightsBody,
