@@ -11,6 +11,7 @@ import { gradebookModule } from "./modules/gradebook";
 import { grantsModule } from "./modules/grants";
 import { groupAssignmentsModule } from "./modules/group-assignments";
 import { groupsModule } from "./modules/groups";
+import { guardiansModule } from "./modules/guardians";
 import { healthModule } from "./modules/health";
 import { hostedPagesModule } from "./modules/hosted-pages";
 import { invitationsModule } from "./modules/invitations";
@@ -67,7 +68,8 @@ export function createApp(config: Config) {
     .use(quizzesModule(rt))
     .use(groupAssignmentsModule(rt))
     .use(peerAssessmentsModule(rt))
-    .use(gradebookModule(rt));
+    .use(gradebookModule(rt))
+    .use(guardiansModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
     .use(httpPlugin(rt, () => root?.routes ?? [], metrics?.observe))
     .use(securityPlugin(rt))

@@ -1,7 +1,7 @@
 // A participant's own deadline (DECISIONS §13 Another chance): what config, submit and extensions read.
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
-import { assignmentExtensions as x } from "./tables";
+import { assignmentConfigs, assignmentExtensions as x } from "./tables";
 
 /** The deadline of one participant: their extension, else the config's dueAt. */
 export function dueAtFor(db: Db, contentId: string, profileId: string, configDueAt: number | null): number | null {
@@ -11,4 +11,24 @@ export function dueAtFor(db: Db, contentId: string, profileId: string, configDue
     .where(and(eq(x.contentId, contentId), eq(x.profileId, profileId)))
     .get();
   return row?.dueAt ?? configDueAt;
+}
+
+/** Each assignment's deadline for one participant (their extension, else the config's dueAt): two queries for any number. */
+export function assignmentDueDates(db: Db, contentIds: string[], profileId: string): Map<string, number | null> {
+  if (contentIds.length === 0) return new Map();
+  const out = new Map(
+    db
+      .select({ id: assignmentConfigs.contentId, dueAt: assignmentConfigs.dueAt })
+      .from(assignmentConfigs)
+      .where(inArray(assignmentConfigs.contentId, contentIds))
+      .all()
+      .map((r) => [r.id, r.dueAt]),
+  );
+  const extended = db
+    .select({ id: x.contentId, dueAt: x.dueAt })
+    .from(x)
+    .where(and(inArray(x.contentId, contentIds), eq(x.profileId, profileId)))
+    .all();
+  for (const e of extended) out.set(e.id, e.dueAt);
+  return out;
 }

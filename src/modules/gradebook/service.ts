@@ -65,7 +65,15 @@ export function getMyGrades(actor: Actor, spaceId: string): Static<typeof MyGrad
     .from(members)
     .where(eq(members.id, actor.memberId))
     .get();
-  const { columns, grades } = gradesOf(actor.db, spaceId, actor.profileId);
   const who = { memberId: actor.memberId, profileId: actor.profileId, displayName: me?.displayName ?? "", userId: me?.userId ?? null };
+  return studentGrades(actor.db, spaceId, who);
+}
+
+/**
+ * What getMyGrades shows `who` in the space (released scores only), for a reader whose right to
+ * see it is checked by the caller: the student, or a guardian (docs/rules/members.md#overview).
+ */
+export function studentGrades(db: Db, spaceId: string, who: RosterEntry): Static<typeof MyGrades> {
+  const { columns, grades } = gradesOf(db, spaceId, who.profileId);
   return { columns, row: rowOf(who, columns, grades, "participant") };
 }
