@@ -45,7 +45,11 @@ export function useServer(overrides: Partial<Config> = {}, env: Record<string, s
   const ref = {} as { server: TestServer };
   beforeAll(() => {
     const dataDir = mkdtempSync(join(tmpdir(), "learnspace-test-"));
-    const config = loadConfig([], { LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_QUIET: "1", ...env }, { port: 0, dataDir, ...overrides });
+    const config = loadConfig(
+      [],
+      { LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_QUIET: "1", LEARNSPACE_TENANT_SIGNUP: "open", ...env },
+      { port: 0, dataDir, ...overrides },
+    );
     ref.server = Object.assign(startServer(config), { dataDir });
   });
   afterAll(async () => {
