@@ -79,11 +79,11 @@ export function createApp(config: Config) {
     .use(hostedPagesModule(rt))
     .use(api)
     // The server URL is known only once listening (--port 0), so it is set per answer.
-    .use(docsPlugin(() => ({ ...document, servers: [{ url: rt.config.publicUrl }] })))
+    .use(docsPlugin(() => ({ ...document, servers: [{ url: rt.config.publicUrl, description: "This appliance" }] })))
     .use(consoleModule());
   root = app;
   // Built once, before any request: compiling a route on its first request adds keys to its schemas.
-  const document = buildOpenApi(app, { title: "learnspace", version: pkg.version, serverUrl: "" });
+  const document = buildOpenApi(app, { title: "learnspace", version: pkg.version });
   return { app, rt };
 }
 
