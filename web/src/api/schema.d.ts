@@ -904,12 +904,27 @@ export interface paths {
         /**
          * A student's guardians
          * @description Every link, oldest first, inactive guardians included (they see nothing while inactive).
+         *
+         *     **Who may call**: Members holding the `member:read` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:read`
          */
         get: operations["listMemberGuardians"];
         put?: never;
         /**
          * Link a guardian to a student
          * @description guardianId: an active member of the tenant (any role), not the student (400 naming guardianId). An inactive student: 409 INVALID_STATE; a fifth guardian: 409 INVALID_STATE; an existing link: 409 ALREADY_EXISTS. The guardian is not enrolled anywhere by the link; it sees the student through listMyStudents and getStudentOverview.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
          */
         post: operations["addMemberGuardian"];
         delete?: never;
@@ -931,6 +946,13 @@ export interface paths {
         /**
          * Unlink a guardian
          * @description An unknown link: 404. The guardian's overview of the student and its notification copies stop at once.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
          */
         delete: operations["removeMemberGuardian"];
         options?: never;
@@ -6018,6 +6040,11 @@ export interface paths {
         /**
          * The students the caller is a guardian of
          * @description Active students only (a deactivated student drops out); an empty list for anyone who is no guardian.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
          */
         get: operations["listMyStudents"];
         put?: never;
@@ -6038,6 +6065,12 @@ export interface paths {
         /**
          * What a guardian sees of one student
          * @description 404 unless the caller is a guardian of that active student. Read-only, in the student's own visibility: per active space the student's getMyGrades (returned grades and released quiz results only), work due in the next 7 days with whether it was submitted, work past due in the last 60 days not submitted (the student's own deadline: an extension counts; a quiz is due when it closes); notices and emergencies of the last 30 days, emergencies first. Never a submission's body, files or messages.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
          */
         get: operations["getStudentOverview"];
         put?: never;
