@@ -244,3 +244,22 @@ describe("GET /api/v1/me/students/{userPkId}/overview — getStudentOverview", (
     expect((await overview(kid)).status).toBe(200);
   });
 });
+
+describe("guardian notification copies (docs/rules/notifications.md#guardian-copies)", () => {
+  const inbox = async (who: { token: string }, recordId: string) =>
+    (await as(who).get("/me/notifications?limit=100")).body.notifications.filter((n: any) => n.recordId === recordId);
+
+  test("an emergency in a child's space reaches the guardian as GUARDIAN_EMERGENCY naming the child; a removed link stops it at once", async () => {
+    const g = await createMemberFixture(api.server, owner, { displayName: "Second parent" });
+    await link(alice, g.memberId);
+    const first = (await as(owner).post("/posts", { spaceId: maths, title: "Gas leak", content: "Go home", isEmergency: true })).body.id;
+    const copies = await inbox(g, first);
+    expect(copies.map((n: any) => [n.kind, n.titleEn])).toEqual([["GUARDIAN_EMERGENCY", "[Alice] Gas leak"]]);
+    // Bob's parent has no link to Alice; nobody outside gets a copy.
+    expect(await inbox(teacher, first)).toEqual([]);
+    expect((await as(owner).del(`/members/${alice.memberId}/guardians/${g.memberId}`)).status).toBe(204);
+    const second = (await as(owner).post("/posts", { spaceId: maths, title: "All clear", content: "Back", isEmergency: true })).body.id;
+    expect(await inbox(g, second)).toEqual([]);
+    expect((await inbox(parent, second)).map((n: any) => n.kind)).toEqual(["GUARDIAN_EMERGENCY", "GUARDIAN_EMERGENCY"]); // Alice and Carol
+  });
+});
