@@ -34,11 +34,11 @@ type Grades = Overview["spaces"][number]["grades"];
 
 /** The student's own deadline of each gradable content of these grade rows: one batch per content type. */
 function dueDates(db: Actor["db"], grades: Grades[], profileId: string) {
-  const ids = (type: string) => grades.flatMap((g) => g.columns.filter((c) => c.type === type).map((c) => c.contentId));
+  const ids = (type: string) => grades.flatMap((g) => g.columns.flatMap((c) => (c.type === type && c.contentId ? [c.contentId] : [])));
   return new Map([
     ...assignmentDueDates(db, ids("ASSIGNMENT"), profileId),
-    ...groupAssignmentDueDates(db, ids("GROUP_ASSIGNMENT")),
-    ...quizCloseDates(db, ids("QUIZ")),
+    ...groupAssignmentDueDates(db, ids("GROUP_ASSIGNMENT"), profileId),
+    ...quizCloseDates(db, ids("QUIZ"), profileId),
   ]);
 }
 
@@ -48,15 +48,15 @@ export function getStudentOverview(actor: Actor, studentId: string, now = Date.n
   if (!student) throw notFound();
   const spaces = (enrolledSpaces(actor.db, [student.id]).get(student.id) ?? []).filter((s) => s.isActive);
   // getMyGrades' own function, a fixed number of queries per space.
-  const grades = spaces.map((s) => studentGrades(actor.db, s.id, { ...student, memberId: student.id }));
+  const grades = spaces.map((s) => studentGrades(actor.db, s.id, { ...student, memberId: student.id, isActive: true }));
   const due = dueDates(actor.db, grades, student.profileId);
   return {
     student: { id: student.id, displayName: student.displayName },
     spaces: spaces.map((s, i) => {
       const g = grades[i] as Grades;
       const work = g.columns.flatMap((c, j) => {
-        const dueAt = due.get(c.contentId);
-        if (dueAt == null) return [];
+        const dueAt = c.contentId ? due.get(c.contentId) : null;
+        if (dueAt == null || !c.contentId || c.type === "MANUAL") return [];
         const submitted = g.row.cells[j]?.status !== "NOT_SUBMITTED";
         return [{ contentId: c.contentId, title: c.title, type: c.type, at: dueAt, submitted }];
       });
