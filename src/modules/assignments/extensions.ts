@@ -5,6 +5,7 @@ import { write } from "../../platform/db/types";
 import { invalid } from "../../platform/http/errors";
 import { iso } from "../../platform/http/schemas";
 import { contentForManager, contentPopulation } from "../library/access";
+import { dueMomentsChanged } from "../notifications/due";
 import { putExtension } from "../submissions/extensions";
 import { ASSIGNMENT } from "./config";
 import { ASSIGNMENT_EXTENSIONS } from "./deadlines";
@@ -26,6 +27,8 @@ export function setSubmissionExtension(
     if (!contentPopulation(tx, content).some((p) => p.profileId === profileId)) {
       throw invalid("profileId", "must be a participant of this content's space", "path");
     }
-    return { profileId, dueAt: iso(putExtension(tx, ASSIGNMENT_EXTENSIONS, contentId, profileId, body.dueAt, now)) };
+    const dueAt = putExtension(tx, ASSIGNMENT_EXTENSIONS, contentId, profileId, body.dueAt, now);
+    dueMomentsChanged(tx, actor, contentId, ASSIGNMENT); // docs/rules/notifications.md#due-soon
+    return { profileId, dueAt: iso(dueAt) };
   });
 }

@@ -5,6 +5,7 @@ import { type Db, write } from "../../platform/db/types";
 import { invalid } from "../../platform/http/errors";
 import { iso } from "../../platform/http/schemas";
 import { contentForManager } from "../library/access";
+import { dueMomentsChanged } from "../notifications/due";
 import { deadlineFor, type ExtensionStore, putExtension } from "../submissions/extensions";
 import { GROUP_ASSIGNMENT, loadGroupAssignmentConfig } from "./config";
 import { linkStatus, setGroups } from "./link";
@@ -35,6 +36,8 @@ export function setGroupSubmissionExtension(
     if (!linked || !setGroups(tx, cfg.spaceGroupSetId as string).some((g) => g.id === groupId)) {
       throw invalid("groupId", "must be a group of this assignment's group set", "path");
     }
-    return { groupId, dueAt: iso(putExtension(tx, GROUP_EXTENSIONS, contentId, groupId, body.dueAt, now)) };
+    const dueAt = putExtension(tx, GROUP_EXTENSIONS, contentId, groupId, body.dueAt, now);
+    dueMomentsChanged(tx, actor, contentId, GROUP_ASSIGNMENT); // docs/rules/notifications.md#due-soon
+    return { groupId, dueAt: iso(dueAt) };
   });
 }

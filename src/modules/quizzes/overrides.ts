@@ -9,6 +9,7 @@ import { invalid, notFound } from "../../platform/http/errors";
 import { iso } from "../../platform/http/schemas";
 import { timeWindow } from "../../platform/http/time-window";
 import { contentForManager, contentPopulation } from "../library/access";
+import { dueMomentsChanged } from "../notifications/due";
 import { loadQuizConfig, QUIZ, type StoredConfig } from "./config";
 import type { QuizOverride, QuizOverrideBody } from "./model";
 import { quizOverrides as o } from "./tables";
@@ -99,6 +100,7 @@ export function setQuizOverride(
       .onConflictDoUpdate({ target: [o.contentId, o.profileId], set: row })
       .returning()
       .get();
+    dueMomentsChanged(tx, actor, contentId, QUIZ); // a participant's closesAt moved: docs/rules/notifications.md#due-soon
     return toOverride(saved);
   });
 }
@@ -111,6 +113,7 @@ export function deleteQuizOverride(actor: Actor, contentId: string, profileId: s
     tx.delete(o)
       .where(and(eq(o.contentId, contentId), eq(o.profileId, profileId)))
       .run();
+    dueMomentsChanged(tx, actor, contentId, QUIZ);
   });
 }
 
