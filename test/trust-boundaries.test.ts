@@ -172,7 +172,7 @@ describe("CSV formula guard (docs/rules/trust.md#csv)", () => {
   test("the gradebook CSV uses it in every text field", () => {
     const csv = gradebookCsv({
       columns: [{ title: "Essay;+HYPERLINK(x)" }],
-      rows: [{ displayName: "x;=cmd|' /C calc'!A0", userId: "u,@x", cells: [{ score: 3 }] }],
+      rows: [{ displayName: "x;=cmd|' /C calc'!A0", userId: "u,@x", cells: [{ score: 3 }], total: null }],
     } as never);
     expect(csv).toContain(`"Essay;'+HYPERLINK(x)"`);
     expect(csv).toContain(`"x;'=cmd|' /C calc'!A0","u,'@x",3`);

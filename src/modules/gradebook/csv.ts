@@ -3,12 +3,18 @@ import type { Static } from "elysia";
 import { csvCell, csvLine } from "../../platform/http/csv";
 import type { Gradebook } from "./model";
 
-/** Header `displayName,userId,<content title>…`, one line per row, an empty cell where there is no score. */
+const number = (v: number | null) => (v === null ? "" : String(Math.round(v * 100) / 100));
+
+/**
+ * Header `displayName,userId,<column title>…,total` (content columns, then manual ones), one line per
+ * row, an empty cell where there is no score; total rounded to 2 decimals. Text cells go through the
+ * formula guard (docs/rules/trust.md#csv).
+ */
 export function gradebookCsv(book: Static<typeof Gradebook>): string {
-  const lines = [csvLine(["displayName", "userId", ...book.columns.map((c) => c.title)])];
+  const lines = [csvLine(["displayName", "userId", ...book.columns.map((c) => c.title), "total"])];
   for (const r of book.rows) {
-    const scores = r.cells.map((c) => (c.score === null ? "" : String(c.score)));
-    lines.push([csvCell(r.displayName), csvCell(r.userId ?? ""), ...scores].join(","));
+    const scores = r.cells.map((c) => number(c.score));
+    lines.push([csvCell(r.displayName), csvCell(r.userId ?? ""), ...scores, number(r.total)].join(","));
   }
   return `\uFEFF${lines.join("\r\n")}\r\n`;
 }
