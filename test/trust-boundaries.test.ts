@@ -78,6 +78,15 @@ describe("JSON bodies only (docs/rules/trust.md#json-bodies-only)", () => {
     });
     expectProblem(res, 404, "NOT_FOUND");
   });
+
+  test("the RFC 8058 one-click unsubscribe takes the mail client's form body", async () => {
+    const res = await api.call("POST", "/api/v1/public/notification-unsubscribe?token=bad", {
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.code).not.toBe("UNSUPPORTED_MEDIA_TYPE");
+  });
 });
 
 describe("/metrics behind a reverse proxy (docs/rules/trust.md#metrics)", () => {
