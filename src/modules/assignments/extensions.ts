@@ -1,4 +1,5 @@
 // Per-participant deadlines (DECISIONS §13 Another chance: setSubmissionExtension).
+
 import { and, eq, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
@@ -7,6 +8,7 @@ import { notFound } from "../../platform/http/errors";
 import { iso, parseTime } from "../../platform/http/schemas";
 import { profiles } from "../../schema/members";
 import { contentForManager } from "../library/access";
+import { dueMomentsChanged } from "../notifications/due";
 import { ASSIGNMENT, loadAssignmentConfig } from "./config";
 import { dueAtFor } from "./deadlines";
 import type { Extension, ExtensionBody } from "./model";
@@ -44,6 +46,7 @@ export function setSubmissionExtension(
       .set({ dueAtAtSubmit: dueAt, isLate: dueAt === null ? false : sql`${s.submittedAt} > ${dueAt}` })
       .where(and(eq(s.contentId, contentId), eq(s.profileId, profileId)))
       .run();
+    dueMomentsChanged(tx, actor, contentId, ASSIGNMENT);
     return { profileId, dueAt: iso(body.dueAt == null ? null : dueAt) };
   });
 }
