@@ -7,7 +7,7 @@ import { type FieldError, invalidMany } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { gradeReturned } from "../library/notify";
 import { checkMaxScore, checkRubricItems, rubricTotal } from "../submissions/grading";
-import { gradedSet, onLatestRevision, type RevisionRef, returnedSet } from "../submissions/revisions";
+import { gradedSet, onLatestRevision, type RevisionRef, returnAllLatest, returnedSet } from "../submissions/revisions";
 import { ASSIGNMENT, loadAssignmentConfig, loadAssignmentRubric } from "./config";
 import type { FeedbackBody, GradeBody, Submission } from "./model";
 import { type SubmissionRow, selectSubmissions, toSubmissions } from "./submissions";
@@ -57,4 +57,9 @@ export function returnSubmission(rt: Runtime, actor: Actor, ref: RevisionRef, no
     gradeReturned(tx, actor, ref.contentId, [row.profileId], now);
     return returned;
   });
+}
+
+/** returnAllSubmissions: every GRADED latest revision is returned at once (as returnSubmission each). */
+export function returnAllSubmissions(actor: Actor, contentId: string, now = Date.now()) {
+  return { returned: returnAllLatest(actor, LATEST, contentId, now).length };
 }

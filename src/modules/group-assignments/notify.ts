@@ -5,7 +5,7 @@ import { contentForReminders } from "../library/notify";
 import type { DueSource } from "../notifications/due";
 import { loadGroupAssignmentConfig } from "./config";
 import { groupPeople, linkStatus } from "./link";
-import { groupSubmissions } from "./tables";
+import { groupAssignmentExtensions, groupSubmissions } from "./tables";
 
 export const groupAssignmentDueSource: DueSource = (db, contentId) => {
   const c = contentForReminders(db, contentId);
@@ -22,9 +22,18 @@ export const groupAssignmentDueSource: DueSource = (db, contentId) => {
       .map((r) => r.groupId),
   );
   const participants = new Set(c.participants.map((p) => p.memberId));
-  const dueAt = cfg.dueAt;
-  const pending = groupPeople(db, { setId: cfg.spaceGroupSetId })
-    .filter((p) => !submitted.has(p.groupId) && participants.has(p.memberId))
-    .map((p) => ({ memberId: p.memberId, dueAt }));
+  // A group's extension moves its members' moment (one query for every group).
+  const extended = new Map(
+    db
+      .select({ groupId: groupAssignmentExtensions.groupId, dueAt: groupAssignmentExtensions.dueAt })
+      .from(groupAssignmentExtensions)
+      .where(eq(groupAssignmentExtensions.contentId, contentId))
+      .all()
+      .map((r) => [r.groupId, r.dueAt]),
+  );
+  const pending = groupPeople(db, { setId: cfg.spaceGroupSetId }).flatMap((p) => {
+    const dueAt = extended.get(p.groupId) ?? cfg.dueAt;
+    return submitted.has(p.groupId) || !participants.has(p.memberId) || dueAt === null ? [] : [{ memberId: p.memberId, dueAt }];
+  });
   return { spaceId: c.spaceId, title: c.title, pending };
 };

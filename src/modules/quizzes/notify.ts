@@ -1,15 +1,15 @@
 // What quizzes tell the notifications module: who has not submitted before closesAt
-// (docs/rules/notifications.md#due-soon). A per-student override's closesAt belongs here too.
+// (docs/rules/notifications.md#due-soon), a per-student override's closesAt included.
 import { and, eq, isNotNull } from "drizzle-orm";
 import { contentForReminders } from "../library/notify";
 import type { DueSource } from "../notifications/due";
+import { ownClosesAt } from "./overrides";
 import { quizAttempts, quizConfigs } from "./tables";
 
 export const quizDueSource: DueSource = (db, contentId) => {
   const c = contentForReminders(db, contentId);
   if (!c) return null;
   const closesAt = db.select({ at: quizConfigs.closesAt }).from(quizConfigs).where(eq(quizConfigs.contentId, contentId)).get()?.at ?? null;
-  if (closesAt === null) return { spaceId: c.spaceId, title: c.title, pending: [] };
   const submitted = new Set(
     db
       .selectDistinct({ profileId: quizAttempts.profileId })
@@ -18,6 +18,11 @@ export const quizDueSource: DueSource = (db, contentId) => {
       .all()
       .map((r) => r.profileId),
   );
-  const pending = c.participants.filter((p) => !submitted.has(p.profileId)).map((p) => ({ memberId: p.memberId, dueAt: closesAt }));
+  // A per-student override's closesAt moves that student's moment.
+  const own = ownClosesAt(db, [contentId], null);
+  const pending = c.participants.flatMap((p) => {
+    const dueAt = own.get(`${contentId}:${p.profileId}`) ?? closesAt;
+    return submitted.has(p.profileId) || dueAt === null ? [] : [{ memberId: p.memberId, dueAt }];
+  });
   return { spaceId: c.spaceId, title: c.title, pending };
 };

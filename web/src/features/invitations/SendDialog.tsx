@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ApiError, api, ok } from "../../api/client";
-import { useI18n } from "../../i18n";
+import { roleLabel, useI18n } from "../../i18n";
 import { FormError, Modal } from "../../shell/ui";
 import { useRoles } from "../members/queries";
 
@@ -11,6 +11,15 @@ const parseEmails = (text: string) =>
     .split(/[\s,;]+/)
     .map((e) => e.trim())
     .filter(Boolean);
+
+/** The addresses a 400 names by their place in the list (`emails[2]`), as typed. */
+const badAddresses = (errors: { field: string }[], text: string) => {
+  const list = parseEmails(text);
+  return errors.flatMap((e) => {
+    const i = e.field.match(/\[(\d+)\]/)?.[1];
+    return i !== undefined && list[Number(i)] ? [list[Number(i)] as string] : [];
+  });
+};
 
 /** createInvitations for the typed addresses; checkInvitationEmails first shows who is already a member or invited. */
 export function SendDialog({
@@ -80,11 +89,16 @@ export function SendDialog({
               onChange={(e) => {
                 setEmails(e.target.value);
                 check.reset();
+                send.reset(); // a problem named an address of the old text: it goes with the edit
               }}
               aria-invalid={bad.length > 0 || undefined}
             />
             <small>{t("invitations.emailsHint")}</small>
-            {bad.length > 0 && <small className="error">{t("invitations.badEmails", { count: bad.length })}</small>}
+            {bad.length > 0 && (
+              <small className="error">
+                {t("invitations.badEmails", { count: bad.length, list: badAddresses(bad, emails).join(", ") })}
+              </small>
+            )}
           </div>
           {check.data && (
             <section aria-label={t("invitations.checkResults")} className="check-results">
@@ -127,7 +141,7 @@ export function SendDialog({
             <select id="inv-role" value={roleKey} onChange={(e) => setRoleKey(e.target.value)}>
               {(roles.data?.roles ?? [{ key: "member", name: t("members.defaultRole") }]).map((r) => (
                 <option key={r.key} value={r.key}>
-                  {r.name}
+                  {roleLabel(r, t)}
                 </option>
               ))}
             </select>
