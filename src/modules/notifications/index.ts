@@ -53,12 +53,16 @@ export function notificationsModule(rt: Runtime) {
       },
     )
     .get("/me/notifications/stream", ({ actor }) => openStream(rt, actor), {
-      ...route("streamMyNotifications", TAG, "session", {
-        summary: "Stream my notifications (Server-Sent Events)",
-        description:
-          "`text/event-stream` with the bearer header: `event: unread` with `{unreadCount}` first and after every change, `event: notification` with each new item, a comment line every 25 s; it ends when the session is revoked or expires.",
-      }),
-      detail: { "x-response-media": "text/event-stream" },
+      ...route("streamMyNotifications", TAG, "session"),
+      detail: {
+        // this `detail` replaces the spread one: the reference text goes with the media type
+        ...route("streamMyNotifications", TAG, "session", {
+          summary: "Stream my notifications (Server-Sent Events)",
+          description:
+            "`text/event-stream` with the bearer header: `event: unread` with `{unreadCount}` first and after every change, `event: notification` with each new item, a comment line every 25 s; it ends when the session is revoked or expires.",
+        }).detail,
+        "x-response-media": "text/event-stream",
+      },
       response: { 200: t.String({ description: "Server-Sent Events" }) },
     })
     .get("/me/notification-settings", ({ actor }) => getMySettings(actor), {
@@ -86,8 +90,12 @@ export function notificationsModule(rt: Runtime) {
       query: UnsubscribeQuery,
       response: { 200: UnsubscribeResult },
     })
-    .get("/public/notification-unsubscribe", ({ query, request }) =>
-      unsubscribePage(query.token ?? "", pickLang(request.headers.get("accept-language"))),
+    .get(
+      "/public/notification-unsubscribe",
+      ({ query, request }) => unsubscribePage(query.token ?? "", pickLang(request.headers.get("accept-language"))),
+      {
+        detail: { hide: true }, // an HTML page for a person, not an operation of the API reference
+      },
     );
 }
 

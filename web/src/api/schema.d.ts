@@ -6017,6 +6017,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/notifications/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream my notifications (Server-Sent Events)
+         * @description `text/event-stream` with the bearer header: `event: unread` with `{unreadCount}` first and after every change, `event: notification` with each new item, a comment line every 25 s; it ends when the session is revoked or expires.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
+        get: operations["streamMyNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/notification-settings": {
         parameters: {
             query?: never;
@@ -11131,9 +11156,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "displayName": "New Name",
-                 *       "affiliation": "HQ",
-                 *       "externalMemberCode": "E-1"
+                 *       "isActive": false
                  *     }
                  */
                 "application/json": {
@@ -11156,20 +11179,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b59-0cbf-7244-8063-fcfe44179fde",
+                     *       "id": "01a21b79-9dda-76e2-8d4c-95d48a2b8fc4",
                      *       "userId": null,
-                     *       "displayName": "New Name",
-                     *       "email": "member844-4qynmi@example.com",
+                     *       "displayName": "Cho",
+                     *       "email": "member6-y60gm8@example.com",
                      *       "role": {
                      *         "key": "member",
                      *         "name": "Member"
                      *       },
-                     *       "isActive": true,
+                     *       "isActive": false,
                      *       "lastLoginAt": null,
-                     *       "createdAt": "2026-11-27T04:52:30.527Z",
+                     *       "createdAt": "2026-11-27T05:28:04.826Z",
                      *       "pictureUrl": null,
-                     *       "affiliation": "HQ",
-                     *       "externalMemberCode": "E-1",
+                     *       "affiliation": null,
+                     *       "externalMemberCode": null,
                      *       "bio": null,
                      *       "isIssuedAccount": false,
                      *       "positionId": null,
@@ -12633,23 +12656,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "96c7feec-3abe-44a3-958e-afbb7eee5834",
-                     *       "key": "t152-cyr18d",
-                     *       "name": "Tenant t152-cyr18d",
+                     *       "id": "532067fb-ed51-434f-896c-07c8efba225b",
+                     *       "key": "t1-g9xavl",
+                     *       "name": "Tenant t1-g9xavl",
                      *       "description": null,
                      *       "contactInfo": null,
                      *       "loginIdentifier": "userId",
                      *       "currentPlan": "FREE",
-                     *       "logoImageUrl": "https://cdn.example.com/school.png",
+                     *       "logoImageUrl": null,
                      *       "customFieldMaxCount": 200,
                      *       "currentContractPeriod": {
-                     *         "startedAt": "2026-11-27T04:48:32.941Z",
+                     *         "startedAt": "2026-11-27T05:28:04.428Z",
                      *         "expiredAt": null
                      *       },
                      *       "sessionPolicy": {
                      *         "defaultSessionType": "personal",
                      *         "publicAbsoluteTimeoutMinutes": 480
-                     *       }
+                     *       },
+                     *       "timeZone": "Asia/Seoul"
                      *     }
                      */
                     "application/json": {
@@ -12786,7 +12810,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn"
+                 *       "timeZone": "Europe/Berlin"
                  *     }
                  */
                 "application/json": {
@@ -12810,9 +12834,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "913a1088-1f9c-48e1-9841-0cf593c2222d",
-                     *       "key": "t467-3j0su0",
-                     *       "name": "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn",
+                     *       "id": "532067fb-ed51-434f-896c-07c8efba225b",
+                     *       "key": "t1-g9xavl",
+                     *       "name": "Tenant t1-g9xavl",
                      *       "description": null,
                      *       "contactInfo": null,
                      *       "loginIdentifier": "userId",
@@ -12820,13 +12844,14 @@ export interface operations {
                      *       "logoImageUrl": null,
                      *       "customFieldMaxCount": 200,
                      *       "currentContractPeriod": {
-                     *         "startedAt": "2026-11-27T04:51:16.379Z",
+                     *         "startedAt": "2026-11-27T05:28:04.428Z",
                      *         "expiredAt": null
                      *       },
                      *       "sessionPolicy": {
                      *         "defaultSessionType": "personal",
-                     *         "publicAbsoluteTimeoutMinutes": 43200
-                     *       }
+                     *         "publicAbsoluteTimeoutMinutes": 480
+                     *       },
+                     *       "timeZone": "Europe/Berlin"
                      *     }
                      */
                     "application/json": {
@@ -12876,8 +12901,8 @@ export interface operations {
                      *       "errors": [
                      *         {
                      *           "in": "body",
-                     *           "field": "sessionPolicy.publicAbsoluteTimeoutMinutes",
-                     *           "message": "must be an integer 5..43200"
+                     *           "field": "timeZone",
+                     *           "message": "must be an IANA time zone name"
                      *         }
                      *       ]
                      *     }
@@ -28281,9 +28306,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Space",
-                 *       "thumbnailFileId": "01a21b58-6b70-71de-8ea0-101a6de614eb",
-                 *       "isPublic": true
+                 *       "name": "Notices"
                  *     }
                  */
                 "application/json": {
@@ -28310,14 +28333,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b58-6b7c-76ad-a8b7-0a5c8c631011",
-                     *       "name": "Space",
+                     *       "id": "01a21b79-9e69-7233-8e0f-543f4487ff9e",
+                     *       "name": "Notices",
                      *       "representativeName": null,
                      *       "description": null,
-                     *       "thumbnailUrl": "http://localhost:34699/api/v1/files/01a21b58-6b70-71de-8ea0-101a6de614eb/content?token=WyJkIiwiNmM3OTU5ZmMtYjI3ZS00MjMwLWEwZWMtOTk0NGI0YWJiNmExIiwiMDFhMjFiNTgtNmI3MC03MWRlLThlYTAtMTAxYTZkZTYxNGViIiwxNzk1NzU4NzA5MjQ2LCIwMWEyMWI1OC02OTE2LTc3MTgtOGE2NS0yODE0YmI1YTlkZjciLCJzcGFjZTowMWEyMWI1OC02YjdjLTc2YWQtYThiNy0wYTVjOGM2MzEwMTEiXQ.kTrL_QDqIv3PY-mv9Iw2u1uLx96Pq5jqnQvOXsJNeaw",
+                     *       "thumbnailUrl": null,
                      *       "semester": null,
                      *       "isActive": true,
-                     *       "isPublic": true,
+                     *       "isPublic": false,
                      *       "autoJoin": false,
                      *       "exitRestricted": false,
                      *       "allowFileDownload": true,
@@ -28333,7 +28356,7 @@ export interface operations {
                      *       "participantCount": 0,
                      *       "postCount": 0,
                      *       "contentCount": 0,
-                     *       "createdAt": "2026-11-27T04:51:49.244Z",
+                     *       "createdAt": "2026-11-27T05:28:04.968Z",
                      *       "fieldValues": []
                      *     }
                      */
@@ -30462,9 +30485,10 @@ export interface operations {
                 /**
                  * @example {
                  *       "userIds": [
-                 *         "01a21b58-b4a7-7259-8b1f-f8be7ddcd5b5",
-                 *         "01a21b58-b4a9-741c-b4ac-4e71bdec9f76"
-                 *       ]
+                 *         "01a21b79-9dd3-71f5-860d-df76983a2f9f",
+                 *         "01a21b79-9dd8-7030-9471-547417bfe72d"
+                 *       ],
+                 *       "role": "PARTICIPANT"
                  *     }
                  */
                 "application/json": {
@@ -30484,23 +30508,23 @@ export interface operations {
                      * @example {
                      *       "members": [
                      *         {
-                     *           "id": "01a21b58-b496-7755-be94-ac6562876825",
+                     *           "id": "01a21b79-9d0a-75c7-8f53-2e4f10392d97",
                      *           "userId": null,
                      *           "displayName": "Owner",
-                     *           "email": "owner-t737-hu12sw@example.com",
+                     *           "email": "owner-t1-g9xavl@example.com",
                      *           "role": "ADMIN",
                      *           "isOwner": true
                      *         },
                      *         {
-                     *           "id": "01a21b58-b4a7-7259-8b1f-f8be7ddcd5b5",
+                     *           "id": "01a21b79-9dd3-71f5-860d-df76983a2f9f",
                      *           "userId": null,
-                     *           "displayName": "Member",
-                     *           "email": "member738-bxngsn@example.com",
+                     *           "displayName": "Ann",
+                     *           "email": "member4-ymaysc@example.com",
                      *           "role": "PARTICIPANT",
                      *           "isOwner": false
                      *         }
                      *       ],
-                     *       "nextCursor": "WzE3OTU3NTUxMjgzMDAsIjAxYTIxYjU4LWI1YWItNzE1OC04ZjBkLWFiMWEwNTM4OTQxOSJd.L-mHoVBSlaSnu6ADaJh7X6AkKvweAaVZBxgGjQVB1wQ"
+                     *       "nextCursor": null
                      *     }
                      */
                     "application/json": {
@@ -31851,7 +31875,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "userId": "01a21b58-b288-7573-a17c-91bf15a487ae"
+                 *       "userId": "01a21b79-9ddc-74dd-bd14-297a5e5c7b95"
                  *     }
                  */
                 "application/json": {
@@ -31871,18 +31895,11 @@ export interface operations {
                      * @example {
                      *       "blocks": [
                      *         {
-                     *           "id": "01a21b58-bab7-77c5-a5f1-3499383e2845",
-                     *           "userId": "01a21b58-b25f-7126-97e3-c68fd1b5e51c",
-                     *           "displayName": "Alice",
-                     *           "reason": "spam",
-                     *           "createdAt": "2026-11-27T04:52:09.526Z"
-                     *         },
-                     *         {
-                     *           "id": "01a21b58-bad9-7403-a16b-481637d48dc2",
-                     *           "userId": "01a21b58-b288-7573-a17c-91bf15a487ae",
-                     *           "displayName": "Bob",
+                     *           "id": "01a21b79-a030-7486-90b0-f488070af730",
+                     *           "userId": "01a21b79-9ddc-74dd-bd14-297a5e5c7b95",
+                     *           "displayName": "Dee",
                      *           "reason": null,
-                     *           "createdAt": "2026-11-27T04:52:09.560Z"
+                     *           "createdAt": "2026-11-27T05:28:05.398Z"
                      *         }
                      *       ]
                      *     }
@@ -36134,7 +36151,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "title": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+                 *       "title": "Folder",
+                 *       "spaceId": "01a21b79-9e69-7233-8e0f-543f4487ff9e"
                  *     }
                  */
                 "application/json": {
@@ -36155,12 +36173,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b58-271b-73df-a736-f5edb88e6ef1",
+                     *       "id": "01a21b79-9f67-7431-9a7e-05727b6d1157",
                      *       "scope": "LIBRARY",
-                     *       "spaceId": null,
+                     *       "spaceId": "01a21b79-9e69-7233-8e0f-543f4487ff9e",
                      *       "parentId": null,
-                     *       "title": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-                     *       "rank": "X",
+                     *       "title": "Folder",
+                     *       "rank": "V",
                      *       "depth": 0,
                      *       "childCount": 0,
                      *       "contentCount": 0
@@ -45871,13 +45889,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "spaceId": "01a21b58-5524-77d0-935a-2f5d6931e035",
-                 *       "title": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-                 *       "content": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…",
-                 *       "tags": [
-                 *         "0ttttttttttttttttttttttttttttttttttttttttttttttttt",
-                 *         "1ttttttttttttttttttttttttttttttttttttttttttttttttt"
-                 *       ]
+                 *       "spaceId": "01a21b79-9e69-7233-8e0f-543f4487ff9e",
+                 *       "title": "School closed",
+                 *       "content": "Snow",
+                 *       "isEmergency": true
                  *     }
                  */
                 "application/json": {
@@ -45903,25 +45918,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b58-5cb6-72a4-a04e-759aaf4e893d",
-                     *       "spaceId": "01a21b58-5524-77d0-935a-2f5d6931e035",
-                     *       "spaceName": "Main",
-                     *       "index": 8,
-                     *       "title": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-                     *       "content": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…",
+                     *       "id": "01a21b79-a29c-751f-bb4d-7cbd3821ebb2",
+                     *       "spaceId": "01a21b79-9e69-7233-8e0f-543f4487ff9e",
+                     *       "spaceName": "Notices",
+                     *       "index": 2,
+                     *       "title": "School closed",
+                     *       "content": "Snow",
                      *       "type": "NOTICE",
-                     *       "tags": [
-                     *         "0ttttttttttttttttttttttttttttttttttttttttttttttttt",
-                     *         "1ttttttttttttttttttttttttttttttttttttttttttttttttt"
-                     *       ],
-                     *       "isEmergency": false,
+                     *       "tags": [],
+                     *       "isEmergency": true,
                      *       "isPinned": false,
                      *       "allowFileDownload": true,
                      *       "status": "PUBLISHED",
-                     *       "publishAt": "2026-11-27T04:51:45.461Z",
+                     *       "publishAt": "2026-11-27T05:28:06.043Z",
                      *       "authorName": "Owner",
                      *       "attachments": [],
-                     *       "createdAt": "2026-11-27T04:51:45.461Z"
+                     *       "createdAt": "2026-11-27T05:28:06.043Z"
                      *     }
                      */
                     "application/json": {
@@ -46434,10 +46446,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "fileIds": [
-                 *         "01a21b58-6003-700b-9765-d942a30cb06a",
-                 *         "01a21b58-5fe3-7101-951f-644aacb44bfc"
-                 *       ]
+                 *       "title": "Field trip (rain)"
                  *     }
                  */
                 "application/json": {
@@ -46463,49 +46472,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b58-5ff9-7746-b405-0eed558d996e",
-                     *       "spaceId": "01a21b58-5524-77d0-935a-2f5d6931e035",
-                     *       "spaceName": "Main",
-                     *       "index": 21,
-                     *       "title": "Post",
-                     *       "content": "",
+                     *       "id": "01a21b79-a0b4-723e-b552-67d110c738b3",
+                     *       "spaceId": "01a21b79-9e69-7233-8e0f-543f4487ff9e",
+                     *       "spaceName": "Notices",
+                     *       "index": 1,
+                     *       "title": "Field trip (rain)",
+                     *       "content": "Bring lunch",
                      *       "type": "NOTICE",
                      *       "tags": [],
                      *       "isEmergency": false,
                      *       "isPinned": false,
                      *       "allowFileDownload": true,
                      *       "status": "PUBLISHED",
-                     *       "publishAt": "2026-11-27T04:51:46.296Z",
+                     *       "publishAt": "2026-11-27T05:28:05.534Z",
                      *       "authorName": "Owner",
-                     *       "attachments": [
-                     *         {
-                     *           "fileId": "01a21b58-6003-700b-9765-d942a30cb06a",
-                     *           "name": "notes.txt",
-                     *           "contentType": "text/plain",
-                     *           "size": 5,
-                     *           "url": "http://localhost:35217/api/v1/files/01a21b58-6003-700b-9765-d942a30cb06a/content?token=WyJkIiwiNzc4NDcxZWYtOTQwNy00Y2RlLTk4MDctNWRkN2YyZjY0MzMyIiwiMDFhMjFiNTgtNjAwMy03MDBiLTk3NjUtZDk0MmEzMGNiMDZhIiwxNzk1NzU4NzA2MzIxLCIwMWEyMWI1OC01NGY3LTcwNGItOTdkZS1lY2QxYjNhZTA0ODgiLCJwb3N0OjAxYTIxYjU4LTVmZjktNzc0Ni1iNDA1LTBlZWQ1NThkOTk2ZSJd.AGojmuBDXaMxBJ5xlQRM2ea_Z0VKmSUyR1GAqUaBEoY",
-                     *           "preview": {
-                     *             "status": "none",
-                     *             "pdfUrl": null,
-                     *             "pageCount": null,
-                     *             "reason": null
-                     *           }
-                     *         },
-                     *         {
-                     *           "fileId": "01a21b58-5fe3-7101-951f-644aacb44bfc",
-                     *           "name": "notes.txt",
-                     *           "contentType": "text/plain",
-                     *           "size": 5,
-                     *           "url": "http://localhost:35217/api/v1/files/01a21b58-5fe3-7101-951f-644aacb44bfc/content?token=WyJkIiwiNzc4NDcxZWYtOTQwNy00Y2RlLTk4MDctNWRkN2YyZjY0MzMyIiwiMDFhMjFiNTgtNWZlMy03MTAxLTk1MWYtNjQ0YWFjYjQ0YmZjIiwxNzk1NzU4NzA2MzIxLCIwMWEyMWI1OC01NGY3LTcwNGItOTdkZS1lY2QxYjNhZTA0ODgiLCJwb3N0OjAxYTIxYjU4LTVmZjktNzc0Ni1iNDA1LTBlZWQ1NThkOTk2ZSJd.y9_1O_5xMvW-lB30czeEE-LnWtr9HWS1P4qDGF8Qg9w",
-                     *           "preview": {
-                     *             "status": "none",
-                     *             "pdfUrl": null,
-                     *             "pageCount": null,
-                     *             "reason": null
-                     *           }
-                     *         }
-                     *       ],
-                     *       "createdAt": "2026-11-27T04:51:46.296Z"
+                     *       "attachments": [],
+                     *       "createdAt": "2026-11-27T05:28:05.534Z"
                      *     }
                      */
                     "application/json": {
@@ -53647,6 +53629,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "notifications": [
+                     *         {
+                     *           "id": "01a21b79-a330-73bf-81ab-c8f638b56e20",
+                     *           "kind": "POST",
+                     *           "spaceId": "01a21b79-9e69-7233-8e0f-543f4487ff9e",
+                     *           "spaceName": "Notices",
+                     *           "recordType": "POST",
+                     *           "recordId": "01a21b79-a330-73bc-be2a-93008ab2af61",
+                     *           "titleKo": "P1",
+                     *           "titleEn": "P1",
+                     *           "bodyPreview": "",
+                     *           "url": "/spaces?space=01a21b79-9e69-7233-8e0f-543f4487ff9e&tab=stream&post=01a21b79-a330-73bc-be2a-93008ab2af61",
+                     *           "createdAt": "2026-11-27T05:28:06.172Z",
+                     *           "readAt": null
+                     *         },
+                     *         {
+                     *           "id": "01a21b79-a29d-7143-9f92-19e21901fbea",
+                     *           "kind": "EMERGENCY",
+                     *           "spaceId": "01a21b79-9e69-7233-8e0f-543f4487ff9e",
+                     *           "spaceName": "Notices",
+                     *           "recordType": "POST",
+                     *           "recordId": "01a21b79-a29c-751f-bb4d-7cbd3821ebb2",
+                     *           "titleKo": "School closed",
+                     *           "titleEn": "School closed",
+                     *           "bodyPreview": "Snow",
+                     *           "url": "/spaces?space=01a21b79-9e69-7233-8e0f-543f4487ff9e&tab=stream&post=01a21b79-a29c-751f-bb4d-7cbd3821ebb2",
+                     *           "createdAt": "2026-11-27T05:28:06.043Z",
+                     *           "readAt": null
+                     *         }
+                     *       ],
+                     *       "unreadCount": 6,
+                     *       "nextCursor": "WzE3OTU3NTcyODYwNDMsIjAxYTIxYjc5LWEyOWQtNzE0My05ZjkyLTE5ZTIxOTAxZmJlYSJd.JC5fGSnnEokwdLnMbGpJiCZShnxws4hPVjtirr_yu6o"
+                     *     }
+                     */
                     "application/json": {
                         notifications: {
                             id: string;
@@ -53679,6 +53697,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "query",
+                     *           "field": "limit",
+                     *           "message": "Expected integer to be greater or equal to 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -53688,6 +53723,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -53765,6 +53810,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         "01a21b79-a2bb-775e-a2ec-20c454632828",
+                 *         "01a21b79-a2bb-775d-8954-9cfdc5cebfa3"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     ids?: string[];
                     /** @constant */
@@ -53779,6 +53832,134 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "body",
+                     *           "field": "all",
+                     *           "message": "send exactly one of ids and all"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamMyNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
             };
             /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
             400: {
@@ -53878,6 +54059,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "IMMEDIATE",
+                     *       "digestHour": 7,
+                     *       "kinds": {
+                     *         "POST": false,
+                     *         "CONTENT": true,
+                     *         "DUE_SOON": true,
+                     *         "CHALLENGE_REMINDER": true,
+                     *         "GRADE_RETURNED": true,
+                     *         "QUESTION": true,
+                     *         "COMMENT": true,
+                     *         "MESSAGE": true,
+                     *         "GUARDIAN": true
+                     *       },
+                     *       "language": "en"
+                     *     }
+                     */
                     "application/json": {
                         email: "IMMEDIATE" | "DIGEST" | "OFF";
                         digestHour: number;
@@ -53912,6 +54111,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -53989,6 +54198,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "IMMEDIATE",
+                 *       "digestHour": 7,
+                 *       "kinds": {
+                 *         "POST": false
+                 *       },
+                 *       "language": "en"
+                 *     }
+                 */
                 "application/json": {
                     email?: "IMMEDIATE" | "DIGEST" | "OFF";
                     digestHour?: number;
@@ -54014,6 +54233,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "IMMEDIATE",
+                     *       "digestHour": 7,
+                     *       "kinds": {
+                     *         "POST": false,
+                     *         "CONTENT": true,
+                     *         "DUE_SOON": true,
+                     *         "CHALLENGE_REMINDER": true,
+                     *         "GRADE_RETURNED": true,
+                     *         "QUESTION": true,
+                     *         "COMMENT": true,
+                     *         "MESSAGE": true,
+                     *         "GUARDIAN": true
+                     *       },
+                     *       "language": "en"
+                     *     }
+                     */
                     "application/json": {
                         email: "IMMEDIATE" | "DIGEST" | "OFF";
                         digestHour: number;
@@ -54039,6 +54276,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "body",
+                     *           "field": "email",
+                     *           "message": "must be IMMEDIATE, DIGEST or OFF"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -54048,6 +54302,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -54133,6 +54397,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "OFF"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         email: "OFF";
@@ -54145,6 +54414,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "query",
+                     *           "field": "token",
+                     *           "message": "is required"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
