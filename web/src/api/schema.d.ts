@@ -28566,7 +28566,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Notices"
+                 *       "name": "History 9"
                  *     }
                  */
                 "application/json": {
@@ -28593,8 +28593,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b79-9e69-7233-8e0f-543f4487ff9e",
-                     *       "name": "Notices",
+                     *       "id": "01a21b91-fdcd-747d-a4fd-f065a6e19533",
+                     *       "name": "History 9",
                      *       "representativeName": null,
                      *       "description": null,
                      *       "thumbnailUrl": null,
@@ -28616,7 +28616,7 @@ export interface operations {
                      *       "participantCount": 0,
                      *       "postCount": 0,
                      *       "contentCount": 0,
-                     *       "createdAt": "2026-11-27T05:28:04.968Z",
+                     *       "createdAt": "2026-11-27T05:54:42.251Z",
                      *       "fieldValues": []
                      *     }
                      */
@@ -30745,8 +30745,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "userIds": [
-                 *         "01a21b79-9dd3-71f5-860d-df76983a2f9f",
-                 *         "01a21b79-9dd8-7030-9471-547417bfe72d"
+                 *         "01a21b92-0ba3-70ae-8960-4b1ccf5699cf",
+                 *         "01a21b92-0bb2-7107-90f4-6e28160168ff"
                  *       ],
                  *       "role": "PARTICIPANT"
                  *     }
@@ -30768,18 +30768,18 @@ export interface operations {
                      * @example {
                      *       "members": [
                      *         {
-                     *           "id": "01a21b79-9d0a-75c7-8f53-2e4f10392d97",
+                     *           "id": "01a21b92-0a41-7035-9dca-eb7630e1bdf7",
                      *           "userId": null,
                      *           "displayName": "Owner",
-                     *           "email": "owner-t1-g9xavl@example.com",
+                     *           "email": "owner-t8-3v1xx9@example.com",
                      *           "role": "ADMIN",
                      *           "isOwner": true
                      *         },
                      *         {
-                     *           "id": "01a21b79-9dd3-71f5-860d-df76983a2f9f",
+                     *           "id": "01a21b92-0ba3-70ae-8960-4b1ccf5699cf",
                      *           "userId": null,
-                     *           "displayName": "Ann",
-                     *           "email": "member4-ymaysc@example.com",
+                     *           "displayName": "Alice",
+                     *           "email": "member11-hgqluj@example.com",
                      *           "role": "PARTICIPANT",
                      *           "isOwner": false
                      *         }
@@ -32692,14 +32692,14 @@ export interface operations {
                  *         {
                  *           "name": "Red",
                  *           "memberIds": [
-                 *             "01a21b58-76ef-761c-8172-bd321342a924",
-                 *             "01a21b58-76fb-70a4-aef4-3e6f99545acb"
+                 *             "01a21b92-1ceb-72d7-b9f2-722ac3dc6d93",
+                 *             "01a21b92-1cf9-764b-9a07-481b14628701"
                  *           ]
                  *         },
                  *         {
                  *           "name": "Blue",
                  *           "memberIds": [
-                 *             "01a21b58-7706-71ec-a0cb-326c01f83743"
+                 *             "01a21b92-1d0c-7138-bcb6-95afc98ba0b1"
                  *           ]
                  *         }
                  *       ]
@@ -32724,39 +32724,39 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b58-7780-712f-be56-114e57663f1e",
-                     *       "spaceId": "01a21b58-773d-71b5-8d28-1a951227fe2d",
+                     *       "id": "01a21b92-1df2-7735-95e2-c5e91106bf27",
+                     *       "spaceId": "01a21b92-1d5f-77fb-bc13-a33d77988864",
                      *       "name": "Teams",
                      *       "groups": [
                      *         {
-                     *           "id": "01a21b58-7780-7130-8c8b-f2324657f968",
+                     *           "id": "01a21b92-1e04-70f7-b867-06c0818eaae9",
                      *           "name": "Red",
                      *           "members": [
                      *             {
-                     *               "id": "01a21b58-76ef-761c-8172-bd321342a924",
+                     *               "id": "01a21b92-1ceb-72d7-b9f2-722ac3dc6d93",
                      *               "userId": null,
-                     *               "displayName": "Alice"
+                     *               "displayName": "Ann"
                      *             },
                      *             {
-                     *               "id": "01a21b58-76fb-70a4-aef4-3e6f99545acb",
+                     *               "id": "01a21b92-1cf9-764b-9a07-481b14628701",
                      *               "userId": null,
-                     *               "displayName": "Bob"
+                     *               "displayName": "Ben"
                      *             }
                      *           ]
                      *         },
                      *         {
-                     *           "id": "01a21b58-7781-7041-8013-4b6a6dbb85ac",
+                     *           "id": "01a21b92-1e04-70f8-8e51-13a7aa2c545c",
                      *           "name": "Blue",
                      *           "members": [
                      *             {
-                     *               "id": "01a21b58-7706-71ec-a0cb-326c01f83743",
+                     *               "id": "01a21b92-1d0c-7138-bcb6-95afc98ba0b1",
                      *               "userId": null,
-                     *               "displayName": "Carol"
+                     *               "displayName": "Cid"
                      *             }
                      *           ]
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-27T04:51:52.317Z"
+                     *       "createdAt": "2026-11-27T05:54:50.480Z"
                      *     }
                      */
                     "application/json": {
@@ -34326,9 +34326,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "type": "QUIZ",
-                 *       "title": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-                 *       "description": "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd…"
+                 *       "type": "GROUP_ASSIGNMENT",
+                 *       "title": "GROUP_ASSIGNMENT",
+                 *       "nodeId": "01a21b92-1db8-7170-a360-fce586886537",
+                 *       "visibility": "SHARED"
                  *     }
                  */
                 "application/json": {
@@ -34350,16 +34351,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b57-915d-76de-9fe6-47ff0314d7a4",
-                     *       "type": "QUIZ",
-                     *       "title": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-                     *       "description": "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd…",
-                     *       "visibility": "PRIVATE",
-                     *       "authorProfileId": "01a21b57-8fa4-729a-9e1f-8c95cebbbe6f",
-                     *       "authorName": "Uploader",
+                     *       "id": "01a21b92-1e31-75c1-b961-4b2a8905844d",
+                     *       "type": "GROUP_ASSIGNMENT",
+                     *       "title": "GROUP_ASSIGNMENT",
+                     *       "description": "",
+                     *       "visibility": "SHARED",
+                     *       "authorProfileId": "01a21b92-1bb0-77af-a392-8a308f14f018",
+                     *       "authorName": "Owner",
                      *       "ready": true,
-                     *       "createdAt": "2026-11-27T04:50:53.404Z",
-                     *       "updatedAt": "2026-11-27T04:50:53.404Z",
+                     *       "createdAt": "2026-11-27T05:54:50.544Z",
+                     *       "updatedAt": "2026-11-27T05:54:50.544Z",
                      *       "canManage": true,
                      *       "shares": [],
                      *       "attachments": []
@@ -36412,7 +36413,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "title": "Folder",
-                 *       "spaceId": "01a21b79-9e69-7233-8e0f-543f4487ff9e"
+                 *       "spaceId": "01a21b92-1d5f-77fb-bc13-a33d77988864"
                  *     }
                  */
                 "application/json": {
@@ -36433,9 +36434,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b79-9f67-7431-9a7e-05727b6d1157",
+                     *       "id": "01a21b92-1db8-7170-a360-fce586886537",
                      *       "scope": "LIBRARY",
-                     *       "spaceId": "01a21b79-9e69-7233-8e0f-543f4487ff9e",
+                     *       "spaceId": "01a21b92-1d5f-77fb-bc13-a33d77988864",
                      *       "parentId": null,
                      *       "title": "Folder",
                      *       "rank": "V",
@@ -39594,12 +39595,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "maxScore": 100,
-                 *       "allowLateSubmit": true,
-                 *       "allowResubmit": true,
-                 *       "bodyRequired": true,
-                 *       "fileRequired": true,
-                 *       "dueAt": "2020-01-01T09:00:00+09:00"
+                 *       "maxScore": 10
                  *     }
                  */
                 "application/json": {
@@ -39621,12 +39617,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "maxScore": 100,
-                     *       "allowLateSubmit": true,
-                     *       "allowResubmit": true,
-                     *       "bodyRequired": true,
-                     *       "fileRequired": true,
-                     *       "dueAt": "2020-01-01T00:00:00.000Z"
+                     *       "maxScore": 10,
+                     *       "allowLateSubmit": false,
+                     *       "allowResubmit": false,
+                     *       "bodyRequired": false,
+                     *       "fileRequired": false,
+                     *       "dueAt": null
                      *     }
                      */
                     "application/json": {
@@ -40244,65 +40240,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "total": 4,
+                     *       "total": 2,
                      *       "page": 1,
-                     *       "pageSize": 100,
+                     *       "pageSize": 20,
                      *       "totalPages": 1,
                      *       "submissions": [
                      *         {
-                     *           "id": "01a21b56-5050-7463-bbef-74fc7c65138f",
-                     *           "profileId": "01a21b56-3d8f-73b2-85f9-f9b6e90efda5",
-                     *           "displayName": "Dave",
-                     *           "body": "",
-                     *           "attachments": [
-                     *             {
-                     *               "fileId": "01a21b56-4f9d-70f0-8c26-10fb4a171a31",
-                     *               "fileName": "notes.md",
-                     *               "downloadUrl": "http://localhost:32961/api/v1/files/01a21b56-4f9d-70f0-8c26-10fb4a171a31/content?token=WyJkIiwiZDM0Y2FjMGQtNDFjYi00OTdlLTk5MzktOWM2ZWQzZmMwNjEzIiwiMDFhMjFiNTYtNGY5ZC03MGYwLThjMjYtMTBmYjRhMTcxYTMxIiwxNzk1NzU4NTc0NzQ0LCIwMWEyMWI1Ni0zYmFjLTc0YWEtYWRiZC1lZWI2ZDY1ODUxYjUiLCJhc3NpZ25tZW50LXN1Ym1pc3Npb246MDFhMjFiNTYtNTA1MC03NDYzLWJiZWYtNzRmYzdjNjUxMzhmIl0.efoMcSfUQcnJd-P8WFDLqFchDTZplGbglxsbDiz0L5A"
-                     *             },
-                     *             {
-                     *               "fileId": "01a21b56-4ff0-74e0-a6ae-af589151fabc",
-                     *               "fileName": "pic.png",
-                     *               "downloadUrl": "http://localhost:32961/api/v1/files/01a21b56-4ff0-74e0-a6ae-af589151fabc/content?token=WyJkIiwiZDM0Y2FjMGQtNDFjYi00OTdlLTk5MzktOWM2ZWQzZmMwNjEzIiwiMDFhMjFiNTYtNGZmMC03NGUwLWE2YWUtYWY1ODkxNTFmYWJjIiwxNzk1NzU4NTc0NzQ1LCIwMWEyMWI1Ni0zYmFjLTc0YWEtYWRiZC1lZWI2ZDY1ODUxYjUiLCJhc3NpZ25tZW50LXN1Ym1pc3Npb246MDFhMjFiNTYtNTA1MC03NDYzLWJiZWYtNzRmYzdjNjUxMzhmIl0.Jwhi0hu_ZV9n_D57Ur6bYkxhjXaGHe29RrHZpI1zITs"
-                     *             }
-                     *           ],
-                     *           "revision": 1,
-                     *           "status": "SUBMITTED",
-                     *           "submittedAt": "2026-11-27T04:49:31.194Z",
-                     *           "dueAtAtSubmit": null,
-                     *           "isLate": false,
-                     *           "score": null,
-                     *           "feedback": null,
-                     *           "gradedAt": null,
-                     *           "returnedAt": null,
-                     *           "rubricEvaluation": null,
-                     *           "similarity": {
-                     *             "status": "COMPLETED",
-                     *             "copyRatio": 100,
-                     *             "gptCopyRatio": null,
-                     *             "matches": [
-                     *               {
-                     *                 "submissionId": "01a21b56-4ef7-701d-b430-a8c09b9ae2e3",
-                     *                 "displayName": "Alice",
-                     *                 "copyRatio": 100
-                     *               },
-                     *               {
-                     *                 "submissionId": "01a21b56-4f27-717e-8997-c39ca88c46fc",
-                     *                 "displayName": "Bob",
-                     *                 "copyRatio": 100
-                     *               }
-                     *             ]
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "01a21b56-4f71-7506-aa2f-fa6bd98b07b2",
-                     *           "profileId": "01a21b56-3d6b-7032-bff2-42448c2759a5",
+                     *           "id": "01a21b92-0462-7651-bae6-4a4a4eee3f7b",
+                     *           "profileId": "01a21b91-fc4a-75f7-8ffa-eb44994325b1",
                      *           "displayName": "Carol",
-                     *           "body": "The industrial revolution transformed agrarian societies into urban manufacturing economies powered by steam engines and coal",
+                     *           "body": "late",
                      *           "attachments": [],
                      *           "revision": 1,
                      *           "status": "SUBMITTED",
-                     *           "submittedAt": "2026-11-27T04:49:30.965Z",
+                     *           "submittedAt": "2026-11-27T05:54:43.936Z",
                      *           "dueAtAtSubmit": null,
                      *           "isLate": false,
                      *           "score": null,
@@ -40312,19 +40263,36 @@ export interface operations {
                      *           "rubricEvaluation": null,
                      *           "similarity": {
                      *             "status": "COMPLETED",
-                     *             "copyRatio": 100,
+                     *             "copyRatio": 0,
                      *             "gptCopyRatio": null,
-                     *             "matches": [
-                     *               {
-                     *                 "submissionId": "01a21b56-4ef7-701d-b430-a8c09b9ae2e3",
-                     *                 "displayName": "Alice",
-                     *                 "copyRatio": 100
-                     *               }
-                     *             ]
+                     *             "matches": []
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "01a21b92-0442-718f-874e-0d90e4f43c0f",
+                     *           "profileId": "01a21b91-fb71-7281-b2ea-1d03513edc71",
+                     *           "displayName": "Alice",
+                     *           "body": "x",
+                     *           "attachments": [],
+                     *           "revision": 1,
+                     *           "status": "RETURNED",
+                     *           "submittedAt": "2026-11-27T05:54:43.904Z",
+                     *           "dueAtAtSubmit": null,
+                     *           "isLate": false,
+                     *           "score": 7,
+                     *           "feedback": null,
+                     *           "gradedAt": "2026-11-27T05:54:43.913Z",
+                     *           "returnedAt": "2026-11-27T05:54:44.038Z",
+                     *           "rubricEvaluation": null,
+                     *           "similarity": {
+                     *             "status": "COMPLETED",
+                     *             "copyRatio": 0,
+                     *             "gptCopyRatio": null,
+                     *             "matches": []
                      *           }
                      *         }
                      *       ],
-                     *       "pendingCount": 4
+                     *       "pendingCount": 1
                      *     }
                      */
                     "application/json": {
@@ -40526,11 +40494,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "body": "my essay",
-                 *       "fileIds": [
-                 *         "01a21b59-2f70-70d2-8f2e-152bb87ed976",
-                 *         "01a21b59-2f58-741b-be8f-b7919f20a6d4"
-                 *       ]
+                 *       "body": "late"
                  *     }
                  */
                 "application/json": {
@@ -40548,26 +40512,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b59-2f89-73d0-92c7-be2c994d8688",
-                     *       "profileId": "01a21b59-2bf2-7082-9360-931549307473",
-                     *       "displayName": "Alice",
-                     *       "body": "my essay",
-                     *       "attachments": [
-                     *         {
-                     *           "fileId": "01a21b59-2f70-70d2-8f2e-152bb87ed976",
-                     *           "fileName": "two.txt",
-                     *           "downloadUrl": "http://localhost:38351/api/v1/files/01a21b59-2f70-70d2-8f2e-152bb87ed976/content?token=WyJkIiwiMjU4ODhkNDQtMTY2OC00OWQ0LTlmOWQtOWNiM2ViYmZmNjIzIiwiMDFhMjFiNTktMmY3MC03MGQyLThmMmUtMTUyYmI4N2VkOTc2IiwxNzk1NzU4NzU5NDQ5LCIwMWEyMWI1OS0yYmYyLTcwODEtOWYwMy03MWI3OWNjNWM0ZmIiLCJhc3NpZ25tZW50LXN1Ym1pc3Npb246MDFhMjFiNTktMmY4OS03M2QwLTkyYzctYmUyYzk5NGQ4Njg4Il0.kBcI95anWHUVkPKhRvsUujn7jhKn1QCL_OuMGh9odag"
-                     *         },
-                     *         {
-                     *           "fileId": "01a21b59-2f58-741b-be8f-b7919f20a6d4",
-                     *           "fileName": "one.txt",
-                     *           "downloadUrl": "http://localhost:38351/api/v1/files/01a21b59-2f58-741b-be8f-b7919f20a6d4/content?token=WyJkIiwiMjU4ODhkNDQtMTY2OC00OWQ0LTlmOWQtOWNiM2ViYmZmNjIzIiwiMDFhMjFiNTktMmY1OC03NDFiLWJlOGYtYjc5MTlmMjBhNmQ0IiwxNzk1NzU4NzU5NDQ5LCIwMWEyMWI1OS0yYmYyLTcwODEtOWYwMy03MWI3OWNjNWM0ZmIiLCJhc3NpZ25tZW50LXN1Ym1pc3Npb246MDFhMjFiNTktMmY4OS03M2QwLTkyYzctYmUyYzk5NGQ4Njg4Il0.yenN-XZ3roeh8k04bcOGPo7ROWX-zdafHUbHrdGC04A"
-                     *         }
-                     *       ],
+                     *       "id": "01a21b92-0462-7651-bae6-4a4a4eee3f7b",
+                     *       "profileId": "01a21b91-fc4a-75f7-8ffa-eb44994325b1",
+                     *       "displayName": "Carol",
+                     *       "body": "late",
+                     *       "attachments": [],
                      *       "revision": 1,
                      *       "status": "SUBMITTED",
-                     *       "submittedAt": "2026-11-27T04:52:39.431Z",
-                     *       "dueAtAtSubmit": "2099-01-01T00:00:00.000Z",
+                     *       "submittedAt": "2026-11-27T05:54:43.936Z",
+                     *       "dueAtAtSubmit": null,
                      *       "isLate": false,
                      *       "score": null,
                      *       "feedback": null,
@@ -41062,18 +41015,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "feedback": "good",
-                 *       "rubric": [
-                 *         {
-                 *           "criterionId": "01a21b59-37f6-7365-afcc-fa21f46fec3c",
-                 *           "levelId": "01a21b59-37f6-7364-a43e-07ebcc069a42"
-                 *         },
-                 *         {
-                 *           "criterionId": "01a21b59-37f6-7367-92da-afb9a7cd15b5",
-                 *           "levelId": "01a21b59-37f6-7366-bb9e-8db4a603bdc2",
-                 *           "points": 3
-                 *         }
-                 *       ]
+                 *       "score": 10
                  *     }
                  */
                 "application/json": {
@@ -41096,38 +41038,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b59-3801-722e-b4ce-b1601da479ce",
-                     *       "profileId": "01a21b59-2bf2-7082-9360-931549307473",
+                     *       "id": "01a21b92-022d-73b2-a0cb-34ab56470a3a",
+                     *       "profileId": "01a21b91-fb71-7281-b2ea-1d03513edc71",
                      *       "displayName": "Alice",
-                     *       "body": "my work",
+                     *       "body": "x",
                      *       "attachments": [],
                      *       "revision": 1,
                      *       "status": "GRADED",
-                     *       "submittedAt": "2026-11-27T04:52:41.599Z",
+                     *       "submittedAt": "2026-11-27T05:54:43.371Z",
                      *       "dueAtAtSubmit": null,
                      *       "isLate": false,
-                     *       "score": 7,
-                     *       "feedback": "good",
-                     *       "gradedAt": "2026-11-27T04:52:41.632Z",
+                     *       "score": 10,
+                     *       "feedback": null,
+                     *       "gradedAt": "2026-11-27T05:54:43.403Z",
                      *       "returnedAt": null,
-                     *       "rubricEvaluation": {
-                     *         "items": [
-                     *           {
-                     *             "criterionId": "01a21b59-37f6-7365-afcc-fa21f46fec3c",
-                     *             "levelId": "01a21b59-37f6-7364-a43e-07ebcc069a42",
-                     *             "points": 4
-                     *           },
-                     *           {
-                     *             "criterionId": "01a21b59-37f6-7367-92da-afb9a7cd15b5",
-                     *             "levelId": "01a21b59-37f6-7366-bb9e-8db4a603bdc2",
-                     *             "points": 3
-                     *           }
-                     *         ],
-                     *         "total": 7
-                     *       },
+                     *       "rubricEvaluation": null,
                      *       "similarity": {
-                     *         "status": "COMPLETED",
-                     *         "copyRatio": 0,
+                     *         "status": "PENDING",
+                     *         "copyRatio": null,
                      *         "gptCopyRatio": null,
                      *         "matches": []
                      *       }
@@ -41585,30 +41513,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b59-33fc-715a-b8d6-6f620c7acff7",
-                     *       "profileId": "01a21b59-2bf2-7082-9360-931549307473",
+                     *       "id": "01a21b92-022d-73b2-a0cb-34ab56470a3a",
+                     *       "profileId": "01a21b91-fb71-7281-b2ea-1d03513edc71",
                      *       "displayName": "Alice",
-                     *       "body": "my work",
+                     *       "body": "x",
                      *       "attachments": [],
                      *       "revision": 1,
                      *       "status": "RETURNED",
-                     *       "submittedAt": "2026-11-27T04:52:40.571Z",
+                     *       "submittedAt": "2026-11-27T05:54:43.371Z",
                      *       "dueAtAtSubmit": null,
                      *       "isLate": false,
-                     *       "score": 8,
-                     *       "feedback": "nice",
-                     *       "gradedAt": "2026-11-27T04:52:40.634Z",
-                     *       "returnedAt": "2026-11-27T04:52:40.744Z",
-                     *       "rubricEvaluation": {
-                     *         "items": [
-                     *           {
-                     *             "criterionId": "01a21b59-33dd-729a-b717-7c8d311992ed",
-                     *             "levelId": null,
-                     *             "points": 8
-                     *           }
-                     *         ],
-                     *         "total": 8
-                     *       },
+                     *       "score": 10,
+                     *       "feedback": null,
+                     *       "gradedAt": "2026-11-27T05:54:43.403Z",
+                     *       "returnedAt": "2026-11-27T05:54:43.437Z",
+                     *       "rubricEvaluation": null,
                      *       "similarity": {
                      *         "status": "COMPLETED",
                      *         "copyRatio": 0,
@@ -41806,6 +41725,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "returned": 0
+                     *     }
+                     */
                     "application/json": {
                         /** @description How many submissions were returned */
                         returned: number;
@@ -41827,6 +41751,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -41836,6 +41770,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -41845,6 +41789,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -42086,31 +42040,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "latest": {
-                     *         "id": "01a21b59-2f89-73d0-92c7-be2c994d8688",
-                     *         "profileId": "01a21b59-2bf2-7082-9360-931549307473",
+                     *         "id": "01a21b92-0442-718f-874e-0d90e4f43c0f",
+                     *         "profileId": "01a21b91-fb71-7281-b2ea-1d03513edc71",
                      *         "displayName": "Alice",
-                     *         "body": "my essay",
-                     *         "attachments": [
-                     *           {
-                     *             "fileId": "01a21b59-2f70-70d2-8f2e-152bb87ed976",
-                     *             "fileName": "two.txt",
-                     *             "downloadUrl": "http://localhost:38351/api/v1/files/01a21b59-2f70-70d2-8f2e-152bb87ed976/content?token=WyJkIiwiMjU4ODhkNDQtMTY2OC00OWQ0LTlmOWQtOWNiM2ViYmZmNjIzIiwiMDFhMjFiNTktMmY3MC03MGQyLThmMmUtMTUyYmI4N2VkOTc2IiwxNzk1NzU4NzU5NTEwLCIwMWEyMWI1OS0yYmYyLTcwODEtOWYwMy03MWI3OWNjNWM0ZmIiLCJhc3NpZ25tZW50LXN1Ym1pc3Npb246MDFhMjFiNTktMmY4OS03M2QwLTkyYzctYmUyYzk5NGQ4Njg4Il0.M68AEtr-IlIJ56M-L1OiAvdEjmLJD2qXQOV6dHm3DO8"
-                     *           },
-                     *           {
-                     *             "fileId": "01a21b59-2f58-741b-be8f-b7919f20a6d4",
-                     *             "fileName": "one.txt",
-                     *             "downloadUrl": "http://localhost:38351/api/v1/files/01a21b59-2f58-741b-be8f-b7919f20a6d4/content?token=WyJkIiwiMjU4ODhkNDQtMTY2OC00OWQ0LTlmOWQtOWNiM2ViYmZmNjIzIiwiMDFhMjFiNTktMmY1OC03NDFiLWJlOGYtYjc5MTlmMjBhNmQ0IiwxNzk1NzU4NzU5NTEwLCIwMWEyMWI1OS0yYmYyLTcwODEtOWYwMy03MWI3OWNjNWM0ZmIiLCJhc3NpZ25tZW50LXN1Ym1pc3Npb246MDFhMjFiNTktMmY4OS03M2QwLTkyYzctYmUyYzk5NGQ4Njg4Il0.xvGxVGVdGS6vpTWSlE4fKbhCgql47g99Fn8BsDmgyIk"
-                     *           }
-                     *         ],
+                     *         "body": "x",
+                     *         "attachments": [],
                      *         "revision": 1,
-                     *         "status": "SUBMITTED",
-                     *         "submittedAt": "2026-11-27T04:52:39.431Z",
-                     *         "dueAtAtSubmit": "2099-01-01T00:00:00.000Z",
+                     *         "status": "RETURNED",
+                     *         "submittedAt": "2026-11-27T05:54:43.904Z",
+                     *         "dueAtAtSubmit": null,
                      *         "isLate": false,
-                     *         "score": null,
+                     *         "score": 7,
                      *         "feedback": null,
-                     *         "gradedAt": null,
-                     *         "returnedAt": null,
+                     *         "gradedAt": "2026-11-27T05:54:43.913Z",
+                     *         "returnedAt": "2026-11-27T05:54:44.038Z",
                      *         "rubricEvaluation": null,
                      *         "similarity": null
                      *       },
@@ -47218,6 +47161,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "overrides": [
+                     *         {
+                     *           "profileId": "01a21b92-0ba3-70af-a129-19382eb883eb",
+                     *           "opensAt": null,
+                     *           "closesAt": null,
+                     *           "timeLimitMinutes": null,
+                     *           "maxAttempts": 3
+                     *         },
+                     *         {
+                     *           "profileId": "01a21b92-0bb2-7108-baff-daff0f001e79",
+                     *           "opensAt": null,
+                     *           "closesAt": null,
+                     *           "timeLimitMinutes": 5,
+                     *           "maxAttempts": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         overrides: {
                             profileId: string;
@@ -47244,6 +47207,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -47253,6 +47226,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -47262,6 +47245,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -47324,6 +47317,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "closesAt": "2026-11-27T05:54:48.038Z"
+                 *     }
+                 */
                 "application/json": {
                     opensAt?: string | null;
                     closesAt?: string | null;
@@ -47339,6 +47337,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "profileId": "01a21b92-0ba3-70af-a129-19382eb883eb",
+                     *       "opensAt": null,
+                     *       "closesAt": "2026-11-27T05:54:48.038Z",
+                     *       "timeLimitMinutes": null,
+                     *       "maxAttempts": null
+                     *     }
+                     */
                     "application/json": {
                         profileId: string;
                         opensAt: string | null;
@@ -47354,6 +47361,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "body",
+                     *           "field": "closesAt",
+                     *           "message": "must be after opensAt (the quiz's own where the override leaves it null)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -47363,6 +47387,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -47372,6 +47406,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -47381,6 +47425,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -47474,6 +47528,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -47483,6 +47547,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -47781,24 +47855,21 @@ export interface operations {
                  *       "questions": [
                  *         {
                  *           "type": "SINGLE",
-                 *           "body": "Pick",
-                 *           "attachmentFileIds": [
-                 *             "01a21b56-097e-7646-911b-1bd7dd4f359b"
-                 *           ],
+                 *           "body": "g is?",
+                 *           "point": 2,
                  *           "options": [
                  *             {
-                 *               "body": "A",
-                 *               "isCorrect": true,
-                 *               "attachmentFileIds": [
-                 *                 "01a21b56-0995-7633-b6d3-8686fbd8484c"
-                 *               ]
+                 *               "body": "9.8",
+                 *               "isCorrect": true
                  *             },
                  *             {
-                 *               "body": "B"
+                 *               "body": "3"
                  *             }
                  *           ]
                  *         }
-                 *       ]
+                 *       ],
+                 *       "opensAt": "2026-11-27T05:44:47.147Z",
+                 *       "closesAt": "2026-11-27T06:54:47.147Z"
                  *     }
                  */
                 "application/json": {
@@ -47857,36 +47928,26 @@ export interface operations {
                      *       "resultExposeLevel": "ALL",
                      *       "scoreAggregation": "HIGHEST",
                      *       "partialCreditMultiple": false,
-                     *       "opensAt": null,
-                     *       "closesAt": null,
+                     *       "opensAt": "2026-11-27T05:44:47.147Z",
+                     *       "closesAt": "2026-11-27T06:54:47.147Z",
                      *       "questions": [
                      *         {
-                     *           "id": "01a21b56-09b8-70f0-9cd8-8af50ecb335d",
+                     *           "id": "01a21b92-1109-7484-82a2-cf1fb7629c31",
                      *           "type": "SINGLE",
-                     *           "body": "Pick",
-                     *           "point": 1,
+                     *           "body": "g is?",
+                     *           "point": 2,
                      *           "explanation": null,
-                     *           "attachments": [
-                     *             {
-                     *               "fileId": "01a21b56-097e-7646-911b-1bd7dd4f359b",
-                     *               "url": "http://localhost:44557/api/v1/files/01a21b56-097e-7646-911b-1bd7dd4f359b/content?token=WyJkIiwiYmU0YjMwNDItOTkxMi00MDkzLWJkYzYtMWU3YTEwZTc2MDRiIiwiMDFhMjFiNTYtMDk3ZS03NjQ2LTkxMWItMWJkN2RkNGYzNTliIiwxNzk1NzU4NTUzMTQ2LCIwMWEyMWI1NS1jYmM3LTc3NmYtYjIwNS0yNjMyMzk0MzhjOGEiLCJxdWl6OjAxYTIxYjU2LTA5YjEtNzJiZi04NTdiLWI3NjgzZjQ5ZTg5ZiJd.TEcG42ffDkHTfYlaqeHzz-G5UC7lMRCjxJK7jbZ7Lsc"
-                     *             }
-                     *           ],
+                     *           "attachments": [],
                      *           "options": [
                      *             {
-                     *               "id": "01a21b56-09b8-70ee-b416-3b1271607616",
-                     *               "body": "A",
+                     *               "id": "01a21b92-1109-7482-82cc-f9ffe185b87d",
+                     *               "body": "9.8",
                      *               "isCorrect": true,
-                     *               "attachments": [
-                     *                 {
-                     *                   "fileId": "01a21b56-0995-7633-b6d3-8686fbd8484c",
-                     *                   "url": "http://localhost:44557/api/v1/files/01a21b56-0995-7633-b6d3-8686fbd8484c/content?token=WyJkIiwiYmU0YjMwNDItOTkxMi00MDkzLWJkYzYtMWU3YTEwZTc2MDRiIiwiMDFhMjFiNTYtMDk5NS03NjMzLWI2ZDMtODY4NmZiZDg0ODRjIiwxNzk1NzU4NTUzMTQ2LCIwMWEyMWI1NS1jYmM3LTc3NmYtYjIwNS0yNjMyMzk0MzhjOGEiLCJxdWl6OjAxYTIxYjU2LTA5YjEtNzJiZi04NTdiLWI3NjgzZjQ5ZTg5ZiJd.23nuYe-lUydQasLVDyBYZooAq6pQstDRvbWSacUZwqk"
-                     *                 }
-                     *               ]
+                     *               "attachments": []
                      *             },
                      *             {
-                     *               "id": "01a21b56-09b8-70ef-a758-a72e7cfb4232",
-                     *               "body": "B",
+                     *               "id": "01a21b92-1109-7483-9b18-bb3cd7f1622a",
+                     *               "body": "3",
                      *               "isCorrect": false,
                      *               "attachments": []
                      *             }
@@ -49154,70 +49215,12 @@ export interface operations {
                      *       "maxAttempts": null,
                      *       "timeLimitMin": null,
                      *       "resultExposeLevel": "ALL",
-                     *       "opensAt": null,
-                     *       "closesAt": null,
-                     *       "questionCount": 4,
-                     *       "totalPoints": 14,
-                     *       "attemptsUsed": 1,
-                     *       "attempt": {
-                     *         "attemptId": "01a21b55-f8f3-7305-a435-3bfa4fe3fd28",
-                     *         "startedAt": "2026-11-27T04:49:08.850Z",
-                     *         "expiresAt": null,
-                     *         "questions": [
-                     *           {
-                     *             "id": "01a21b55-f8ef-76ee-89b0-b862b68258d1",
-                     *             "type": "SINGLE",
-                     *             "body": "Pick A",
-                     *             "point": 2,
-                     *             "attachments": [],
-                     *             "options": [
-                     *               {
-                     *                 "id": "01a21b55-f8ef-76eb-8699-26401e472683",
-                     *                 "body": "A",
-                     *                 "attachments": []
-                     *               },
-                     *               {
-                     *                 "id": "01a21b55-f8ef-76ec-b402-d9091f2f6f02",
-                     *                 "body": "B",
-                     *                 "attachments": []
-                     *               }
-                     *             ]
-                     *           },
-                     *           {
-                     *             "id": "01a21b55-f8ef-76f3-becf-d01883ce27e3",
-                     *             "type": "MULTIPLE",
-                     *             "body": "Pick W and X",
-                     *             "point": 4,
-                     *             "attachments": [],
-                     *             "options": [
-                     *               {
-                     *                 "id": "01a21b55-f8ef-76ef-a114-fc519fe45a79",
-                     *                 "body": "W",
-                     *                 "attachments": []
-                     *               },
-                     *               {
-                     *                 "id": "01a21b55-f8ef-76f0-bf8f-24c4a7a10331",
-                     *                 "body": "X",
-                     *                 "attachments": []
-                     *               }
-                     *             ]
-                     *           }
-                     *         ],
-                     *         "answers": [
-                     *           {
-                     *             "questionId": "01a21b55-f8ef-76ee-89b0-b862b68258d1",
-                     *             "selectedOptionIds": [
-                     *               "01a21b55-f8ef-76eb-8699-26401e472683"
-                     *             ],
-                     *             "textAnswer": null
-                     *           },
-                     *           {
-                     *             "questionId": "01a21b55-f8ef-76f4-acc5-53c5304b0669",
-                     *             "selectedOptionIds": [],
-                     *             "textAnswer": "Paris"
-                     *           }
-                     *         ]
-                     *       }
+                     *       "opensAt": "2026-11-27T03:54:46.028Z",
+                     *       "closesAt": "2026-11-27T04:54:46.028Z",
+                     *       "questionCount": 1,
+                     *       "totalPoints": 2,
+                     *       "attemptsUsed": 0,
+                     *       "attempt": null
                      *     }
                      */
                     "application/json": {
@@ -49389,83 +49392,28 @@ export interface operations {
                     /**
                      * @example {
                      *       "resultExposeLevel": "ALL",
-                     *       "finalScore": 5,
+                     *       "finalScore": 0,
                      *       "passed": null,
                      *       "attempts": [
                      *         {
-                     *           "attemptId": "01a21b57-f447-71b6-b476-27e5bd2d675d",
-                     *           "startedAt": "2026-11-27T04:51:18.721Z",
+                     *           "attemptId": "01a21b92-13ab-7436-b37a-8ee7d66b3a14",
+                     *           "startedAt": "2026-11-27T05:54:47.850Z",
                      *           "expiresAt": null,
-                     *           "submittedAt": "2026-11-27T04:51:18.746Z",
-                     *           "score": 5,
+                     *           "submittedAt": "2026-11-27T05:54:48.038Z",
+                     *           "score": 0,
                      *           "passed": null,
                      *           "hasPendingManual": false,
-                     *           "scoringCompletedAt": "2026-11-27T04:51:18.746Z",
+                     *           "scoringCompletedAt": "2026-11-27T05:54:48.038Z",
                      *           "voidedAt": null,
                      *           "answers": [
                      *             {
-                     *               "questionId": "01a21b57-f354-771c-b3ba-64ed9ac230b2",
-                     *               "selectedOptionIds": [
-                     *                 "01a21b57-f354-771a-86ec-e685aae098ce"
-                     *               ],
-                     *               "textAnswer": null,
-                     *               "isCorrect": true,
-                     *               "pointsAwarded": 2,
-                     *               "correctOptionIds": [
-                     *                 "01a21b57-f354-771a-86ec-e685aae098ce"
-                     *               ],
-                     *               "explanation": null,
-                     *               "feedback": null
-                     *             },
-                     *             {
-                     *               "questionId": "01a21b57-f354-771f-a75c-5ea67f514328",
-                     *               "selectedOptionIds": [
-                     *                 "01a21b57-f354-771e-bb57-5212a4a6eef5"
-                     *               ],
-                     *               "textAnswer": null,
-                     *               "isCorrect": true,
-                     *               "pointsAwarded": 3,
-                     *               "correctOptionIds": [
-                     *                 "01a21b57-f354-771e-bb57-5212a4a6eef5"
-                     *               ],
-                     *               "explanation": null,
-                     *               "feedback": null
-                     *             }
-                     *           ]
-                     *         },
-                     *         {
-                     *           "attemptId": "01a21b57-f36e-7014-ad24-aff3dfbb0eda",
-                     *           "startedAt": "2026-11-27T04:51:18.508Z",
-                     *           "expiresAt": null,
-                     *           "submittedAt": "2026-11-27T04:51:18.529Z",
-                     *           "score": 2,
-                     *           "passed": null,
-                     *           "hasPendingManual": false,
-                     *           "scoringCompletedAt": "2026-11-27T04:51:18.529Z",
-                     *           "voidedAt": "2026-11-27T04:51:18.630Z",
-                     *           "answers": [
-                     *             {
-                     *               "questionId": "01a21b57-f354-771c-b3ba-64ed9ac230b2",
-                     *               "selectedOptionIds": [
-                     *                 "01a21b57-f354-771a-86ec-e685aae098ce"
-                     *               ],
-                     *               "textAnswer": null,
-                     *               "isCorrect": true,
-                     *               "pointsAwarded": 2,
-                     *               "correctOptionIds": [
-                     *                 "01a21b57-f354-771a-86ec-e685aae098ce"
-                     *               ],
-                     *               "explanation": null,
-                     *               "feedback": null
-                     *             },
-                     *             {
-                     *               "questionId": "01a21b57-f354-771f-a75c-5ea67f514328",
+                     *               "questionId": "01a21b92-138d-7037-a076-9fb747ad5df4",
                      *               "selectedOptionIds": [],
                      *               "textAnswer": null,
                      *               "isCorrect": false,
                      *               "pointsAwarded": 0,
                      *               "correctOptionIds": [
-                     *                 "01a21b57-f354-771e-bb57-5212a4a6eef5"
+                     *                 "01a21b92-138d-7035-9a75-5d60aca2f6d4"
                      *               ],
                      *               "explanation": null,
                      *               "feedback": null
@@ -49757,50 +49705,31 @@ export interface operations {
                      *       "maxAttempts": null,
                      *       "timeLimitMin": null,
                      *       "resultExposeLevel": "ALL",
-                     *       "opensAt": "2026-11-27T04:41:18.184Z",
-                     *       "closesAt": "2026-11-27T05:51:18.184Z",
-                     *       "questionCount": 2,
-                     *       "totalPoints": 5,
+                     *       "opensAt": "2026-11-27T05:44:47.147Z",
+                     *       "closesAt": "2026-11-27T06:54:47.147Z",
+                     *       "questionCount": 1,
+                     *       "totalPoints": 2,
                      *       "attemptsUsed": 1,
                      *       "attempt": {
-                     *         "attemptId": "01a21b57-f256-77cd-9025-cbb63ca09262",
-                     *         "startedAt": "2026-11-27T04:51:18.221Z",
+                     *         "attemptId": "01a21b92-11e1-762a-9cf7-ce37f83fb546",
+                     *         "startedAt": "2026-11-27T05:54:47.391Z",
                      *         "expiresAt": null,
                      *         "questions": [
                      *           {
-                     *             "id": "01a21b57-f241-74e1-8d98-e4bbacc58b9d",
+                     *             "id": "01a21b92-1109-7484-82a2-cf1fb7629c31",
                      *             "type": "SINGLE",
-                     *             "body": "H2O is?",
+                     *             "body": "g is?",
                      *             "point": 2,
                      *             "attachments": [],
                      *             "options": [
                      *               {
-                     *                 "id": "01a21b57-f241-74df-a96c-27094d95b226",
-                     *                 "body": "water",
+                     *                 "id": "01a21b92-1109-7482-82cc-f9ffe185b87d",
+                     *                 "body": "9.8",
                      *                 "attachments": []
                      *               },
                      *               {
-                     *                 "id": "01a21b57-f241-74e0-a742-7fdf16185878",
-                     *                 "body": "salt",
-                     *                 "attachments": []
-                     *               }
-                     *             ]
-                     *           },
-                     *           {
-                     *             "id": "01a21b57-f241-74e4-8ce9-ad471f90a202",
-                     *             "type": "SINGLE",
-                     *             "body": "NaCl is?",
-                     *             "point": 3,
-                     *             "attachments": [],
-                     *             "options": [
-                     *               {
-                     *                 "id": "01a21b57-f241-74e2-bf6a-082a09f08b45",
-                     *                 "body": "water",
-                     *                 "attachments": []
-                     *               },
-                     *               {
-                     *                 "id": "01a21b57-f241-74e3-8631-c1cedda0a9f5",
-                     *                 "body": "salt",
+                     *                 "id": "01a21b92-1109-7483-9b18-bb3cd7f1622a",
+                     *                 "body": "3",
                      *                 "attachments": []
                      *               }
                      *             ]
@@ -49985,14 +49914,10 @@ export interface operations {
                  * @example {
                  *       "answers": [
                  *         {
-                 *           "questionId": "01a21b55-fb08-716f-bc61-d1f76036f26c",
+                 *           "questionId": "01a21b92-0d29-730c-af5f-6c751c7cda97",
                  *           "selectedOptionIds": [
-                 *             "01a21b55-fb08-716c-97d6-88d60f3d45c4"
+                 *             "01a21b92-0d29-730a-a203-522987830078"
                  *           ]
-                 *         },
-                 *         {
-                 *           "questionId": "01a21b55-fb08-7176-82b6-d36bbff0f980",
-                 *           "textAnswer": "Because"
                  *         }
                  *       ]
                  *     }
@@ -50016,8 +49941,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "attemptId": "01a21b55-fb29-7528-b652-5574d13b1fa9",
-                     *       "savedAt": "2026-11-27T04:49:09.466Z",
+                     *       "attemptId": "01a21b92-0ee9-7543-8d20-c7f69e2b43ee",
+                     *       "savedAt": "2026-11-27T05:54:46.818Z",
                      *       "expiresAt": null
                      *     }
                      */
@@ -50174,25 +50099,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "answers": [
-                 *         {
-                 *           "questionId": "01a21b55-fbd9-738f-ac99-8f9626308d21",
-                 *           "selectedOptionIds": [
-                 *             "01a21b55-fbd9-738c-85dd-dd6e06278622"
-                 *           ]
-                 *         },
-                 *         {
-                 *           "questionId": "01a21b55-fbd9-7394-aec2-a25426cd9969",
-                 *           "selectedOptionIds": [
-                 *             "01a21b55-fbd9-7390-ab30-3246a48b90ad",
-                 *             "01a21b55-fbd9-7391-a8ea-1ca39584c2f1"
-                 *           ]
-                 *         }
-                 *       ]
-                 *     }
-                 */
+                /** @example {} */
                 "application/json": {
                     answers?: {
                         questionId: string;
@@ -50212,42 +50119,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "attemptId": "01a21b55-fc2d-7774-8208-758f9be5c36e",
-                     *       "startedAt": "2026-11-27T04:49:09.673Z",
+                     *       "attemptId": "01a21b92-0ee9-7543-8d20-c7f69e2b43ee",
+                     *       "startedAt": "2026-11-27T05:54:46.631Z",
                      *       "expiresAt": null,
-                     *       "submittedAt": "2026-11-27T04:49:09.711Z",
-                     *       "score": 9,
-                     *       "passed": true,
+                     *       "submittedAt": "2026-11-27T05:54:47.111Z",
+                     *       "score": 2,
+                     *       "passed": null,
                      *       "hasPendingManual": false,
-                     *       "scoringCompletedAt": "2026-11-27T04:49:09.711Z",
+                     *       "scoringCompletedAt": "2026-11-27T05:54:47.111Z",
                      *       "voidedAt": null,
                      *       "answers": [
                      *         {
-                     *           "questionId": "01a21b55-fbd9-738f-ac99-8f9626308d21",
+                     *           "questionId": "01a21b92-0d29-730c-af5f-6c751c7cda97",
                      *           "selectedOptionIds": [
-                     *             "01a21b55-fbd9-738c-85dd-dd6e06278622"
+                     *             "01a21b92-0d29-730a-a203-522987830078"
                      *           ],
                      *           "textAnswer": null,
                      *           "isCorrect": true,
                      *           "pointsAwarded": 2,
                      *           "correctOptionIds": [
-                     *             "01a21b55-fbd9-738c-85dd-dd6e06278622"
-                     *           ],
-                     *           "explanation": "A is first",
-                     *           "feedback": null
-                     *         },
-                     *         {
-                     *           "questionId": "01a21b55-fbd9-7394-aec2-a25426cd9969",
-                     *           "selectedOptionIds": [
-                     *             "01a21b55-fbd9-7390-ab30-3246a48b90ad",
-                     *             "01a21b55-fbd9-7391-a8ea-1ca39584c2f1"
-                     *           ],
-                     *           "textAnswer": null,
-                     *           "isCorrect": true,
-                     *           "pointsAwarded": 4,
-                     *           "correctOptionIds": [
-                     *             "01a21b55-fbd9-7390-ab30-3246a48b90ad",
-                     *             "01a21b55-fbd9-7391-a8ea-1ca39584c2f1"
+                     *             "01a21b92-0d29-730a-a203-522987830078"
                      *           ],
                      *           "explanation": null,
                      *           "feedback": null
@@ -50600,13 +50491,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "spaceGroupSetId": "01a21b57-d6f3-7533-9285-6058094565a1",
-                 *       "maxScore": 50,
-                 *       "allowLateSubmit": true,
-                 *       "submissionMethod": "ALL_MEMBERS",
-                 *       "bodyRequired": true,
-                 *       "fileRequired": false,
-                 *       "dueAt": "2030-01-02T03:04:05+09:00"
+                 *       "spaceGroupSetId": "01a21b92-1df2-7735-95e2-c5e91106bf27",
+                 *       "dueAt": "2026-11-27T04:54:50.521Z"
                  *     }
                  */
                 "application/json": {
@@ -50630,13 +50516,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "config": {
-                     *         "spaceGroupSetId": "01a21b57-d6f3-7533-9285-6058094565a1",
-                     *         "maxScore": 50,
-                     *         "allowLateSubmit": true,
-                     *         "submissionMethod": "ALL_MEMBERS",
-                     *         "bodyRequired": true,
+                     *         "spaceGroupSetId": "01a21b92-1df2-7735-95e2-c5e91106bf27",
+                     *         "maxScore": null,
+                     *         "allowLateSubmit": false,
+                     *         "submissionMethod": "ANY_MEMBER",
+                     *         "bodyRequired": false,
                      *         "fileRequired": false,
-                     *         "dueAt": "2030-01-01T18:04:05.000Z"
+                     *         "dueAt": "2026-11-27T04:54:50.521Z"
                      *       },
                      *       "spaceGroupSetName": "Teams",
                      *       "isLinkValid": true,
@@ -50822,74 +50708,38 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "total": 2,
+                     *       "total": 1,
                      *       "page": 1,
                      *       "pageSize": 20,
                      *       "totalPages": 1,
                      *       "submissions": [
                      *         {
-                     *           "id": "01a21b56-6123-7534-a2ab-0597188a5635",
-                     *           "groupId": "01a21b56-6099-776b-8417-b4dd1c1e1383",
-                     *           "groupName": "Blue",
-                     *           "submitterUserId": "01a21b56-3d6b-7031-8bb8-48129c2fc364",
-                     *           "submitterName": "Carol",
-                     *           "body": "by lulope stra with tenquazen the that velstra is farvelzen that dripe miob is lostra mon ten as ithob lofar tenstraka kadrivel is vel ludri ob sortenfar loobmon veldri monqua to velmizen loobqua pe by katen in monlosor it far sormonstra far pe far pezen was on ka straquamon quatenpe sorlulo it with are the mon lopemi quaoblo quape ob ith in peith as that is farsorvel the to ith velsor katenlu ith…",
-                     *           "attachments": [],
-                     *           "revision": 1,
-                     *           "status": "SUBMITTED",
-                     *           "submittedAt": "2026-11-27T04:49:35.505Z",
-                     *           "dueAtAtSubmit": null,
-                     *           "isLate": false,
-                     *           "score": null,
-                     *           "feedback": null,
-                     *           "gradedAt": null,
-                     *           "returnedAt": null,
-                     *           "similarity": {
-                     *             "status": "COMPLETED",
-                     *             "copyRatio": 100,
-                     *             "gptCopyRatio": null,
-                     *             "matches": [
-                     *               {
-                     *                 "submissionId": "01a21b56-60ed-72a2-9ee8-4e06fd4bfde5",
-                     *                 "displayName": "Red",
-                     *                 "copyRatio": 100
-                     *               }
-                     *             ]
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "01a21b56-60ed-72a2-9ee8-4e06fd4bfde5",
-                     *           "groupId": "01a21b56-6098-7510-b107-545ce440c450",
+                     *           "id": "01a21b92-1f66-71b9-a848-1bc5be48c7ee",
+                     *           "groupId": "01a21b92-1e04-70f7-b867-06c0818eaae9",
                      *           "groupName": "Red",
-                     *           "submitterUserId": "01a21b56-3ce8-7586-9cf9-546dd2a6c23b",
-                     *           "submitterName": "Alice",
-                     *           "body": "by lulope stra with tenquazen the that velstra is farvelzen that dripe miob is lostra mon ten as ithob lofar tenstraka kadrivel is vel ludri ob sortenfar loobmon veldri monqua to velmizen loobqua pe by katen in monlosor it far sormonstra far pe far pezen was on ka straquamon quatenpe sorlulo it with are the mon lopemi quaoblo quape ob ith in peith as that is farsorvel the to ith velsor katenlu ith…",
+                     *           "submitterUserId": "01a21b92-1ceb-72d7-b9f2-722ac3dc6d93",
+                     *           "submitterName": "Ann",
+                     *           "body": "x",
                      *           "attachments": [],
                      *           "revision": 1,
                      *           "status": "SUBMITTED",
-                     *           "submittedAt": "2026-11-27T04:49:35.466Z",
-                     *           "dueAtAtSubmit": null,
+                     *           "submittedAt": "2026-11-27T05:54:50.836Z",
+                     *           "dueAtAtSubmit": "2026-11-27T06:54:50.693Z",
                      *           "isLate": false,
                      *           "score": null,
                      *           "feedback": null,
                      *           "gradedAt": null,
                      *           "returnedAt": null,
                      *           "similarity": {
-                     *             "status": "COMPLETED",
-                     *             "copyRatio": 100,
+                     *             "status": "PENDING",
+                     *             "copyRatio": null,
                      *             "gptCopyRatio": null,
-                     *             "matches": [
-                     *               {
-                     *                 "submissionId": "01a21b56-6123-7534-a2ab-0597188a5635",
-                     *                 "displayName": "Blue",
-                     *                 "copyRatio": 100
-                     *               }
-                     *             ]
+                     *             "matches": []
                      *           }
                      *         }
                      *       ],
-                     *       "pendingCount": 2,
-                     *       "notSubmittedGroupCount": 0
+                     *       "pendingCount": 1,
+                     *       "notSubmittedGroupCount": 1
                      *     }
                      */
                     "application/json": {
@@ -51092,7 +50942,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "body": "by lulope stra with tenquazen the that velstra is farvelzen that dripe miob is lostra mon ten as ithob lofar tenstraka kadrivel is vel ludri ob sortenfar loobmon veldri monqua to velmizen loobqua pe by katen in monlosor it far sormonstra far pe far pezen was on ka straquamon quatenpe sorlulo it with are the mon lopemi quaoblo quape ob ith in peith as that is farsorvel the to ith velsor katenlu ith…"
+                 *       "body": "x"
                  *     }
                  */
                 "application/json": {
@@ -51110,17 +50960,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b56-6123-7534-a2ab-0597188a5635",
-                     *       "groupId": "01a21b56-6099-776b-8417-b4dd1c1e1383",
-                     *       "groupName": "Blue",
-                     *       "submitterUserId": "01a21b56-3d6b-7031-8bb8-48129c2fc364",
-                     *       "submitterName": "Carol",
-                     *       "body": "by lulope stra with tenquazen the that velstra is farvelzen that dripe miob is lostra mon ten as ithob lofar tenstraka kadrivel is vel ludri ob sortenfar loobmon veldri monqua to velmizen loobqua pe by katen in monlosor it far sormonstra far pe far pezen was on ka straquamon quatenpe sorlulo it with are the mon lopemi quaoblo quape ob ith in peith as that is farsorvel the to ith velsor katenlu ith…",
+                     *       "id": "01a21b92-1f66-71b9-a848-1bc5be48c7ee",
+                     *       "groupId": "01a21b92-1e04-70f7-b867-06c0818eaae9",
+                     *       "groupName": "Red",
+                     *       "submitterUserId": "01a21b92-1ceb-72d7-b9f2-722ac3dc6d93",
+                     *       "submitterName": "Ann",
+                     *       "body": "x",
                      *       "attachments": [],
                      *       "revision": 1,
                      *       "status": "SUBMITTED",
-                     *       "submittedAt": "2026-11-27T04:49:35.505Z",
-                     *       "dueAtAtSubmit": null,
+                     *       "submittedAt": "2026-11-27T05:54:50.836Z",
+                     *       "dueAtAtSubmit": "2026-11-27T06:54:50.693Z",
                      *       "isLate": false,
                      *       "score": null,
                      *       "feedback": null,
@@ -51269,9 +51119,9 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Conflict",
                      *       "status": 409,
-                     *       "detail": "Your group's submission is graded and cannot be resubmitted.",
-                     *       "code": "INVALID_STATE",
-                     *       "message": "Your group's submission is graded and cannot be resubmitted."
+                     *       "detail": "The deadline of this assignment has passed.",
+                     *       "code": "DEADLINE_PASSED",
+                     *       "message": "The deadline of this assignment has passed."
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -52541,6 +52391,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "dueAt": "2026-11-27T06:54:50.693Z"
+                 *     }
+                 */
                 "application/json": {
                     dueAt?: string | null;
                 };
@@ -52553,6 +52408,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "groupId": "01a21b92-1e04-70f7-b867-06c0818eaae9",
+                     *       "dueAt": "2026-11-27T06:54:50.693Z"
+                     *     }
+                     */
                     "application/json": {
                         groupId: string;
                         dueAt: string | null;
@@ -52565,6 +52426,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "path",
+                     *           "field": "groupId",
+                     *           "message": "must be a group of this assignment's group set"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -52574,6 +52452,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -52583,6 +52471,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -52592,6 +52490,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -52662,70 +52570,32 @@ export interface operations {
                     /**
                      * @example {
                      *       "config": {
-                     *         "spaceGroupSetId": "01a21b57-d6f3-7533-9285-6058094565a1",
-                     *         "maxScore": 10,
+                     *         "spaceGroupSetId": "01a21b92-1df2-7735-95e2-c5e91106bf27",
+                     *         "maxScore": null,
                      *         "allowLateSubmit": false,
-                     *         "submissionMethod": "ALL_MEMBERS",
+                     *         "submissionMethod": "ANY_MEMBER",
                      *         "bodyRequired": false,
                      *         "fileRequired": false,
-                     *         "dueAt": null
+                     *         "dueAt": "2026-11-27T06:54:50.693Z"
                      *       },
                      *       "group": {
-                     *         "id": "01a21b57-d6f4-742c-bd3a-e9f0510803e8",
+                     *         "id": "01a21b92-1e04-70f7-b867-06c0818eaae9",
                      *         "name": "Red",
                      *         "members": [
                      *           {
-                     *             "profileId": "01a21b57-d66b-76d2-9240-555884f985ec",
-                     *             "displayName": "Alice",
-                     *             "submitted": true
+                     *             "profileId": "01a21b92-1ceb-72d8-b29f-c8fd8453d3d2",
+                     *             "displayName": "Ann",
+                     *             "submitted": false
                      *           },
                      *           {
-                     *             "profileId": "01a21b57-d673-7014-99e4-bdb08da01a11",
-                     *             "displayName": "Bob",
-                     *             "submitted": true
+                     *             "profileId": "01a21b92-1cf9-764c-b7a2-1df023097f63",
+                     *             "displayName": "Ben",
+                     *             "submitted": false
                      *           }
                      *         ]
                      *       },
-                     *       "latest": {
-                     *         "id": "01a21b57-dd72-700e-9207-7f0d63e9c66a",
-                     *         "groupId": "01a21b57-d6f4-742c-bd3a-e9f0510803e8",
-                     *         "groupName": "Red",
-                     *         "submitterUserId": "01a21b57-d673-7013-869e-c1e4fa7edb42",
-                     *         "submitterName": "Bob",
-                     *         "body": "Our work",
-                     *         "attachments": [],
-                     *         "revision": 2,
-                     *         "status": "RETURNED",
-                     *         "submittedAt": "2026-11-27T04:51:12.880Z",
-                     *         "dueAtAtSubmit": null,
-                     *         "isLate": false,
-                     *         "score": 9,
-                     *         "feedback": "Good",
-                     *         "gradedAt": "2026-11-27T04:51:12.928Z",
-                     *         "returnedAt": "2026-11-27T04:51:13.008Z",
-                     *         "similarity": null
-                     *       },
-                     *       "history": [
-                     *         {
-                     *           "id": "01a21b57-dd3d-711d-8747-42482204d5bf",
-                     *           "groupId": "01a21b57-d6f4-742c-bd3a-e9f0510803e8",
-                     *           "groupName": "Red",
-                     *           "submitterUserId": "01a21b57-d66b-76d1-b3a7-2cc7e2cd533f",
-                     *           "submitterName": "Alice",
-                     *           "body": "Our work",
-                     *           "attachments": [],
-                     *           "revision": 1,
-                     *           "status": "SUBMITTED",
-                     *           "submittedAt": "2026-11-27T04:51:12.827Z",
-                     *           "dueAtAtSubmit": null,
-                     *           "isLate": false,
-                     *           "score": null,
-                     *           "feedback": null,
-                     *           "gradedAt": null,
-                     *           "returnedAt": null,
-                     *           "similarity": null
-                     *         }
-                     *       ]
+                     *       "latest": null,
+                     *       "history": []
                      *     }
                      */
                     "application/json": {
@@ -54048,52 +53918,64 @@ export interface operations {
                      * @example {
                      *       "columns": [
                      *         {
-                     *           "contentId": "01a21b55-413f-74a6-9b62-724040d31e21",
+                     *           "contentId": "01a21b91-feb7-7229-a7a6-68b128ba7835",
+                     *           "columnId": null,
                      *           "type": "ASSIGNMENT",
-                     *           "title": "Essay, part 1",
-                     *           "maxScore": 10
+                     *           "title": "Essay",
+                     *           "maxScore": 10,
+                     *           "weight": 1
                      *         },
                      *         {
-                     *           "contentId": "01a21b55-4281-716e-a2ba-d75c3363afdf",
-                     *           "type": "GROUP_ASSIGNMENT",
-                     *           "title": "Project",
-                     *           "maxScore": 20
+                     *           "contentId": "01a21b91-fef4-75b1-a38a-2e80215d4e55",
+                     *           "columnId": null,
+                     *           "type": "ASSIGNMENT",
+                     *           "title": "Lab",
+                     *           "maxScore": 20,
+                     *           "weight": 3
                      *         }
                      *       ],
                      *       "rows": [
                      *         {
-                     *           "profileId": "01a21b55-3f5b-762d-9a9c-7703984b4150",
+                     *           "profileId": "01a21b91-fb71-7281-b2ea-1d03513edc71",
                      *           "displayName": "Alice",
                      *           "userId": null,
+                     *           "isActive": true,
                      *           "cells": [
                      *             {
-                     *               "contentId": "01a21b55-413f-74a6-9b62-724040d31e21",
+                     *               "contentId": "01a21b91-feb7-7229-a7a6-68b128ba7835",
+                     *               "columnId": null,
                      *               "score": 8,
                      *               "status": "RETURNED"
                      *             },
                      *             {
-                     *               "contentId": "01a21b55-4281-716e-a2ba-d75c3363afdf",
-                     *               "score": 15,
+                     *               "contentId": "01a21b91-fef4-75b1-a38a-2e80215d4e55",
+                     *               "columnId": null,
+                     *               "score": 10,
                      *               "status": "RETURNED"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "total": 65
                      *         },
                      *         {
-                     *           "profileId": "01a21b55-3f6c-7781-b8b0-02837eb91bf1",
-                     *           "displayName": "Bob",
+                     *           "profileId": "01a21b91-fc4a-75f7-8ffa-eb44994325b1",
+                     *           "displayName": "Carol",
                      *           "userId": null,
+                     *           "isActive": true,
                      *           "cells": [
                      *             {
-                     *               "contentId": "01a21b55-413f-74a6-9b62-724040d31e21",
-                     *               "score": 6,
-                     *               "status": "GRADED"
+                     *               "contentId": "01a21b91-feb7-7229-a7a6-68b128ba7835",
+                     *               "columnId": null,
+                     *               "score": null,
+                     *               "status": "NOT_SUBMITTED"
                      *             },
                      *             {
-                     *               "contentId": "01a21b55-4281-716e-a2ba-d75c3363afdf",
-                     *               "score": 18,
-                     *               "status": "RETURNED"
+                     *               "contentId": "01a21b91-fef4-75b1-a38a-2e80215d4e55",
+                     *               "columnId": null,
+                     *               "score": null,
+                     *               "status": "NOT_SUBMITTED"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "total": 50
                      *         }
                      *       ]
                      *     }
@@ -54137,6 +54019,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "query",
+                     *           "field": "includeInactive",
+                     *           "message": "must be true or false"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -54265,34 +54164,42 @@ export interface operations {
                      * @example {
                      *       "columns": [
                      *         {
-                     *           "contentId": "01a21b55-413f-74a6-9b62-724040d31e21",
+                     *           "contentId": "01a21b91-feb7-7229-a7a6-68b128ba7835",
+                     *           "columnId": null,
                      *           "type": "ASSIGNMENT",
-                     *           "title": "Essay, part 1",
-                     *           "maxScore": 10
+                     *           "title": "Essay",
+                     *           "maxScore": 10,
+                     *           "weight": 1
                      *         },
                      *         {
-                     *           "contentId": "01a21b55-4281-716e-a2ba-d75c3363afdf",
-                     *           "type": "GROUP_ASSIGNMENT",
-                     *           "title": "Project",
-                     *           "maxScore": 20
+                     *           "contentId": "01a21b91-fef4-75b1-a38a-2e80215d4e55",
+                     *           "columnId": null,
+                     *           "type": "ASSIGNMENT",
+                     *           "title": "Lab",
+                     *           "maxScore": 20,
+                     *           "weight": 3
                      *         }
                      *       ],
                      *       "row": {
-                     *         "profileId": "01a21b55-3f5b-762d-9a9c-7703984b4150",
+                     *         "profileId": "01a21b91-fb71-7281-b2ea-1d03513edc71",
                      *         "displayName": "Alice",
                      *         "userId": null,
+                     *         "isActive": true,
                      *         "cells": [
                      *           {
-                     *             "contentId": "01a21b55-413f-74a6-9b62-724040d31e21",
+                     *             "contentId": "01a21b91-feb7-7229-a7a6-68b128ba7835",
+                     *             "columnId": null,
                      *             "score": 8,
                      *             "status": "RETURNED"
                      *           },
                      *           {
-                     *             "contentId": "01a21b55-4281-716e-a2ba-d75c3363afdf",
-                     *             "score": 15,
+                     *             "contentId": "01a21b91-fef4-75b1-a38a-2e80215d4e55",
+                     *             "columnId": null,
+                     *             "score": 10,
                      *             "status": "RETURNED"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "total": 65
                      *       }
                      *     }
                      */
@@ -54450,6 +54357,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Oral exam",
+                 *       "maxScore": 50,
+                 *       "weight": 2
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: ls-chars-1-100
@@ -54468,6 +54382,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "01a21b92-029c-75d6-8149-a6641e5976a9",
+                     *       "title": "Oral exam",
+                     *       "maxScore": 50,
+                     *       "weight": 2
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         title: string;
@@ -54482,6 +54404,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "body",
+                     *           "field": "maxScore",
+                     *           "message": "must be a number above 0 (at most 100000)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -54491,6 +54430,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -54500,6 +54449,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -54509,6 +54468,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -54611,6 +54580,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -54673,6 +54652,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Oral",
+                 *       "weight": 2
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: ls-chars-1-100
@@ -54691,6 +54676,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "01a21b92-029c-75d6-8149-a6641e5976a9",
+                     *       "title": "Oral",
+                     *       "maxScore": 50,
+                     *       "weight": 2
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         title: string;
@@ -54705,6 +54698,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "body",
+                     *           "field": "maxScore",
+                     *           "message": "must be at least the highest score entered in this column"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -54732,6 +54742,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -54794,6 +54814,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scores": [
+                 *         {
+                 *           "profileId": "01a21b91-fb71-7281-b2ea-1d03513edc71",
+                 *           "score": 40
+                 *         },
+                 *         {
+                 *           "profileId": "01a21b91-fc4a-75f7-8ffa-eb44994325b1",
+                 *           "score": 25
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     scores: {
                         profileId: string;
@@ -54816,6 +54850,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "body",
+                     *           "field": "scores[0].score",
+                     *           "message": "must be at most the column's maxScore (50)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -54834,6 +54885,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -54904,6 +54965,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "weights": [
+                 *         {
+                 *           "contentId": "01a21b91-fef4-75b1-a38a-2e80215d4e55",
+                 *           "weight": 3
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     weights: {
                         contentId?: string;
@@ -54927,6 +54998,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "body",
+                     *           "field": "weights[0].contentId",
+                     *           "message": "must be a gradebook column of this space"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -54945,6 +55033,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -54954,6 +55052,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
