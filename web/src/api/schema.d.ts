@@ -11556,17 +11556,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b79-9dda-76e2-8d4c-95d48a2b8fc4",
+                     *       "id": "01a21b9a-afdf-7061-a69f-297b834fd02f",
                      *       "userId": null,
-                     *       "displayName": "Cho",
-                     *       "email": "member6-y60gm8@example.com",
+                     *       "displayName": "Member",
+                     *       "email": "member16-8hf0r1@example.com",
                      *       "role": {
                      *         "key": "member",
                      *         "name": "Member"
                      *       },
                      *       "isActive": false,
                      *       "lastLoginAt": null,
-                     *       "createdAt": "2026-11-27T05:28:04.826Z",
+                     *       "createdAt": "2026-11-27T06:04:12.127Z",
                      *       "pictureUrl": null,
                      *       "affiliation": null,
                      *       "externalMemberCode": null,
@@ -12359,6 +12359,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "guardians": [
+                     *         {
+                     *           "id": "01a21b9a-aec8-72a6-98bf-e3331abdbf50",
+                     *           "userId": "g0-1795759451848",
+                     *           "displayName": "G0",
+                     *           "email": "member11-hxfjuz@example.com"
+                     *         },
+                     *         {
+                     *           "id": "01a21b9a-aedc-746e-baad-3e98691d0faf",
+                     *           "userId": "g1-1795759451868",
+                     *           "displayName": "G1",
+                     *           "email": "member12-t8zov5@example.com"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description Oldest link first; at most 4 */
                         guardians: {
@@ -12385,6 +12403,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12394,6 +12422,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12403,6 +12441,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12464,6 +12512,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "guardianId": "01a21b9a-af07-7200-bbe4-6ecdbf306de1"
+                 *     }
+                 */
                 "application/json": {
                     guardianId: string;
                 };
@@ -12476,6 +12529,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "guardians": [
+                     *         {
+                     *           "id": "01a21b9a-aec8-72a6-98bf-e3331abdbf50",
+                     *           "userId": "g0-1795759451848",
+                     *           "displayName": "G0",
+                     *           "email": "member11-hxfjuz@example.com"
+                     *         },
+                     *         {
+                     *           "id": "01a21b9a-aedc-746e-baad-3e98691d0faf",
+                     *           "userId": "g1-1795759451868",
+                     *           "displayName": "G1",
+                     *           "email": "member12-t8zov5@example.com"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description Oldest link first; at most 4 */
                         guardians: {
@@ -12493,6 +12564,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "body",
+                     *           "field": "guardianId",
+                     *           "message": "is not an active member of this tenant"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12502,6 +12590,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12511,6 +12609,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12520,6 +12628,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12529,6 +12647,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This member is already a guardian of the student.",
+                     *       "code": "ALREADY_EXISTS",
+                     *       "message": "This member is already a guardian of the student."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12604,6 +12732,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12613,6 +12751,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12622,6 +12770,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -29013,7 +29171,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "History 9"
+                 *       "name": "Science"
                  *     }
                  */
                 "application/json": {
@@ -29040,8 +29198,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b91-fdcd-747d-a4fd-f065a6e19533",
-                     *       "name": "History 9",
+                     *       "id": "01a21b9a-a5dd-7570-9fbe-c2a349d49f9c",
+                     *       "name": "Science",
                      *       "representativeName": null,
                      *       "description": null,
                      *       "thumbnailUrl": null,
@@ -29063,7 +29221,7 @@ export interface operations {
                      *       "participantCount": 0,
                      *       "postCount": 0,
                      *       "contentCount": 0,
-                     *       "createdAt": "2026-11-27T05:54:42.251Z",
+                     *       "createdAt": "2026-11-27T06:04:09.564Z",
                      *       "fieldValues": []
                      *     }
                      */
@@ -31192,8 +31350,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "userIds": [
-                 *         "01a21b92-0ba3-70ae-8960-4b1ccf5699cf",
-                 *         "01a21b92-0bb2-7107-90f4-6e28160168ff"
+                 *         "01a21b9a-a490-75e1-bd7d-06a3ccae6782",
+                 *         "01a21b9a-a498-72b7-8719-0626f10a6ea4"
                  *       ],
                  *       "role": "PARTICIPANT"
                  *     }
@@ -31215,18 +31373,18 @@ export interface operations {
                      * @example {
                      *       "members": [
                      *         {
-                     *           "id": "01a21b92-0a41-7035-9dca-eb7630e1bdf7",
+                     *           "id": "01a21b9a-a37f-75ce-9ce0-89966b141713",
                      *           "userId": null,
                      *           "displayName": "Owner",
-                     *           "email": "owner-t8-3v1xx9@example.com",
+                     *           "email": "owner-t1-ohu25a@example.com",
                      *           "role": "ADMIN",
                      *           "isOwner": true
                      *         },
                      *         {
-                     *           "id": "01a21b92-0ba3-70ae-8960-4b1ccf5699cf",
+                     *           "id": "01a21b9a-a490-75e1-bd7d-06a3ccae6782",
                      *           "userId": null,
                      *           "displayName": "Alice",
-                     *           "email": "member11-hgqluj@example.com",
+                     *           "email": "member4-ec1s4m@example.com",
                      *           "role": "PARTICIPANT",
                      *           "isOwner": false
                      *         }
@@ -34773,9 +34931,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "type": "GROUP_ASSIGNMENT",
-                 *       "title": "GROUP_ASSIGNMENT",
-                 *       "nodeId": "01a21b92-1db8-7170-a360-fce586886537",
+                 *       "type": "ASSIGNMENT",
+                 *       "title": "submittedSoon",
+                 *       "nodeId": "01a21b9a-a56e-7670-ac3d-ccdca29af099",
                  *       "visibility": "SHARED"
                  *     }
                  */
@@ -34798,16 +34956,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b92-1e31-75c1-b961-4b2a8905844d",
-                     *       "type": "GROUP_ASSIGNMENT",
-                     *       "title": "GROUP_ASSIGNMENT",
+                     *       "id": "01a21b9a-a6a9-76b6-8c5e-092c11730c5f",
+                     *       "type": "ASSIGNMENT",
+                     *       "title": "submittedSoon",
                      *       "description": "",
                      *       "visibility": "SHARED",
-                     *       "authorProfileId": "01a21b92-1bb0-77af-a392-8a308f14f018",
+                     *       "authorProfileId": "01a21b9a-a37f-75cf-8a99-c51b44e50fc3",
                      *       "authorName": "Owner",
                      *       "ready": true,
-                     *       "createdAt": "2026-11-27T05:54:50.544Z",
-                     *       "updatedAt": "2026-11-27T05:54:50.544Z",
+                     *       "createdAt": "2026-11-27T06:04:09.755Z",
+                     *       "updatedAt": "2026-11-27T06:04:09.755Z",
                      *       "canManage": true,
                      *       "shares": [],
                      *       "attachments": []
@@ -36860,7 +37018,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "title": "Folder",
-                 *       "spaceId": "01a21b92-1d5f-77fb-bc13-a33d77988864"
+                 *       "spaceId": "01a21b9a-a5dd-7570-9fbe-c2a349d49f9c"
                  *     }
                  */
                 "application/json": {
@@ -36881,9 +37039,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b92-1db8-7170-a360-fce586886537",
+                     *       "id": "01a21b9a-a624-7114-a40a-d38ce7c11612",
                      *       "scope": "LIBRARY",
-                     *       "spaceId": "01a21b92-1d5f-77fb-bc13-a33d77988864",
+                     *       "spaceId": "01a21b9a-a5dd-7570-9fbe-c2a349d49f9c",
                      *       "parentId": null,
                      *       "title": "Folder",
                      *       "rank": "V",
@@ -40042,7 +40200,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "maxScore": 10
+                 *       "maxScore": 10,
+                 *       "allowLateSubmit": true,
+                 *       "dueAt": "2026-11-28T06:04:11.426Z"
                  *     }
                  */
                 "application/json": {
@@ -40065,11 +40225,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "maxScore": 10,
-                     *       "allowLateSubmit": false,
+                     *       "allowLateSubmit": true,
                      *       "allowResubmit": false,
                      *       "bodyRequired": false,
                      *       "fileRequired": false,
-                     *       "dueAt": null
+                     *       "dueAt": "2026-11-28T06:04:11.426Z"
                      *     }
                      */
                     "application/json": {
@@ -40941,7 +41101,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "body": "late"
+                 *       "body": "my work"
                  *     }
                  */
                 "application/json": {
@@ -40959,15 +41119,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b92-0462-7651-bae6-4a4a4eee3f7b",
-                     *       "profileId": "01a21b91-fc4a-75f7-8ffa-eb44994325b1",
-                     *       "displayName": "Carol",
-                     *       "body": "late",
+                     *       "id": "01a21b9a-a7dc-7611-a9a9-9daf94571694",
+                     *       "profileId": "01a21b9a-a490-75e2-b35b-1287badbce60",
+                     *       "displayName": "Alice",
+                     *       "body": "my work",
                      *       "attachments": [],
                      *       "revision": 1,
                      *       "status": "SUBMITTED",
-                     *       "submittedAt": "2026-11-27T05:54:43.936Z",
-                     *       "dueAtAtSubmit": null,
+                     *       "submittedAt": "2026-11-27T06:04:10.044Z",
+                     *       "dueAtAtSubmit": "2026-11-29T06:04:09.667Z",
                      *       "isLate": false,
                      *       "score": null,
                      *       "feedback": null,
@@ -41462,7 +41622,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "score": 10
+                 *       "score": 9
                  *     }
                  */
                 "application/json": {
@@ -41485,19 +41645,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b92-022d-73b2-a0cb-34ab56470a3a",
-                     *       "profileId": "01a21b91-fb71-7281-b2ea-1d03513edc71",
+                     *       "id": "01a21b9a-aae6-7700-977a-f2b3139717e8",
+                     *       "profileId": "01a21b9a-a490-75e2-b35b-1287badbce60",
                      *       "displayName": "Alice",
-                     *       "body": "x",
+                     *       "body": "my work",
                      *       "attachments": [],
                      *       "revision": 1,
                      *       "status": "GRADED",
-                     *       "submittedAt": "2026-11-27T05:54:43.371Z",
+                     *       "submittedAt": "2026-11-27T06:04:10.852Z",
                      *       "dueAtAtSubmit": null,
                      *       "isLate": false,
-                     *       "score": 10,
+                     *       "score": 9,
                      *       "feedback": null,
-                     *       "gradedAt": "2026-11-27T05:54:43.403Z",
+                     *       "gradedAt": "2026-11-27T06:04:11.147Z",
                      *       "returnedAt": null,
                      *       "rubricEvaluation": null,
                      *       "similarity": {
@@ -41960,24 +42120,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b92-022d-73b2-a0cb-34ab56470a3a",
-                     *       "profileId": "01a21b91-fb71-7281-b2ea-1d03513edc71",
+                     *       "id": "01a21b9a-aae6-7700-977a-f2b3139717e8",
+                     *       "profileId": "01a21b9a-a490-75e2-b35b-1287badbce60",
                      *       "displayName": "Alice",
-                     *       "body": "x",
+                     *       "body": "my work",
                      *       "attachments": [],
                      *       "revision": 1,
                      *       "status": "RETURNED",
-                     *       "submittedAt": "2026-11-27T05:54:43.371Z",
+                     *       "submittedAt": "2026-11-27T06:04:10.852Z",
                      *       "dueAtAtSubmit": null,
                      *       "isLate": false,
-                     *       "score": 10,
+                     *       "score": 9,
                      *       "feedback": null,
-                     *       "gradedAt": "2026-11-27T05:54:43.403Z",
-                     *       "returnedAt": "2026-11-27T05:54:43.437Z",
+                     *       "gradedAt": "2026-11-27T06:04:11.147Z",
+                     *       "returnedAt": "2026-11-27T06:04:11.284Z",
                      *       "rubricEvaluation": null,
                      *       "similarity": {
-                     *         "status": "COMPLETED",
-                     *         "copyRatio": 0,
+                     *         "status": "PENDING",
+                     *         "copyRatio": null,
                      *         "gptCopyRatio": null,
                      *         "matches": []
                      *       }
@@ -42310,7 +42470,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "dueAt": "2026-11-27T05:48:27.985Z"
+                 *       "dueAt": "2026-12-02T06:04:10.563Z"
                  *     }
                  */
                 "application/json": {
@@ -42327,8 +42487,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "profileId": "01a21b55-544f-73b8-9ac3-8813f05d82bd",
-                     *       "dueAt": "2026-11-27T05:48:27.985Z"
+                     *       "profileId": "01a21b9a-a490-75e2-b35b-1287badbce60",
+                     *       "dueAt": "2026-12-02T06:04:10.563Z"
                      *     }
                      */
                     "application/json": {
@@ -46645,10 +46805,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "spaceId": "01a21b79-9e69-7233-8e0f-543f4487ff9e",
-                 *       "title": "School closed",
-                 *       "content": "Snow",
-                 *       "isEmergency": true
+                 *       "spaceId": "01a21b9a-a4ed-74bb-b34e-cfe277d69df3",
+                 *       "title": "Later",
+                 *       "content": "x",
+                 *       "type": "NOTICE",
+                 *       "publishAt": "2026-11-29T06:04:11.683Z"
                  *     }
                  */
                 "application/json": {
@@ -46674,22 +46835,22 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b79-a29c-751f-bb4d-7cbd3821ebb2",
-                     *       "spaceId": "01a21b79-9e69-7233-8e0f-543f4487ff9e",
-                     *       "spaceName": "Notices",
-                     *       "index": 2,
-                     *       "title": "School closed",
-                     *       "content": "Snow",
+                     *       "id": "01a21b9a-ae24-77a8-b183-5ca6ed04e60a",
+                     *       "spaceId": "01a21b9a-a4ed-74bb-b34e-cfe277d69df3",
+                     *       "spaceName": "Maths",
+                     *       "index": 3,
+                     *       "title": "Later",
+                     *       "content": "x",
                      *       "type": "NOTICE",
                      *       "tags": [],
-                     *       "isEmergency": true,
+                     *       "isEmergency": false,
                      *       "isPinned": false,
                      *       "allowFileDownload": true,
-                     *       "status": "PUBLISHED",
-                     *       "publishAt": "2026-11-27T05:28:06.043Z",
+                     *       "status": "SCHEDULED",
+                     *       "publishAt": "2026-11-29T06:04:11.683Z",
                      *       "authorName": "Owner",
                      *       "attachments": [],
-                     *       "createdAt": "2026-11-27T05:28:06.043Z"
+                     *       "createdAt": "2026-11-27T06:04:11.684Z"
                      *     }
                      */
                     "application/json": {
@@ -54611,42 +54772,42 @@ export interface operations {
                      * @example {
                      *       "columns": [
                      *         {
-                     *           "contentId": "01a21b91-feb7-7229-a7a6-68b128ba7835",
+                     *           "contentId": "01a21b9a-a6a9-76b6-8c5e-092c11730c5f",
                      *           "columnId": null,
                      *           "type": "ASSIGNMENT",
-                     *           "title": "Essay",
+                     *           "title": "submittedSoon",
                      *           "maxScore": 10,
                      *           "weight": 1
                      *         },
                      *         {
-                     *           "contentId": "01a21b91-fef4-75b1-a38a-2e80215d4e55",
+                     *           "contentId": "01a21b9a-a858-715f-99f8-4c9026c90baa",
                      *           "columnId": null,
                      *           "type": "ASSIGNMENT",
-                     *           "title": "Lab",
-                     *           "maxScore": 20,
-                     *           "weight": 3
+                     *           "title": "openSoon",
+                     *           "maxScore": 10,
+                     *           "weight": 1
                      *         }
                      *       ],
                      *       "row": {
-                     *         "profileId": "01a21b91-fb71-7281-b2ea-1d03513edc71",
+                     *         "profileId": "01a21b9a-a490-75e2-b35b-1287badbce60",
                      *         "displayName": "Alice",
                      *         "userId": null,
                      *         "isActive": true,
                      *         "cells": [
                      *           {
-                     *             "contentId": "01a21b91-feb7-7229-a7a6-68b128ba7835",
+                     *             "contentId": "01a21b9a-a6a9-76b6-8c5e-092c11730c5f",
                      *             "columnId": null,
-                     *             "score": 8,
-                     *             "status": "RETURNED"
+                     *             "score": null,
+                     *             "status": "SUBMITTED"
                      *           },
                      *           {
-                     *             "contentId": "01a21b91-fef4-75b1-a38a-2e80215d4e55",
+                     *             "contentId": "01a21b9a-a858-715f-99f8-4c9026c90baa",
                      *             "columnId": null,
-                     *             "score": 10,
-                     *             "status": "RETURNED"
+                     *             "score": null,
+                     *             "status": "NOT_SUBMITTED"
                      *           }
                      *         ],
-                     *         "total": 65
+                     *         "total": 90
                      *       }
                      *     }
                      */
@@ -55574,6 +55735,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "01a21b9a-a490-75e1-bd7d-06a3ccae6782",
+                     *         "displayName": "Alice",
+                     *         "spaces": [
+                     *           {
+                     *             "id": "01a21b9a-a4ed-74bb-b34e-cfe277d69df3",
+                     *             "name": "Maths",
+                     *             "isActive": true
+                     *           }
+                     *         ]
+                     *       },
+                     *       {
+                     *         "id": "01a21b9a-a49f-70f5-81a2-eac151375e2c",
+                     *         "displayName": "Carol",
+                     *         "spaces": [
+                     *           {
+                     *             "id": "01a21b9a-a4ed-74bb-b34e-cfe277d69df3",
+                     *             "name": "Maths",
+                     *             "isActive": true
+                     *           },
+                     *           {
+                     *             "id": "01a21b9a-a5dd-7570-9fbe-c2a349d49f9c",
+                     *             "name": "Science",
+                     *             "isActive": true
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         id: string;
                         displayName: string;
@@ -55600,6 +55792,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -55685,6 +55887,148 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "student": {
+                     *         "id": "01a21b9a-a49f-70f5-81a2-eac151375e2c",
+                     *         "displayName": "Carol"
+                     *       },
+                     *       "spaces": [
+                     *         {
+                     *           "spaceId": "01a21b9a-a4ed-74bb-b34e-cfe277d69df3",
+                     *           "name": "Maths",
+                     *           "grades": {
+                     *             "columns": [
+                     *               {
+                     *                 "contentId": "01a21b9a-a6a9-76b6-8c5e-092c11730c5f",
+                     *                 "columnId": null,
+                     *                 "type": "ASSIGNMENT",
+                     *                 "title": "submittedSoon",
+                     *                 "maxScore": 10,
+                     *                 "weight": 1
+                     *               },
+                     *               {
+                     *                 "contentId": "01a21b9a-a858-715f-99f8-4c9026c90baa",
+                     *                 "columnId": null,
+                     *                 "type": "ASSIGNMENT",
+                     *                 "title": "openSoon",
+                     *                 "maxScore": 10,
+                     *                 "weight": 1
+                     *               }
+                     *             ],
+                     *             "row": {
+                     *               "profileId": "01a21b9a-a49f-70f6-93f1-21ab511ecabc",
+                     *               "displayName": "Carol",
+                     *               "userId": null,
+                     *               "isActive": true,
+                     *               "cells": [
+                     *                 {
+                     *                   "contentId": "01a21b9a-a6a9-76b6-8c5e-092c11730c5f",
+                     *                   "columnId": null,
+                     *                   "score": null,
+                     *                   "status": "NOT_SUBMITTED"
+                     *                 },
+                     *                 {
+                     *                   "contentId": "01a21b9a-a858-715f-99f8-4c9026c90baa",
+                     *                   "columnId": null,
+                     *                   "score": null,
+                     *                   "status": "NOT_SUBMITTED"
+                     *                 }
+                     *               ],
+                     *               "total": null
+                     *             }
+                     *           },
+                     *           "dueSoon": [
+                     *             {
+                     *               "contentId": "01a21b9a-a6a9-76b6-8c5e-092c11730c5f",
+                     *               "title": "submittedSoon",
+                     *               "type": "ASSIGNMENT",
+                     *               "submitted": false,
+                     *               "dueAt": "2026-11-29T06:04:09.667Z"
+                     *             },
+                     *             {
+                     *               "contentId": "01a21b9a-a858-715f-99f8-4c9026c90baa",
+                     *               "title": "openSoon",
+                     *               "type": "ASSIGNMENT",
+                     *               "submitted": false,
+                     *               "dueAt": "2026-11-30T06:04:10.183Z"
+                     *             }
+                     *           ],
+                     *           "missing": [
+                     *             {
+                     *               "contentId": "01a21b9a-a9a8-7165-90fd-c0c394ed9f0e",
+                     *               "title": "extended",
+                     *               "type": "ASSIGNMENT",
+                     *               "dueAt": "2026-11-26T06:04:10.519Z"
+                     *             },
+                     *             {
+                     *               "contentId": "01a21b9a-a957-77fb-8e5e-9d3ed1df6031",
+                     *               "title": "late",
+                     *               "type": "ASSIGNMENT",
+                     *               "dueAt": "2026-11-25T06:04:10.333Z"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "spaceId": "01a21b9a-a5dd-7570-9fbe-c2a349d49f9c",
+                     *           "name": "Science",
+                     *           "grades": {
+                     *             "columns": [
+                     *               {
+                     *                 "contentId": "01a21b9a-ad32-771d-8b8c-84169b1be22c",
+                     *                 "columnId": null,
+                     *                 "type": "ASSIGNMENT",
+                     *                 "title": "scienceLab",
+                     *                 "maxScore": 10,
+                     *                 "weight": 1
+                     *               }
+                     *             ],
+                     *             "row": {
+                     *               "profileId": "01a21b9a-a49f-70f6-93f1-21ab511ecabc",
+                     *               "displayName": "Carol",
+                     *               "userId": null,
+                     *               "isActive": true,
+                     *               "cells": [
+                     *                 {
+                     *                   "contentId": "01a21b9a-ad32-771d-8b8c-84169b1be22c",
+                     *                   "columnId": null,
+                     *                   "score": null,
+                     *                   "status": "NOT_SUBMITTED"
+                     *                 }
+                     *               ],
+                     *               "total": null
+                     *             }
+                     *           },
+                     *           "dueSoon": [
+                     *             {
+                     *               "contentId": "01a21b9a-ad32-771d-8b8c-84169b1be22c",
+                     *               "title": "scienceLab",
+                     *               "type": "ASSIGNMENT",
+                     *               "submitted": false,
+                     *               "dueAt": "2026-11-28T06:04:11.426Z"
+                     *             }
+                     *           ],
+                     *           "missing": []
+                     *         }
+                     *       ],
+                     *       "recentNotices": [
+                     *         {
+                     *           "postId": "01a21b9a-adce-70ff-97c4-277cafbf47ca",
+                     *           "spaceId": "01a21b9a-a5dd-7570-9fbe-c2a349d49f9c",
+                     *           "title": "School closed",
+                     *           "isEmergency": true,
+                     *           "publishAt": "2026-11-27T06:04:11.582Z"
+                     *         },
+                     *         {
+                     *           "postId": "01a21b9a-ad61-7793-80d7-4f8e3c84c03a",
+                     *           "spaceId": "01a21b9a-a4ed-74bb-b34e-cfe277d69df3",
+                     *           "title": "Trip on Friday",
+                     *           "isEmergency": false,
+                     *           "publishAt": "2026-11-27T06:04:11.488Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         student: {
                             id: string;
@@ -55776,6 +56120,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -55794,6 +56148,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -55867,36 +56231,36 @@ export interface operations {
                      * @example {
                      *       "notifications": [
                      *         {
-                     *           "id": "01a21b79-a330-73bf-81ab-c8f638b56e20",
-                     *           "kind": "POST",
-                     *           "spaceId": "01a21b79-9e69-7233-8e0f-543f4487ff9e",
-                     *           "spaceName": "Notices",
+                     *           "id": "01a21b9a-b4a2-74c2-a2d6-41c4c8678788",
+                     *           "kind": "GUARDIAN_EMERGENCY",
+                     *           "spaceId": "01a21b9a-a4ed-74bb-b34e-cfe277d69df3",
+                     *           "spaceName": "Maths",
                      *           "recordType": "POST",
-                     *           "recordId": "01a21b79-a330-73bc-be2a-93008ab2af61",
-                     *           "titleKo": "P1",
-                     *           "titleEn": "P1",
-                     *           "bodyPreview": "",
-                     *           "url": "/spaces?space=01a21b79-9e69-7233-8e0f-543f4487ff9e&tab=stream&post=01a21b79-a330-73bc-be2a-93008ab2af61",
-                     *           "createdAt": "2026-11-27T05:28:06.172Z",
+                     *           "recordId": "01a21b9a-b49c-736d-921f-4f4e4ada6209",
+                     *           "titleKo": "[Carol] All clear",
+                     *           "titleEn": "[Carol] All clear",
+                     *           "bodyPreview": "Back",
+                     *           "url": "/spaces?space=01a21b9a-a4ed-74bb-b34e-cfe277d69df3&tab=stream&post=01a21b9a-b49c-736d-921f-4f4e4ada6209",
+                     *           "createdAt": "2026-11-27T06:04:13.339Z",
                      *           "readAt": null
                      *         },
                      *         {
-                     *           "id": "01a21b79-a29d-7143-9f92-19e21901fbea",
-                     *           "kind": "EMERGENCY",
-                     *           "spaceId": "01a21b79-9e69-7233-8e0f-543f4487ff9e",
-                     *           "spaceName": "Notices",
+                     *           "id": "01a21b9a-b4a2-74c0-988f-f9db85f0b015",
+                     *           "kind": "GUARDIAN_EMERGENCY",
+                     *           "spaceId": "01a21b9a-a4ed-74bb-b34e-cfe277d69df3",
+                     *           "spaceName": "Maths",
                      *           "recordType": "POST",
-                     *           "recordId": "01a21b79-a29c-751f-bb4d-7cbd3821ebb2",
-                     *           "titleKo": "School closed",
-                     *           "titleEn": "School closed",
-                     *           "bodyPreview": "Snow",
-                     *           "url": "/spaces?space=01a21b79-9e69-7233-8e0f-543f4487ff9e&tab=stream&post=01a21b79-a29c-751f-bb4d-7cbd3821ebb2",
-                     *           "createdAt": "2026-11-27T05:28:06.043Z",
+                     *           "recordId": "01a21b9a-b49c-736d-921f-4f4e4ada6209",
+                     *           "titleKo": "[Alice] All clear",
+                     *           "titleEn": "[Alice] All clear",
+                     *           "bodyPreview": "Back",
+                     *           "url": "/spaces?space=01a21b9a-a4ed-74bb-b34e-cfe277d69df3&tab=stream&post=01a21b9a-b49c-736d-921f-4f4e4ada6209",
+                     *           "createdAt": "2026-11-27T06:04:13.339Z",
                      *           "readAt": null
                      *         }
                      *       ],
-                     *       "unreadCount": 6,
-                     *       "nextCursor": "WzE3OTU3NTcyODYwNDMsIjAxYTIxYjc5LWEyOWQtNzE0My05ZjkyLTE5ZTIxOTAxZmJlYSJd.JC5fGSnnEokwdLnMbGpJiCZShnxws4hPVjtirr_yu6o"
+                     *       "unreadCount": 4,
+                     *       "nextCursor": null
                      *     }
                      */
                     "application/json": {
