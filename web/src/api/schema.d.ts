@@ -11556,17 +11556,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b9a-afdf-7061-a69f-297b834fd02f",
+                     *       "id": "01a21bac-5631-72fb-96cb-ea6b4bb1b168",
                      *       "userId": null,
                      *       "displayName": "Member",
-                     *       "email": "member16-8hf0r1@example.com",
+                     *       "email": "member33-g15h45@example.com",
                      *       "role": {
                      *         "key": "member",
                      *         "name": "Member"
                      *       },
                      *       "isActive": false,
                      *       "lastLoginAt": null,
-                     *       "createdAt": "2026-11-27T06:04:12.127Z",
+                     *       "createdAt": "2026-11-27T06:23:28.817Z",
                      *       "pictureUrl": null,
                      *       "affiliation": null,
                      *       "externalMemberCode": null,
@@ -12363,16 +12363,16 @@ export interface operations {
                      * @example {
                      *       "guardians": [
                      *         {
-                     *           "id": "01a21b9a-aec8-72a6-98bf-e3331abdbf50",
-                     *           "userId": "g0-1795759451848",
+                     *           "id": "01a21bac-559b-748c-b26a-df54b3fde08f",
+                     *           "userId": "g0-1795760608666",
                      *           "displayName": "G0",
-                     *           "email": "member11-hxfjuz@example.com"
+                     *           "email": "member28-zc47yp@example.com"
                      *         },
                      *         {
-                     *           "id": "01a21b9a-aedc-746e-baad-3e98691d0faf",
-                     *           "userId": "g1-1795759451868",
+                     *           "id": "01a21bac-55b2-75d7-aa10-771317cb997b",
+                     *           "userId": "g1-1795760608690",
                      *           "displayName": "G1",
-                     *           "email": "member12-t8zov5@example.com"
+                     *           "email": "member29-bhr6dx@example.com"
                      *         }
                      *       ]
                      *     }
@@ -12514,7 +12514,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "guardianId": "01a21b9a-af07-7200-bbe4-6ecdbf306de1"
+                 *       "guardianId": "01a21bac-55ce-7702-a5e1-caef3bd2ae9f"
                  *     }
                  */
                 "application/json": {
@@ -12533,16 +12533,16 @@ export interface operations {
                      * @example {
                      *       "guardians": [
                      *         {
-                     *           "id": "01a21b9a-aec8-72a6-98bf-e3331abdbf50",
-                     *           "userId": "g0-1795759451848",
+                     *           "id": "01a21bac-559b-748c-b26a-df54b3fde08f",
+                     *           "userId": "g0-1795760608666",
                      *           "displayName": "G0",
-                     *           "email": "member11-hxfjuz@example.com"
+                     *           "email": "member28-zc47yp@example.com"
                      *         },
                      *         {
-                     *           "id": "01a21b9a-aedc-746e-baad-3e98691d0faf",
-                     *           "userId": "g1-1795759451868",
+                     *           "id": "01a21bac-55b2-75d7-aa10-771317cb997b",
+                     *           "userId": "g1-1795760608690",
                      *           "displayName": "G1",
-                     *           "email": "member12-t8zov5@example.com"
+                     *           "email": "member29-bhr6dx@example.com"
                      *         }
                      *       ]
                      *     }
@@ -29171,7 +29171,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Science"
+                 *       "name": "Open day",
+                 *       "isPublic": true
                  *     }
                  */
                 "application/json": {
@@ -29198,14 +29199,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b9a-a5dd-7570-9fbe-c2a349d49f9c",
-                     *       "name": "Science",
+                     *       "id": "01a21bac-2be2-719f-b7ab-736c7167ed06",
+                     *       "name": "Open day",
                      *       "representativeName": null,
                      *       "description": null,
                      *       "thumbnailUrl": null,
                      *       "semester": null,
                      *       "isActive": true,
-                     *       "isPublic": false,
+                     *       "isPublic": true,
                      *       "autoJoin": false,
                      *       "exitRestricted": false,
                      *       "allowFileDownload": true,
@@ -29221,7 +29222,7 @@ export interface operations {
                      *       "participantCount": 0,
                      *       "postCount": 0,
                      *       "contentCount": 0,
-                     *       "createdAt": "2026-11-27T06:04:09.564Z",
+                     *       "createdAt": "2026-11-27T06:23:17.986Z",
                      *       "fieldValues": []
                      *     }
                      */
@@ -31350,8 +31351,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "userIds": [
-                 *         "01a21b9a-a490-75e1-bd7d-06a3ccae6782",
-                 *         "01a21b9a-a498-72b7-8719-0626f10a6ea4"
+                 *         "01a21bac-47ee-7322-8be5-3c53a482b404",
+                 *         "01a21bac-47fa-7141-9b32-a51d552b5e37"
                  *       ],
                  *       "role": "PARTICIPANT"
                  *     }
@@ -31373,18 +31374,18 @@ export interface operations {
                      * @example {
                      *       "members": [
                      *         {
-                     *           "id": "01a21b9a-a37f-75ce-9ce0-89966b141713",
+                     *           "id": "01a21bac-4604-703c-aef7-6bd9d6c7e079",
                      *           "userId": null,
                      *           "displayName": "Owner",
-                     *           "email": "owner-t1-ohu25a@example.com",
+                     *           "email": "owner-t18-q4uj4o@example.com",
                      *           "role": "ADMIN",
                      *           "isOwner": true
                      *         },
                      *         {
-                     *           "id": "01a21b9a-a490-75e1-bd7d-06a3ccae6782",
+                     *           "id": "01a21bac-47ee-7322-8be5-3c53a482b404",
                      *           "userId": null,
                      *           "displayName": "Alice",
-                     *           "email": "member4-ec1s4m@example.com",
+                     *           "email": "member21-boa4ia@example.com",
                      *           "role": "PARTICIPANT",
                      *           "isOwner": false
                      *         }
@@ -33297,14 +33298,8 @@ export interface operations {
                  *         {
                  *           "name": "Red",
                  *           "memberIds": [
-                 *             "01a21b92-1ceb-72d7-b9f2-722ac3dc6d93",
-                 *             "01a21b92-1cf9-764b-9a07-481b14628701"
-                 *           ]
-                 *         },
-                 *         {
-                 *           "name": "Blue",
-                 *           "memberIds": [
-                 *             "01a21b92-1d0c-7138-bcb6-95afc98ba0b1"
+                 *             "01a21bac-1d57-71b8-971c-0e3a38d3e153",
+                 *             "01a21bac-1d59-776b-ad66-fa1db7f6720b"
                  *           ]
                  *         }
                  *       ]
@@ -33329,39 +33324,28 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b92-1df2-7735-95e2-c5e91106bf27",
-                     *       "spaceId": "01a21b92-1d5f-77fb-bc13-a33d77988864",
+                     *       "id": "01a21bac-1fdc-716f-bae7-0006a7d7fc5c",
+                     *       "spaceId": "01a21bac-1dfd-72ef-ac61-7a21bffb0fe7",
                      *       "name": "Teams",
                      *       "groups": [
                      *         {
-                     *           "id": "01a21b92-1e04-70f7-b867-06c0818eaae9",
+                     *           "id": "01a21bac-1fdc-7170-86da-e551c32c4ca2",
                      *           "name": "Red",
                      *           "members": [
                      *             {
-                     *               "id": "01a21b92-1ceb-72d7-b9f2-722ac3dc6d93",
+                     *               "id": "01a21bac-1d57-71b8-971c-0e3a38d3e153",
                      *               "userId": null,
-                     *               "displayName": "Ann"
+                     *               "displayName": "Alice"
                      *             },
                      *             {
-                     *               "id": "01a21b92-1cf9-764b-9a07-481b14628701",
+                     *               "id": "01a21bac-1d59-776b-ad66-fa1db7f6720b",
                      *               "userId": null,
-                     *               "displayName": "Ben"
-                     *             }
-                     *           ]
-                     *         },
-                     *         {
-                     *           "id": "01a21b92-1e04-70f8-8e51-13a7aa2c545c",
-                     *           "name": "Blue",
-                     *           "members": [
-                     *             {
-                     *               "id": "01a21b92-1d0c-7138-bcb6-95afc98ba0b1",
-                     *               "userId": null,
-                     *               "displayName": "Cid"
+                     *               "displayName": "Bob"
                      *             }
                      *           ]
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-27T05:54:50.480Z"
+                     *       "createdAt": "2026-11-27T06:23:14.893Z"
                      *     }
                      */
                     "application/json": {
@@ -34932,9 +34916,9 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "ASSIGNMENT",
-                 *       "title": "submittedSoon",
-                 *       "nodeId": "01a21b9a-a56e-7670-ac3d-ccdca29af099",
-                 *       "visibility": "SHARED"
+                 *       "title": "Draft homework",
+                 *       "nodeId": "01a21bac-1ee1-7252-9f76-49f3e3073c71",
+                 *       "visibility": "PRIVATE"
                  *     }
                  */
                 "application/json": {
@@ -34956,16 +34940,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b9a-a6a9-76b6-8c5e-092c11730c5f",
+                     *       "id": "01a21bac-1f72-73d4-97aa-9d06b0e7ce06",
                      *       "type": "ASSIGNMENT",
-                     *       "title": "submittedSoon",
+                     *       "title": "Draft homework",
                      *       "description": "",
-                     *       "visibility": "SHARED",
-                     *       "authorProfileId": "01a21b9a-a37f-75cf-8a99-c51b44e50fc3",
+                     *       "visibility": "PRIVATE",
+                     *       "authorProfileId": "01a21bac-1b89-72e4-9f05-5720f3e51e30",
                      *       "authorName": "Owner",
                      *       "ready": true,
-                     *       "createdAt": "2026-11-27T06:04:09.755Z",
-                     *       "updatedAt": "2026-11-27T06:04:09.755Z",
+                     *       "createdAt": "2026-11-27T06:23:14.797Z",
+                     *       "updatedAt": "2026-11-27T06:23:14.797Z",
                      *       "canManage": true,
                      *       "shares": [],
                      *       "attachments": []
@@ -37018,7 +37002,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "title": "Folder",
-                 *       "spaceId": "01a21b9a-a5dd-7570-9fbe-c2a349d49f9c"
+                 *       "spaceId": "01a21bac-4991-741d-b43d-0fafa24144f3"
                  *     }
                  */
                 "application/json": {
@@ -37039,9 +37023,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b9a-a624-7114-a40a-d38ce7c11612",
+                     *       "id": "01a21bac-49d6-75d2-a62f-a3358a90478f",
                      *       "scope": "LIBRARY",
-                     *       "spaceId": "01a21b9a-a5dd-7570-9fbe-c2a349d49f9c",
+                     *       "spaceId": "01a21bac-4991-741d-b43d-0fafa24144f3",
                      *       "parentId": null,
                      *       "title": "Folder",
                      *       "rank": "V",
@@ -40202,7 +40186,7 @@ export interface operations {
                  * @example {
                  *       "maxScore": 10,
                  *       "allowLateSubmit": true,
-                 *       "dueAt": "2026-11-28T06:04:11.426Z"
+                 *       "dueAt": "2026-11-28T06:23:27.870Z"
                  *     }
                  */
                 "application/json": {
@@ -40229,7 +40213,7 @@ export interface operations {
                      *       "allowResubmit": false,
                      *       "bodyRequired": false,
                      *       "fileRequired": false,
-                     *       "dueAt": "2026-11-28T06:04:11.426Z"
+                     *       "dueAt": "2026-11-28T06:23:27.870Z"
                      *     }
                      */
                     "application/json": {
@@ -40853,14 +40837,14 @@ export interface operations {
                      *       "totalPages": 1,
                      *       "submissions": [
                      *         {
-                     *           "id": "01a21b92-0462-7651-bae6-4a4a4eee3f7b",
-                     *           "profileId": "01a21b91-fc4a-75f7-8ffa-eb44994325b1",
+                     *           "id": "01a21bac-3f68-7032-8107-6e0eb3dca164",
+                     *           "profileId": "01a21bac-3570-75c3-a306-95f34fc64028",
                      *           "displayName": "Carol",
                      *           "body": "late",
                      *           "attachments": [],
                      *           "revision": 1,
                      *           "status": "SUBMITTED",
-                     *           "submittedAt": "2026-11-27T05:54:43.936Z",
+                     *           "submittedAt": "2026-11-27T06:23:22.972Z",
                      *           "dueAtAtSubmit": null,
                      *           "isLate": false,
                      *           "score": null,
@@ -40876,20 +40860,20 @@ export interface operations {
                      *           }
                      *         },
                      *         {
-                     *           "id": "01a21b92-0442-718f-874e-0d90e4f43c0f",
-                     *           "profileId": "01a21b91-fb71-7281-b2ea-1d03513edc71",
+                     *           "id": "01a21bac-3eec-713c-b800-13ac6445738e",
+                     *           "profileId": "01a21bac-354f-735f-82d8-80a77db51620",
                      *           "displayName": "Alice",
                      *           "body": "x",
                      *           "attachments": [],
                      *           "revision": 1,
                      *           "status": "RETURNED",
-                     *           "submittedAt": "2026-11-27T05:54:43.904Z",
+                     *           "submittedAt": "2026-11-27T06:23:22.828Z",
                      *           "dueAtAtSubmit": null,
                      *           "isLate": false,
                      *           "score": 7,
                      *           "feedback": null,
-                     *           "gradedAt": "2026-11-27T05:54:43.913Z",
-                     *           "returnedAt": "2026-11-27T05:54:44.038Z",
+                     *           "gradedAt": "2026-11-27T06:23:22.915Z",
+                     *           "returnedAt": "2026-11-27T06:23:23.240Z",
                      *           "rubricEvaluation": null,
                      *           "similarity": {
                      *             "status": "COMPLETED",
@@ -41119,15 +41103,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b9a-a7dc-7611-a9a9-9daf94571694",
-                     *       "profileId": "01a21b9a-a490-75e2-b35b-1287badbce60",
+                     *       "id": "01a21bac-4b89-7100-99a9-cea32e091e17",
+                     *       "profileId": "01a21bac-47ee-7323-a4d1-e738396db931",
                      *       "displayName": "Alice",
                      *       "body": "my work",
                      *       "attachments": [],
                      *       "revision": 1,
                      *       "status": "SUBMITTED",
-                     *       "submittedAt": "2026-11-27T06:04:10.044Z",
-                     *       "dueAtAtSubmit": "2026-11-29T06:04:09.667Z",
+                     *       "submittedAt": "2026-11-27T06:23:26.066Z",
+                     *       "dueAtAtSubmit": "2026-11-29T06:23:25.686Z",
                      *       "isLate": false,
                      *       "score": null,
                      *       "feedback": null,
@@ -41645,19 +41629,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b9a-aae6-7700-977a-f2b3139717e8",
-                     *       "profileId": "01a21b9a-a490-75e2-b35b-1287badbce60",
+                     *       "id": "01a21bac-5187-773f-8d85-7536de09811b",
+                     *       "profileId": "01a21bac-47ee-7323-a4d1-e738396db931",
                      *       "displayName": "Alice",
                      *       "body": "my work",
                      *       "attachments": [],
                      *       "revision": 1,
                      *       "status": "GRADED",
-                     *       "submittedAt": "2026-11-27T06:04:10.852Z",
+                     *       "submittedAt": "2026-11-27T06:23:27.611Z",
                      *       "dueAtAtSubmit": null,
                      *       "isLate": false,
                      *       "score": 9,
                      *       "feedback": null,
-                     *       "gradedAt": "2026-11-27T06:04:11.147Z",
+                     *       "gradedAt": "2026-11-27T06:23:27.794Z",
                      *       "returnedAt": null,
                      *       "rubricEvaluation": null,
                      *       "similarity": {
@@ -42120,20 +42104,20 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b9a-aae6-7700-977a-f2b3139717e8",
-                     *       "profileId": "01a21b9a-a490-75e2-b35b-1287badbce60",
+                     *       "id": "01a21bac-5187-773f-8d85-7536de09811b",
+                     *       "profileId": "01a21bac-47ee-7323-a4d1-e738396db931",
                      *       "displayName": "Alice",
                      *       "body": "my work",
                      *       "attachments": [],
                      *       "revision": 1,
                      *       "status": "RETURNED",
-                     *       "submittedAt": "2026-11-27T06:04:10.852Z",
+                     *       "submittedAt": "2026-11-27T06:23:27.611Z",
                      *       "dueAtAtSubmit": null,
                      *       "isLate": false,
                      *       "score": 9,
                      *       "feedback": null,
-                     *       "gradedAt": "2026-11-27T06:04:11.147Z",
-                     *       "returnedAt": "2026-11-27T06:04:11.284Z",
+                     *       "gradedAt": "2026-11-27T06:23:27.794Z",
+                     *       "returnedAt": "2026-11-27T06:23:27.837Z",
                      *       "rubricEvaluation": null,
                      *       "similarity": {
                      *         "status": "PENDING",
@@ -42470,7 +42454,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "dueAt": "2026-12-02T06:04:10.563Z"
+                 *       "dueAt": "2026-12-02T06:23:26.861Z"
                  *     }
                  */
                 "application/json": {
@@ -42487,8 +42471,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "profileId": "01a21b9a-a490-75e2-b35b-1287badbce60",
-                     *       "dueAt": "2026-12-02T06:04:10.563Z"
+                     *       "profileId": "01a21bac-47ee-7323-a4d1-e738396db931",
+                     *       "dueAt": "2026-12-02T06:23:26.861Z"
                      *     }
                      */
                     "application/json": {
@@ -42647,20 +42631,20 @@ export interface operations {
                     /**
                      * @example {
                      *       "latest": {
-                     *         "id": "01a21b92-0442-718f-874e-0d90e4f43c0f",
-                     *         "profileId": "01a21b91-fb71-7281-b2ea-1d03513edc71",
+                     *         "id": "01a21bac-3eec-713c-b800-13ac6445738e",
+                     *         "profileId": "01a21bac-354f-735f-82d8-80a77db51620",
                      *         "displayName": "Alice",
                      *         "body": "x",
                      *         "attachments": [],
                      *         "revision": 1,
                      *         "status": "RETURNED",
-                     *         "submittedAt": "2026-11-27T05:54:43.904Z",
+                     *         "submittedAt": "2026-11-27T06:23:22.828Z",
                      *         "dueAtAtSubmit": null,
                      *         "isLate": false,
                      *         "score": 7,
                      *         "feedback": null,
-                     *         "gradedAt": "2026-11-27T05:54:43.913Z",
-                     *         "returnedAt": "2026-11-27T05:54:44.038Z",
+                     *         "gradedAt": "2026-11-27T06:23:22.915Z",
+                     *         "returnedAt": "2026-11-27T06:23:23.240Z",
                      *         "rubricEvaluation": null,
                      *         "similarity": null
                      *       },
@@ -46805,11 +46789,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "spaceId": "01a21b9a-a4ed-74bb-b34e-cfe277d69df3",
+                 *       "spaceId": "01a21bac-4886-7434-9124-a433dcb480eb",
                  *       "title": "Later",
                  *       "content": "x",
                  *       "type": "NOTICE",
-                 *       "publishAt": "2026-11-29T06:04:11.683Z"
+                 *       "publishAt": "2026-11-29T06:23:28.484Z"
                  *     }
                  */
                 "application/json": {
@@ -46835,8 +46819,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b9a-ae24-77a8-b183-5ca6ed04e60a",
-                     *       "spaceId": "01a21b9a-a4ed-74bb-b34e-cfe277d69df3",
+                     *       "id": "01a21bac-54f0-73c6-b6c2-3e7cc64078a6",
+                     *       "spaceId": "01a21bac-4886-7434-9124-a433dcb480eb",
                      *       "spaceName": "Maths",
                      *       "index": 3,
                      *       "title": "Later",
@@ -46847,10 +46831,10 @@ export interface operations {
                      *       "isPinned": false,
                      *       "allowFileDownload": true,
                      *       "status": "SCHEDULED",
-                     *       "publishAt": "2026-11-29T06:04:11.683Z",
+                     *       "publishAt": "2026-11-29T06:23:28.484Z",
                      *       "authorName": "Owner",
                      *       "attachments": [],
-                     *       "createdAt": "2026-11-27T06:04:11.684Z"
+                     *       "createdAt": "2026-11-27T06:23:28.496Z"
                      *     }
                      */
                     "application/json": {
@@ -48463,21 +48447,34 @@ export interface operations {
                  *       "questions": [
                  *         {
                  *           "type": "SINGLE",
-                 *           "body": "g is?",
+                 *           "body": "2+2",
                  *           "point": 2,
                  *           "options": [
                  *             {
-                 *               "body": "9.8",
+                 *               "body": "4",
                  *               "isCorrect": true
                  *             },
                  *             {
-                 *               "body": "3"
+                 *               "body": "5"
+                 *             }
+                 *           ]
+                 *         },
+                 *         {
+                 *           "type": "SINGLE",
+                 *           "body": "3+3",
+                 *           "point": 3,
+                 *           "options": [
+                 *             {
+                 *               "body": "6",
+                 *               "isCorrect": true
+                 *             },
+                 *             {
+                 *               "body": "7"
                  *             }
                  *           ]
                  *         }
                  *       ],
-                 *       "opensAt": "2026-11-27T05:44:47.147Z",
-                 *       "closesAt": "2026-11-27T06:54:47.147Z"
+                 *       "resultExposeLevel": "STATUS_ONLY"
                  *     }
                  */
                 "application/json": {
@@ -48533,29 +48530,52 @@ export interface operations {
                      *       "timeLimitMin": null,
                      *       "shuffleQuestions": false,
                      *       "shuffleOptions": false,
-                     *       "resultExposeLevel": "ALL",
+                     *       "resultExposeLevel": "STATUS_ONLY",
                      *       "scoreAggregation": "HIGHEST",
                      *       "partialCreditMultiple": false,
-                     *       "opensAt": "2026-11-27T05:44:47.147Z",
-                     *       "closesAt": "2026-11-27T06:54:47.147Z",
+                     *       "opensAt": null,
+                     *       "closesAt": null,
                      *       "questions": [
                      *         {
-                     *           "id": "01a21b92-1109-7484-82a2-cf1fb7629c31",
+                     *           "id": "01a21bac-2211-732f-b01e-8bc30d3390f2",
                      *           "type": "SINGLE",
-                     *           "body": "g is?",
+                     *           "body": "2+2",
                      *           "point": 2,
                      *           "explanation": null,
                      *           "attachments": [],
                      *           "options": [
                      *             {
-                     *               "id": "01a21b92-1109-7482-82cc-f9ffe185b87d",
-                     *               "body": "9.8",
+                     *               "id": "01a21bac-2211-732d-aacd-99d9e2fbb95d",
+                     *               "body": "4",
                      *               "isCorrect": true,
                      *               "attachments": []
                      *             },
                      *             {
-                     *               "id": "01a21b92-1109-7483-9b18-bb3cd7f1622a",
-                     *               "body": "3",
+                     *               "id": "01a21bac-2211-732e-a102-600831469c45",
+                     *               "body": "5",
+                     *               "isCorrect": false,
+                     *               "attachments": []
+                     *             }
+                     *           ],
+                     *           "answerCandidates": []
+                     *         },
+                     *         {
+                     *           "id": "01a21bac-2211-7332-b06a-546bae496007",
+                     *           "type": "SINGLE",
+                     *           "body": "3+3",
+                     *           "point": 3,
+                     *           "explanation": null,
+                     *           "attachments": [],
+                     *           "options": [
+                     *             {
+                     *               "id": "01a21bac-2211-7330-a42b-eafc9b300c72",
+                     *               "body": "6",
+                     *               "isCorrect": true,
+                     *               "attachments": []
+                     *             },
+                     *             {
+                     *               "id": "01a21bac-2211-7331-ac3d-299331b5510e",
+                     *               "body": "7",
                      *               "isCorrect": false,
                      *               "attachments": []
                      *             }
@@ -48757,45 +48777,45 @@ export interface operations {
                      *       "submittedCount": 2,
                      *       "gradedCount": 2,
                      *       "pendingManualCount": 0,
-                     *       "averageScore": 3.5,
+                     *       "averageScore": 4.25,
                      *       "passRate": null,
-                     *       "notSubmittedCount": 0,
+                     *       "notSubmittedCount": 2,
                      *       "questions": [
                      *         {
-                     *           "questionId": "01a21b57-f354-771c-b3ba-64ed9ac230b2",
-                     *           "body": "H2O is?",
+                     *           "questionId": "01a21bac-21b9-776a-9954-97608bb07288",
+                     *           "body": "2+2",
                      *           "type": "SINGLE",
-                     *           "answeredCount": 2,
+                     *           "answeredCount": 3,
                      *           "correctRate": 100,
                      *           "options": [
                      *             {
-                     *               "optionId": "01a21b57-f354-771a-86ec-e685aae098ce",
-                     *               "body": "water",
-                     *               "selectedCount": 2
+                     *               "optionId": "01a21bac-21b9-7768-a50a-b857a00a43d4",
+                     *               "body": "4",
+                     *               "selectedCount": 3
                      *             },
                      *             {
-                     *               "optionId": "01a21b57-f354-771b-9629-1907a9919be8",
-                     *               "body": "salt",
+                     *               "optionId": "01a21bac-21b9-7769-9fdc-708cd4c7f5ac",
+                     *               "body": "5",
                      *               "selectedCount": 0
                      *             }
                      *           ]
                      *         },
                      *         {
-                     *           "questionId": "01a21b57-f354-771f-a75c-5ea67f514328",
-                     *           "body": "NaCl is?",
+                     *           "questionId": "01a21bac-21b9-776d-bd68-082d99364903",
+                     *           "body": "3+3",
                      *           "type": "SINGLE",
-                     *           "answeredCount": 1,
+                     *           "answeredCount": 2,
                      *           "correctRate": 100,
                      *           "options": [
                      *             {
-                     *               "optionId": "01a21b57-f354-771d-acd5-4214eab1ec91",
-                     *               "body": "water",
-                     *               "selectedCount": 0
+                     *               "optionId": "01a21bac-21b9-776b-a972-e2c0a8b87a01",
+                     *               "body": "6",
+                     *               "selectedCount": 2
                      *             },
                      *             {
-                     *               "optionId": "01a21b57-f354-771e-bb57-5212a4a6eef5",
-                     *               "body": "salt",
-                     *               "selectedCount": 1
+                     *               "optionId": "01a21bac-21b9-776c-a7dc-37779f23d236",
+                     *               "body": "7",
+                     *               "selectedCount": 0
                      *             }
                      *           ]
                      *         }
@@ -50312,32 +50332,51 @@ export interface operations {
                      *       "passScore": null,
                      *       "maxAttempts": null,
                      *       "timeLimitMin": null,
-                     *       "resultExposeLevel": "ALL",
-                     *       "opensAt": "2026-11-27T05:44:47.147Z",
-                     *       "closesAt": "2026-11-27T06:54:47.147Z",
-                     *       "questionCount": 1,
-                     *       "totalPoints": 2,
+                     *       "resultExposeLevel": "STATUS_ONLY",
+                     *       "opensAt": null,
+                     *       "closesAt": null,
+                     *       "questionCount": 2,
+                     *       "totalPoints": 5,
                      *       "attemptsUsed": 1,
                      *       "attempt": {
-                     *         "attemptId": "01a21b92-11e1-762a-9cf7-ce37f83fb546",
-                     *         "startedAt": "2026-11-27T05:54:47.391Z",
+                     *         "attemptId": "01a21bac-28e5-779d-a411-5a5e143f433e",
+                     *         "startedAt": "2026-11-27T06:23:17.191Z",
                      *         "expiresAt": null,
                      *         "questions": [
                      *           {
-                     *             "id": "01a21b92-1109-7484-82a2-cf1fb7629c31",
+                     *             "id": "01a21bac-2211-732f-b01e-8bc30d3390f2",
                      *             "type": "SINGLE",
-                     *             "body": "g is?",
+                     *             "body": "2+2",
                      *             "point": 2,
                      *             "attachments": [],
                      *             "options": [
                      *               {
-                     *                 "id": "01a21b92-1109-7482-82cc-f9ffe185b87d",
-                     *                 "body": "9.8",
+                     *                 "id": "01a21bac-2211-732d-aacd-99d9e2fbb95d",
+                     *                 "body": "4",
                      *                 "attachments": []
                      *               },
                      *               {
-                     *                 "id": "01a21b92-1109-7483-9b18-bb3cd7f1622a",
-                     *                 "body": "3",
+                     *                 "id": "01a21bac-2211-732e-a102-600831469c45",
+                     *                 "body": "5",
+                     *                 "attachments": []
+                     *               }
+                     *             ]
+                     *           },
+                     *           {
+                     *             "id": "01a21bac-2211-7332-b06a-546bae496007",
+                     *             "type": "SINGLE",
+                     *             "body": "3+3",
+                     *             "point": 3,
+                     *             "attachments": [],
+                     *             "options": [
+                     *               {
+                     *                 "id": "01a21bac-2211-7330-a42b-eafc9b300c72",
+                     *                 "body": "6",
+                     *                 "attachments": []
+                     *               },
+                     *               {
+                     *                 "id": "01a21bac-2211-7331-ac3d-299331b5510e",
+                     *                 "body": "7",
                      *                 "attachments": []
                      *               }
                      *             ]
@@ -50707,7 +50746,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example {} */
+                /**
+                 * @example {
+                 *       "answers": [
+                 *         {
+                 *           "questionId": "01a21bac-21b9-776a-9954-97608bb07288",
+                 *           "selectedOptionIds": [
+                 *             "01a21bac-21b9-7768-a50a-b857a00a43d4"
+                 *           ]
+                 *         },
+                 *         {
+                 *           "questionId": "01a21bac-21b9-776d-bd68-082d99364903",
+                 *           "selectedOptionIds": [
+                 *             "01a21bac-21b9-776b-a972-e2c0a8b87a01"
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     answers?: {
                         questionId: string;
@@ -50727,26 +50783,40 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "attemptId": "01a21b92-0ee9-7543-8d20-c7f69e2b43ee",
-                     *       "startedAt": "2026-11-27T05:54:46.631Z",
+                     *       "attemptId": "01a21bac-294e-741b-9da0-1c9d54c3c2e9",
+                     *       "startedAt": "2026-11-27T06:23:17.312Z",
                      *       "expiresAt": null,
-                     *       "submittedAt": "2026-11-27T05:54:47.111Z",
-                     *       "score": 2,
+                     *       "submittedAt": "2026-11-27T06:23:17.362Z",
+                     *       "score": 5,
                      *       "passed": null,
                      *       "hasPendingManual": false,
-                     *       "scoringCompletedAt": "2026-11-27T05:54:47.111Z",
+                     *       "scoringCompletedAt": "2026-11-27T06:23:17.362Z",
                      *       "voidedAt": null,
                      *       "answers": [
                      *         {
-                     *           "questionId": "01a21b92-0d29-730c-af5f-6c751c7cda97",
+                     *           "questionId": "01a21bac-21b9-776a-9954-97608bb07288",
                      *           "selectedOptionIds": [
-                     *             "01a21b92-0d29-730a-a203-522987830078"
+                     *             "01a21bac-21b9-7768-a50a-b857a00a43d4"
                      *           ],
                      *           "textAnswer": null,
                      *           "isCorrect": true,
                      *           "pointsAwarded": 2,
                      *           "correctOptionIds": [
-                     *             "01a21b92-0d29-730a-a203-522987830078"
+                     *             "01a21bac-21b9-7768-a50a-b857a00a43d4"
+                     *           ],
+                     *           "explanation": null,
+                     *           "feedback": null
+                     *         },
+                     *         {
+                     *           "questionId": "01a21bac-21b9-776d-bd68-082d99364903",
+                     *           "selectedOptionIds": [
+                     *             "01a21bac-21b9-776b-a972-e2c0a8b87a01"
+                     *           ],
+                     *           "textAnswer": null,
+                     *           "isCorrect": true,
+                     *           "pointsAwarded": 3,
+                     *           "correctOptionIds": [
+                     *             "01a21bac-21b9-776b-a972-e2c0a8b87a01"
                      *           ],
                      *           "explanation": null,
                      *           "feedback": null
@@ -51099,8 +51169,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "spaceGroupSetId": "01a21b92-1df2-7735-95e2-c5e91106bf27",
-                 *       "dueAt": "2026-11-27T04:54:50.521Z"
+                 *       "spaceGroupSetId": "01a21bac-1fdc-716f-bae7-0006a7d7fc5c",
+                 *       "maxScore": 20
                  *     }
                  */
                 "application/json": {
@@ -51124,13 +51194,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "config": {
-                     *         "spaceGroupSetId": "01a21b92-1df2-7735-95e2-c5e91106bf27",
-                     *         "maxScore": null,
+                     *         "spaceGroupSetId": "01a21bac-1fdc-716f-bae7-0006a7d7fc5c",
+                     *         "maxScore": 20,
                      *         "allowLateSubmit": false,
                      *         "submissionMethod": "ANY_MEMBER",
                      *         "bodyRequired": false,
                      *         "fileRequired": false,
-                     *         "dueAt": "2026-11-27T04:54:50.521Z"
+                     *         "dueAt": null
                      *       },
                      *       "spaceGroupSetName": "Teams",
                      *       "isLinkValid": true,
@@ -51550,7 +51620,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "body": "x"
+                 *       "body": "team"
                  *     }
                  */
                 "application/json": {
@@ -51568,17 +51638,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b92-1f66-71b9-a848-1bc5be48c7ee",
-                     *       "groupId": "01a21b92-1e04-70f7-b867-06c0818eaae9",
+                     *       "id": "01a21bac-2487-75c6-ade2-ab5dffc4ddc7",
+                     *       "groupId": "01a21bac-1fdc-7170-86da-e551c32c4ca2",
                      *       "groupName": "Red",
-                     *       "submitterUserId": "01a21b92-1ceb-72d7-b9f2-722ac3dc6d93",
-                     *       "submitterName": "Ann",
-                     *       "body": "x",
+                     *       "submitterUserId": "01a21bac-1d59-776b-ad66-fa1db7f6720b",
+                     *       "submitterName": "Bob",
+                     *       "body": "team",
                      *       "attachments": [],
                      *       "revision": 1,
                      *       "status": "SUBMITTED",
-                     *       "submittedAt": "2026-11-27T05:54:50.836Z",
-                     *       "dueAtAtSubmit": "2026-11-27T06:54:50.693Z",
+                     *       "submittedAt": "2026-11-27T06:23:16.060Z",
+                     *       "dueAtAtSubmit": null,
                      *       "isLate": false,
                      *       "score": null,
                      *       "feedback": null,
@@ -52089,9 +52159,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "score": 10,
-                 *       "feedback": "Great",
-                 *       "rubric": []
+                 *       "score": 15
                  *     }
                  */
                 "application/json": {
@@ -52115,21 +52183,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b57-e064-70d2-86c7-ce1aa6bc7d90",
-                     *       "groupId": "01a21b57-d6f4-742c-bd3a-e9f0510803e8",
+                     *       "id": "01a21bac-2487-75c6-ade2-ab5dffc4ddc7",
+                     *       "groupId": "01a21bac-1fdc-7170-86da-e551c32c4ca2",
                      *       "groupName": "Red",
-                     *       "submitterUserId": "01a21b57-d66b-76d1-b3a7-2cc7e2cd533f",
-                     *       "submitterName": "Alice",
-                     *       "body": "Our work",
+                     *       "submitterUserId": "01a21bac-1d59-776b-ad66-fa1db7f6720b",
+                     *       "submitterName": "Bob",
+                     *       "body": "team",
                      *       "attachments": [],
                      *       "revision": 1,
                      *       "status": "GRADED",
-                     *       "submittedAt": "2026-11-27T04:51:13.634Z",
+                     *       "submittedAt": "2026-11-27T06:23:16.060Z",
                      *       "dueAtAtSubmit": null,
                      *       "isLate": false,
-                     *       "score": 10,
-                     *       "feedback": "Great",
-                     *       "gradedAt": "2026-11-27T04:51:13.639Z",
+                     *       "score": 15,
+                     *       "feedback": null,
+                     *       "gradedAt": "2026-11-27T06:23:16.190Z",
                      *       "returnedAt": null,
                      *       "similarity": {
                      *         "status": "PENDING",
@@ -52582,8 +52650,8 @@ export interface operations {
                  * @example {
                  *       "scores": [
                  *         {
-                 *           "profileId": "01a21b57-d673-7014-99e4-bdb08da01a11",
-                 *           "score": 95
+                 *           "profileId": "01a21bac-1d59-776c-970f-a51778a4a0e6",
+                 *           "score": 18
                  *         }
                  *       ]
                  *     }
@@ -52606,19 +52674,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "groupScore": 80,
+                     *       "groupScore": 15,
                      *       "members": [
                      *         {
-                     *           "profileId": "01a21b57-d66b-76d2-9240-555884f985ec",
+                     *           "profileId": "01a21bac-1d57-71b9-946b-5a6e03f79f07",
                      *           "displayName": "Alice",
-                     *           "effectiveScore": 80,
+                     *           "effectiveScore": 15,
                      *           "overrideScore": null
                      *         },
                      *         {
-                     *           "profileId": "01a21b57-d673-7014-99e4-bdb08da01a11",
+                     *           "profileId": "01a21bac-1d59-776c-970f-a51778a4a0e6",
                      *           "displayName": "Bob",
-                     *           "effectiveScore": 95,
-                     *           "overrideScore": 95
+                     *           "effectiveScore": 18,
+                     *           "overrideScore": 18
                      *         }
                      *       ]
                      *     }
@@ -52794,25 +52862,25 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b57-e31e-73f4-bd36-44a8badb6a86",
-                     *       "groupId": "01a21b57-d6f4-742c-bd3a-e9f0510803e8",
+                     *       "id": "01a21bac-2487-75c6-ade2-ab5dffc4ddc7",
+                     *       "groupId": "01a21bac-1fdc-7170-86da-e551c32c4ca2",
                      *       "groupName": "Red",
-                     *       "submitterUserId": "01a21b57-d66b-76d1-b3a7-2cc7e2cd533f",
-                     *       "submitterName": "Alice",
-                     *       "body": "Our work",
+                     *       "submitterUserId": "01a21bac-1d59-776b-ad66-fa1db7f6720b",
+                     *       "submitterName": "Bob",
+                     *       "body": "team",
                      *       "attachments": [],
                      *       "revision": 1,
                      *       "status": "RETURNED",
-                     *       "submittedAt": "2026-11-27T04:51:14.332Z",
+                     *       "submittedAt": "2026-11-27T06:23:16.060Z",
                      *       "dueAtAtSubmit": null,
                      *       "isLate": false,
-                     *       "score": 1,
-                     *       "feedback": "Revised",
-                     *       "gradedAt": "2026-11-27T04:51:14.415Z",
-                     *       "returnedAt": "2026-11-27T04:51:14.463Z",
+                     *       "score": 15,
+                     *       "feedback": null,
+                     *       "gradedAt": "2026-11-27T06:23:16.190Z",
+                     *       "returnedAt": "2026-11-27T06:23:16.396Z",
                      *       "similarity": {
-                     *         "status": "COMPLETED",
-                     *         "copyRatio": 0,
+                     *         "status": "PENDING",
+                     *         "copyRatio": null,
                      *         "gptCopyRatio": null,
                      *         "matches": []
                      *       }
@@ -54526,64 +54594,58 @@ export interface operations {
                      * @example {
                      *       "columns": [
                      *         {
-                     *           "contentId": "01a21b91-feb7-7229-a7a6-68b128ba7835",
-                     *           "columnId": null,
+                     *           "contentId": "01a21bac-1efd-7240-9eb4-ad1b47116597",
                      *           "type": "ASSIGNMENT",
-                     *           "title": "Essay",
+                     *           "title": "Essay, part 1",
                      *           "maxScore": 10,
                      *           "weight": 1
                      *         },
                      *         {
-                     *           "contentId": "01a21b91-fef4-75b1-a38a-2e80215d4e55",
-                     *           "columnId": null,
-                     *           "type": "ASSIGNMENT",
-                     *           "title": "Lab",
+                     *           "contentId": "01a21bac-2029-7430-9758-1ba13306ff4c",
+                     *           "type": "GROUP_ASSIGNMENT",
+                     *           "title": "Project",
                      *           "maxScore": 20,
-                     *           "weight": 3
+                     *           "weight": 1
                      *         }
                      *       ],
                      *       "rows": [
                      *         {
-                     *           "profileId": "01a21b91-fb71-7281-b2ea-1d03513edc71",
+                     *           "profileId": "01a21bac-1d57-71b9-946b-5a6e03f79f07",
                      *           "displayName": "Alice",
                      *           "userId": null,
                      *           "isActive": true,
                      *           "cells": [
                      *             {
-                     *               "contentId": "01a21b91-feb7-7229-a7a6-68b128ba7835",
-                     *               "columnId": null,
+                     *               "contentId": "01a21bac-1efd-7240-9eb4-ad1b47116597",
                      *               "score": 8,
                      *               "status": "RETURNED"
                      *             },
                      *             {
-                     *               "contentId": "01a21b91-fef4-75b1-a38a-2e80215d4e55",
-                     *               "columnId": null,
-                     *               "score": 10,
+                     *               "contentId": "01a21bac-2029-7430-9758-1ba13306ff4c",
+                     *               "score": 15,
                      *               "status": "RETURNED"
                      *             }
                      *           ],
-                     *           "total": 65
+                     *           "total": 66.25
                      *         },
                      *         {
-                     *           "profileId": "01a21b91-fc4a-75f7-8ffa-eb44994325b1",
-                     *           "displayName": "Carol",
+                     *           "profileId": "01a21bac-1d59-776c-970f-a51778a4a0e6",
+                     *           "displayName": "Bob",
                      *           "userId": null,
                      *           "isActive": true,
                      *           "cells": [
                      *             {
-                     *               "contentId": "01a21b91-feb7-7229-a7a6-68b128ba7835",
-                     *               "columnId": null,
-                     *               "score": null,
-                     *               "status": "NOT_SUBMITTED"
+                     *               "contentId": "01a21bac-1efd-7240-9eb4-ad1b47116597",
+                     *               "score": 6,
+                     *               "status": "GRADED"
                      *             },
                      *             {
-                     *               "contentId": "01a21b91-fef4-75b1-a38a-2e80215d4e55",
-                     *               "columnId": null,
-                     *               "score": null,
-                     *               "status": "NOT_SUBMITTED"
+                     *               "contentId": "01a21bac-2029-7430-9758-1ba13306ff4c",
+                     *               "score": 18,
+                     *               "status": "RETURNED"
                      *             }
                      *           ],
-                     *           "total": 50
+                     *           "total": 75
                      *         }
                      *       ]
                      *     }
@@ -54592,7 +54654,8 @@ export interface operations {
                         /** @description The space's shared or public assignments, group assignments and quizzes, oldest first, then its manual columns */
                         columns: {
                             contentId: string | null;
-                            columnId: string | null;
+                            /** @description The id of a manual column (absent on a content column) */
+                            columnId?: string;
                             /** @description MANUAL for a manual column (createGradeColumn) */
                             type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ" | "MANUAL";
                             title: string;
@@ -54610,7 +54673,8 @@ export interface operations {
                             /** @description One per column, in column order */
                             cells: {
                                 contentId: string | null;
-                                columnId: string | null;
+                                /** @description The manual column's id (absent on a content column's cell) */
+                                columnId?: string;
                                 score: number | null;
                                 /** @description NOT_SUBMITTED; SUBMITTED (ungraded, or a quiz waiting for hand scoring); GRADED (a manual column with a score); RETURNED (assignments) */
                                 status: "NOT_SUBMITTED" | "SUBMITTED" | "GRADED" | "RETURNED";
@@ -54772,16 +54836,14 @@ export interface operations {
                      * @example {
                      *       "columns": [
                      *         {
-                     *           "contentId": "01a21b9a-a6a9-76b6-8c5e-092c11730c5f",
-                     *           "columnId": null,
+                     *           "contentId": "01a21bac-4a4d-7135-ad03-b8217d9ce882",
                      *           "type": "ASSIGNMENT",
                      *           "title": "submittedSoon",
                      *           "maxScore": 10,
                      *           "weight": 1
                      *         },
                      *         {
-                     *           "contentId": "01a21b9a-a858-715f-99f8-4c9026c90baa",
-                     *           "columnId": null,
+                     *           "contentId": "01a21bac-4be3-746c-912f-25b8f08c0fb9",
                      *           "type": "ASSIGNMENT",
                      *           "title": "openSoon",
                      *           "maxScore": 10,
@@ -54789,20 +54851,18 @@ export interface operations {
                      *         }
                      *       ],
                      *       "row": {
-                     *         "profileId": "01a21b9a-a490-75e2-b35b-1287badbce60",
+                     *         "profileId": "01a21bac-47ee-7323-a4d1-e738396db931",
                      *         "displayName": "Alice",
                      *         "userId": null,
                      *         "isActive": true,
                      *         "cells": [
                      *           {
-                     *             "contentId": "01a21b9a-a6a9-76b6-8c5e-092c11730c5f",
-                     *             "columnId": null,
+                     *             "contentId": "01a21bac-4a4d-7135-ad03-b8217d9ce882",
                      *             "score": null,
                      *             "status": "SUBMITTED"
                      *           },
                      *           {
-                     *             "contentId": "01a21b9a-a858-715f-99f8-4c9026c90baa",
-                     *             "columnId": null,
+                     *             "contentId": "01a21bac-4be3-746c-912f-25b8f08c0fb9",
                      *             "score": null,
                      *             "status": "NOT_SUBMITTED"
                      *           }
@@ -54814,7 +54874,8 @@ export interface operations {
                     "application/json": {
                         columns: {
                             contentId: string | null;
-                            columnId: string | null;
+                            /** @description The id of a manual column (absent on a content column) */
+                            columnId?: string;
                             /** @description MANUAL for a manual column (createGradeColumn) */
                             type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ" | "MANUAL";
                             title: string;
@@ -54831,7 +54892,8 @@ export interface operations {
                             /** @description One per column, in column order */
                             cells: {
                                 contentId: string | null;
-                                columnId: string | null;
+                                /** @description The manual column's id (absent on a content column's cell) */
+                                columnId?: string;
                                 score: number | null;
                                 /** @description NOT_SUBMITTED; SUBMITTED (ungraded, or a quiz waiting for hand scoring); GRADED (a manual column with a score); RETURNED (assignments) */
                                 status: "NOT_SUBMITTED" | "SUBMITTED" | "GRADED" | "RETURNED";
@@ -54992,7 +55054,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b92-029c-75d6-8149-a6641e5976a9",
+                     *       "id": "01a21bac-39e6-7706-9904-9db987f7e6b4",
                      *       "title": "Oral exam",
                      *       "maxScore": 50,
                      *       "weight": 2
@@ -55286,7 +55348,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b92-029c-75d6-8149-a6641e5976a9",
+                     *       "id": "01a21bac-39e6-7706-9904-9db987f7e6b4",
                      *       "title": "Oral",
                      *       "maxScore": 50,
                      *       "weight": 2
@@ -55426,11 +55488,11 @@ export interface operations {
                  * @example {
                  *       "scores": [
                  *         {
-                 *           "profileId": "01a21b91-fb71-7281-b2ea-1d03513edc71",
+                 *           "profileId": "01a21bac-354f-735f-82d8-80a77db51620",
                  *           "score": 40
                  *         },
                  *         {
-                 *           "profileId": "01a21b91-fc4a-75f7-8ffa-eb44994325b1",
+                 *           "profileId": "01a21bac-3570-75c3-a306-95f34fc64028",
                  *           "score": 25
                  *         }
                  *       ]
@@ -55577,7 +55639,7 @@ export interface operations {
                  * @example {
                  *       "weights": [
                  *         {
-                 *           "contentId": "01a21b91-fef4-75b1-a38a-2e80215d4e55",
+                 *           "contentId": "01a21bac-3713-7152-a739-0e283bf91ceb",
                  *           "weight": 3
                  *         }
                  *       ]
@@ -55738,27 +55800,27 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "id": "01a21b9a-a490-75e1-bd7d-06a3ccae6782",
+                     *         "id": "01a21bac-47ee-7322-8be5-3c53a482b404",
                      *         "displayName": "Alice",
                      *         "spaces": [
                      *           {
-                     *             "id": "01a21b9a-a4ed-74bb-b34e-cfe277d69df3",
+                     *             "id": "01a21bac-4886-7434-9124-a433dcb480eb",
                      *             "name": "Maths",
                      *             "isActive": true
                      *           }
                      *         ]
                      *       },
                      *       {
-                     *         "id": "01a21b9a-a49f-70f5-81a2-eac151375e2c",
+                     *         "id": "01a21bac-4811-777a-afff-27aa0c384b23",
                      *         "displayName": "Carol",
                      *         "spaces": [
                      *           {
-                     *             "id": "01a21b9a-a4ed-74bb-b34e-cfe277d69df3",
+                     *             "id": "01a21bac-4886-7434-9124-a433dcb480eb",
                      *             "name": "Maths",
                      *             "isActive": true
                      *           },
                      *           {
-                     *             "id": "01a21b9a-a5dd-7570-9fbe-c2a349d49f9c",
+                     *             "id": "01a21bac-4991-741d-b43d-0fafa24144f3",
                      *             "name": "Science",
                      *             "isActive": true
                      *           }
@@ -55890,26 +55952,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "student": {
-                     *         "id": "01a21b9a-a49f-70f5-81a2-eac151375e2c",
+                     *         "id": "01a21bac-4811-777a-afff-27aa0c384b23",
                      *         "displayName": "Carol"
                      *       },
                      *       "spaces": [
                      *         {
-                     *           "spaceId": "01a21b9a-a4ed-74bb-b34e-cfe277d69df3",
+                     *           "spaceId": "01a21bac-4886-7434-9124-a433dcb480eb",
                      *           "name": "Maths",
                      *           "grades": {
                      *             "columns": [
                      *               {
-                     *                 "contentId": "01a21b9a-a6a9-76b6-8c5e-092c11730c5f",
-                     *                 "columnId": null,
+                     *                 "contentId": "01a21bac-4a4d-7135-ad03-b8217d9ce882",
                      *                 "type": "ASSIGNMENT",
                      *                 "title": "submittedSoon",
                      *                 "maxScore": 10,
                      *                 "weight": 1
                      *               },
                      *               {
-                     *                 "contentId": "01a21b9a-a858-715f-99f8-4c9026c90baa",
-                     *                 "columnId": null,
+                     *                 "contentId": "01a21bac-4be3-746c-912f-25b8f08c0fb9",
                      *                 "type": "ASSIGNMENT",
                      *                 "title": "openSoon",
                      *                 "maxScore": 10,
@@ -55917,20 +55977,18 @@ export interface operations {
                      *               }
                      *             ],
                      *             "row": {
-                     *               "profileId": "01a21b9a-a49f-70f6-93f1-21ab511ecabc",
+                     *               "profileId": "01a21bac-4811-777b-8f0a-3e4bf2657fe4",
                      *               "displayName": "Carol",
                      *               "userId": null,
                      *               "isActive": true,
                      *               "cells": [
                      *                 {
-                     *                   "contentId": "01a21b9a-a6a9-76b6-8c5e-092c11730c5f",
-                     *                   "columnId": null,
+                     *                   "contentId": "01a21bac-4a4d-7135-ad03-b8217d9ce882",
                      *                   "score": null,
                      *                   "status": "NOT_SUBMITTED"
                      *                 },
                      *                 {
-                     *                   "contentId": "01a21b9a-a858-715f-99f8-4c9026c90baa",
-                     *                   "columnId": null,
+                     *                   "contentId": "01a21bac-4be3-746c-912f-25b8f08c0fb9",
                      *                   "score": null,
                      *                   "status": "NOT_SUBMITTED"
                      *                 }
@@ -55940,43 +55998,42 @@ export interface operations {
                      *           },
                      *           "dueSoon": [
                      *             {
-                     *               "contentId": "01a21b9a-a6a9-76b6-8c5e-092c11730c5f",
+                     *               "contentId": "01a21bac-4a4d-7135-ad03-b8217d9ce882",
                      *               "title": "submittedSoon",
                      *               "type": "ASSIGNMENT",
                      *               "submitted": false,
-                     *               "dueAt": "2026-11-29T06:04:09.667Z"
+                     *               "dueAt": "2026-11-29T06:23:25.686Z"
                      *             },
                      *             {
-                     *               "contentId": "01a21b9a-a858-715f-99f8-4c9026c90baa",
+                     *               "contentId": "01a21bac-4be3-746c-912f-25b8f08c0fb9",
                      *               "title": "openSoon",
                      *               "type": "ASSIGNMENT",
                      *               "submitted": false,
-                     *               "dueAt": "2026-11-30T06:04:10.183Z"
+                     *               "dueAt": "2026-11-30T06:23:26.130Z"
                      *             }
                      *           ],
                      *           "missing": [
                      *             {
-                     *               "contentId": "01a21b9a-a9a8-7165-90fd-c0c394ed9f0e",
+                     *               "contentId": "01a21bac-4df7-75f3-ac9e-8799313fb3f7",
                      *               "title": "extended",
                      *               "type": "ASSIGNMENT",
-                     *               "dueAt": "2026-11-26T06:04:10.519Z"
+                     *               "dueAt": "2026-11-26T06:23:26.641Z"
                      *             },
                      *             {
-                     *               "contentId": "01a21b9a-a957-77fb-8e5e-9d3ed1df6031",
+                     *               "contentId": "01a21bac-4d44-7109-ba47-76ffe0cbb3e4",
                      *               "title": "late",
                      *               "type": "ASSIGNMENT",
-                     *               "dueAt": "2026-11-25T06:04:10.333Z"
+                     *               "dueAt": "2026-11-25T06:23:26.394Z"
                      *             }
                      *           ]
                      *         },
                      *         {
-                     *           "spaceId": "01a21b9a-a5dd-7570-9fbe-c2a349d49f9c",
+                     *           "spaceId": "01a21bac-4991-741d-b43d-0fafa24144f3",
                      *           "name": "Science",
                      *           "grades": {
                      *             "columns": [
                      *               {
-                     *                 "contentId": "01a21b9a-ad32-771d-8b8c-84169b1be22c",
-                     *                 "columnId": null,
+                     *                 "contentId": "01a21bac-5288-72b5-b95c-93a33b6dbfa0",
                      *                 "type": "ASSIGNMENT",
                      *                 "title": "scienceLab",
                      *                 "maxScore": 10,
@@ -55984,14 +56041,13 @@ export interface operations {
                      *               }
                      *             ],
                      *             "row": {
-                     *               "profileId": "01a21b9a-a49f-70f6-93f1-21ab511ecabc",
+                     *               "profileId": "01a21bac-4811-777b-8f0a-3e4bf2657fe4",
                      *               "displayName": "Carol",
                      *               "userId": null,
                      *               "isActive": true,
                      *               "cells": [
                      *                 {
-                     *                   "contentId": "01a21b9a-ad32-771d-8b8c-84169b1be22c",
-                     *                   "columnId": null,
+                     *                   "contentId": "01a21bac-5288-72b5-b95c-93a33b6dbfa0",
                      *                   "score": null,
                      *                   "status": "NOT_SUBMITTED"
                      *                 }
@@ -56001,11 +56057,11 @@ export interface operations {
                      *           },
                      *           "dueSoon": [
                      *             {
-                     *               "contentId": "01a21b9a-ad32-771d-8b8c-84169b1be22c",
+                     *               "contentId": "01a21bac-5288-72b5-b95c-93a33b6dbfa0",
                      *               "title": "scienceLab",
                      *               "type": "ASSIGNMENT",
                      *               "submitted": false,
-                     *               "dueAt": "2026-11-28T06:04:11.426Z"
+                     *               "dueAt": "2026-11-28T06:23:27.870Z"
                      *             }
                      *           ],
                      *           "missing": []
@@ -56013,18 +56069,18 @@ export interface operations {
                      *       ],
                      *       "recentNotices": [
                      *         {
-                     *           "postId": "01a21b9a-adce-70ff-97c4-277cafbf47ca",
-                     *           "spaceId": "01a21b9a-a5dd-7570-9fbe-c2a349d49f9c",
+                     *           "postId": "01a21bac-548c-7157-a27f-23e6fb6ff247",
+                     *           "spaceId": "01a21bac-4991-741d-b43d-0fafa24144f3",
                      *           "title": "School closed",
                      *           "isEmergency": true,
-                     *           "publishAt": "2026-11-27T06:04:11.582Z"
+                     *           "publishAt": "2026-11-27T06:23:28.395Z"
                      *         },
                      *         {
-                     *           "postId": "01a21b9a-ad61-7793-80d7-4f8e3c84c03a",
-                     *           "spaceId": "01a21b9a-a4ed-74bb-b34e-cfe277d69df3",
+                     *           "postId": "01a21bac-53b9-706c-a3bd-5f74144632c5",
+                     *           "spaceId": "01a21bac-4886-7434-9124-a433dcb480eb",
                      *           "title": "Trip on Friday",
                      *           "isEmergency": false,
-                     *           "publishAt": "2026-11-27T06:04:11.488Z"
+                     *           "publishAt": "2026-11-27T06:23:28.145Z"
                      *         }
                      *       ]
                      *     }
@@ -56041,7 +56097,8 @@ export interface operations {
                             grades: {
                                 columns: {
                                     contentId: string | null;
-                                    columnId: string | null;
+                                    /** @description The id of a manual column (absent on a content column) */
+                                    columnId?: string;
                                     /** @description MANUAL for a manual column (createGradeColumn) */
                                     type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ" | "MANUAL";
                                     title: string;
@@ -56058,7 +56115,8 @@ export interface operations {
                                     /** @description One per column, in column order */
                                     cells: {
                                         contentId: string | null;
-                                        columnId: string | null;
+                                        /** @description The manual column's id (absent on a content column's cell) */
+                                        columnId?: string;
                                         score: number | null;
                                         /** @description NOT_SUBMITTED; SUBMITTED (ungraded, or a quiz waiting for hand scoring); GRADED (a manual column with a score); RETURNED (assignments) */
                                         status: "NOT_SUBMITTED" | "SUBMITTED" | "GRADED" | "RETURNED";
@@ -56231,31 +56289,31 @@ export interface operations {
                      * @example {
                      *       "notifications": [
                      *         {
-                     *           "id": "01a21b9a-b4a2-74c2-a2d6-41c4c8678788",
+                     *           "id": "01a21bac-5c11-7408-9561-a6c34bd9a850",
                      *           "kind": "GUARDIAN_EMERGENCY",
-                     *           "spaceId": "01a21b9a-a4ed-74bb-b34e-cfe277d69df3",
+                     *           "spaceId": "01a21bac-4886-7434-9124-a433dcb480eb",
                      *           "spaceName": "Maths",
                      *           "recordType": "POST",
-                     *           "recordId": "01a21b9a-b49c-736d-921f-4f4e4ada6209",
+                     *           "recordId": "01a21bac-5bee-7632-b2e1-d93f6d40ba92",
                      *           "titleKo": "[Carol] All clear",
                      *           "titleEn": "[Carol] All clear",
                      *           "bodyPreview": "Back",
-                     *           "url": "/spaces?space=01a21b9a-a4ed-74bb-b34e-cfe277d69df3&tab=stream&post=01a21b9a-b49c-736d-921f-4f4e4ada6209",
-                     *           "createdAt": "2026-11-27T06:04:13.339Z",
+                     *           "url": "/spaces?space=01a21bac-4886-7434-9124-a433dcb480eb&tab=stream&post=01a21bac-5bee-7632-b2e1-d93f6d40ba92",
+                     *           "createdAt": "2026-11-27T06:23:30.270Z",
                      *           "readAt": null
                      *         },
                      *         {
-                     *           "id": "01a21b9a-b4a2-74c0-988f-f9db85f0b015",
+                     *           "id": "01a21bac-5c11-7406-bd8d-374d707937b9",
                      *           "kind": "GUARDIAN_EMERGENCY",
-                     *           "spaceId": "01a21b9a-a4ed-74bb-b34e-cfe277d69df3",
+                     *           "spaceId": "01a21bac-4886-7434-9124-a433dcb480eb",
                      *           "spaceName": "Maths",
                      *           "recordType": "POST",
-                     *           "recordId": "01a21b9a-b49c-736d-921f-4f4e4ada6209",
+                     *           "recordId": "01a21bac-5bee-7632-b2e1-d93f6d40ba92",
                      *           "titleKo": "[Alice] All clear",
                      *           "titleEn": "[Alice] All clear",
                      *           "bodyPreview": "Back",
-                     *           "url": "/spaces?space=01a21b9a-a4ed-74bb-b34e-cfe277d69df3&tab=stream&post=01a21b9a-b49c-736d-921f-4f4e4ada6209",
-                     *           "createdAt": "2026-11-27T06:04:13.339Z",
+                     *           "url": "/spaces?space=01a21bac-4886-7434-9124-a433dcb480eb&tab=stream&post=01a21bac-5bee-7632-b2e1-d93f6d40ba92",
+                     *           "createdAt": "2026-11-27T06:23:30.270Z",
                      *           "readAt": null
                      *         }
                      *       ],
