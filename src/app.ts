@@ -19,6 +19,7 @@ import { libraryModule } from "./modules/library";
 import { loginPageModule } from "./modules/login-page";
 import { membersModule } from "./modules/members";
 import { resolveMember } from "./modules/members/actor";
+import { messagesModule } from "./modules/messages";
 import { orgModule } from "./modules/org";
 import { peerAssessmentsModule } from "./modules/peer-assessments";
 import { postsModule } from "./modules/posts";
@@ -64,6 +65,7 @@ export function createApp(config: Config) {
     .use(assignmentsModule(rt))
     .use(challengesModule(rt))
     .use(postsModule(rt))
+    .use(messagesModule(rt))
     .use(quizzesModule(rt))
     .use(groupAssignmentsModule(rt))
     .use(peerAssessmentsModule(rt))

@@ -11,6 +11,7 @@ import tenant2 from "../../../drizzle/tenant/0002_giant_thaddeus_ross.sql" with 
 import tenant3 from "../../../drizzle/tenant/0003_careful_solo.sql" with { type: "text" };
 import tenant4 from "../../../drizzle/tenant/0004_fat_puma.sql" with { type: "text" };
 import tenant5 from "../../../drizzle/tenant/0005_melodic_nicolaos.sql" with { type: "text" };
+import tenant6 from "../../../drizzle/tenant/0006_fresh_wonder_man.sql" with { type: "text" };
 
 export const platformMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795432067584, sql: platform0 },
@@ -25,4 +26,5 @@ export const tenantMigrations: EmbeddedMigration[] = [
   { tag: "0003_careful_solo", when: 1795643072625, sql: tenant3 },
   { tag: "0004_fat_puma", when: 1795644417298, sql: tenant4 },
   { tag: "0005_melodic_nicolaos", when: 1795649627302, sql: tenant5 },
+  { tag: "0006_fresh_wonder_man", when: 1795754861005, sql: tenant6 },
 ];

@@ -2492,8 +2492,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List posts
+         * @description Pinned first, then newest. `answered` lists QUESTION posts with (true) or without (false) an answered comment.
+         */
         get: operations["listPosts"];
         put?: never;
+        /**
+         * Create a post
+         * @description An ADMIN of the space posts anything. While the space's enabledMenus has `community`, a PARTICIPANT may post too: type GENERAL or QUESTION only (an absent type is NOTICE), no isEmergency, isPinned or publishAt (403 FORBIDDEN); 409 INVALID_STATE in an archived space; 429 past `LEARNSPACE_COMMUNITY_RATE_LIMIT` writes a minute.
+         */
         post: operations["createPost"];
         delete?: never;
         options?: never;
@@ -2511,10 +2519,130 @@ export interface paths {
         get: operations["getPost"];
         put?: never;
         post?: never;
+        /**
+         * Delete a post
+         * @description An ADMIN of the space deletes any post; a participant their own (409 in an archived space). Its comments go with it.
+         */
         delete: operations["deletePost"];
         options?: never;
         head?: never;
+        /**
+         * Update a post
+         * @description An ADMIN of the space changes any post; a participant their own, as they may create it (no NOTICE, isEmergency, isPinned, publishAt or status: 403), not in an archived space (409). Anyone else: 403.
+         */
         patch: operations["updatePost"];
+        trace?: never;
+    };
+    "/api/v1/posts/{postId}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the comments of a post
+         * @description Oldest first, for anyone who can see the post (else 404). `isAnswer` marks the QUESTION post's answer.
+         */
+        get: operations["listPostComments"];
+        put?: never;
+        /**
+         * Comment on a post
+         * @description Any member enrolled in the post's space while its `community` menu is on, else its ADMINs only (403). An archived space, or an ARCHIVED post, is 409 INVALID_STATE. Each member may write `LEARNSPACE_COMMUNITY_RATE_LIMIT` comments and messages a minute (429 RATE_LIMITED with Retry-After). Notifies the post's author and earlier commenters.
+         */
+        post: operations["createPostComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts/{postId}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment
+         * @description Its author or an ADMIN of the space. Deleting the answer leaves the question unanswered.
+         */
+        delete: operations["deletePostComment"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a comment
+         * @description The comment's author only (403 for anyone else, ADMINs included); 409 in an archived space or on an ARCHIVED post.
+         */
+        patch: operations["updatePostComment"];
+        trace?: never;
+    };
+    "/api/v1/posts/{postId}/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mark the answer of a question
+         * @description The QUESTION post's author or an ADMIN of its space sets `commentId` (a comment of this post, else 400) as the answer, or clears it with null. Another type of post is 409 INVALID_STATE. `listPosts?answered=` filters on it.
+         */
+        put: operations["markPostAnswer"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/spaces/{spaceId}/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a space's private conversations
+         * @description An ADMIN gets every participant's conversation that has a message, newest message first, each with its preview and the caller's unread count; a PARTICIPANT gets exactly their own (lastMessageAt null before the first message).
+         */
+        get: operations["listSpaceConversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/spaces/{spaceId}/conversations/{profileId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a private conversation
+         * @description Newest first. The participant whose profile the path names, or any ADMIN of the space; anyone else is 404. Reading marks the messages shown as read for the reader. Works while messages are off.
+         */
+        get: operations["listConversationMessages"];
+        put?: never;
+        /**
+         * Send a private message
+         * @description The participant or an ADMIN of the space (anyone else 404); the first message starts the conversation. 409 INVALID_STATE while the space's messageEnabled is false or the space is archived; 429 RATE_LIMITED past `LEARNSPACE_COMMUNITY_RATE_LIMIT` comments and messages a minute. Notifies the other side.
+         */
+        post: operations["sendConversationMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/quizzes/{contentId}/email-count": {
@@ -29232,6 +29360,7 @@ export interface operations {
                              * @example 2025-03-01T09:00:00.000Z
                              */
                             publishAt: string;
+                            authorId: string | null;
                             authorName: string | null;
                             attachments: {
                                 fileId: string;
@@ -29247,6 +29376,8 @@ export interface operations {
                                     reason: string | null;
                                 };
                             }[];
+                            commentCount: number;
+                            answeredCommentId: string | null;
                             /**
                              * Format: date-time
                              * @example 2025-03-01T09:00:00.000Z
@@ -29346,6 +29477,7 @@ export interface operations {
                 spaceId?: string;
                 status?: "SCHEDULED" | "PUBLISHED" | "ARCHIVED";
                 type?: "NOTICE" | "GENERAL" | "QUESTION";
+                answered?: "true" | "false";
                 cursor?: string;
                 limit?: string | number;
             };
@@ -29380,6 +29512,7 @@ export interface operations {
                              * @example 2025-03-01T09:00:00.000Z
                              */
                             publishAt: string;
+                            authorId: string | null;
                             authorName: string | null;
                             attachments: {
                                 fileId: string;
@@ -29395,6 +29528,8 @@ export interface operations {
                                     reason: string | null;
                                 };
                             }[];
+                            commentCount: number;
+                            answeredCommentId: string | null;
                             /**
                              * Format: date-time
                              * @example 2025-03-01T09:00:00.000Z
@@ -29537,6 +29672,7 @@ export interface operations {
                          * @example 2025-03-01T09:00:00.000Z
                          */
                         publishAt: string;
+                        authorId: string | null;
                         authorName: string | null;
                         attachments: {
                             fileId: string;
@@ -29552,6 +29688,8 @@ export interface operations {
                                 reason: string | null;
                             };
                         }[];
+                        commentCount: number;
+                        answeredCommentId: string | null;
                         /**
                          * Format: date-time
                          * @example 2025-03-01T09:00:00.000Z
@@ -29678,6 +29816,7 @@ export interface operations {
                          * @example 2025-03-01T09:00:00.000Z
                          */
                         publishAt: string;
+                        authorId: string | null;
                         authorName: string | null;
                         attachments: {
                             fileId: string;
@@ -29693,6 +29832,8 @@ export interface operations {
                                 reason: string | null;
                             };
                         }[];
+                        commentCount: number;
+                        answeredCommentId: string | null;
                         /**
                          * Format: date-time
                          * @example 2025-03-01T09:00:00.000Z
@@ -29935,7 +30076,1080 @@ export interface operations {
                          * @example 2025-03-01T09:00:00.000Z
                          */
                         publishAt: string;
+                        authorId: string | null;
                         authorName: string | null;
+                        attachments: {
+                            fileId: string;
+                            name: string;
+                            contentType: string;
+                            size: number;
+                            url: string | null;
+                            preview: {
+                                /** @constant */
+                                status: "none";
+                                pdfUrl: string | null;
+                                pageCount: number | null;
+                                reason: string | null;
+                            };
+                        }[];
+                        commentCount: number;
+                        answeredCommentId: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2025-03-01T09:00:00.000Z
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPostComments: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string | number;
+            };
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comments: {
+                            id: string;
+                            postId: string;
+                            authorId: string | null;
+                            authorName: string | null;
+                            body: string;
+                            attachments: {
+                                fileId: string;
+                                name: string;
+                                contentType: string;
+                                size: number;
+                                url: string | null;
+                                preview: {
+                                    /** @constant */
+                                    status: "none";
+                                    pdfUrl: string | null;
+                                    pageCount: number | null;
+                                    reason: string | null;
+                                };
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @example 2025-03-01T09:00:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @example 2025-03-01T09:00:00.000Z
+                             */
+                            updatedAt: string;
+                            isAnswer: boolean;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createPostComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: ls-chars-1-5000
+                     * @description 1..5000 characters (Unicode code points)
+                     */
+                    body: string;
+                    fileIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        postId: string;
+                        authorId: string | null;
+                        authorName: string | null;
+                        body: string;
+                        attachments: {
+                            fileId: string;
+                            name: string;
+                            contentType: string;
+                            size: number;
+                            url: string | null;
+                            preview: {
+                                /** @constant */
+                                status: "none";
+                                pdfUrl: string | null;
+                                pageCount: number | null;
+                                reason: string | null;
+                            };
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @example 2025-03-01T09:00:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2025-03-01T09:00:00.000Z
+                         */
+                        updatedAt: string;
+                        isAnswer: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deletePostComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updatePostComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: ls-chars-1-5000
+                     * @description 1..5000 characters (Unicode code points)
+                     */
+                    body?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        postId: string;
+                        authorId: string | null;
+                        authorName: string | null;
+                        body: string;
+                        attachments: {
+                            fileId: string;
+                            name: string;
+                            contentType: string;
+                            size: number;
+                            url: string | null;
+                            preview: {
+                                /** @constant */
+                                status: "none";
+                                pdfUrl: string | null;
+                                pageCount: number | null;
+                                reason: string | null;
+                            };
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @example 2025-03-01T09:00:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2025-03-01T09:00:00.000Z
+                         */
+                        updatedAt: string;
+                        isAnswer: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    markPostAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    commentId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        spaceId: string;
+                        spaceName: string;
+                        index: number;
+                        title: string;
+                        content: string;
+                        type: "NOTICE" | "GENERAL" | "QUESTION";
+                        tags: string[];
+                        isEmergency: boolean;
+                        isPinned: boolean;
+                        allowFileDownload: boolean;
+                        status: "SCHEDULED" | "PUBLISHED" | "ARCHIVED";
+                        /**
+                         * Format: date-time
+                         * @example 2025-03-01T09:00:00.000Z
+                         */
+                        publishAt: string;
+                        authorId: string | null;
+                        authorName: string | null;
+                        attachments: {
+                            fileId: string;
+                            name: string;
+                            contentType: string;
+                            size: number;
+                            url: string | null;
+                            preview: {
+                                /** @constant */
+                                status: "none";
+                                pdfUrl: string | null;
+                                pageCount: number | null;
+                                reason: string | null;
+                            };
+                        }[];
+                        commentCount: number;
+                        answeredCommentId: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2025-03-01T09:00:00.000Z
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSpaceConversations: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string | number;
+            };
+            header?: never;
+            path: {
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        conversations: {
+                            profileId: string;
+                            displayName: string;
+                            lastMessageAt: string | null;
+                            lastMessagePreview: string | null;
+                            unreadCount: number;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listConversationMessages: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string | number;
+            };
+            header?: never;
+            path: {
+                spaceId: string;
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        messages: {
+                            id: string;
+                            authorId: string | null;
+                            authorName: string | null;
+                            body: string;
+                            attachments: {
+                                fileId: string;
+                                name: string;
+                                contentType: string;
+                                size: number;
+                                url: string | null;
+                                preview: {
+                                    /** @constant */
+                                    status: "none";
+                                    pdfUrl: string | null;
+                                    pageCount: number | null;
+                                    reason: string | null;
+                                };
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @example 2025-03-01T09:00:00.000Z
+                             */
+                            createdAt: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sendConversationMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: ls-chars-1-5000
+                     * @description 1..5000 characters (Unicode code points)
+                     */
+                    body: string;
+                    fileIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        authorId: string | null;
+                        authorName: string | null;
+                        body: string;
                         attachments: {
                             fileId: string;
                             name: string;
