@@ -334,3 +334,28 @@ describe("PUT /api/v1/posts/{postId}/answer — markPostAnswer, and listPosts?an
     }
   });
 });
+
+describe("notifications of the community", () => {
+  const inboxFor = async (who: { token: string }, recordId: string) =>
+    ((await as(who).get("/me/notifications?limit=100")).body.notifications as any[]).filter((n) => n.recordId === recordId);
+
+  test("a participant's QUESTION tells the space's ADMINs; a comment tells the post's author and earlier commenters, not the commenter", async () => {
+    const q = await post(ann(), { title: "Is the test open-book?", type: "QUESTION" });
+    expect((await inboxFor(fx.owner, q.id)).map((n) => n.kind)).toEqual(["QUESTION"]);
+    expect((await inboxFor(fx.admin2, q.id)).map((n) => n.kind)).toEqual(["QUESTION"]);
+    expect(await inboxFor(ben(), q.id)).toEqual([]);
+
+    const first = await comment(ben(), q.id, { body: "I think so" });
+    const [toAnn] = await inboxFor(ann(), first.id);
+    expect(toAnn).toMatchObject({ kind: "COMMENT", recordType: "COMMENT", spaceId: fx.spaceId, bodyPreview: "I think so" });
+    expect(toAnn.url).toBe(`/spaces?space=${fx.spaceId}&tab=stream&post=${q.id}`);
+    expect(await inboxFor(ben(), first.id)).toEqual([]);
+    expect(await inboxFor(fx.owner, first.id)).toEqual([]); // an ADMIN who has not commented
+
+    const answer = await comment(fx.owner, q.id, { body: "No, closed book." });
+    expect((await inboxFor(ann(), answer.id)).map((n) => n.kind)).toEqual(["COMMENT"]);
+    expect((await inboxFor(ben(), answer.id)).map((n) => n.kind)).toEqual(["COMMENT"]);
+    expect(await inboxFor(fx.owner, answer.id)).toEqual([]);
+    expect(await inboxFor(fx.admin2, answer.id)).toEqual([]);
+  });
+});

@@ -155,3 +155,23 @@ describe("when messages are off or the space is archived", () => {
     expect(fieldOf(await as(ann()).get(`${path}?limit=101`))).toBe("limit");
   });
 });
+
+describe("notifications of messages", () => {
+  const inboxFor = async (who: { token: string }, recordId: string) =>
+    ((await as(who).get("/me/notifications?limit=100")).body.notifications as any[]).filter((n) => n.recordId === recordId);
+
+  test("a participant's message tells every ADMIN; an ADMIN's reply tells the participant only", async () => {
+    const m = await send(cat(), cat().profileId, "Question about homework");
+    const [toOwner] = await inboxFor(fx.owner, m.id);
+    expect(toOwner).toMatchObject({ kind: "MESSAGE", recordType: "MESSAGE", spaceId: fx.spaceId, bodyPreview: "Question about homework" });
+    expect(toOwner.url).toBe(`/spaces?space=${fx.spaceId}&tab=messages&conversation=${cat().profileId}`);
+    expect((await inboxFor(fx.admin2, m.id)).map((n) => n.kind)).toEqual(["MESSAGE"]);
+    expect(await inboxFor(cat(), m.id)).toEqual([]);
+    expect(await inboxFor(ann(), m.id)).toEqual([]);
+
+    const reply = await send(fx.owner, cat().profileId, "Page 12");
+    expect((await inboxFor(cat(), reply.id)).map((n) => n.kind)).toEqual(["MESSAGE"]);
+    expect(await inboxFor(fx.admin2, reply.id)).toEqual([]);
+    expect(await inboxFor(fx.owner, reply.id)).toEqual([]);
+  });
+});

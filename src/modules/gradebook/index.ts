@@ -7,7 +7,6 @@ import { Gradebook, GradebookParams, MyGrades } from "./model";
 import { getMyGrades, getSpaceGradebook } from "./service";
 
 const TAG = "spaces";
-const SUMMARY = "Every active participant's score in every gradable content of the space (JSON or CSV)";
 
 /** The space gradebook (JSON or CSV) and a participant's own grades (DECISIONS §13 Gradebook). */
 export function gradebookModule(rt: Runtime) {
@@ -23,11 +22,13 @@ export function gradebookModule(rt: Runtime) {
         });
       },
       {
-        ...route("getSpaceGradebook", TAG, "spaceAdmin", SUMMARY),
+        ...route("getSpaceGradebook", TAG, "spaceAdmin"),
         detail: {
-          ...route("getSpaceGradebook", TAG, "spaceAdmin", SUMMARY).detail,
-          description:
-            "JSON by default; with `Accept: text/csv` the same as UTF-8 CSV with a BOM: header `displayName,userId,<content title>…`, one line per row, an empty cell where there is no score.",
+          ...route("getSpaceGradebook", TAG, "spaceAdmin", {
+            summary: "Get a space's gradebook",
+            description:
+              "Every active participant's score in every gradable content of the space (assignments, group assignments, quizzes). JSON by default; with `Accept: text/csv` the same as UTF-8 CSV with a BOM: header `displayName,userId,<content title>…`, one line per row, an empty cell where there is no score.",
+          }).detail,
           "x-response-also": { "text/csv": { schema: { type: "string", description: "UTF-8 CSV with a byte-order mark" } } },
         },
         params: GradebookParams,
@@ -35,7 +36,10 @@ export function gradebookModule(rt: Runtime) {
       },
     )
     .get("/spaces/:spaceId/my-grades", ({ actor, params }) => getMyGrades(actor, params.spaceId), {
-      ...route("getMyGrades", TAG, "spaceMember", "The caller's own released grades in the space"),
+      ...route("getMyGrades", TAG, "spaceMember", {
+        summary: "Get your grades in a space",
+        description: "The caller's own row of the gradebook: returned grades and released quiz results only.",
+      }),
       params: GradebookParams,
       response: { 200: MyGrades },
     });

@@ -49,6 +49,10 @@ const T = {
     notFound: "페이지를 찾을 수 없습니다.",
     badLink: "링크가 올바르지 않습니다.",
     links: "바로가기",
+    unsubTitle: "알림 메일 받지 않기",
+    unsubHint: "버튼을 누르면 이 학교의 알림 메일이 더 이상 오지 않습니다. 알림함에는 계속 표시됩니다.",
+    unsubButton: "메일 받지 않기",
+    unsubDone: "알림 메일을 끊었습니다. 내 계정의 알림 설정에서 다시 켤 수 있습니다.",
   },
   en: {
     signIn: "Sign in",
@@ -77,6 +81,10 @@ const T = {
     notFound: "Page not found.",
     badLink: "This link is not valid.",
     links: "Links",
+    unsubTitle: "Stop notification e-mails",
+    unsubHint: "Press the button and this school sends you no more notification e-mails. Your inbox still shows them.",
+    unsubButton: "Stop e-mails",
+    unsubDone: "Notification e-mails are off. You can turn them on again under My account, notification settings.",
   },
 } as const;
 
@@ -245,4 +253,19 @@ ${input("password", t.password, 'type="password" required autocomplete="new-pass
 <button>${esc(t.accept)}</button><output></output></form>
 <a class="btn alt" href="/t/${esc(encodeURIComponent(key))}/login">${esc(t.toLogin)}</a>`;
   return html(lang, 200, page.name, body, { tenant: key });
+}
+
+/**
+ * The confirm page behind a notification mail's unsubscribe link (docs/rules/notifications.md#unsubscribe):
+ * a GET changes nothing; its button sends the one-click POST.
+ */
+export function unsubscribePage(token: string, lang: Lang): Response {
+  const t = T[lang];
+  const path = `/public/notification-unsubscribe?token=${encodeURIComponent(token)}`;
+  return html(
+    lang,
+    200,
+    t.unsubTitle,
+    `<h1>${esc(t.unsubTitle)}</h1><p>${esc(t.unsubHint)}</p><form data-path="${esc(path)}" data-done="${esc(t.unsubDone)}"><button type="submit">${esc(t.unsubButton)}</button><output role="status"></output></form>`,
+  );
 }

@@ -11,6 +11,8 @@ import type { Runtime } from "../../platform/runtime";
 import { members, profiles } from "../../schema/members";
 import { type SpaceRole, spaceMembers, spaces } from "../../schema/spaces";
 import { attachmentsByRecord, requireAttachableFiles } from "../files/attachments";
+import { notify } from "../notifications/emit";
+import { consoleUrl } from "../notifications/urls";
 import { requireSpaceMember } from "../spaces/access";
 import { requireActive } from "../spaces/archived";
 import type { Conversation, ListQuery, Message, SendMessageBody } from "./model";
@@ -230,6 +232,27 @@ export function listConversationMessages(
 /** The list's one-line preview of a message: whitespace folded, the first 100 characters. */
 const preview = (body: string) => Array.from(body.replace(/\s+/g, " ").trim()).slice(0, PREVIEW_CHARS).join("");
 
+/** MESSAGE (docs/rules/notifications.md#kinds): the other side: every ADMIN of the space, or the participant. */
+function notifyMessage(tx: Db, actor: Actor, thread: Thread, messageId: string, body: string, fromParticipant: boolean, now: number): void {
+  notify(
+    tx,
+    actor,
+    {
+      kind: "MESSAGE",
+      spaceId: thread.space.id,
+      recordType: "MESSAGE",
+      recordId: messageId,
+      titleKo: `${actor.displayName}님의 메시지`,
+      titleEn: `Message from ${actor.displayName}`,
+      bodyPreview: body,
+      url: consoleUrl.conversation(thread.space.id, thread.participant.profileId),
+      actorMemberId: actor.memberId,
+      ...(fromParticipant ? { roles: ["ADMIN"] as const } : { recipients: [thread.participant.memberId] }),
+    },
+    now,
+  );
+}
+
 /**
  * sendConversationMessage: the participant or an ADMIN of the space (else 404); 409 while the
  * space's `messageEnabled` is false or the space is archived; then the per-member write limit.
@@ -276,6 +299,7 @@ export function sendConversationMessage(
       tx.insert(conversationMessageFiles)
         .values(fileIds.map((fileId, position) => ({ messageId: id, fileId, position })))
         .run();
+    notifyMessage(tx, actor, thread, id, input.body, fromParticipant, now);
     // Writing in the thread reads it: the sender has seen everything up to their own message.
     markRead(tx, conversationId, actor.memberId, now, id);
     return toMessages(rt, actor, tx, selectMessages(tx).where(eq(conversationMessages.id, id)).all())[0] as MessageRecord;

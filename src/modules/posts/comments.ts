@@ -10,6 +10,8 @@ import { isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { members } from "../../schema/members";
 import { attachmentsByRecord, requireAttachableFiles } from "../files/attachments";
+import { notify } from "../notifications/emit";
+import { consoleUrl } from "../notifications/urls";
 import { requireActive } from "../spaces/archived";
 import { effectiveAllowFileDownload, getSpaceDefaults } from "../spaces/settings";
 import { effectiveStatus } from "./access";
@@ -121,6 +123,7 @@ export function createPostComment(
     requireOpen(view, now);
     limitMemberWrites(rt, actor, now);
     const id = Bun.randomUUIDv7();
+    notifyComment(tx, actor, view, id, input.body, now);
     tx.insert(postComments).values({ id, postId, authorMemberId: actor.memberId, body: input.body, createdAt: now, updatedAt: now }).run();
     if (fileIds.length)
       tx.insert(postCommentFiles)
@@ -128,6 +131,36 @@ export function createPostComment(
         .run();
     return toComments(rt, actor, tx, view, [commentOf(tx, postId, id)])[0] as CommentRecord;
   });
+}
+
+/**
+ * COMMENT (docs/rules/notifications.md#kinds): the post's author and everyone who commented on it
+ * before, never the commenter (notify's filter drops them, and anyone no longer enrolled).
+ */
+function notifyComment(tx: Db, actor: Actor, view: PostView, commentId: string, body: string, now: number): void {
+  const earlier = tx
+    .selectDistinct({ id: postComments.authorMemberId })
+    .from(postComments)
+    .where(eq(postComments.postId, view.row.id))
+    .all();
+  const recipients = [view.row.authorMemberId, ...earlier.map((r) => r.id)].filter((id): id is string => id !== null);
+  notify(
+    tx,
+    actor,
+    {
+      kind: "COMMENT",
+      spaceId: view.row.spaceId,
+      recordType: "COMMENT",
+      recordId: commentId,
+      titleKo: `${actor.displayName}님의 댓글: ${view.row.title}`,
+      titleEn: `${actor.displayName} commented on ${view.row.title}`,
+      bodyPreview: body,
+      url: consoleUrl.post(view.row.spaceId, view.row.id),
+      actorMemberId: actor.memberId,
+      recipients: [...new Set(recipients)],
+    },
+    now,
+  );
 }
 
 /** updatePostComment: the comment's author only (403 for anyone else, ADMINs included); an absent body changes nothing. */
