@@ -4,7 +4,7 @@ import { route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { getAssignmentConfig, getAssignmentRubric, setAssignmentConfig, setAssignmentRubric } from "./config";
 import { setSubmissionExtension } from "./extensions";
-import { gradeSubmission, returnSubmission, saveSubmissionFeedback } from "./grading";
+import { gradeSubmission, returnAllSubmissions, returnSubmission, saveSubmissionFeedback } from "./grading";
 import {
   AssignmentConfig,
   AssignmentConfigBody,
@@ -14,6 +14,7 @@ import {
   FeedbackBody,
   GradeBody,
   MySubmission,
+  ReturnAllResult,
   Rubric,
   RubricBody,
   Submission,
@@ -132,6 +133,15 @@ export function assignmentsModule(rt: Runtime) {
       params: SubmissionParams,
       response: { 200: Submission },
     })
+    .post("/assignments/:contentId/return-all", ({ actor, params }) => returnAllSubmissions(actor, params.contentId), {
+      ...route("returnAllSubmissions", TAG, "contentManager", {
+        summary: "Return every graded submission",
+        description:
+          "Every submitter's latest revision that is GRADED becomes RETURNED (its grade is released), as returnSubmission would do for each; SUBMITTED and RETURNED ones are left as they are. Answers how many were returned.",
+      }),
+      params: AssignmentParams,
+      response: { 200: ReturnAllResult },
+    })
     .post(
       "/assignments/:contentId/submissions",
       ({ actor, params, body, set }) => {
@@ -161,7 +171,8 @@ export function assignmentsModule(rt: Runtime) {
       {
         ...route("setSubmissionExtension", TAG, "contentManager", {
           summary: "Set a participant's own deadline",
-          description: "Gives one participant their own `dueAt` (their late marks follow it); `null` removes it.",
+          description:
+            "Gives one participant their own `dueAt` for the submits to come; revisions already submitted keep their `isLate`. `null` removes it.",
           errors: ["400 `VALIDATION_FAILED` when the profile is not a participant of the content's space"],
         }),
         params: SubmitterParams,

@@ -3,12 +3,15 @@ import { authPlugin } from "../../platform/auth/context";
 import { route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { getGroupAssignmentConfig, setGroupAssignmentConfig } from "./config";
+import { setGroupSubmissionExtension } from "./extensions";
 import {
+  ExtensionBody,
   FeedbackBody,
   GradeBody,
   GroupAssignmentConfigBody,
   GroupAssignmentConfigResult,
   GroupAssignmentParams,
+  GroupExtension,
   GroupHistoryParams,
   GroupSubmission,
   GroupSubmissionHistory,
@@ -169,6 +172,21 @@ export function groupAssignmentsModule(rt: Runtime) {
         params: GroupAssignmentParams,
         body: SubmitGroupBody,
         response: { 201: GroupSubmission },
+      },
+    )
+    .put(
+      "/group-assignments/:contentId/extensions/:groupId",
+      ({ actor, params, body }) => setGroupSubmissionExtension(actor, params.contentId, params.groupId, body),
+      {
+        ...route("setGroupSubmissionExtension", TAG, "contentManager", {
+          summary: "Set a group's own deadline",
+          description:
+            "Gives one group its own `dueAt` for the submits to come, instead of the config's; revisions already submitted keep their `isLate`. `null` removes it.",
+          errors: ["400 `VALIDATION_FAILED` when the group is not one of the linked group set's"],
+        }),
+        params: GroupHistoryParams,
+        body: ExtensionBody,
+        response: { 200: GroupExtension },
       },
     )
     .get("/group-assignments/:contentId/my-submission", ({ actor, params }) => getMyGroupSubmission(rt, actor, params.contentId), {

@@ -18,6 +18,10 @@ import {
   ParticipantView,
   QuizConfig,
   QuizConfigBody,
+  QuizOverride,
+  QuizOverrideBody,
+  QuizOverrideList,
+  QuizOverrideParams,
   QuizParams,
   QuizStatistics,
   SaveAnswersBody,
@@ -25,6 +29,7 @@ import {
   ScoreAnswerBody,
   SubmitAttemptBody,
 } from "./model";
+import { deleteQuizOverride, listQuizOverrides, setQuizOverride } from "./overrides";
 import { checkQuizEmailCount, getQuizAttempt, getQuizStatistics, listQuizAttempts, scoreQuizAnswer, voidQuizAttempt } from "./results";
 
 const TAG = "quizzes";
@@ -42,6 +47,47 @@ export function quizzesModule(rt: Runtime) {
       body: EmailCountBody,
       response: { 200: EmailCountResult },
     })
+    .get("/quizzes/:contentId/overrides", ({ actor, params }) => listQuizOverrides(actor, params.contentId), {
+      ...route("listQuizOverrides", TAG, "contentManager", {
+        summary: "List a quiz's per-student overrides",
+        description: "Every participant's own window, time limit and attempt count set with setQuizOverride.",
+      }),
+      params: QuizParams,
+      response: { 200: QuizOverrideList },
+    })
+    .put(
+      "/quizzes/:contentId/overrides/:profileId",
+      ({ actor, params, body }) => setQuizOverride(actor, params.contentId, params.profileId, body),
+      {
+        ...route("setQuizOverride", TAG, "contentManager", {
+          summary: "Set a participant's quiz override",
+          description:
+            "Replaces one participant's own `opensAt`, `closesAt`, `timeLimitMinutes` and `maxAttempts`; each null (or absent) field keeps the quiz's own value. The participant's view and every check (window, time limit, attempts, the automatic submit at `closesAt`) follow it; nobody else is affected.",
+          errors: [
+            "400 `VALIDATION_FAILED` when the profile is not a participant of the quiz, or `closesAt` is not after `opensAt` (the quiz's own values filling the nulls)",
+          ],
+        }),
+        params: QuizOverrideParams,
+        body: QuizOverrideBody,
+        response: { 200: QuizOverride },
+      },
+    )
+    .delete(
+      "/quizzes/:contentId/overrides/:profileId",
+      ({ actor, params, set }) => {
+        deleteQuizOverride(actor, params.contentId, params.profileId);
+        set.status = 204;
+      },
+      {
+        ...route("deleteQuizOverride", TAG, "contentManager", {
+          summary: "Delete a participant's quiz override",
+          description: "The participant goes back to the quiz's own window, time limit and attempts.",
+          errors: ["404 `NOT_FOUND` when the participant has no override"],
+        }),
+        params: QuizOverrideParams,
+        response: { 204: t.Void() },
+      },
+    )
     .put("/quizzes/:contentId/config", ({ actor, params, body }) => setQuizConfig(rt, actor, params.contentId, body), {
       transform: ({ body }) => dropNullLists(body),
       ...route("setQuizConfig", TAG, "contentManager", {

@@ -13,7 +13,8 @@ import tenant3 from "../../../drizzle/tenant/0003_careful_solo.sql" with { type:
 import tenant4 from "../../../drizzle/tenant/0004_fat_puma.sql" with { type: "text" };
 import tenant5 from "../../../drizzle/tenant/0005_melodic_nicolaos.sql" with { type: "text" };
 import tenant6 from "../../../drizzle/tenant/0006_unusual_the_anarchist.sql" with { type: "text" };
-import tenant7 from "../../../drizzle/tenant/0007_closed_hemingway.sql" with { type: "text" };
+import tenant7 from "../../../drizzle/tenant/0007_flimsy_lord_hawal.sql" with { type: "text" };
+import tenant8 from "../../../drizzle/tenant/0008_huge_triathlon.sql" with { type: "text" };
 
 export const platformMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795432067584, sql: platform0 },
@@ -30,5 +31,6 @@ export const tenantMigrations: EmbeddedMigration[] = [
   { tag: "0004_fat_puma", when: 1795644417298, sql: tenant4 },
   { tag: "0005_melodic_nicolaos", when: 1795649627302, sql: tenant5 },
   { tag: "0006_unusual_the_anarchist", when: 1795754894885, sql: tenant6 },
-  { tag: "0007_closed_hemingway", when: 1795757240581, sql: tenant7 },
+  { tag: "0007_flimsy_lord_hawal", when: 1795757427455, sql: tenant7 },
+  { tag: "0008_huge_triathlon", when: 1795758350632, sql: tenant8 },
 ];
