@@ -162,6 +162,54 @@ export async function school(h: Helpers) {
       clean();
     });
   }
+  for (const lang of LANGS) {
+    await check(
+      `school: the first load with Accept-Encoding br, gzip is at most 200 KB transferred, measured by the browser (${lang})`,
+      async () => {
+        const browser = page.context().browser();
+        assert(browser, "the browser");
+        const c = await browser.newContext({
+          locale: lang === "ko" ? "ko-KR" : "en-US",
+          viewport: { width: 1280, height: 860 },
+          extraHTTPHeaders: { "Accept-Encoding": "br, gzip" },
+        });
+        const p = await c.newPage();
+        await h.signIn(p, base, "owner@demo.school");
+        await p.waitForLoadState("networkidle");
+        // A cold cache: what a first visit transfers, not what the sign-in already brought.
+        const cdp = await c.newCDPSession(p);
+        await cdp.send("Network.clearBrowserCache");
+        const encodings = new Map<string, string>();
+        p.on("response", (r) => {
+          if (/\.(js|css)$/.test(new URL(r.url()).pathname)) encodings.set(r.url(), r.headers()["content-encoding"] ?? "none");
+        });
+        await p.goto(`${base}/members`);
+        await p.locator("#main h1").first().waitFor();
+        await p.waitForLoadState("networkidle");
+        const sizes = await p.evaluate(() =>
+          [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")].map((e) => ({
+            name: e.name,
+            transfer: (e as PerformanceResourceTiming).transferSize,
+            body: (e as PerformanceResourceTiming).decodedBodySize,
+          })),
+        );
+        const assets = sizes.filter((x) => /\.(js|css)$/.test(new URL(x.name).pathname));
+        const transferred = sizes.reduce((n, x) => n + x.transfer, 0);
+        const assetBytes = assets.reduce((n, x) => n + x.transfer, 0);
+        const decoded = assets.reduce((n, x) => n + x.body, 0);
+        console.log(
+          `  first load (${lang}): ${sizes.length} requests, ${(transferred / 1024).toFixed(1)} KB transferred (JS+CSS ${(assetBytes / 1024).toFixed(1)} KB, ${(decoded / 1024).toFixed(1)} KB decoded)`,
+        );
+        assert(assets.length > 0 && assets.every((x) => x.transfer > 0), "the assets came over the network, not from a cache");
+        assert(
+          [...encodings.values()].every((e) => e === "br"),
+          `every script and style came brotli-encoded: ${[...encodings.entries()].join("; ")}`,
+        );
+        assert(transferred <= 200 * 1024, `first load transferred ${transferred} bytes`);
+        await c.close();
+      },
+    );
+  }
   void as;
   await ctx.close();
 }
