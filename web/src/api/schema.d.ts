@@ -47661,6 +47661,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "body",
+                     *           "field": "publishAt",
+                     *           "message": "must be a future date-time for a SCHEDULED post"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -47670,6 +47687,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -47679,6 +47706,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -47688,6 +47725,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -48731,23 +48778,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "about:blank",
-                     *       "title": "Bad Request",
-                     *       "status": 400,
-                     *       "detail": "The request is not valid.",
-                     *       "code": "VALIDATION_FAILED",
-                     *       "message": "The request is not valid.",
-                     *       "errors": [
-                     *         {
-                     *           "in": "body",
-                     *           "field": "publishAt",
-                     *           "message": "must be a future date-time for a SCHEDULED post"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -48757,16 +48787,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "about:blank",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "detail": "Authentication is required.",
-                     *       "code": "UNAUTHENTICATED",
-                     *       "message": "Authentication is required."
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -48776,16 +48796,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "about:blank",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "detail": "You may not do this.",
-                     *       "code": "FORBIDDEN",
-                     *       "message": "You may not do this."
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -48795,16 +48805,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "about:blank",
-                     *       "title": "Not Found",
-                     *       "status": 404,
-                     *       "detail": "Not found.",
-                     *       "code": "NOT_FOUND",
-                     *       "message": "Not found."
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
