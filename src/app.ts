@@ -5,6 +5,7 @@ import { assignmentsModule } from "./modules/assignments";
 import { authModule } from "./modules/auth";
 import { challengesModule } from "./modules/challenges";
 import { consoleModule } from "./modules/console";
+import { copiesModule } from "./modules/copies";
 import { fieldsModule } from "./modules/fields";
 import { filesModule } from "./modules/files";
 import { gradebookModule } from "./modules/gradebook";
@@ -72,6 +73,7 @@ export function createApp(config: Config) {
     .use(groupAssignmentsModule(rt))
     .use(peerAssessmentsModule(rt))
     .use(gradebookModule(rt))
+    .use(copiesModule(rt))
     .use(notificationsModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
     .use(httpPlugin(rt, () => root?.routes ?? [], metrics?.observe))
