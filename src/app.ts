@@ -12,6 +12,7 @@ import { gradebookModule } from "./modules/gradebook";
 import { grantsModule } from "./modules/grants";
 import { groupAssignmentsModule } from "./modules/group-assignments";
 import { groupsModule } from "./modules/groups";
+import { guardiansModule } from "./modules/guardians";
 import { healthModule } from "./modules/health";
 import { hostedPagesModule } from "./modules/hosted-pages";
 import { invitationsModule } from "./modules/invitations";
@@ -20,7 +21,9 @@ import { libraryModule } from "./modules/library";
 import { loginPageModule } from "./modules/login-page";
 import { membersModule } from "./modules/members";
 import { resolveMember } from "./modules/members/actor";
+import { activeGuardiansOf } from "./modules/members/guardians";
 import { notificationJob, notificationsModule } from "./modules/notifications";
+import { registerGuardianLookup } from "./modules/notifications/hooks";
 import { orgModule } from "./modules/org";
 import { peerAssessmentsModule } from "./modules/peer-assessments";
 import { postsModule } from "./modules/posts";
@@ -45,6 +48,8 @@ export function createApp(config: Config) {
   const rt = createRuntime(config, resolveMember, { groupCommit: true });
   // Features hand their time-driven notification jobs to the notifications base (docs/rules/notifications.md#hooks).
   notificationJob(POST_JOB, runScheduledPost);
+  // Guardian copies read the links at each notification, so a removed link stops them at once (docs/rules/members.md#guardian-links).
+  registerGuardianLookup(activeGuardiansOf);
   const metrics = config.metrics ? createMetrics(rt) : null;
   let root: AnyElysia | null = null;
   // normalize "typebox": unknown fields are stripped, but a wrong-typed nested object is a 400, not {}.
@@ -74,6 +79,7 @@ export function createApp(config: Config) {
     .use(peerAssessmentsModule(rt))
     .use(gradebookModule(rt))
     .use(copiesModule(rt))
+    .use(guardiansModule(rt))
     .use(notificationsModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
     .use(httpPlugin(rt, () => root?.routes ?? [], metrics?.observe))

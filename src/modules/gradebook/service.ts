@@ -123,7 +123,6 @@ export function getMyGrades(actor: Actor, spaceId: string): Static<typeof MyGrad
     .from(members)
     .where(eq(members.id, actor.memberId))
     .get();
-  const { columns, cells } = gradesOf(actor.db, spaceId, actor.profileId);
   const who = {
     memberId: actor.memberId,
     profileId: actor.profileId,
@@ -131,5 +130,14 @@ export function getMyGrades(actor: Actor, spaceId: string): Static<typeof MyGrad
     userId: me?.userId ?? null,
     isActive: true,
   };
+  return studentGrades(actor.db, spaceId, who);
+}
+
+/**
+ * What getMyGrades shows `who` in the space (released scores only), for a reader whose right to
+ * see it is checked by the caller: the student, or a guardian (docs/rules/members.md#overview).
+ */
+export function studentGrades(db: Db, spaceId: string, who: GradebookEntry): Static<typeof MyGrades> {
+  const { columns, cells } = gradesOf(db, spaceId, who.profileId);
   return { columns, row: rowOf(who, columns, cells, "participant") };
 }
