@@ -5171,7 +5171,7 @@ export interface paths {
         };
         /**
          * List posts
-         * @description Posts of the spaces the caller is enrolled in (PUBLISHED ones, and every status where the caller is ADMIN), newest first, filtered by `search`, `spaceId`, `status`, `type`, a cursor page at a time.
+         * @description Posts of the spaces the caller is enrolled in (PUBLISHED ones, and every status where the caller is ADMIN), pinned first, then newest, filtered by `search`, `spaceId`, `status`, `type`, and `answered` (QUESTION posts with or without an answer), a cursor page at a time.
          *
          *     **Who may call**: Any signed-in member of the tenant.
          *
@@ -5184,7 +5184,7 @@ export interface paths {
         put?: never;
         /**
          * Create a post
-         * @description Creates a post in `spaceId`: PUBLISHED now, or SCHEDULED until a future `publishAt`. While the space's `community` menu is on, a PARTICIPANT may post GENERAL or QUESTION posts.
+         * @description Creates a post in `spaceId`: PUBLISHED now, or SCHEDULED until a future `publishAt`. An ADMIN of the space posts anything; while the space's enabledMenus has `community`, a PARTICIPANT may post too: GENERAL or QUESTION only (an absent type is NOTICE), published at once.
          *
          *     **Who may call**: ADMINs of the space; the author too, for a participant's post while the space's community menu is on.
          *
@@ -5193,8 +5193,10 @@ export interface paths {
          *     - 400 `INVALID_JSON` for a body that is not JSON
          *     - 400 `VALIDATION_FAILED` when a file id names no ready file of the caller
          *     - 401 `UNAUTHENTICATED` without a valid access token
-         *     - 403 `FORBIDDEN` for a participant outside the community rules
+         *     - 403 `FORBIDDEN` for a participant without `community`, or sending NOTICE, `isEmergency`, `isPinned` or `publishAt`
          *     - 404 `NOT_FOUND` for a space the caller cannot see
+         *     - 409 `INVALID_STATE` for a participant in an archived space
+         *     - 429 `RATE_LIMITED` for a participant past `LEARNSPACE_COMMUNITY_RATE_LIMIT` writes a minute (with `Retry-After`)
          */
         post: operations["createPost"];
         delete?: never;
@@ -5227,7 +5229,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a post
-         * @description Deletes a post for good; its files stay while another record attaches them.
+         * @description Deletes a post for good with its comments; its files stay while another record attaches them. An ADMIN of the space deletes any post, a participant their own.
          *
          *     **Who may call**: ADMINs of the space; the author too, for a participant's post while the space's community menu is on.
          *
@@ -5235,14 +5237,16 @@ export interface paths {
          *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
          *     - 401 `UNAUTHENTICATED` without a valid access token
          *     - 403 `FORBIDDEN` when the caller can see the post but is not its ADMIN
+         *     - 403 `FORBIDDEN` for someone else's post (not ADMIN)
          *     - 404 `NOT_FOUND` for an unknown post (or record in the path) or one the caller cannot see
+         *     - 409 `INVALID_STATE` for a participant in an archived space
          */
         delete: operations["deletePost"];
         options?: never;
         head?: never;
         /**
          * Update a post
-         * @description Changes a post's fields, or its `status` (SCHEDULED, PUBLISHED, ARCHIVED). Absent fields stay.
+         * @description Changes a post's fields, or its `status` (SCHEDULED, PUBLISHED, ARCHIVED). Absent fields stay. An ADMIN of the space changes any post; a participant their own, within what they may create.
          *
          *     **Who may call**: ADMINs of the space; the author too, for a participant's post while the space's community menu is on.
          *
@@ -5251,9 +5255,212 @@ export interface paths {
          *     - 400 `INVALID_JSON` for a body that is not JSON
          *     - 401 `UNAUTHENTICATED` without a valid access token
          *     - 403 `FORBIDDEN` when the caller can see the post but is not its ADMIN
+         *     - 403 `FORBIDDEN` for someone else's post (not ADMIN), or a participant sending NOTICE, `isEmergency`, `isPinned`, `publishAt` or `status`
          *     - 404 `NOT_FOUND` for an unknown post (or record in the path) or one the caller cannot see
+         *     - 409 `INVALID_STATE` for a participant in an archived space
          */
         patch: operations["updatePost"];
+        trace?: never;
+    };
+    "/api/v1/posts/{postId}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the comments of a post
+         * @description Oldest first, for anyone who can see the post. `isAnswer` marks the QUESTION post's answer.
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the post but is not enrolled
+         *     - 404 `NOT_FOUND` for an unknown post (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` for a post the caller cannot see
+         */
+        get: operations["listPostComments"];
+        put?: never;
+        /**
+         * Comment on a post
+         * @description Any member enrolled in the post's space while its `community` menu is on, else its ADMINs only. Up to 5 files. Notifies the post's author and everyone who commented before (COMMENT).
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the post but is not enrolled
+         *     - 403 `FORBIDDEN` for a participant while the space's `community` menu is off
+         *     - 404 `NOT_FOUND` for an unknown post (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` for a post the caller cannot see
+         *     - 409 `INVALID_STATE` in an archived space, or on an ARCHIVED post
+         *     - 429 `RATE_LIMITED` past `LEARNSPACE_COMMUNITY_RATE_LIMIT` comments and messages a minute (with `Retry-After`)
+         */
+        post: operations["createPostComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts/{postId}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment
+         * @description Its author or an ADMIN of the space. Deleting the answer leaves the question unanswered.
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the post but is not enrolled
+         *     - 403 `FORBIDDEN` for anyone but the author and the space's ADMINs
+         *     - 404 `NOT_FOUND` for an unknown post (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` for a post the caller cannot see, or a comment that is not the post's
+         *     - 409 `INVALID_STATE` in an archived space, or on an ARCHIVED post
+         */
+        delete: operations["deletePostComment"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a comment
+         * @description Changes the comment's body; the comment's author only. An absent body changes nothing.
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the post but is not enrolled
+         *     - 403 `FORBIDDEN` for anyone but the author, ADMINs included
+         *     - 404 `NOT_FOUND` for an unknown post (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` for a post the caller cannot see, or a comment that is not the post's
+         *     - 409 `INVALID_STATE` in an archived space, or on an ARCHIVED post
+         */
+        patch: operations["updatePostComment"];
+        trace?: never;
+    };
+    "/api/v1/posts/{postId}/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mark the answer of a question
+         * @description The QUESTION post's author or an ADMIN of its space sets `commentId` (a comment of this post) as the answer, or clears it with null or no `commentId`. `listPosts?answered=` filters on it.
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `commentId` is not a comment of this post
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the post but is not enrolled
+         *     - 403 `FORBIDDEN` for anyone but the post's author and the space's ADMINs
+         *     - 404 `NOT_FOUND` for an unknown post (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` for a post the caller cannot see
+         *     - 409 `INVALID_STATE` for a post that is not a QUESTION, in an archived space, or on an ARCHIVED post
+         */
+        put: operations["markPostAnswer"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/spaces/{spaceId}/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a space's private conversations
+         * @description An ADMIN gets every participant's conversation that has a message, newest message first, each with its preview and the caller's unread count; a PARTICIPANT gets exactly their own (lastMessageAt null before the first message).
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not enrolled
+         *     - 403 `FORBIDDEN` for a visible space the caller is not enrolled in
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` for a space the caller cannot see
+         */
+        get: operations["listSpaceConversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/spaces/{spaceId}/conversations/{profileId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a private conversation
+         * @description Newest first. The participant whose profile the path names, or any ADMIN of the space; anyone else is 404. Reading marks the messages shown as read for the reader. Works while messages are off.
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not enrolled
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` for anyone but the participant and the space's ADMINs, or a profile that is not a PARTICIPANT there
+         */
+        get: operations["listConversationMessages"];
+        put?: never;
+        /**
+         * Send a private message
+         * @description The participant or an ADMIN of the space; the first message starts the conversation. Up to 5 files. Notifies the other side (MESSAGE): the participant, or every ADMIN of the space.
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not enrolled
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` for anyone but the participant and the space's ADMINs, or a profile that is not a PARTICIPANT there
+         *     - 409 `INVALID_STATE` while the space's `messageEnabled` is false, or the space is archived
+         *     - 429 `RATE_LIMITED` past `LEARNSPACE_COMMUNITY_RATE_LIMIT` comments and messages a minute (with `Retry-After`)
+         */
+        post: operations["sendConversationMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/quizzes/{contentId}/email-count": {
@@ -46481,6 +46688,7 @@ export interface operations {
                              * @example 2025-03-01T09:00:00.000Z
                              */
                             publishAt: string;
+                            authorId: string | null;
                             authorName: string | null;
                             attachments: {
                                 fileId: string;
@@ -46496,6 +46704,8 @@ export interface operations {
                                     reason: string | null;
                                 };
                             }[];
+                            commentCount: number;
+                            answeredCommentId: string | null;
                             /**
                              * Format: date-time
                              * @example 2025-03-01T09:00:00.000Z
@@ -46622,6 +46832,7 @@ export interface operations {
                 spaceId?: string;
                 status?: "SCHEDULED" | "PUBLISHED" | "ARCHIVED";
                 type?: "NOTICE" | "GENERAL" | "QUESTION";
+                answered?: "true" | "false";
                 cursor?: string;
                 limit?: string | number;
             };
@@ -46696,6 +46907,7 @@ export interface operations {
                              * @example 2025-03-01T09:00:00.000Z
                              */
                             publishAt: string;
+                            authorId: string | null;
                             authorName: string | null;
                             attachments: {
                                 fileId: string;
@@ -46711,6 +46923,8 @@ export interface operations {
                                     reason: string | null;
                                 };
                             }[];
+                            commentCount: number;
+                            answeredCommentId: string | null;
                             /**
                              * Format: date-time
                              * @example 2025-03-01T09:00:00.000Z
@@ -46919,6 +47133,7 @@ export interface operations {
                          * @example 2025-03-01T09:00:00.000Z
                          */
                         publishAt: string;
+                        authorId: string | null;
                         authorName: string | null;
                         attachments: {
                             fileId: string;
@@ -46934,6 +47149,8 @@ export interface operations {
                                 reason: string | null;
                             };
                         }[];
+                        commentCount: number;
+                        answeredCommentId: string | null;
                         /**
                          * Format: date-time
                          * @example 2025-03-01T09:00:00.000Z
@@ -47141,6 +47358,7 @@ export interface operations {
                          * @example 2025-03-01T09:00:00.000Z
                          */
                         publishAt: string;
+                        authorId: string | null;
                         authorName: string | null;
                         attachments: {
                             fileId: string;
@@ -47156,6 +47374,8 @@ export interface operations {
                                 reason: string | null;
                             };
                         }[];
+                        commentCount: number;
+                        answeredCommentId: string | null;
                         /**
                          * Format: date-time
                          * @example 2025-03-01T09:00:00.000Z
@@ -47473,6 +47693,7 @@ export interface operations {
                          * @example 2025-03-01T09:00:00.000Z
                          */
                         publishAt: string;
+                        authorId: string | null;
                         authorName: string | null;
                         attachments: {
                             fileId: string;
@@ -47488,6 +47709,8 @@ export interface operations {
                                 reason: string | null;
                             };
                         }[];
+                        commentCount: number;
+                        answeredCommentId: string | null;
                         /**
                          * Format: date-time
                          * @example 2025-03-01T09:00:00.000Z
@@ -47576,6 +47799,1076 @@ export interface operations {
                      *       "message": "Not found."
                      *     }
                      */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPostComments: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string | number;
+            };
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comments: {
+                            id: string;
+                            postId: string;
+                            authorId: string | null;
+                            authorName: string | null;
+                            body: string;
+                            attachments: {
+                                fileId: string;
+                                name: string;
+                                contentType: string;
+                                size: number;
+                                url: string | null;
+                                preview: {
+                                    /** @constant */
+                                    status: "none";
+                                    pdfUrl: string | null;
+                                    pageCount: number | null;
+                                    reason: string | null;
+                                };
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @example 2025-03-01T09:00:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @example 2025-03-01T09:00:00.000Z
+                             */
+                            updatedAt: string;
+                            isAnswer: boolean;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createPostComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: ls-chars-1-5000
+                     * @description 1..5000 characters (Unicode code points)
+                     */
+                    body: string;
+                    fileIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        postId: string;
+                        authorId: string | null;
+                        authorName: string | null;
+                        body: string;
+                        attachments: {
+                            fileId: string;
+                            name: string;
+                            contentType: string;
+                            size: number;
+                            url: string | null;
+                            preview: {
+                                /** @constant */
+                                status: "none";
+                                pdfUrl: string | null;
+                                pageCount: number | null;
+                                reason: string | null;
+                            };
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @example 2025-03-01T09:00:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2025-03-01T09:00:00.000Z
+                         */
+                        updatedAt: string;
+                        isAnswer: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deletePostComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updatePostComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: ls-chars-1-5000
+                     * @description 1..5000 characters (Unicode code points)
+                     */
+                    body?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        postId: string;
+                        authorId: string | null;
+                        authorName: string | null;
+                        body: string;
+                        attachments: {
+                            fileId: string;
+                            name: string;
+                            contentType: string;
+                            size: number;
+                            url: string | null;
+                            preview: {
+                                /** @constant */
+                                status: "none";
+                                pdfUrl: string | null;
+                                pageCount: number | null;
+                                reason: string | null;
+                            };
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @example 2025-03-01T09:00:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2025-03-01T09:00:00.000Z
+                         */
+                        updatedAt: string;
+                        isAnswer: boolean;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    markPostAnswer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    commentId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        spaceId: string;
+                        spaceName: string;
+                        index: number;
+                        title: string;
+                        content: string;
+                        type: "NOTICE" | "GENERAL" | "QUESTION";
+                        tags: string[];
+                        isEmergency: boolean;
+                        isPinned: boolean;
+                        allowFileDownload: boolean;
+                        status: "SCHEDULED" | "PUBLISHED" | "ARCHIVED";
+                        /**
+                         * Format: date-time
+                         * @example 2025-03-01T09:00:00.000Z
+                         */
+                        publishAt: string;
+                        authorId: string | null;
+                        authorName: string | null;
+                        attachments: {
+                            fileId: string;
+                            name: string;
+                            contentType: string;
+                            size: number;
+                            url: string | null;
+                            preview: {
+                                /** @constant */
+                                status: "none";
+                                pdfUrl: string | null;
+                                pageCount: number | null;
+                                reason: string | null;
+                            };
+                        }[];
+                        commentCount: number;
+                        answeredCommentId: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2025-03-01T09:00:00.000Z
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSpaceConversations: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string | number;
+            };
+            header?: never;
+            path: {
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        conversations: {
+                            profileId: string;
+                            displayName: string;
+                            lastMessageAt: string | null;
+                            lastMessagePreview: string | null;
+                            unreadCount: number;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listConversationMessages: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string | number;
+            };
+            header?: never;
+            path: {
+                spaceId: string;
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        messages: {
+                            id: string;
+                            authorId: string | null;
+                            authorName: string | null;
+                            body: string;
+                            attachments: {
+                                fileId: string;
+                                name: string;
+                                contentType: string;
+                                size: number;
+                                url: string | null;
+                                preview: {
+                                    /** @constant */
+                                    status: "none";
+                                    pdfUrl: string | null;
+                                    pageCount: number | null;
+                                    reason: string | null;
+                                };
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @example 2025-03-01T09:00:00.000Z
+                             */
+                            createdAt: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sendConversationMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: ls-chars-1-5000
+                     * @description 1..5000 characters (Unicode code points)
+                     */
+                    body: string;
+                    fileIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        authorId: string | null;
+                        authorName: string | null;
+                        body: string;
+                        attachments: {
+                            fileId: string;
+                            name: string;
+                            contentType: string;
+                            size: number;
+                            url: string | null;
+                            preview: {
+                                /** @constant */
+                                status: "none";
+                                pdfUrl: string | null;
+                                pageCount: number | null;
+                                reason: string | null;
+                            };
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @example 2025-03-01T09:00:00.000Z
+                         */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
