@@ -59633,6 +59633,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -59771,6 +59780,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
