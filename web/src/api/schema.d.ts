@@ -6477,6 +6477,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/notifications/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream my notifications (Server-Sent Events)
+         * @description `text/event-stream` with the bearer header: `event: unread` with `{unreadCount}` first and after every change, `event: notification` with each new item, a comment line every 25 s; it ends when the session is revoked or expires.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
+        get: operations["streamMyNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/notification-settings": {
         parameters: {
             query?: never;
@@ -39019,7 +39044,8 @@ export interface operations {
                         /** @description The space's shared or public assignments, group assignments and quizzes, oldest first, then its manual columns */
                         columns: {
                             contentId: string | null;
-                            columnId: string | null;
+                            /** @description The id of a manual column (absent on a content column) */
+                            columnId?: string;
                             /** @description MANUAL for a manual column (createGradeColumn) */
                             type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ" | "MANUAL";
                             title: string;
@@ -39037,7 +39063,8 @@ export interface operations {
                             /** @description One per column, in column order */
                             cells: {
                                 contentId: string | null;
-                                columnId: string | null;
+                                /** @description The manual column's id (absent on a content column's cell) */
+                                columnId?: string;
                                 score: number | null;
                                 /** @description NOT_SUBMITTED; SUBMITTED (ungraded, or a quiz waiting for hand scoring); GRADED (a manual column with a score); RETURNED (assignments) */
                                 status: "NOT_SUBMITTED" | "SUBMITTED" | "GRADED" | "RETURNED";
@@ -39151,7 +39178,8 @@ export interface operations {
                     "application/json": {
                         columns: {
                             contentId: string | null;
-                            columnId: string | null;
+                            /** @description The id of a manual column (absent on a content column) */
+                            columnId?: string;
                             /** @description MANUAL for a manual column (createGradeColumn) */
                             type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ" | "MANUAL";
                             title: string;
@@ -39168,7 +39196,8 @@ export interface operations {
                             /** @description One per column, in column order */
                             cells: {
                                 contentId: string | null;
-                                columnId: string | null;
+                                /** @description The manual column's id (absent on a content column's cell) */
+                                columnId?: string;
                                 score: number | null;
                                 /** @description NOT_SUBMITTED; SUBMITTED (ungraded, or a quiz waiting for hand scoring); GRADED (a manual column with a score); RETURNED (assignments) */
                                 status: "NOT_SUBMITTED" | "SUBMITTED" | "GRADED" | "RETURNED";
@@ -39964,7 +39993,8 @@ export interface operations {
                             grades: {
                                 columns: {
                                     contentId: string | null;
-                                    columnId: string | null;
+                                    /** @description The id of a manual column (absent on a content column) */
+                                    columnId?: string;
                                     /** @description MANUAL for a manual column (createGradeColumn) */
                                     type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ" | "MANUAL";
                                     title: string;
@@ -39981,7 +40011,8 @@ export interface operations {
                                     /** @description One per column, in column order */
                                     cells: {
                                         contentId: string | null;
-                                        columnId: string | null;
+                                        /** @description The manual column's id (absent on a content column's cell) */
+                                        columnId?: string;
                                         score: number | null;
                                         /** @description NOT_SUBMITTED; SUBMITTED (ungraded, or a quiz waiting for hand scoring); GRADED (a manual column with a score); RETURNED (assignments) */
                                         status: "NOT_SUBMITTED" | "SUBMITTED" | "GRADED" | "RETURNED";
@@ -40262,6 +40293,107 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamMyNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
             };
             /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
             400: {
