@@ -24,6 +24,7 @@ import { loginPageModule } from "./modules/login-page";
 import { membersModule } from "./modules/members";
 import { resolveMember } from "./modules/members/actor";
 import { activeGuardiansOf } from "./modules/members/guardians";
+import { messagesModule } from "./modules/messages";
 import { notificationJob, notificationsModule } from "./modules/notifications";
 import { registerDueSource } from "./modules/notifications/due";
 import { registerGuardianLookup } from "./modules/notifications/hooks";
@@ -84,6 +85,7 @@ export function createApp(config: Config) {
     .use(assignmentsModule(rt))
     .use(challengesModule(rt))
     .use(postsModule(rt))
+    .use(messagesModule(rt))
     .use(quizzesModule(rt))
     .use(groupAssignmentsModule(rt))
     .use(peerAssessmentsModule(rt))
