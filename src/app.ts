@@ -7,6 +7,7 @@ import { authModule } from "./modules/auth";
 import { challengesModule } from "./modules/challenges";
 import { CHALLENGE_JOB, runChallengeReminders } from "./modules/challenges/notify";
 import { consoleModule } from "./modules/console";
+import { copiesModule } from "./modules/copies";
 import { fieldsModule } from "./modules/fields";
 import { filesModule } from "./modules/files";
 import { gradebookModule } from "./modules/gradebook";
@@ -90,6 +91,7 @@ export function createApp(config: Config) {
     .use(groupAssignmentsModule(rt))
     .use(peerAssessmentsModule(rt))
     .use(gradebookModule(rt))
+    .use(copiesModule(rt))
     .use(guardiansModule(rt))
     .use(notificationsModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })

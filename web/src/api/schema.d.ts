@@ -3883,16 +3883,17 @@ export interface paths {
         head?: never;
         /**
          * Update a library content
-         * @description Changes title, description, visibility or files; switching a space's draft from PRIVATE to SHARED publishes it to the space. Absent fields stay.
+         * @description Changes title, description, visibility or files, or moves the content (`nodeId`) into another folder of its own space (of the tenant library for a library content) where you could create it; switching a space's draft from PRIVATE to SHARED publishes it to the space. Absent fields stay.
          *
          *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
          *
          *     **Errors**:
          *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
          *     - 400 `INVALID_JSON` for a body that is not JSON
-         *     - 400 `VALIDATION_FAILED` when a file id names no ready file
+         *     - 400 `VALIDATION_FAILED` when a file id names no ready file, or `nodeId` is not a folder you see of the content's own space
          *     - 401 `UNAUTHENTICATED` without a valid access token
          *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 403 `FORBIDDEN` when you could not create a content in that folder (library:upload, ADMIN of its space)
          *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
          */
         patch: operations["updateContent"];
@@ -6574,6 +6575,67 @@ export interface paths {
          */
         put: operations["setGradebookWeights"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/library/contents/{contentId}/copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy a content
+         * @description Makes a PRIVATE draft of the same type in the folder `nodeId`, authored by the caller: its info, config, questions, options, rubric and attachments (the same stored files, referenced again; questions and options get new ids). No submissions, attempts, responses, shares, extensions or overrides are copied; `dueAt`, `opensAt`, `closesAt` and live times are cleared. A group-set link is kept only when the copy stays in the same space. The target folder needs what createContent needs there.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `nodeId` is not a folder you can see
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 403 `FORBIDDEN` without `library:upload`, or when the folder is in a space you are not ADMIN of
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
+        post: operations["copyContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/spaces/{spaceId}/copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy a space for next year
+         * @description A new active space owned by the caller with the source's settings, field values and group sets (without members); with `includeAdmins` (default true) its other ADMINs; with `includeContents` (default true) its folder tree and contents, copied as copyContent does (PRIVATE drafts); with `includePosts` (default false) its posts, ARCHIVED (republish with updatePost). No participants, challenges, join codes, blocks or history.
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 403 `FORBIDDEN` without `space:create`
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
+        post: operations["copySpace"];
         delete?: never;
         options?: never;
         head?: never;
@@ -36179,6 +36241,8 @@ export interface operations {
                     description?: string;
                     visibility?: "PRIVATE" | "SHARED" | "PUBLIC";
                     fileIds?: string[];
+                    /** @description Moves the content into this folder of the same space (or of the tenant library for a library content) */
+                    nodeId?: string;
                 };
             };
         };
@@ -57505,6 +57569,307 @@ export interface operations {
                      *       "message": "Not found."
                      *     }
                      */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    copyContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    nodeId: string;
+                    /** @description Default: the source's title */
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        type: "VIDEO" | "URL_VIDEO" | "QUIZ" | "DOCUMENT" | "SURVEY" | "LIVE" | "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "GROUP_PEER_ASSESSMENT";
+                        title: string;
+                        description: string;
+                        visibility: "PRIVATE" | "SHARED" | "PUBLIC";
+                        authorProfileId: string;
+                        authorName: string | null;
+                        /** @description VIDEO, URL_VIDEO, LIVE, DOCUMENT: its typed info is set; other types: always true */
+                        ready: boolean;
+                        /**
+                         * Format: date-time
+                         * @example 2025-03-01T09:00:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @example 2025-03-01T09:00:00.000Z
+                         */
+                        updatedAt: string;
+                        canManage: boolean;
+                        /** @description Shown to the content's managers; [] for other readers */
+                        shares: {
+                            /** @constant */
+                            targetType: "USER";
+                            /** @description Member.id */
+                            targetId: string;
+                            targetName: string;
+                            /** @constant */
+                            level: "VIEW";
+                        }[];
+                        attachments: {
+                            fileId: string;
+                            name: string;
+                            contentType: string;
+                            size: number;
+                            url: string | null;
+                            preview: {
+                                /** @constant */
+                                status: "none";
+                                pdfUrl: string | null;
+                                pageCount: number | null;
+                                reason: string | null;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    copySpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    semester?: string | null;
+                    includeAdmins?: boolean;
+                    includeContents?: boolean;
+                    includePosts?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        representativeName: string | null;
+                        description: string | null;
+                        thumbnailUrl: string | null;
+                        semester: string | null;
+                        isActive: boolean;
+                        isPublic: boolean;
+                        autoJoin: boolean;
+                        exitRestricted: boolean;
+                        allowFileDownload: boolean;
+                        vodConcurrentLimit: boolean;
+                        retainEnrollmentHistory: boolean;
+                        startMenu: string;
+                        enabledMenus: string[];
+                        messageEnabled: boolean;
+                        adminCount: number;
+                        participantCount: number;
+                        postCount: number;
+                        contentCount: number;
+                        /**
+                         * Format: date-time
+                         * @example 2025-03-01T09:00:00.000Z
+                         */
+                        createdAt: string;
+                        fieldValues: {
+                            fieldId: string;
+                            valueText: string | null;
+                            valueNumber: number | null;
+                            valueDate: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
