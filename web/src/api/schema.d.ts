@@ -730,6 +730,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/members/bulk-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update up to 500 members in one call
+         * @description Each item alone, as updateMember, setMemberRole (when roleKey differs; needs member:manage-role and only roles whose permissions the caller holds) and field values would (fieldValues [{fieldId, value}] set those fields, null clears, the others stay). A refused item is reported under failed with the reason its single call would give and changes nothing; the others are applied. One transaction for the batch.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         */
+        post: operations["updateMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/members/bulk-delete": {
         parameters: {
             query?: never;
@@ -955,6 +983,61 @@ export interface paths {
          *     - 403 `FORBIDDEN` without `member:manage`
          */
         delete: operations["removeMemberGuardian"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/members/{userPkId}/hand-over": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand a leaving member's spaces and contents to a colleague
+         * @description Also needs tenant-settings:manage (403). Every space the member owns goes to toMemberId as transferSpaceOwnership would (the old owner stays ADMIN, or PARTICIPANT when inactive), and every content the member authored (tenant library and spaces) gets toMemberId as author. toMemberId: another active member (400); blocked in one of the spaces: 400, nothing moves. The member stays as they are: deactivate separately with updateMember.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         */
+        post: operations["handOverMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/members/{userPkId}/ownership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a member owns
+         * @description The spaces the member owns and the contents they authored: what handOverMember would move.
+         *
+         *     **Who may call**: Members holding the `member:read` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:read`
+         */
+        get: operations["listMemberOwnership"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -11625,6 +11708,172 @@ export interface operations {
             };
         };
     };
+    updateMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    members: {
+                        /** @description Required. The member's id. */
+                        id?: unknown;
+                        /** @description 1..255 characters. */
+                        displayName?: unknown;
+                        /** @description E-mail address or null. */
+                        email?: unknown;
+                        /** @description 1..255 letters, digits, _ or -. */
+                        userId?: unknown;
+                        /** @description Max 255, or null. */
+                        externalMemberCode?: unknown;
+                        /** @description Max 255, or null. */
+                        affiliation?: unknown;
+                        /** @description false deactivates (sessions end); true restores. */
+                        isActive?: unknown;
+                        /** @description An existing role key, as setMemberRole (needs member:manage-role). */
+                        roleKey?: unknown;
+                        /** @description [{fieldId, value}]: set these member fields (null clears), the others stay. */
+                        fieldValues?: unknown;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: {
+                            index: number;
+                            member: {
+                                id: string;
+                                userId: string | null;
+                                displayName: string;
+                                email: string | null;
+                                role: {
+                                    key: string;
+                                    name: string;
+                                };
+                                isActive: boolean;
+                                lastLoginAt: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @example 2025-03-01T09:00:00.000Z
+                                 */
+                                createdAt: string;
+                                pictureUrl: string | null;
+                                affiliation: string | null;
+                                externalMemberCode: string | null;
+                                bio: string | null;
+                                isIssuedAccount: boolean;
+                                positionId: string | null;
+                                activeSpaceCount?: number;
+                                inactiveSpaceCount?: number;
+                                fieldValues: {
+                                    fieldId: string;
+                                    valueText: string | null;
+                                    valueNumber: number | null;
+                                    valueDate: string | null;
+                                }[];
+                            };
+                        }[];
+                        failed: {
+                            index: number;
+                            /** @description NOT_FOUND, ALREADY_EXISTS, FORBIDDEN, INVALID_STATE, or INVALID: <field> <message> (the first broken rule). */
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     deleteMembers: {
         parameters: {
             query?: never;
@@ -13387,6 +13636,237 @@ export interface operations {
             };
             /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    handOverMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userPkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    toMemberId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The spaces whose ownership moved */
+                        spaces: string[];
+                        /** @description The contents whose author changed */
+                        contents: string[];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMemberOwnership: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userPkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Owned spaces, by name */
+                        spaces: {
+                            id: string;
+                            name: string;
+                            isActive: boolean;
+                        }[];
+                        /** @description Authored contents (tenant library: spaceId null), oldest first */
+                        contents: {
+                            id: string;
+                            title: string;
+                            type: string;
+                            spaceId: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
