@@ -11845,6 +11845,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -13757,6 +13766,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -13867,6 +13885,15 @@ export interface operations {
             };
             /** @description Body larger than 4 MiB */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
