@@ -133,3 +133,83 @@ describe("POST /api/v1/members/{userPkId}/hand-over — handOverMember, GET …/
     notFound(await as(other).post(`/members/${plain.memberId}/hand-over`, { toMemberId: other.memberId }));
   });
 });
+
+describe("POST /api/v1/members/bulk-create — createMembers extras and upsert", () => {
+  test("guardianOf an earlier item, spaceIds as PARTICIPANT, org units, field values; a bad guardianOf fails alone", async () => {
+    const tag = Date.now();
+    const space = (await as(owner).post("/spaces", { name: "Bulk space" })).body.id as string;
+    const unit = (await as(owner).post("/org-units", { name: `Unit ${tag}` })).body.id as string;
+    const res = await as(owner).post("/members/bulk-create", {
+      members: [
+        {
+          displayName: "Kid",
+          userId: `kid-${tag}`,
+          roleKey: "member",
+          affiliation: "3-1",
+          externalMemberCode: "K1",
+          fieldValues: [{ fieldId, value: "3" }],
+          spaceIds: [space],
+          orgUnitIds: [unit],
+        },
+        { displayName: "Parent", email: `parent-${tag}@example.com`, roleKey: "member", guardianOf: `KID-${tag}` },
+        { displayName: "Stray", userId: `stray-${tag}`, roleKey: "member", guardianOf: `nobody-${tag}` },
+        { displayName: "Self", userId: `self-${tag}`, roleKey: "member", guardianOf: `self-${tag}` },
+      ],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.created.map((c: any) => c.index)).toEqual([0, 1]);
+    expect(res.body.updated).toEqual([]);
+    expect(res.body.failed).toEqual([
+      { index: 2, reason: "INVALID: guardianOf does not name a member of this tenant" },
+      { index: 3, reason: "INVALID: guardianOf a member cannot be their own guardian" },
+    ]);
+    const [kid, parent] = res.body.created.map((c: any) => c.member);
+    expect(kid.affiliation).toBe("3-1");
+    expect(kid.externalMemberCode).toBe("K1");
+    const guardians = await as(owner).get(`/members/${kid.id}/guardians`);
+    expect(guardians.body.guardians.map((g: any) => g.id)).toEqual([parent.id]);
+    const roster = await as(owner).get(`/spaces/${space}/members?limit=100`);
+    expect(roster.body.members.find((m: any) => m.id === kid.id)?.role).toBe("PARTICIPANT");
+    const inUnit = await as(owner).get(`/org-units/${unit}/members`);
+    expect(inUnit.body.members.map((m: any) => m.id)).toContain(kid.id);
+    // The failed items changed nothing: no member under their userIds.
+    const strays = await as(owner).get(`/members?search=stray-${tag}`);
+    expect(strays.body.members).toEqual([]);
+  });
+
+  test("a space the caller does not administer fails only that item", async () => {
+    const tag = Date.now();
+    const space = (await as(owner).post("/spaces", { name: "Not yours" })).body.id as string;
+    const res = await as(manager).post("/members/bulk-create", {
+      members: [
+        { displayName: "In", userId: `in-${tag}`, roleKey: "member", spaceIds: [space] },
+        { displayName: "Plain", userId: `plain-${tag}`, roleKey: "member" },
+      ],
+    });
+    expect(res.body.failed).toEqual([{ index: 0, reason: "INVALID: spaceIds[0] is not a space the caller administers" }]);
+    expect(res.body.created.map((c: any) => c.index)).toEqual([1]);
+  });
+
+  test("upsert updates the existing member under updated; without upsert the duplicate fails ALREADY_EXISTS", async () => {
+    const tag = Date.now();
+    const first = await as(owner).post("/members/bulk-create", {
+      members: [{ displayName: "Old", userId: `up-${tag}`, roleKey: "member" }],
+    });
+    const id = first.body.created[0].member.id as string;
+    const item = { displayName: "New", userId: `up-${tag}`, roleKey: "member", affiliation: "5-2" };
+    const dup = await as(owner).post("/members/bulk-create", { members: [item] });
+    expect(dup.body.created).toEqual([]);
+    expect(dup.body.failed).toEqual([{ index: 0, reason: "ALREADY_EXISTS" }]);
+    const up = await as(owner).post("/members/bulk-create", {
+      upsert: true,
+      members: [item, { displayName: "Fresh", userId: `fresh-${tag}`, roleKey: "member" }],
+    });
+    expect(up.status).toBe(201);
+    expect(up.body.updated.map((u: any) => [u.index, u.member.id, u.member.displayName, u.member.affiliation])).toEqual([
+      [0, id, "New", "5-2"],
+    ]);
+    expect(up.body.created.map((c: any) => c.index)).toEqual([1]);
+    expect(up.body.failed).toEqual([]);
+    expect((await as(owner).get(`/members/${id}`)).body.displayName).toBe("New");
+  });
+});

@@ -52,7 +52,8 @@ export function updateMembers(rt: Runtime, actor: Actor, items: unknown[], now =
   return { updated, failed: failed.sort((a, b) => a.index - b.index) };
 }
 
-function applyItem(tx: Db, actor: Actor, item: Item, toInput: ReturnType<typeof fieldValueInputs>, now: number): MemberChange {
+/** One updateMembers item in the caller's savepoint (createMembers's upsert path too). */
+export function applyItem(tx: Db, actor: Actor, item: Item, toInput: ReturnType<typeof fieldValueInputs>, now: number): MemberChange {
   const { id, roleKey, fieldValues, ...fields } = item;
   const change = applyMemberUpdate(tx, actor, id, fields, now);
   if (roleKey !== undefined && memberWithRole(tx, id)?.roleKey !== roleKey) {

@@ -83,13 +83,13 @@ export function membersModule(rt: Runtime) {
       "/members/bulk-create",
       async ({ actor, body, set }) => {
         set.status = 201;
-        return createMembers(rt, actor, body.members);
+        return createMembers(rt, actor, body.members, body.upsert);
       },
       {
         ...route("createMembers", "members", "permission:member:manage", {
           summary: "Create members in bulk",
           description:
-            "Creates up to 500 members, each as `createMember` would, one transaction per item: the answer lists what was `created` (with `tempPassword`) and what `failed` with its reason (`ALREADY_EXISTS`, `INVALID: …`, `FORBIDDEN_ROLE`). Answers 201 even when every item failed.",
+            "Creates up to 500 members, each as `createMember` would, one savepoint per item: an item may also set `externalMemberCode`, `affiliation`, `fieldValues`, join `orgUnitIds`, be enrolled in `spaceIds` as PARTICIPANT and become the guardian of `guardianOf` (a student of the tenant or of an earlier item). With `upsert: true` an item whose userId (else e-mail) exists updates that member and is listed under `updated`. The answer lists what was `created` (with `tempPassword`), `updated`, and what `failed` with its reason (`ALREADY_EXISTS`, `INVALID: …`, `FORBIDDEN_ROLE`, `FORBIDDEN`, `INVALID_STATE`). Answers 201 even when every item failed.",
         }),
         body: CreateMembersBody,
         response: { 201: CreateMembersResult },

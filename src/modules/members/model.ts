@@ -56,34 +56,6 @@ export const CreateMemberBody = t.Object({
 });
 export const CreateMemberResult = t.Object({ member: Member, tempPassword: t.String() });
 
-/** One item of createMembers: createMember's body with roleKey required, checked per item (a broken item fails alone). */
-export const CreateMembersItem = t.Object({ ...CreateMemberBody.properties, roleKey: RoleKey });
-const described = (description: string) => t.Optional(t.Unknown({ description }));
-export const CreateMembersBody = t.Object({
-  members: t.Array(
-    t.Object(
-      {
-        displayName: described("Required. 1..255 characters."),
-        userId: described("1..255 letters, digits, _ or -. userId or email is required."),
-        email: described("E-mail address, max 255."),
-        roleKey: described("Required. An existing role key; other than member needs member:manage-role."),
-        password: described("8..255 characters; absent: one is generated and returned as tempPassword."),
-      },
-      { description: "Checked per item like createMember's body; a broken item goes to failed with reason INVALID." },
-    ),
-    { minItems: 1, maxItems: 500, error: "must have 1..500 members" },
-  ),
-});
-export const CreateMembersResult = t.Object({
-  created: t.Array(t.Object({ index: Int(), member: Member, tempPassword: t.String() })),
-  failed: t.Array(
-    t.Object({
-      index: Int(),
-      reason: t.String({ description: "ALREADY_EXISTS, FORBIDDEN_ROLE, or INVALID: <field> <message> (the first broken rule)." }),
-    }),
-  ),
-});
-
 export const UpdateMemberBody = t.Object({
   displayName: t.Optional(MemberDisplayName),
   affiliation: t.Optional(Nullable(Text255)),
@@ -186,6 +158,53 @@ export const BulkFieldValue = t.Object({
   value: Nullable(t.Union([t.String({ maxLength: 10000 }), t.Number()])),
 });
 const BulkFieldValues = t.Array(BulkFieldValue, { maxItems: 200, error: "must be at most 200 field values" });
+
+/** One item of createMembers: createMember's body with roleKey required, checked per item (a broken item fails alone). */
+export const CreateMembersItem = t.Object({
+  ...CreateMemberBody.properties,
+  roleKey: RoleKey,
+  externalMemberCode: UpdateMemberBody.properties.externalMemberCode,
+  affiliation: UpdateMemberBody.properties.affiliation,
+  fieldValues: t.Optional(BulkFieldValues),
+  orgUnitIds: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 100 }), { maxItems: 100, error: "must be at most 100 org units" })),
+  spaceIds: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 100 }), { maxItems: 100, error: "must be at most 100 spaces" })),
+  guardianOf: t.Optional(t.String({ minLength: 1, maxLength: 255 })),
+});
+const described = (description: string) => t.Optional(t.Unknown({ description }));
+export const CreateMembersBody = t.Object({
+  members: t.Array(
+    t.Object(
+      {
+        displayName: described("Required. 1..255 characters."),
+        userId: described("1..255 letters, digits, _ or -. userId or email is required."),
+        email: described("E-mail address, max 255."),
+        roleKey: described("Required. An existing role key; other than member needs member:manage-role."),
+        password: described("8..255 characters; absent: one is generated and returned as tempPassword."),
+        externalMemberCode: described("Max 255, or null."),
+        affiliation: described("Max 255, or null."),
+        fieldValues: described("[{fieldId, value}]: set these member fields (null clears), the others stay."),
+        orgUnitIds: described("Org units the member joins."),
+        spaceIds: described("Spaces to enrol the member in as PARTICIPANT (caller ADMIN of each, or tenant-settings:manage)."),
+        guardianOf: described("userId or e-mail of a student of the tenant or of an earlier item: the member becomes a guardian."),
+      },
+      { description: "Checked per item like createMember's body; a broken item goes to failed with reason INVALID." },
+    ),
+    { minItems: 1, maxItems: 500, error: "must have 1..500 members" },
+  ),
+  upsert: t.Optional(
+    t.Boolean({ description: "true: an item whose userId (else e-mail) exists updates that member (reported under updated)." }),
+  ),
+});
+export const CreateMembersResult = t.Object({
+  created: t.Array(t.Object({ index: Int(), member: Member, tempPassword: t.String() })),
+  updated: t.Array(t.Object({ index: Int(), member: Member })),
+  failed: t.Array(
+    t.Object({
+      index: Int(),
+      reason: t.String({ description: "ALREADY_EXISTS, FORBIDDEN_ROLE, or INVALID: <field> <message> (the first broken rule)." }),
+    }),
+  ),
+});
 
 /** One item of updateMembers, checked per item (a broken item fails alone). */
 export const UpdateMembersItem = t.Object({

@@ -204,6 +204,25 @@ export function addOrgUnitMembers(db: Db, cursors: Cursors, unitId: string, user
   });
 }
 
+/** Puts one member in the given units in the caller's transaction; an unknown unit is 400 naming `field[i]`. */
+export function joinOrgUnits(tx: Db, memberId: string, unitIds: string[], now: number, field = "orgUnitIds") {
+  if (unitIds.length === 0) return;
+  const known = new Set(
+    tx
+      .select({ id: orgUnits.id })
+      .from(orgUnits)
+      .where(inArray(orgUnits.id, unitIds))
+      .all()
+      .map((r) => r.id),
+  );
+  const i = unitIds.findIndex((id) => !known.has(id));
+  if (i >= 0) throw invalid(`${field}[${i}]`, "does not name an org unit");
+  tx.insert(orgUnitMembers)
+    .values([...new Set(unitIds)].map((unitId) => ({ unitId, memberId, createdAt: now })))
+    .onConflictDoNothing()
+    .run();
+}
+
 /** Non-member: 404. Removing the leader clears the unit's leader. */
 export function removeOrgUnitMember(db: Db, unitId: string, memberId: string) {
   write(db, (tx) => {

@@ -713,7 +713,7 @@ export interface paths {
         put?: never;
         /**
          * Create members in bulk
-         * @description Creates up to 500 members, each as `createMember` would, one transaction per item: the answer lists what was `created` (with `tempPassword`) and what `failed` with its reason (`ALREADY_EXISTS`, `INVALID: …`, `FORBIDDEN_ROLE`). Answers 201 even when every item failed.
+         * @description Creates up to 500 members, each as `createMember` would, one savepoint per item: an item may also set `externalMemberCode`, `affiliation`, `fieldValues`, join `orgUnitIds`, be enrolled in `spaceIds` as PARTICIPANT and become the guardian of `guardianOf` (a student of the tenant or of an earlier item). With `upsert: true` an item whose userId (else e-mail) exists updates that member and is listed under `updated`. The answer lists what was `created` (with `tempPassword`), `updated`, and what `failed` with its reason (`ALREADY_EXISTS`, `INVALID: …`, `FORBIDDEN_ROLE`, `FORBIDDEN`, `INVALID_STATE`). Answers 201 even when every item failed.
          *
          *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
          *
@@ -11460,7 +11460,21 @@ export interface operations {
                         roleKey?: unknown;
                         /** @description 8..255 characters; absent: one is generated and returned as tempPassword. */
                         password?: unknown;
+                        /** @description Max 255, or null. */
+                        externalMemberCode?: unknown;
+                        /** @description Max 255, or null. */
+                        affiliation?: unknown;
+                        /** @description [{fieldId, value}]: set these member fields (null clears), the others stay. */
+                        fieldValues?: unknown;
+                        /** @description Org units the member joins. */
+                        orgUnitIds?: unknown;
+                        /** @description Spaces to enrol the member in as PARTICIPANT (caller ADMIN of each, or tenant-settings:manage). */
+                        spaceIds?: unknown;
+                        /** @description userId or e-mail of a student of the tenant or of an earlier item: the member becomes a guardian. */
+                        guardianOf?: unknown;
                     }[];
+                    /** @description true: an item whose userId (else e-mail) exists updates that member (reported under updated). */
+                    upsert?: boolean;
                 };
             };
         };
@@ -11570,6 +11584,40 @@ export interface operations {
                                 }[];
                             };
                             tempPassword: string;
+                        }[];
+                        updated: {
+                            index: number;
+                            member: {
+                                id: string;
+                                userId: string | null;
+                                displayName: string;
+                                email: string | null;
+                                role: {
+                                    key: string;
+                                    name: string;
+                                };
+                                isActive: boolean;
+                                lastLoginAt: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @example 2025-03-01T09:00:00.000Z
+                                 */
+                                createdAt: string;
+                                pictureUrl: string | null;
+                                affiliation: string | null;
+                                externalMemberCode: string | null;
+                                bio: string | null;
+                                isIssuedAccount: boolean;
+                                positionId: string | null;
+                                activeSpaceCount?: number;
+                                inactiveSpaceCount?: number;
+                                fieldValues: {
+                                    fieldId: string;
+                                    valueText: string | null;
+                                    valueNumber: number | null;
+                                    valueDate: string | null;
+                                }[];
+                            };
                         }[];
                         failed: {
                             index: number;
