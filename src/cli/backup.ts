@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Config, flag } from "../config";
+import { platformMigrations, tenantMigrations } from "../platform/db/migrations.gen";
 import { listTenantRows, type TenantRow, tenantByKey } from "../platform/db/registry";
 import { drizzleOf } from "../platform/db/sqlite";
 import {
@@ -9,6 +10,7 @@ import {
   copyStoredFiles,
   describeFile,
   type Manifest,
+  schemaProblem,
   snapshotSqlite,
   stamp,
   storedFilesOf,
@@ -28,6 +30,17 @@ function readTenants(platformFile: string, key: string | null): TenantRow[] {
     return [row];
   } finally {
     db.close();
+  }
+}
+
+/** Like every other command, backup never opens a data dir migrated by a newer binary (docs/rules/trust.md#newer-data-dirs). */
+function refuseNewerSchema(dataDir: string, platformFile: string, tenantKey: string | null) {
+  const problem = schemaProblem(platformFile, platformMigrations);
+  if (problem) throw new CommandError(`platform.sqlite: ${problem}`);
+  for (const row of readTenants(platformFile, tenantKey)) {
+    const file = join(dataDir, "tenants", `${row.id}.sqlite`);
+    const p = existsSync(file) ? schemaProblem(file, tenantMigrations) : null;
+    if (p) throw new CommandError(`tenant ${row.key}: ${p}`);
   }
 }
 
@@ -58,6 +71,7 @@ export async function copyTenant(dataDir: string, tenant: { id: string; key: str
 export async function backup(config: Config, opts: { out: string; tenantKey?: string | null }) {
   const platformFile = join(config.dataDir, "platform.sqlite");
   if (!existsSync(platformFile)) throw new CommandError(`no data dir at ${config.dataDir} (platform.sqlite missing)`);
+  refuseNewerSchema(config.dataDir, platformFile, opts.tenantKey ?? null);
   mkdirSync(opts.out, { recursive: true });
   const folder = newFolder(opts.out);
   const work = `${folder}.partial`;

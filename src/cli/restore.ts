@@ -4,6 +4,7 @@ import { type Config, flag } from "../config";
 import { resolveMember } from "../modules/members/actor";
 import { registerTenantFile } from "../modules/tenant/transfer";
 import { platformMigrations, tenantMigrations } from "../platform/db/migrations.gen";
+import { tightenModes } from "../platform/modes";
 import { createRuntime } from "../platform/runtime";
 import { reindex } from "./reindex";
 import { CommandError, digestProblem, isEmptyDir, type Manifest, sqliteCopyProblems, stamp } from "./snapshot";
@@ -86,6 +87,7 @@ export async function restore(config: Config, opts: { from: string; force: boole
     if (movedAside) renameSync(dataDir, movedAside);
     else if (existsSync(dataDir)) rmSync(dataDir, { recursive: true });
     renameSync(work, dataDir);
+    tightenModes(dataDir);
   } catch (e) {
     rmSync(work, { recursive: true, force: true });
     throw e;
