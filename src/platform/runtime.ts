@@ -8,6 +8,7 @@ import { tenantBudget } from "./db/memory-budget";
 import { openPlatformDb, type PlatformDb } from "./db/platform-db";
 import { closeSqlite } from "./db/sqlite";
 import { createTenantStore, type TenantStore } from "./db/tenant-store";
+import { type FileStore, openFileStore } from "./files/store";
 import { type Cursors, createCursors } from "./http/cursor";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { loadSecret } from "./secret";
@@ -18,6 +19,8 @@ export type Runtime = {
   secret: string;
   platform: PlatformDb;
   tenants: TenantStore;
+  /** Stored files' bytes, local or S3 (docs/rules/storage.md#one-interface). */
+  files: FileStore;
   cursors: Cursors;
   tokens: Tokens;
   mailer: Mailer;
@@ -45,6 +48,7 @@ export function createRuntime(config: Config, resolveMember: MemberResolver, opt
     secret,
     platform,
     tenants,
+    files: openFileStore(config.dataDir, config.storageUrl),
     cursors: createCursors(secret),
     tokens: createTokens(secret),
     mailer,

@@ -58,11 +58,22 @@ export function filesModule(rt: Runtime) {
       params: FileIdParams,
       response: { 200: FileRecord },
     })
-    .get("/files/:fileId/content", ({ params, query }) => downloadFileContent(rt, params.fileId, query.token), {
-      ...route("downloadFileContent", "files", "signedUrl"),
-      params: FileIdParams,
-      query: SignedUrlQuery,
-      detail: { ...route("downloadFileContent", "files", "signedUrl").detail, "x-response-media": "application/octet-stream" },
-      response: { 200: t.String({ format: "binary", description: "The file's bytes, as an attachment with its name and type" }) },
-    });
+    .get(
+      "/files/:fileId/content",
+      ({ params, query, request }) => downloadFileContent(rt, params.fileId, query.token, request.headers.get("range")),
+      {
+        ...route("downloadFileContent", "files", "signedUrl"),
+        params: FileIdParams,
+        query: SignedUrlQuery,
+        detail: { ...route("downloadFileContent", "files", "signedUrl").detail, "x-response-media": "application/octet-stream" },
+        response: {
+          200: t.String({ format: "binary", description: "The file's bytes, as an attachment with its name and type" }),
+          206: t.String({
+            format: "binary",
+            description: "The bytes of the one range asked for with `Range: bytes=…`, with Content-Range",
+          }),
+          416: t.Null({ description: "The range starts past the end; Content-Range names the size" }),
+        },
+      },
+    );
 }
