@@ -4,7 +4,8 @@ import { join, resolve } from "node:path";
 import { type Config, flag } from "../config";
 import { listTenantRows, type TenantRow, tenantByKey } from "../platform/db/registry";
 import { drizzleOf } from "../platform/db/sqlite";
-import { type FileStore, openFileStore } from "../platform/files/store";
+import { openFileStore } from "../platform/files/open-store";
+import type { FileStore } from "../platform/files/store";
 import {
   CommandError,
   copyStoredFiles,
@@ -19,7 +20,7 @@ import {
 
 export const BACKUP_PREFIX = "learnspace-";
 
-function readTenants(platformFile: string, key: string | null): TenantRow[] {
+export function readTenants(platformFile: string, key: string | null): TenantRow[] {
   const db = new Database(platformFile, { readonly: true });
   try {
     const pdb = drizzleOf(db);

@@ -8,8 +8,9 @@ import { platformMigrations, tenantMigrations } from "../platform/db/migrations.
 import { directory } from "../platform/db/platform-tables";
 import { listTenantRows, type TenantRow } from "../platform/db/registry";
 import { drizzleOf } from "../platform/db/sqlite";
+import { openFileStore } from "../platform/files/open-store";
 import { isStoredId } from "../platform/files/storage";
-import { type FileStore, openFileStore } from "../platform/files/store";
+import type { FileStore } from "../platform/files/store";
 import { checkSqlite, schemaProblem } from "./snapshot";
 
 /** Reads a tenant file without migrating or writing it. */

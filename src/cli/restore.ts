@@ -4,7 +4,7 @@ import { type Config, flag } from "../config";
 import { resolveMember } from "../modules/members/actor";
 import { registerTenantFile } from "../modules/tenant/transfer";
 import { platformMigrations, tenantMigrations } from "../platform/db/migrations.gen";
-import { openFileStore } from "../platform/files/store";
+import { openFileStore } from "../platform/files/open-store";
 import { createRuntime } from "../platform/runtime";
 import { reindex } from "./reindex";
 import { CommandError, digestProblem, isEmptyDir, type Manifest, sqliteCopyProblems, stamp } from "./snapshot";

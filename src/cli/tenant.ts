@@ -8,7 +8,7 @@ import { resolveMember } from "../modules/members/actor";
 import { memberCount } from "../modules/members/directory";
 import { deleteTenant, registerTenantFile } from "../modules/tenant/transfer";
 import { listTenantRows, tenantById, tenantByKey } from "../platform/db/registry";
-import { openFileStore } from "../platform/files/store";
+import { openFileStore } from "../platform/files/open-store";
 import { createRuntime, type Runtime } from "../platform/runtime";
 import { copyTenant } from "./backup";
 import { readManifest, verifyBackup } from "./restore";

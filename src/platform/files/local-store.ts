@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from
 import { type FileHandle, open, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { checkName, UploadSizeError, withStallTimeout } from "./storage";
-import type { FileStore, Received, StoredObject } from "./store";
+import { chunksOf, type FileStore, type Received, type StoredObject } from "./store";
 
 /** Bytes gathered before one write(2): few syscalls, and memory stays at one buffer per upload. */
 const WRITE_BUFFER = 1024 * 1024;
@@ -81,7 +81,7 @@ export function localFileStore(root: string): FileStore {
       return staged(tenantId, fileId, body ? withStallTimeout(body, stallMs) : emptyChunks(), bound);
     },
     async put(tenantId, fileId, source) {
-      const r = await staged(tenantId, fileId, source.stream() as unknown as AsyncIterable<Uint8Array>, { max: Number.MAX_SAFE_INTEGER });
+      const r = await staged(tenantId, fileId, chunksOf(source), { max: Number.MAX_SAFE_INTEGER });
       r.publish();
       return r.size;
     },

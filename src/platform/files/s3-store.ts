@@ -1,7 +1,7 @@
 import { type NetworkSink, S3Client } from "bun";
 import { parseS3Url } from "./s3-url";
 import { checkName, UploadSizeError, withStallTimeout } from "./storage";
-import type { FileStore, Received } from "./store";
+import { chunksOf, type FileStore, type Received } from "./store";
 
 /** Multipart part size: S3's minimum. An upload holds at most PART_SIZE × QUEUE bytes. */
 const PART_SIZE = 5 * 1024 * 1024;
@@ -13,12 +13,18 @@ const QUEUE = 2;
  */
 async function streamTo(sink: NetworkSink, chunks: AsyncIterable<Uint8Array>, bound: { max: number; exact?: number }) {
   let size = 0;
+  let unsent = 0;
   try {
     for await (const chunk of chunks) {
       size += chunk.byteLength;
       if (size > bound.max) throw new UploadSizeError("over");
-      // The returned promise resolves once the chunk is queued: waiting on it is the back-pressure.
       await sink.write(chunk);
+      unsent += chunk.byteLength;
+      // write() buffers without limit: flushing each full part is the back-pressure (a part is never under S3's 5 MiB minimum).
+      if (unsent >= PART_SIZE) {
+        await sink.flush();
+        unsent = 0;
+      }
     }
     if (bound.exact !== undefined && size !== bound.exact) throw new UploadSizeError("under");
     await sink.end();
@@ -76,7 +82,7 @@ export function s3FileStore(url: string, env: Record<string, string | undefined>
       return received;
     },
     put(tenantId, fileId, source) {
-      return streamTo(writer(keyOf(tenantId, fileId)), source.stream() as unknown as AsyncIterable<Uint8Array>, {
+      return streamTo(writer(keyOf(tenantId, fileId)), chunksOf(source), {
         max: Number.MAX_SAFE_INTEGER,
       });
     },

@@ -1,6 +1,3 @@
-import { localFileStore } from "./local-store";
-import { s3FileStore } from "./s3-store";
-
 /** One stored object as a listing gives it. */
 export type StoredObject = { fileId: string; size: number; modifiedAt: number };
 
@@ -34,7 +31,7 @@ export interface FileStore {
     stallMs?: number,
   ): Promise<Received>;
   /** Stores bytes under the name at once (restore, import, migrate), streamed; returns the count. */
-  put(tenantId: string, fileId: string, source: Blob): Promise<number>;
+  put(tenantId: string, fileId: string, source: Blob | ReadableStream<Uint8Array>): Promise<number>;
   /** The stored size, or null when there are no bytes under the name. */
   size(tenantId: string, fileId: string): Promise<number | null>;
   /** A lazy handle on the bytes: `.stream()`, `.slice()`, `.arrayBuffer()` read them when asked. */
@@ -49,7 +46,6 @@ export interface FileStore {
   tenants(): Promise<string[]>;
 }
 
-/** The store a data dir uses: `LEARNSPACE_STORAGE_URL` (s3://…) or, unset, `<dataDir>/files`. */
-export function openFileStore(dataDir: string, url: string | null, env: Record<string, string | undefined> = process.env): FileStore {
-  return url ? s3FileStore(url, env) : localFileStore(`${dataDir}/files`);
-}
+/** The chunks of a Blob or a stream. */
+export const chunksOf = (source: Blob | ReadableStream<Uint8Array>) =>
+  (source instanceof ReadableStream ? source : source.stream()) as unknown as AsyncIterable<Uint8Array>;
