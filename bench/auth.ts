@@ -12,7 +12,11 @@ import { percentile, round } from "./lib";
 const arg = (name: string, d: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1] || d) || d;
 const iterations = Math.min(arg("iterations", 50), 1000);
 const dataDir = mkdtempSync(join(tmpdir(), "ls-bench-auth-"));
-const config = loadConfig([], { LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_QUIET: "1" }, { port: 0, dataDir, devCodes: true });
+const config = loadConfig(
+  [],
+  { LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_QUIET: "1", LEARNSPACE_TENANT_SIGNUP: "open" },
+  { port: 0, dataDir, devCodes: true },
+);
 const server = startServer(config);
 const base = `http://127.0.0.1:${server.port}/api/v1`;
 

@@ -69,7 +69,7 @@ const proc: { child: ReturnType<typeof Bun.spawn> | null } = { child: null };
 async function start() {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const child = Bun.spawn([BINARY, "serve", "--port", String(port), "--data-dir", dataDir, "--dev-codes"], {
-    env: { PATH: process.env.PATH ?? "", LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_QUIET: "1" },
+    env: { PATH: process.env.PATH ?? "", LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_QUIET: "1", LEARNSPACE_TENANT_SIGNUP: "open" },
     stdout: "ignore",
     stderr: "pipe",
   });

@@ -10,7 +10,7 @@ import { buildOpenApi } from "../src/platform/http/openapi";
 
 const dataDir = mkdtempSync(join(tmpdir(), "learnspace-openapi-"));
 const { app, rt } = createApp(loadConfig([], { LEARNSPACE_PUBLIC_URL: "http://localhost:3000" }, { dataDir, quiet: true }));
-const doc = `${JSON.stringify(buildOpenApi(app, { title: "learnspace", version: pkg.version, serverUrl: "http://localhost:3000" }), null, 2)}\n`;
+const doc = `${JSON.stringify(buildOpenApi(app, { title: "learnspace", version: pkg.version }), null, 2)}\n`;
 rt.close();
 rmSync(dataDir, { recursive: true, force: true });
 const out = join(import.meta.dir, "..", "openapi.json");

@@ -19,9 +19,11 @@ import { libraryModule } from "./modules/library";
 import { loginPageModule } from "./modules/login-page";
 import { membersModule } from "./modules/members";
 import { resolveMember } from "./modules/members/actor";
+import { notificationJob, notificationsModule } from "./modules/notifications";
 import { orgModule } from "./modules/org";
 import { peerAssessmentsModule } from "./modules/peer-assessments";
 import { postsModule } from "./modules/posts";
+import { POST_JOB, runScheduledPost } from "./modules/posts/notify";
 import { quizzesModule } from "./modules/quizzes";
 import { rolesModule } from "./modules/roles";
 import { spacesModule } from "./modules/spaces";
@@ -40,6 +42,8 @@ import { createRuntime, type Runtime } from "./platform/runtime";
 /** The root Elysia instance: platform plugins first, then every module, listed explicitly. */
 export function createApp(config: Config) {
   const rt = createRuntime(config, resolveMember, { groupCommit: true });
+  // Features hand their time-driven notification jobs to the notifications base (docs/rules/notifications.md#hooks).
+  notificationJob(POST_JOB, runScheduledPost);
   const metrics = config.metrics ? createMetrics(rt) : null;
   let root: AnyElysia | null = null;
   // normalize "typebox": unknown fields are stripped, but a wrong-typed nested object is a 400, not {}.
@@ -67,7 +71,8 @@ export function createApp(config: Config) {
     .use(quizzesModule(rt))
     .use(groupAssignmentsModule(rt))
     .use(peerAssessmentsModule(rt))
-    .use(gradebookModule(rt));
+    .use(gradebookModule(rt))
+    .use(notificationsModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
     .use(httpPlugin(rt, () => root?.routes ?? [], metrics?.observe))
     .use(securityPlugin(rt))
@@ -77,11 +82,11 @@ export function createApp(config: Config) {
     .use(hostedPagesModule(rt))
     .use(api)
     // The server URL is known only once listening (--port 0), so it is set per answer.
-    .use(docsPlugin(() => ({ ...document, servers: [{ url: rt.config.publicUrl }] })))
+    .use(docsPlugin(() => ({ ...document, servers: [{ url: rt.config.publicUrl, description: "This appliance" }] })))
     .use(consoleModule());
   root = app;
   // Built once, before any request: compiling a route on its first request adds keys to its schemas.
-  const document = buildOpenApi(app, { title: "learnspace", version: pkg.version, serverUrl: "" });
+  const document = buildOpenApi(app, { title: "learnspace", version: pkg.version });
   return { app, rt };
 }
 

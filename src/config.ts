@@ -35,6 +35,10 @@ export type Config = {
   metrics: boolean;
   /** Where stored files live: an s3:// URL, or null for `<dataDir>/files` (docs/rules/storage.md#s3-urls). */
   storageUrl: string | null;
+  /** Who may create a tenant by signUp (docs/rules/trust.md#who-may-create-a-tenant). */
+  tenantSignup: "first" | "open" | "closed";
+  /** Hosts and CIDR blocks a server-side fetch may reach although private (docs/rules/trust.md#server-side-fetches). */
+  fetchAllow: string[];
 };
 
 export type SocialProviderEnv = { issuer: string; clientId: string; clientSecret: string };
@@ -115,6 +119,9 @@ export function isAddressOrCidr(s: string): boolean {
   return n >= 0 && n <= (family === 4 ? 32 : 128);
 }
 
+/** "idp.school.internal", "10.0.0.5", "10.0.0.0/8". */
+const isHostOrCidr = (s: string) => isAddressOrCidr(s) || (s.length <= 253 && /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i.test(s));
+
 function list(check: (item: string) => boolean, what: string) {
   return (raw: string): Parsed => {
     const items = raw
@@ -180,6 +187,13 @@ const SETTINGS: Setting[] = [
   { key: "metricsToken", env: "LEARNSPACE_METRICS_TOKEN", secret: true, parse: ok, fallback: null },
   { key: "metrics", env: "LEARNSPACE_METRICS", parse: flagValue, fallback: true },
   { key: "storageUrl", env: "LEARNSPACE_STORAGE_URL", parse: s3Url, fallback: null },
+  {
+    key: "tenantSignup",
+    env: "LEARNSPACE_TENANT_SIGNUP",
+    parse: (r) => (["first", "open", "closed"].includes(r.trim()) ? ok(r.trim()) : fail("first, open or closed")),
+    fallback: "first",
+  },
+  { key: "fetchAllow", env: "LEARNSPACE_FETCH_ALLOW", parse: list(isHostOrCidr, "host names, IP addresses or CIDR blocks"), fallback: [] },
 ];
 
 /** The server's own flags, for commands that take options of their own besides these. */

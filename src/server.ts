@@ -1,6 +1,7 @@
 import { createApp } from "./app";
 import { rebuildDirectory } from "./cli/reindex";
 import { type Config, ConfigError } from "./config";
+import { startNotificationScheduler, stopNotificationScheduler } from "./modules/notifications/schedule";
 import { resumeSimilarityChecks, stopSimilarityChecks } from "./modules/similarity/jobs";
 import { lockDataDir } from "./platform/db/data-lock";
 
@@ -34,6 +35,7 @@ export function startServer(config: Config) {
   // With --port 0 the real port is known only now; links must carry it unless a public URL was set.
   if (config.publicUrl === "http://localhost:0") rt.config.publicUrl = `http://localhost:${port}`;
   resumeSimilarityChecks(rt);
+  startNotificationScheduler(rt);
   return {
     app,
     rt,
@@ -41,6 +43,7 @@ export function startServer(config: Config) {
     url: `http://localhost:${port}`,
     async stop() {
       await stopSimilarityChecks(rt);
+      await stopNotificationScheduler(rt);
       await app.stop(true);
       rt.close();
       unlock();
@@ -59,6 +62,7 @@ export function startServer(config: Config) {
       await app.server?.stop(true);
       // A check still running finishes; queued ones stay PENDING and run at the next start.
       await stopSimilarityChecks(rt);
+      await stopNotificationScheduler(rt);
       rt.log({ event: "shutdown", drained, unfinished: Math.max(0, rt.inFlight) });
       rt.close();
     },

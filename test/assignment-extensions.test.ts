@@ -45,26 +45,28 @@ describe("PUT /api/v1/assignments/{contentId}/extensions/{profileId} — setSubm
     expectProblem(await as(bob).post(`/assignments/${id}/submissions`, { body: "Carthage" }), 409, "DEADLINE_PASSED");
   });
 
-  test("a late submission becomes on time when extended, and late again when the extension is removed", async () => {
-    const id = await assignment({ dueAt: at(-2), allowLateSubmit: true });
+  test("an extension never rewrites a submitted revision's isLate; the next submit follows it", async () => {
+    const id = await assignment({ dueAt: at(-2), allowLateSubmit: true, allowResubmit: true });
     expect((await as(bob).post(`/assignments/${id}/submissions`, { body: "late" })).body.isLate).toBe(true);
     const list = async () => (await as(owner).get(`/assignments/${id}/submissions`)).body.submissions[0];
     expect((await as(admin2).put(`/assignments/${id}/extensions/${bob.profileId}`, { dueAt: at(1) })).status).toBe(200);
-    expect((await list()).isLate).toBe(false);
-    expect((await as(bob).get(`/assignments/${id}/my-submission`)).body.latest.isLate).toBe(false);
+    expect((await list()).isLate).toBe(true);
+    const again = (await as(bob).post(`/assignments/${id}/submissions`, { body: "on time now" })).body;
+    expect(again.isLate).toBe(false);
     const removed = await as(owner).put(`/assignments/${id}/extensions/${bob.profileId}`, { dueAt: null });
     expect(removed.body).toEqual({ profileId: bob.profileId, dueAt: null });
-    expect((await list()).isLate).toBe(true);
+    expect((await list()).isLate).toBe(false);
   });
 
-  test("returns 400 naming dueAt, 401, 403 to a participant, 404 across tenants, for other types and unknown profiles", async () => {
+  test("returns 400 naming dueAt or a profile that is no participant, 401, 403 to a participant, 404 across tenants and for other types", async () => {
     const id = await assignment({});
     const path = `/assignments/${id}/extensions/${alice.profileId}`;
     expect(fieldOf(await as(owner).put(path, { dueAt: "friday" }))).toBe("dueAt");
     unauth(await anon("PUT", path, { dueAt: at(1) }));
     forbidden(await as(alice).put(path, { dueAt: at(1) }));
     notFound(await as(other).put(path, { dueAt: at(1) }));
-    notFound(await as(owner).put(`/assignments/${id}/extensions/no-such-profile`, { dueAt: at(1) }));
+    expect(fieldOf(await as(owner).put(`/assignments/${id}/extensions/no-such-profile`, { dueAt: at(1) }))).toBe("profileId");
+    expect(fieldOf(await as(owner).put(`/assignments/${id}/extensions/${admin2.profileId}`, { dueAt: at(1) }))).toBe("profileId");
     const quiz = (await as(owner).post("/library/contents", { type: "QUIZ", title: "Q", nodeId, visibility: "SHARED" })).body.id;
     notFound(await as(owner).put(`/assignments/${quiz}/extensions/${alice.profileId}`, { dueAt: at(1) }));
   });

@@ -151,7 +151,7 @@ describe("GET /t/:tenantKey/login — hosted login page", () => {
     const off = { ...settings, backgroundImageUrl: null, externalLinksEnabled: false };
     expect((await s.call("PUT", "/api/v1/login-page-settings", { token: t.token, json: off })).status).toBe(200);
     const hidden = expectPage(await page(`/t/${t.tenantKey}/login`, "en"));
-    expect(hidden).not.toContain("<nav");
+    expect(hidden).not.toContain('<nav aria-label="Links"');
     expect(hidden).not.toContain("School site");
     expect(hidden).not.toContain("url(");
   });
@@ -181,6 +181,51 @@ describe("GET /t/:tenantKey/login — hosted login page", () => {
       expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
       expect(res.headers.get("content-security-policy")).toContain("default-src 'self'");
     }
+  });
+});
+
+describe("the hosted pages speak the page's language (docs/rules/console.md#hosted-pages)", () => {
+  /** The code → sentence table the page's script shows problems from (never the server's English detail). */
+  const codes = (html: string) =>
+    JSON.parse(
+      (html.match(/data-codes="([^"]*)"/)?.[1] ?? "{}")
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&amp;/g, "&"),
+    );
+
+  test("a wrong password is told by its code in Korean on the Korean page, and the script never shows a detail", async () => {
+    const ko = expectPage(await page(`/t/${owner.tenantKey}/login`, "ko-KR,ko;q=0.9"));
+    expect(codes(ko).INVALID_CREDENTIALS).toBe("아이디(이메일) 또는 비밀번호가 맞지 않습니다.");
+    expect(ko).not.toContain("j.detail");
+    const en = expectPage(await page(`/t/${owner.tenantKey}/login`, "en"));
+    expect(codes(en).INVALID_CREDENTIALS).toBe("The user ID (e-mail) or password is wrong.");
+    // The code the page looks up is the one the sign-in answers.
+    const res = await s.call("POST", "/api/v1/auth/sign-in/password", {
+      json: { tenantKey: owner.tenantKey, identifier: "nobody@example.com", password: "wrong-password" },
+    });
+    expect(res.status).toBe(401);
+    expect((res.body as { code: string }).code).toBe("INVALID_CREDENTIALS");
+  });
+
+  test("?lang= switches the language over Accept-Language; every page links both languages and the favicon", async () => {
+    const ko = expectPage(await page(`/t/${owner.tenantKey}/login?lang=ko`, "en"));
+    expect(ko).toContain('<html lang="ko">');
+    expect(ko).toContain('href="?lang=en"');
+    expect(ko).toContain('rel="icon" type="image/svg+xml" href="/favicon.svg"');
+    const en = expectPage(await page(`/t/${owner.tenantKey}/login?lang=en`, "ko"));
+    expect(en).toContain('<html lang="en">');
+    expect(expectPage(await page(`/t/${owner.tenantKey}/login?lang=xx`, "ko"))).toContain('<html lang="ko">');
+  });
+
+  test("the sign-in page links a forgot-password page that requests a code and confirms a new password", async () => {
+    const login = expectPage(await page(`/t/${owner.tenantKey}/login`, "ko"));
+    expect(login).toContain(`href="/t/${owner.tenantKey}/forgot-password?lang=ko"`);
+    const forgot = expectPage(await page(`/t/${owner.tenantKey}/forgot-password`, "ko"));
+    expect(forgot).toContain("비밀번호 재설정");
+    expect(forgot).toContain('data-path="/auth/password-reset/confirm"');
+    expect(forgot).toContain('data-send="/auth/password-reset/request-code"');
+    expect((await page("/t/no-such-tenant/forgot-password")).status).toBe(404);
   });
 });
 

@@ -4,11 +4,14 @@ import { Value } from "@sinclair/typebox/value";
 import * as tar from "tar";
 import { type Config, flag } from "../config";
 import { TenantKey } from "../modules/auth/model";
+import { inviteFirstOwner } from "../modules/invitations/service";
 import { resolveMember } from "../modules/members/actor";
 import { memberCount } from "../modules/members/directory";
+import { provisionTenantForInvitedOwner } from "../modules/tenant/provision";
 import { deleteTenant, registerTenantFile } from "../modules/tenant/transfer";
 import { listTenantRows, tenantById, tenantByKey } from "../platform/db/registry";
 import { openFileStore } from "../platform/files/open-store";
+import { Email } from "../platform/http/schemas";
 import { createRuntime, type Runtime } from "../platform/runtime";
 import { copyTenant } from "./backup";
 import { readManifest, verifyBackup } from "./restore";
@@ -16,6 +19,8 @@ import { CommandError, type Manifest, VERSION } from "./snapshot";
 
 export const TENANT_USAGE = `Tenants:
   learnspace tenant list                               key, name, members, bytes of every tenant
+  learnspace tenant create KEY --name NAME --owner-email EMAIL
+                                                       a new tenant; its owner gets a link to set a password
   learnspace tenant export KEY --out FILE              one .tar.gz: the tenant file, its stored files, a manifest
   learnspace tenant import FILE [--key NEWKEY]         bring an exported tenant in (an existing key is refused)
   learnspace tenant delete KEY --yes                   remove the tenant, its stored files, directory entries and sessions`;
@@ -118,6 +123,23 @@ async function importTenant(config: Config, file: string | undefined, newKey: st
   }
 }
 
+/** `tenant create`: the operator's way to add a school when sign-up is closed (docs/rules/trust.md#who-may-create-a-tenant). */
+async function create(config: Config, key: string | undefined, name: string | undefined, ownerEmail: string | undefined) {
+  if (!key || !Value.Check(TenantKey, key)) throw new CommandError(`KEY must be lowercase letters, digits and "-", got "${key ?? ""}"`);
+  if (!name?.trim()) throw new CommandError("--name NAME is required");
+  if (!ownerEmail || !Value.Check(Email, ownerEmail)) throw new CommandError("--owner-email must be an e-mail address");
+  const rt = createRuntime({ ...config, quiet: true }, resolveMember);
+  try {
+    if (tenantByKey(rt.platform.db, key)) throw new CommandError(`a tenant with key "${key}" exists here`);
+    const tenant = provisionTenantForInvitedOwner(rt, { key, name: name.trim(), ownerEmail });
+    const { link } = await inviteFirstOwner(rt, tenant, ownerEmail);
+    console.log(`created tenant ${key} ("${tenant.name}"); ${ownerEmail} was mailed a link to set the owner's password`);
+    if (config.devCodes) console.log(link);
+  } finally {
+    rt.close();
+  }
+}
+
 async function remove(config: Config, key: string | undefined, yes: boolean) {
   await withRuntime(config, async (rt) => {
     const row = requireTenant(rt, key);
@@ -138,6 +160,9 @@ export async function tenantCommand(config: Config, args: string[]): Promise<num
   switch (sub) {
     case "list":
       list(config);
+      return 0;
+    case "create":
+      await create(config, positional, flag(args, "name"), flag(args, "owner-email"));
       return 0;
     case "export":
       await exportTenant(config, positional, flag(args, "out"));

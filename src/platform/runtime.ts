@@ -27,6 +27,8 @@ export type Runtime = {
   mailer: Mailer;
   resolveMember: MemberResolver;
   log(line: object): void;
+  /** The clock of time-driven work (schedules, digests); tests replace it to move time without sleeping. */
+  now: () => number;
   /** Set on SIGTERM/SIGINT: requests that arrive while in-flight ones drain get 503 SHUTTING_DOWN. */
   draining: boolean;
   /** Requests accepted and not yet answered (what a shutdown waits for). */
@@ -55,6 +57,7 @@ export function createRuntime(config: Config, resolveMember: MemberResolver, opt
     mailer,
     resolveMember,
     log,
+    now: () => Date.now(),
     draining: false,
     inFlight: 0,
     close() {

@@ -37,7 +37,8 @@ export function tempDir(prefix = "learnspace-ops-") {
 }
 export const removeDir = (dir: string) => rmSync(dir, { recursive: true, force: true });
 
-const quietEnv = { LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_QUIET: "1" };
+// Tests sign up as many tenants as they need (docs/rules/trust.md#who-may-create-a-tenant).
+const quietEnv = { LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_QUIET: "1", LEARNSPACE_TENANT_SIGNUP: "open" };
 
 /** Runs one CLI command of the compiled binary to completion. */
 export function cli(args: string[], env: Record<string, string> = {}) {

@@ -5,7 +5,13 @@ import { loadConfig } from "../../src/config";
 import { startServer } from "../../src/server";
 
 const [dataDir, point, email] = process.argv.slice(2) as [string, string, string];
-const server = startServer(loadConfig([], { LEARNSPACE_QUIET: "1", LEARNSPACE_IP_RATE_LIMIT: "0" }, { port: 0, dataDir, devCodes: true }));
+const server = startServer(
+  loadConfig(
+    [],
+    { LEARNSPACE_QUIET: "1", LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_TENANT_SIGNUP: "open" },
+    { port: 0, dataDir, devCodes: true },
+  ),
+);
 const tenants = server.rt.tenants;
 const use = tenants.use.bind(tenants);
 tenants.use = ((id: string, fn: (h: unknown) => unknown, opts?: { create?: boolean }) => {

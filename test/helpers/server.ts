@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Config, loadConfig } from "../../src/config";
@@ -34,7 +34,16 @@ export async function callAt(baseUrl: string, method: string, path: string, opts
   } catch {
     body = text;
   }
+  if (RECORD) record(method, path, opts.json, res, body);
   return { status: res.status, headers: res.headers, body };
+}
+
+/** `LEARNSPACE_RECORD_EXAMPLES=<file>`: every call is appended there for `scripts/api-examples.ts` (docs/rules/api-reference.md#examples). */
+const RECORD = process.env.LEARNSPACE_RECORD_EXAMPLES;
+
+function record(method: string, path: string, request: unknown, res: Response, response: unknown) {
+  const line = { method, path: path.split("?")[0], request, status: res.status, type: res.headers.get("content-type"), response };
+  appendFileSync(RECORD as string, `${JSON.stringify(line)}\n`);
 }
 
 /**
@@ -45,7 +54,11 @@ export function useServer(overrides: Partial<Config> = {}, env: Record<string, s
   const ref = {} as { server: TestServer };
   beforeAll(() => {
     const dataDir = mkdtempSync(join(tmpdir(), "learnspace-test-"));
-    const config = loadConfig([], { LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_QUIET: "1", ...env }, { port: 0, dataDir, ...overrides });
+    const config = loadConfig(
+      [],
+      { LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_QUIET: "1", LEARNSPACE_TENANT_SIGNUP: "open", ...env },
+      { port: 0, dataDir, ...overrides },
+    );
     ref.server = Object.assign(startServer(config), { dataDir });
   });
   afterAll(async () => {

@@ -232,7 +232,7 @@ export async function admin(h: Helpers) {
       await adder.getByLabel("Value").selectOption("Chess");
       await adder.getByRole("button", { name: "Add filter" }).click();
       await page.getByRole("button", { name: `Remove filter ${CLUB}: Chess` }).waitFor();
-      await page.getByText("1 members", { exact: true }).waitFor();
+      await page.getByText("1 member", { exact: true }).waitFor();
       await page.getByRole("cell", { name: "s2602", exact: true }).waitFor();
       await page.waitForLoadState("networkidle");
       await page.reload();

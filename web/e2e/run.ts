@@ -9,6 +9,7 @@ import { CHROMIUM, launchChromium } from "../../test/helpers/chromium";
 import { admin } from "./admin";
 import { lesson } from "./lesson";
 import { library } from "./library";
+import { school } from "./school";
 import { settings } from "./settings";
 import { spaces } from "./spaces";
 import { work } from "./work";
@@ -249,7 +250,7 @@ async function main() {
       const dialog = owner.getByRole("dialog");
       await dialog.getByLabel("E-mail addresses").fill("new.parent@example.com");
       await dialog.getByRole("button", { name: "Send invitations" }).click();
-      await dialog.getByText("1 invitations sent.").waitFor();
+      await dialog.getByText("1 invitation sent.").waitFor();
       await dialog.getByRole("button", { name: "Done" }).click();
       await owner.getByRole("cell", { name: "new.parent@example.com", exact: true }).waitFor();
       const outbox = join(dataDir, "outbox");
@@ -332,6 +333,7 @@ async function main() {
     });
 
     const harness = { base, shots, context, check, assert, watch, axe, signIn, setLang };
+    await section("the school (issue 25)", () => school(harness));
     await section("the lesson", () => lesson(harness));
     await section("the library", () => library(harness));
     await section("the admin screens", () => admin(harness));

@@ -215,7 +215,7 @@ export async function settings(h: Helpers) {
     };
     let dialog = await openDialog(INVITE[0]!);
     await dialog.getByRole("button", { name: "Send invitations" }).click();
-    await dialog.getByText("1 invitations sent.").waitFor();
+    await dialog.getByText("1 invitation sent.").waitFor();
     await dialog.getByRole("button", { name: "Done" }).click();
     const typed = [INVITE[0], "owner@demo.school", INVITE[1]].join("\n");
     dialog = await openDialog(typed);
@@ -234,7 +234,7 @@ export async function settings(h: Helpers) {
     await dialog.getByRole("button", { name: "Leave out those already members or invited" }).click();
     assert((await dialog.locator("textarea").inputValue()) === INVITE[1], "only the free address is left");
     await dialog.getByRole("button", { name: "Send invitations" }).click();
-    await dialog.getByText("1 invitations sent.").waitFor();
+    await dialog.getByText("1 invitation sent.").waitFor();
     await dialog.getByRole("button", { name: "Done" }).click();
     // Sort: by e-mail both ways, kept in the URL.
     await settle();

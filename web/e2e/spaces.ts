@@ -219,7 +219,7 @@ export async function spaces(h: Helpers) {
     await teacher.getByTestId("member-progress-summary").filter({ hasText: "1 of 2 tasks done (50%)" }).waitFor();
     const chapter = teacher.locator("li", { hasText: "Chapter 1" }).first();
     await chapter.getByRole("button", { name: "Who has done it" }).click();
-    await chapter.getByText("1 of 1 members done").waitFor();
+    await chapter.getByText("1 of 1 member done").waitFor();
     await teacher.getByLabel("New task").fill("Book review");
     await teacher.getByRole("button", { name: "Add task" }).click();
     await teacher.getByText("Book review").first().waitFor();

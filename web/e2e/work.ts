@@ -145,7 +145,7 @@ export async function work(h: Helpers) {
         counts.join(",") === (stats.questions[3]?.scale?.distribution.map((d) => String(d.count)) ?? []).join(","),
         `scale chart ${counts} vs API`,
       );
-      await teacher.getByText("1 text answers").first().click();
+      await teacher.getByText("1 text answer").first().click();
       await teacher.getByTestId("survey-text-answers").getByText("Poems").waitFor();
       const respondents = teacher.getByTestId("survey-respondents");
       await teacher.getByLabel("Show").selectOption("SUBMITTED");

@@ -1,23 +1,19 @@
-// Per-participant deadlines (DECISIONS §13 Another chance: setSubmissionExtension).
-import { and, eq, sql } from "drizzle-orm";
+// Per-participant deadlines (setSubmissionExtension, docs/rules/next-year.md#extensions).
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { write } from "../../platform/db/types";
-import { notFound } from "../../platform/http/errors";
-import { iso, parseTime } from "../../platform/http/schemas";
-import { profiles } from "../../schema/members";
-import { contentForManager } from "../library/access";
-import { ASSIGNMENT, loadAssignmentConfig } from "./config";
-import { dueAtFor } from "./deadlines";
+import { invalid } from "../../platform/http/errors";
+import { iso } from "../../platform/http/schemas";
+import { contentForManager, contentPopulation } from "../library/access";
+import { dueMomentsChanged } from "../notifications/due";
+import { putExtension } from "../submissions/extensions";
+import { ASSIGNMENT } from "./config";
+import { ASSIGNMENT_EXTENSIONS } from "./deadlines";
 import type { Extension, ExtensionBody } from "./model";
-import { assignmentExtensions, assignmentSubmissions } from "./tables";
-
-const x = assignmentExtensions;
 
 /**
- * setSubmissionExtension: sets (or with null removes) one participant's deadline. Their submissions
- * follow at once: dueAtAtSubmit becomes the new deadline and isLate is recomputed against it.
- * An unknown profile: 404.
+ * setSubmissionExtension: sets (or with null removes) one participant's deadline for the submits to
+ * come. The profile must be a participant of the content's space (else 400 naming profileId).
  */
 export function setSubmissionExtension(
   actor: Actor,
@@ -27,23 +23,12 @@ export function setSubmissionExtension(
   now = Date.now(),
 ): Static<typeof Extension> {
   return write(actor.db, (tx) => {
-    contentForManager(actor, contentId, ASSIGNMENT, tx);
-    if (!tx.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, profileId)).get()) throw notFound();
-    const where = and(eq(x.contentId, contentId), eq(x.profileId, profileId));
-    if (body.dueAt == null) tx.delete(x).where(where).run();
-    else {
-      const dueAt = parseTime(body.dueAt);
-      tx.insert(x)
-        .values({ contentId, profileId, dueAt, updatedAt: now })
-        .onConflictDoUpdate({ target: [x.contentId, x.profileId], set: { dueAt, updatedAt: now } })
-        .run();
+    const content = contentForManager(actor, contentId, ASSIGNMENT, tx);
+    if (!contentPopulation(tx, content).some((p) => p.profileId === profileId)) {
+      throw invalid("profileId", "must be a participant of this content's space", "path");
     }
-    const dueAt = dueAtFor(tx, contentId, profileId, loadAssignmentConfig(tx, contentId).dueAt);
-    const s = assignmentSubmissions;
-    tx.update(s)
-      .set({ dueAtAtSubmit: dueAt, isLate: dueAt === null ? false : sql`${s.submittedAt} > ${dueAt}` })
-      .where(and(eq(s.contentId, contentId), eq(s.profileId, profileId)))
-      .run();
-    return { profileId, dueAt: iso(body.dueAt == null ? null : dueAt) };
+    const dueAt = putExtension(tx, ASSIGNMENT_EXTENSIONS, contentId, profileId, body.dueAt, now);
+    dueMomentsChanged(tx, actor, contentId, ASSIGNMENT); // docs/rules/notifications.md#due-soon
+    return { profileId, dueAt: iso(dueAt) };
   });
 }

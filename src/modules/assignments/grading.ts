@@ -6,7 +6,7 @@ import type { Db } from "../../platform/db/types";
 import { type FieldError, invalidMany } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { checkMaxScore, checkRubricItems, rubricTotal } from "../submissions/grading";
-import { gradedSet, onLatestRevision, type RevisionRef, returnedSet } from "../submissions/revisions";
+import { gradedSet, onLatestRevision, type RevisionRef, returnAllLatest, returnedSet } from "../submissions/revisions";
 import { ASSIGNMENT, loadAssignmentConfig, loadAssignmentRubric } from "./config";
 import type { FeedbackBody, GradeBody, Submission } from "./model";
 import { type SubmissionRow, selectSubmissions, toSubmissions } from "./submissions";
@@ -52,4 +52,9 @@ export function saveSubmissionFeedback(rt: Runtime, actor: Actor, ref: RevisionR
 /** returnSubmission: GRADED → RETURNED (releases the grade to the submitter), else 409 INVALID_STATE. */
 export function returnSubmission(rt: Runtime, actor: Actor, ref: RevisionRef, now = Date.now()) {
   return onLatestRevision(actor, LATEST, ref, (tx, row: SubmissionRow) => update(rt, actor, tx, row.id, returnedSet(row.status, now)));
+}
+
+/** returnAllSubmissions: every GRADED latest revision is returned at once (as returnSubmission each). */
+export function returnAllSubmissions(actor: Actor, contentId: string, now = Date.now()) {
+  return { returned: returnAllLatest(actor, LATEST, contentId, now).length };
 }

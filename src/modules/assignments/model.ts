@@ -124,9 +124,10 @@ export const FeedbackBody = t.Object({
   feedback: t.Optional(Nullable(t.String({ maxLength: 10000, error: "must be at most 10000 characters" }))),
 });
 
-/** setSubmissionExtension: one participant's own deadline; null (or absent) removes it. */
-export const ExtensionBody = t.Object({ dueAt: t.Optional(Nullable(DateTimeInput)) });
+export { ExtensionBody } from "../submissions/model";
 export const Extension = t.Object({
   profileId: t.String(),
   dueAt: Nullable(Timestamp),
 });
+
+export const ReturnAllResult = t.Object({ returned: Int({ description: "How many submissions were returned" }) });

@@ -3,7 +3,7 @@ import type { Static } from "elysia";
 import { hashPassword } from "../../platform/auth/password";
 import { sessions } from "../../platform/auth/platform-tables";
 import { directory, tenants } from "../../platform/db/platform-tables";
-import type { TenantRow } from "../../platform/db/registry";
+import { type TenantRow, tenantCount } from "../../platform/db/registry";
 import { commitNow, write } from "../../platform/db/types";
 import { conflict, forbidden, unauthenticated } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
@@ -38,6 +38,7 @@ const isUnique = (e: unknown) => String((e as { code?: string }).code).startsWit
 export async function signUp(rt: Runtime, input: Static<typeof SignUpBody>, now = Date.now()) {
   const email = normEmail(input.email);
   const db = rt.platform.db;
+  if (input.tenantKey) checkTenantSignUp(rt);
   rollBackPendingSignUps(rt, email);
   if (accountByEmail(db, email)) throw conflict("ALREADY_EXISTS", "An account with this e-mail already exists.");
   const heldBy = input.tenantKey ? tenantOfKey(rt, input.tenantKey) : null;
@@ -72,6 +73,13 @@ export async function signUp(rt: Runtime, input: Static<typeof SignUpBody>, now 
   }
   const issued = issueCode(rt, platformKey(email, "sign-up"), { deliver: true, force: true }, now);
   return { email, verificationRequired: true, ...(issued.devCode ? { devCode: issued.devCode } : {}) };
+}
+
+/** LEARNSPACE_TENANT_SIGNUP decides whether signUp may make a tenant (docs/rules/trust.md#who-may-create-a-tenant). */
+function checkTenantSignUp(rt: Runtime) {
+  const policy = rt.config.tenantSignup;
+  if (policy === "open" || (policy === "first" && tenantCount(rt.platform.db) === 0)) return;
+  throw forbidden("FORBIDDEN", "Tenant sign-up is closed on this server; ask its operator to create your tenant.");
 }
 
 /** Undoes a sign-up whose tenant never reached the registry: the account, the marker, the tenant file. */

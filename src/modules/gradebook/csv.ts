@@ -8,12 +8,17 @@ function textCell(v: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
-/** Header `displayName,userId,<content title>…`, one line per row, an empty cell where there is no score. */
+const number = (v: number | null) => (v === null ? "" : String(Math.round(v * 100) / 100));
+
+/**
+ * Header `displayName,userId,<column title>…,total` (content columns, then manual ones), one line per
+ * row, an empty cell where there is no score; total rounded to 2 decimals.
+ */
 export function gradebookCsv(book: Static<typeof Gradebook>): string {
-  const lines = [["displayName", "userId", ...book.columns.map((c) => c.title)].map(textCell).join(",")];
+  const lines = [["displayName", "userId", ...book.columns.map((c) => c.title), "total"].map(textCell).join(",")];
   for (const r of book.rows) {
-    const scores = r.cells.map((c) => (c.score === null ? "" : String(c.score)));
-    lines.push([textCell(r.displayName), textCell(r.userId ?? ""), ...scores].join(","));
+    const scores = r.cells.map((c) => number(c.score));
+    lines.push([textCell(r.displayName), textCell(r.userId ?? ""), ...scores, number(r.total)].join(","));
   }
   return `\uFEFF${lines.join("\r\n")}\r\n`;
 }

@@ -1,5 +1,6 @@
-// The space gradebook and a participant's own grades (DECISIONS §13 Gradebook). A fixed number of
-// queries per gradebook, whatever its size: each area hands over all its cells at once.
+// The space gradebook and a participant's own grades (DECISIONS §13 Gradebook; manual columns,
+// weights and totals: docs/rules/next-year.md#gradebook). A fixed number of queries per gradebook,
+// whatever its size: each area hands over all its cells at once.
 import { eq } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
@@ -10,51 +11,108 @@ import { groupAssignmentGrades } from "../group-assignments/grades";
 import { type GradableType, gradableContents } from "../library/access";
 import { quizGrades } from "../quizzes/grades";
 import { requireSpaceAdmin, requireSpaceMember } from "../spaces/access";
-import { activeParticipants, type RosterEntry } from "../spaces/roster";
-import type { GradeColumn } from "./cells";
+import { activeParticipants, type GradebookEntry, gradebookRoster } from "../spaces/roster";
+import type { GradeCell } from "./cells";
+import { contentWeights, manualColumns, manualScores } from "./columns";
 import type { Gradebook, GradebookColumn, GradebookRow, MyGrades } from "./model";
 
 type Column = Static<typeof GradebookColumn>;
+type Cell = Static<typeof GradebookRow>["cells"][number];
 /** Managers see every score; a participant only released ones (§9.1 Returned grades). */
 type View = "manager" | "participant";
 
-/** The columns and every cell of the space (of one profile when given). */
+const keyOf = (c: { contentId: string | null; columnId: string | null }) => (c.contentId ?? c.columnId) as string;
+
+/** The columns (contents, then manual ones) and every cell of the space (of one profile when given), keyed by column then profile. */
 function gradesOf(db: Db, spaceId: string, profileId: string | null) {
   const contents = gradableContents(db, spaceId);
   const ids = (type: GradableType) => contents.filter((c) => c.type === type).map((c) => c.id);
-  const grades = new Map<string, GradeColumn>([
+  const grades = new Map([
     ...assignmentGrades(db, ids("ASSIGNMENT"), profileId),
     ...groupAssignmentGrades(db, ids("GROUP_ASSIGNMENT"), profileId),
     ...quizGrades(db, ids("QUIZ"), profileId),
   ]);
+  const weights = contentWeights(
+    db,
+    contents.map((c) => c.id),
+  );
+  const cells = new Map<string, Map<string, GradeCell>>([...grades].map(([id, g]) => [id, g.cells]));
   const columns: Column[] = contents.map((c) => ({
     contentId: c.id,
+    columnId: null,
     type: c.type,
     title: c.title,
     maxScore: grades.get(c.id)?.maxScore ?? null,
+    weight: weights.get(c.id) ?? 1,
   }));
-  return { columns, grades };
+  const manual = manualColumns(db, spaceId);
+  const scores = manualScores(
+    db,
+    manual.map((m) => m.id),
+    profileId,
+  );
+  const manualCells = new Map<string, Map<string, GradeCell>>(manual.map((m) => [m.id, new Map()]));
+  for (const [key, score] of scores) {
+    const [columnId = "", who = ""] = key.split(":");
+    manualCells.get(columnId)?.set(who, { score, status: "GRADED", released: true });
+  }
+  for (const m of manual) {
+    columns.push({ contentId: null, columnId: m.id, type: "MANUAL", title: m.title, maxScore: m.maxScore, weight: m.weight });
+    cells.set(m.id, manualCells.get(m.id) as Map<string, GradeCell>);
+  }
+  return { columns, cells };
 }
 
-function rowOf(who: RosterEntry, columns: Column[], grades: Map<string, GradeColumn>, view: View): Static<typeof GradebookRow> {
+/** Σ(weight × score ÷ maxScore) ÷ Σ(weight of the columns with a score) × 100; null without any score (docs/rules/next-year.md#total). */
+export function totalOf(columns: Column[], cells: Cell[]): number | null {
+  let sum = 0;
+  let weights = 0;
+  let any = false;
+  columns.forEach((c, i) => {
+    const score = cells[i]?.score ?? null;
+    if (score === null || c.maxScore === null || c.maxScore <= 0) return;
+    any = true;
+    sum += (c.weight * score) / c.maxScore;
+    weights += c.weight;
+  });
+  if (!any) return null;
+  return weights === 0 ? 0 : (sum / weights) * 100;
+}
+
+function rowOf(
+  who: GradebookEntry,
+  columns: Column[],
+  cells: Map<string, Map<string, GradeCell>>,
+  view: View,
+): Static<typeof GradebookRow> {
+  const row: Cell[] = columns.map((c) => {
+    const cell = cells.get(keyOf(c))?.get(who.profileId);
+    if (!cell) return { contentId: c.contentId, columnId: c.columnId, score: null, status: "NOT_SUBMITTED" };
+    return {
+      contentId: c.contentId,
+      columnId: c.columnId,
+      score: view === "manager" || cell.released ? cell.score : null,
+      status: cell.status,
+    };
+  });
   return {
     profileId: who.profileId,
     displayName: who.displayName,
     userId: who.userId,
-    cells: columns.map((c) => {
-      const cell = grades.get(c.contentId)?.cells.get(who.profileId);
-      if (!cell) return { contentId: c.contentId, score: null, status: "NOT_SUBMITTED" };
-      return { contentId: c.contentId, score: view === "manager" || cell.released ? cell.score : null, status: cell.status };
-    }),
+    isActive: who.isActive,
+    cells: row,
+    total: totalOf(columns, row),
   };
 }
 
-/** getSpaceGradebook: one row per active PARTICIPANT (spaceAdmin). */
-export function getSpaceGradebook(actor: Actor, spaceId: string): Static<typeof Gradebook> {
+/** getSpaceGradebook: one row per active PARTICIPANT, and with includeInactive those who left or were deactivated (spaceAdmin). */
+export function getSpaceGradebook(actor: Actor, spaceId: string, opts: { includeInactive?: boolean } = {}): Static<typeof Gradebook> {
   requireSpaceAdmin(actor, spaceId);
-  const { columns, grades } = gradesOf(actor.db, spaceId, null);
-  const rows = activeParticipants(actor.db, spaceId).map((p) => rowOf(p, columns, grades, "manager"));
-  return { columns, rows };
+  const { columns, cells } = gradesOf(actor.db, spaceId, null);
+  const roster: GradebookEntry[] = opts.includeInactive
+    ? gradebookRoster(actor.db, spaceId, [...new Set([...cells.values()].flatMap((m) => [...m.keys()]))])
+    : activeParticipants(actor.db, spaceId).map((p) => ({ ...p, isActive: true }));
+  return { columns, rows: roster.map((p) => rowOf(p, columns, cells, "manager")) };
 }
 
 /** getMyGrades: the caller's own row (any enrolled member), released scores only. */
@@ -65,7 +123,13 @@ export function getMyGrades(actor: Actor, spaceId: string): Static<typeof MyGrad
     .from(members)
     .where(eq(members.id, actor.memberId))
     .get();
-  const { columns, grades } = gradesOf(actor.db, spaceId, actor.profileId);
-  const who = { memberId: actor.memberId, profileId: actor.profileId, displayName: me?.displayName ?? "", userId: me?.userId ?? null };
-  return { columns, row: rowOf(who, columns, grades, "participant") };
+  const { columns, cells } = gradesOf(actor.db, spaceId, actor.profileId);
+  const who = {
+    memberId: actor.memberId,
+    profileId: actor.profileId,
+    displayName: me?.displayName ?? "",
+    userId: me?.userId ?? null,
+    isActive: true,
+  };
+  return { columns, row: rowOf(who, columns, cells, "participant") };
 }

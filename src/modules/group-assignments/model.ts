@@ -9,6 +9,8 @@ export const RefId = t.String({ minLength: 1, maxLength: 100, error: "must be an
 export const GroupAssignmentParams = t.Object({ contentId: Id });
 export const GroupHistoryParams = t.Object({ contentId: Id, groupId: Id });
 export const GroupSubmissionParams = t.Object({ contentId: Id, submissionId: Id });
+export { ExtensionBody } from "../submissions/model";
+export const GroupExtension = t.Object({ groupId: t.String(), dueAt: Nullable(Timestamp) });
 
 /** The link part of both config results (group assignments and peer assessments). */
 export const LinkFields = {

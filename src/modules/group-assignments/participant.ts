@@ -12,6 +12,7 @@ import { requireActiveSpace } from "../spaces/archived";
 import { checkSubmitInput, lateMark } from "../submissions/revisions";
 import { onRevisionSubmitted } from "../submissions/similarity-hook";
 import { GROUP_ASSIGNMENT, loadGroupAssignmentConfig, toGroupAssignmentConfig } from "./config";
+import { groupDueAt } from "./extensions";
 import { groupPeople, linkStatus, memberGroup } from "./link";
 import type { GroupSubmission, SubmitGroupBody } from "./model";
 import { groupChain, toGroupSubmissions } from "./submissions";
@@ -20,7 +21,7 @@ import { groupSubmissionFiles, groupSubmissions } from "./tables";
 /**
  * submitGroupAssignment: a new revision of the caller's group's chain. Link invalid: 409; caller in
  * no group of the set: 403; body/file rules: 400; latest revision GRADED: 409 INVALID_STATE;
- * after dueAt: isLate with allowLateSubmit, else 409 DEADLINE_PASSED.
+ * after the group's deadline (its extension, else dueAt): isLate with allowLateSubmit, else 409 DEADLINE_PASSED.
  */
 export function submitGroupAssignment(
   rt: Runtime,
@@ -46,7 +47,8 @@ export function submitGroupAssignment(
     // Graded is final for a group (DECISIONS §9.1): a returned grade is a released grade.
     if (latest && latest.status !== "SUBMITTED")
       throw conflict("INVALID_STATE", "Your group's submission is graded and cannot be resubmitted.");
-    const late = lateMark(cfg.dueAt, now, cfg.allowLateSubmit);
+    const dueAt = groupDueAt(tx, contentId, group.id, cfg.dueAt);
+    const late = lateMark(dueAt, now, cfg.allowLateSubmit);
     if (latest) tx.update(groupSubmissions).set({ isLatest: false }).where(eq(groupSubmissions.id, latest.id)).run();
     const me = tx.select({ displayName: members.displayName }).from(members).where(eq(members.id, actor.memberId)).get();
     const row = tx
@@ -64,7 +66,7 @@ export function submitGroupAssignment(
         fileIds,
         status: "SUBMITTED",
         submittedAt: now,
-        dueAtAtSubmit: cfg.dueAt,
+        dueAtAtSubmit: dueAt,
         isLate: late,
       })
       .returning()
@@ -91,8 +93,8 @@ export function getMyGroupSubmission(rt: Runtime, actor: Actor, contentId: strin
   contentForViewer(actor, contentId, GROUP_ASSIGNMENT);
   const db = actor.db;
   const cfg = loadGroupAssignmentConfig(db, contentId);
-  const config = toGroupAssignmentConfig(cfg);
   const group = linkStatus(db, cfg).isLinkValid && cfg.spaceGroupSetId ? memberGroup(db, cfg.spaceGroupSetId, actor.memberId) : null;
+  const config = toGroupAssignmentConfig(group ? { ...cfg, dueAt: groupDueAt(db, contentId, group.id, cfg.dueAt) } : cfg);
   if (!group) return { config, group: null, latest: null, history: [] };
   const chain = groupChain(db, contentId, group.id);
   const submitted = new Set(chain.map((r) => r.submitterMemberId));

@@ -88,3 +88,17 @@ export const groupSubmissionFiles = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.submissionId, t.fileId] }), index("group_submission_files_file_idx").on(t.fileId)],
 );
+
+/** setGroupSubmissionExtension: one group's own deadline, replacing the config's dueAt for it. */
+export const groupAssignmentExtensions = sqliteTable(
+  "group_assignment_extensions",
+  {
+    contentId: text("content_id")
+      .notNull()
+      .references(() => libraryContents.id, { onDelete: "cascade" }),
+    groupId: text("group_id").notNull(),
+    dueAt: integer("due_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.contentId, t.groupId] })],
+);

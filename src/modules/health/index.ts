@@ -5,7 +5,14 @@ import type { Runtime } from "../../platform/runtime";
 export function healthModule(rt: Runtime) {
   return new Elysia({ name: "module.health" })
     .get("/healthz", () => ({ status: "ok" }), {
-      detail: { operationId: "healthz", tags: ["health"], "x-auth": "public" },
+      detail: {
+        operationId: "healthz",
+        tags: ["health"],
+        summary: "Check that the process is up",
+        description: 'Liveness probe, outside `/api/v1`; public. Answers 200 `{status: "ok"}` as long as the process serves HTTP.',
+        "x-auth": "public",
+        security: [],
+      },
       response: t.Object({ status: t.String() }),
     })
     .get(
@@ -20,7 +27,15 @@ export function healthModule(rt: Runtime) {
         }
       },
       {
-        detail: { operationId: "readyz", tags: ["health"], "x-auth": "public" },
+        detail: {
+          operationId: "readyz",
+          tags: ["health"],
+          summary: "Check that the server is ready",
+          description:
+            'Readiness probe, outside `/api/v1`; public. 200 `{status: "ready"}` once the platform file is open and migrated; 503 `{status: "not-ready"}` before that, or when the platform file cannot be read.',
+          "x-auth": "public",
+          security: [],
+        },
         response: { 200: t.Object({ status: t.String() }), 503: t.Object({ status: t.String() }) },
       },
     );

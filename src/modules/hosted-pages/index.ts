@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { Problem } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { getHostedLoginPage } from "../login-page/public";
-import { errorPage, invitationPage, joinPage, type Lang, loginPage, pickLang, spaceJoinPage } from "./pages";
+import { errorPage, forgotPasswordPage, invitationPage, joinPage, type Lang, loginPage, pickLang, spaceJoinPage } from "./pages";
 
 type Ctx = {
   params: { tenantKey: string };
@@ -19,7 +19,7 @@ type Ctx = {
 export function hostedPagesModule(rt: Runtime) {
   const serve = (render: (page: ReturnType<typeof getHostedLoginPage>, key: string, lang: Lang, query: Ctx["query"]) => Response) => {
     return ({ params, query, request, set }: Ctx) => {
-      const lang = pickLang(request.headers.get("accept-language"));
+      const lang = pickLang(request.headers.get("accept-language"), query.lang);
       let response: Response;
       try {
         response = render(getHostedLoginPage(rt, params.tenantKey), params.tenantKey, lang, query);
@@ -35,6 +35,10 @@ export function hostedPagesModule(rt: Runtime) {
     .get(
       "/t/:tenantKey/login",
       serve((page, key, lang) => loginPage(page, key, lang)),
+    )
+    .get(
+      "/t/:tenantKey/forgot-password",
+      serve((page, key, lang) => forgotPasswordPage(page, key, lang)),
     )
     .get(
       "/t/:tenantKey/join",

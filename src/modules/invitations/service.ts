@@ -13,7 +13,7 @@ import { members } from "../../schema/members";
 import { roles } from "../../schema/roles";
 import { roleByKey } from "../roles/builtin";
 import { readSettings } from "../tenant/service";
-import { invitationMail, sendAll } from "./mail";
+import { acceptLink, invitationMail, sendAll } from "./mail";
 import type { BulkIdsBody, CheckEmailsBody, CreateInvitationsBody, INVITATION_STATUSES, Invitation, ListInvitationsQuery } from "./model";
 import { invitations } from "./tables";
 
@@ -236,4 +236,39 @@ export async function resendInvitation(rt: Runtime, actor: Actor, id: string, no
   await sendAll(rt, [mail]);
   const joined = joinedByIds(actor.db, [id])[0] as Joined;
   return toInvitation(joined, now);
+}
+
+/**
+ * The first owner of a tenant made on the command line (`tenant create`): an invitation with the
+ * `owner` role, so the owner sets their own password on the accept page. Returns the mail sent and
+ * its link (docs/rules/trust.md#who-may-create-a-tenant).
+ */
+export async function inviteFirstOwner(rt: Runtime, tenant: { id: string; key: string; name: string }, email: string, now = Date.now()) {
+  const token = newToken(tenant.id);
+  const expiresAt = now + INVITATION_VALID_MS;
+  const lower = email.toLowerCase();
+  rt.tenants.use(tenant.id, (h) =>
+    write(h.db, (tx) => {
+      const role = roleByKey(tx, "owner");
+      if (!role) throw new Error("owner role missing");
+      tx.insert(invitations)
+        .values({
+          id: Bun.randomUUIDv7(),
+          email: lower,
+          roleId: role.id,
+          roleKey: role.key,
+          roleName: role.name,
+          status: "pending",
+          tokenHash: tokenHash(rt, token),
+          sentAt: now,
+          expiresAt,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .run();
+    }),
+  );
+  const mail = invitationMail(rt, tenant, lower, token, expiresAt);
+  await rt.mailer.send(mail);
+  return { link: acceptLink(rt, tenant.key, token), expiresAt };
 }

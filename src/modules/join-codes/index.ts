@@ -10,7 +10,10 @@ export function joinCodesModule(rt: Runtime) {
   return new Elysia({ name: "module.join-codes" })
     .use(authPlugin(rt))
     .get("/join-codes", ({ actor }) => listTenantJoinCodes(rt, actor), {
-      ...route("listTenantJoinCodes", "joinCodes", "permission:member:invite"),
+      ...route("listTenantJoinCodes", "joinCodes", "permission:member:invite", {
+        summary: "List tenant join codes",
+        description: "Every join code of the tenant, newest first, disabled and expired ones included.",
+      }),
       response: { 200: JoinCodeList },
     })
     .post(
@@ -20,13 +23,21 @@ export function joinCodesModule(rt: Runtime) {
         return createTenantJoinCode(rt, actor, body ?? {});
       },
       {
-        ...route("createTenantJoinCode", "joinCodes", "permission:member:invite"),
+        ...route("createTenantJoinCode", "joinCodes", "permission:member:invite", {
+          summary: "Create a tenant join code",
+          description:
+            "A code, and a `link` carrying it, that lets people join the tenant (`joinTenantWithJoinCode`) even while self sign-up is off. Without `expiresInDays` it never expires.",
+        }),
         body: CreateJoinCodeBody,
         response: { 201: JoinCode },
       },
     )
     .patch("/join-codes/:joinCodeId", ({ actor, params, body }) => updateTenantJoinCode(rt, actor, params.joinCodeId, body), {
-      ...route("updateTenantJoinCode", "joinCodes", "permission:member:invite"),
+      ...route("updateTenantJoinCode", "joinCodes", "permission:member:invite", {
+        summary: "Enable or disable a tenant join code",
+        description: "Turns a join code on or off.",
+        errors: ["404 `NOT_FOUND` for an unknown join code"],
+      }),
       params: t.Object({ joinCodeId: Id }),
       body: UpdateJoinCodeBody,
       response: { 200: JoinCode },

@@ -44,13 +44,27 @@ export function membersModule(rt: Runtime) {
         return createMember(rt, actor, body);
       },
       {
-        ...route("createMember", "members", "permission:member:invite"),
+        ...route("createMember", "members", "permission:member:invite", {
+          summary: "Create a member",
+          description:
+            "Issues an account in the tenant (`isIssuedAccount`, `mustChangePassword`): at least one of `userId` and `email`; without `password` a temporary one is generated and answered as `tempPassword`. `roleKey` defaults to `member`.",
+          errors: [
+            "400 `VALIDATION_FAILED` when neither `userId` nor `email` is given or `roleKey` names no role",
+            "403 `FORBIDDEN` when a role other than `member` is given without `member:manage-role`, or the role holds a permission the caller does not",
+            "409 `ALREADY_EXISTS` when the `userId` or e-mail is taken",
+          ],
+        }),
         body: CreateMemberBody,
         response: { 201: CreateMemberResult },
       },
     )
     .get("/members", ({ actor, query, request }) => listMembers(actor.handle.sqlite, query, rawArrays(request)), {
-      ...route("listMembers", "members", "permission:member:read"),
+      ...route("listMembers", "members", "permission:member:read", {
+        summary: "List members",
+        description:
+          "A page of the tenant's members, filtered by `search` (display name, login id, e-mail), roles, status, custom-field values, last sign-in and space counts, sorted by `sortBy`/`sortDir` (default newest first). `include=spaceCounts` adds the space counts.",
+        errors: ["400 `UNKNOWN_SORT_FIELD` (message `unknown sort field`) when `sortBy` is neither a column nor a custom-field id"],
+      }),
       query: ListMembersQuery,
       response: { 200: MemberPage },
     })
@@ -61,13 +75,21 @@ export function membersModule(rt: Runtime) {
         return createMembers(rt, actor, body.members);
       },
       {
-        ...route("createMembers", "members", "permission:member:manage"),
+        ...route("createMembers", "members", "permission:member:manage", {
+          summary: "Create members in bulk",
+          description:
+            "Creates up to 500 members, each as `createMember` would, one transaction per item: the answer lists what was `created` (with `tempPassword`) and what `failed` with its reason (`ALREADY_EXISTS`, `INVALID: …`, `FORBIDDEN_ROLE`). Answers 201 even when every item failed.",
+        }),
         body: CreateMembersBody,
         response: { 201: CreateMembersResult },
       },
     )
     .post("/members/bulk-delete", ({ actor, body }) => deleteMembers(rt, actor, body.userPkIds), {
-      ...route("deleteMembers", "members", "permission:member:remove"),
+      ...route("deleteMembers", "members", "permission:member:remove", {
+        summary: "Delete members",
+        description:
+          "Deletes up to 10 members of the tenant and their sessions. Items that cannot go are reported in `failed` with a reason: `not-found`, `self` (the caller) or `owner` (a holder of the owner role).",
+      }),
       body: DeleteMembersBody,
       response: { 200: DeleteMembersResult },
     })
@@ -75,20 +97,43 @@ export function membersModule(rt: Runtime) {
       "/members/:userPkId",
       ({ actor, params, query, request }) => getMember(actor.handle.sqlite, params.userPkId, query, rawArrays(request)),
       {
-        ...route("getMember", "members", "permission:member:read"),
+        ...route("getMember", "members", "permission:member:read", {
+          summary: "Get a member",
+          description: "One member. Takes the list's query parameters (validated the same way); only `include` has an effect.",
+          errors: ["400 `UNKNOWN_SORT_FIELD` for an unknown `sortBy`", "404 `NOT_FOUND` for an unknown member"],
+        }),
         params: MemberParams,
         query: ListMembersQuery,
         response: { 200: Member },
       },
     )
     .patch("/members/:userPkId", ({ actor, params, body }) => updateMember(rt, actor, params.userPkId, body), {
-      ...route("updateMember", "members", "permission:member:manage"),
+      ...route("updateMember", "members", "permission:member:manage", {
+        summary: "Update a member",
+        description:
+          "Changes a member's profile fields, login id or e-mail (the platform directory follows at once), or deactivates it (`isActive: false` revokes its sessions and refuses its sign-ins) and reactivates it. Absent fields stay.",
+        errors: [
+          "400 `VALIDATION_FAILED` when the member would keep neither `userId` nor `email`",
+          "404 `NOT_FOUND` for an unknown member",
+          "409 `ALREADY_EXISTS` when the `userId` or e-mail is taken",
+          "409 `INVALID_STATE` when deactivating the caller or a holder of the owner role",
+        ],
+      }),
       params: MemberParams,
       body: UpdateMemberBody,
       response: { 200: Member },
     })
     .put("/members/:userPkId/role", ({ actor, params, body }) => setMemberRole(actor, params.userPkId, body.roleKey), {
-      ...route("setMemberRole", "members", "permission:member:manage-role"),
+      ...route("setMemberRole", "members", "permission:member:manage-role", {
+        summary: "Change a member's role",
+        description: "Gives the member another tenant role, effective at its next request.",
+        errors: [
+          "400 `VALIDATION_FAILED` when `roleKey` names no role",
+          "403 `FORBIDDEN` when the role holds a permission the caller does not, or the member holds `owner` and the caller does not",
+          "404 `NOT_FOUND` for an unknown member",
+          "409 `INVALID_STATE` for the caller's own role or the last active owner",
+        ],
+      }),
       params: MemberParams,
       body: SetMemberRoleBody,
       response: { 200: Member },
@@ -97,14 +142,26 @@ export function membersModule(rt: Runtime) {
       "/members/:userPkId/reset-password",
       ({ actor, params, body }) => resetMemberPassword(rt, actor, params.userPkId, body.password),
       {
-        ...route("resetMemberPassword", "members", "permission:member:manage"),
+        ...route("resetMemberPassword", "members", "permission:member:manage", {
+          summary: "Reset a member's password",
+          description:
+            "Sets the given password (8..128) or a generated one, answered as `tempPassword`; the member must change it at the next sign-in (`mustChangePassword`).",
+          errors: ["404 `NOT_FOUND` for an unknown member"],
+        }),
         params: MemberParams,
         body: ResetPasswordBody,
         response: { 200: ResetPasswordResult },
       },
     )
     .put("/members/:userPkId/field-values", ({ actor, params, body }) => setMemberFieldValues(actor, params.userPkId, body.values), {
-      ...route("setMemberFieldValues", "members", "permission:member:manage"),
+      ...route("setMemberFieldValues", "members", "permission:member:manage", {
+        summary: "Set a member's custom-field values",
+        description: "Writes the member's values of the given custom fields (at most 200) and answers all of its values.",
+        errors: [
+          "400 `VALIDATION_FAILED` when a `fieldId` names no member field or a value does not fit the field's type or options",
+          "404 `NOT_FOUND` for an unknown member",
+        ],
+      }),
       params: MemberParams,
       body: SetFieldValuesBody,
       response: { 200: FieldValues },

@@ -10,10 +10,12 @@ import { members } from "../../schema/members";
 import { type SpaceRole, spaceMembers, spaces } from "../../schema/spaces";
 import { attachmentOf, readyFilesByIds, requireAttachableFiles } from "../files/attachments";
 import { contains } from "../groups/lookup";
+import { cancelJobs } from "../notifications/schedule";
 import { canSeeSpace, requireSpaceAdmin, visibleSpace } from "../spaces/access";
 import { effectiveAllowFileDownload, getSpaceDefaults } from "../spaces/settings";
 import { effectiveStatus, publishedSql, statusSql } from "./access";
 import type { CreatePostBody, CreatePostsInSpacesBody, ListPostsQuery, Post, PostInput, UpdatePostBody } from "./model";
+import { postWritten } from "./notify";
 import { type PostStatus, postFiles, posts } from "./tables";
 
 type PostRecord = Static<typeof Post>;
@@ -161,6 +163,7 @@ function insertPosts(tx: Db, actor: Actor, spaceIds: string[], input: PostInput,
     updatedAt: now,
   }));
   tx.insert(posts).values(rows).run();
+  for (const r of rows) postWritten(tx, actor, r, now);
   const links = rows.flatMap((r) => fileIds.map((fileId, position) => ({ postId: r.id, fileId, position })));
   // 500 spaces x 20 files: chunks keep each statement well under SQLite's bound-parameter limit.
   for (let i = 0; i < links.length; i += LINK_CHUNK)
@@ -263,7 +266,8 @@ export function updatePost(rt: Runtime, actor: Actor, postId: string, input: Sta
     for (const key of ["title", "content", "type", "tags", "isEmergency", "isPinned", "allowFileDownload"] as const) {
       if (input[key] !== undefined) Object.assign(patch, { [key]: input[key] });
     }
-    tx.update(posts).set(patch).where(eq(posts.id, postId)).run();
+    const updated = tx.update(posts).set(patch).where(eq(posts.id, postId)).returning().get();
+    if (updated) postWritten(tx, actor, updated, now);
     return postsByIds(rt, actor, tx, [postId], now)[0] as PostRecord;
   });
 }
@@ -273,6 +277,7 @@ export function deletePost(actor: Actor, postId: string, now = Date.now()): void
   write(actor.db, (tx) => {
     postForAdmin(actor, postId, tx, now);
     tx.delete(posts).where(eq(posts.id, postId)).run();
+    cancelJobs(tx, postId);
   });
 }
 

@@ -1,5 +1,5 @@
 // The participant side: the safe view, starting, saving and submitting attempts, own results (DECISIONS §9.2).
-import { and, desc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
@@ -11,6 +11,7 @@ import { contentForViewer } from "../library/access";
 import { requireActiveSpace } from "../spaces/archived";
 import { isChoice, loadQuestionSet, loadQuizConfig, QUIZ, quizAttachments, type StoredConfig } from "./config";
 import type { AnswerInput, Feedback, MyQuizAttempt, MyQuizAttempts, ParticipantView } from "./model";
+import { effectiveQuizConfig, ownClosesAt } from "./overrides";
 import { type AnswerValue, attemptTotals, finalScoreOf, isAnswered, passedOf, scoreAnswer, shuffled } from "./scoring";
 import { quizAnswers, quizAttempts, quizConfigs, quizQuestionSets, type ResultExposeLevel, type StoredQuestion } from "./tables";
 
@@ -98,10 +99,12 @@ const overdueAt = (a: { expiresAt: number | null }, closesAt: number | null) => 
 const closesAtOf = (db: Db, contentId: string) =>
   db.select({ closesAt: quizConfigs.closesAt }).from(quizConfigs).where(eq(quizConfigs.contentId, contentId)).get()?.closesAt ?? null;
 
-/** Attempts of a quiz (of one profile, or all) never submitted whose time and grace are over, or all open ones once the quiz closed. */
+/**
+ * Attempts of a quiz (of one profile, or all) never submitted whose time and grace are over, or whose
+ * participant's window closed (their override's closesAt, else the quiz's), each with that closesAt.
+ */
 function overdueAttempts(db: Db, contentId: string, profileId: string | null, now: number) {
-  const closesAt = closesAtOf(db, contentId);
-  const rows = db
+  const open = db
     .select()
     .from(quizAttempts)
     .where(
@@ -109,19 +112,24 @@ function overdueAttempts(db: Db, contentId: string, profileId: string | null, no
         eq(quizAttempts.contentId, contentId),
         isNull(quizAttempts.submittedAt),
         profileId === null ? undefined : eq(quizAttempts.profileId, profileId),
-        closed(closesAt, now) ? undefined : lt(quizAttempts.expiresAt, now - SUBMIT_GRACE_MS),
       ),
     )
     .all();
-  return { closesAt, rows };
+  if (open.length === 0) return [];
+  const quizClosesAt = closesAtOf(db, contentId);
+  const own = ownClosesAt(db, [contentId], profileId === null ? null : [profileId]);
+  return open.flatMap((a) => {
+    const closesAt = own.get(`${contentId}:${a.profileId}`) ?? quizClosesAt;
+    return isOverdue(a, closesAt, now) ? [{ a, closesAt }] : [];
+  });
 }
 
 /** Submits, inside the caller's transaction, the overdue attempts with their saved answers (at expiresAt or closesAt). */
 export function closeExpired(tx: Db, contentId: string, profileId: string | null, now: number) {
-  const { closesAt, rows } = overdueAttempts(tx, contentId, profileId, now);
+  const rows = overdueAttempts(tx, contentId, profileId, now);
   if (rows.length === 0) return;
   const cfg = loadQuizConfig(tx, contentId);
-  for (const a of rows) closeAttempt(tx, a, cfg, overdueAt(a, closesAt));
+  for (const { a, closesAt } of rows) closeAttempt(tx, a, cfg, overdueAt(a, closesAt));
 }
 
 /**
@@ -129,7 +137,7 @@ export function closeExpired(tx: Db, contentId: string, profileId: string | null
  * probes; a write transaction only when there is something to close.
  */
 export function settleExpired(db: Db, contentId: string, profileId: string | null, now: number) {
-  if (overdueAttempts(db, contentId, profileId, now).rows.length === 0) return;
+  if (overdueAttempts(db, contentId, profileId, now).length === 0) return;
   write(db, (tx) => closeExpired(tx, contentId, profileId, now));
 }
 
@@ -145,11 +153,13 @@ export function settleExpiredQuizzes(db: Db, contentIds: string[], now: number) 
       .map((r) => [r.id, r.closesAt]),
   );
   const open = db
-    .select({ contentId: quizAttempts.contentId, expiresAt: quizAttempts.expiresAt })
+    .select({ contentId: quizAttempts.contentId, profileId: quizAttempts.profileId, expiresAt: quizAttempts.expiresAt })
     .from(quizAttempts)
     .where(and(inArray(quizAttempts.contentId, contentIds), isNull(quizAttempts.submittedAt)))
     .all();
-  const due = new Set(open.filter((a) => isOverdue(a, closesAt.get(a.contentId) ?? null, now)).map((a) => a.contentId));
+  const own = open.length ? ownClosesAt(db, contentIds, null) : new Map<string, number>();
+  const closesFor = (a: (typeof open)[number]) => own.get(`${a.contentId}:${a.profileId}`) ?? closesAt.get(a.contentId) ?? null;
+  const due = new Set(open.filter((a) => isOverdue(a, closesFor(a), now)).map((a) => a.contentId));
   if (due.size === 0) return;
   write(db, (tx) => {
     for (const id of due) closeExpired(tx, id, null, now);
@@ -234,7 +244,7 @@ export function getQuizForParticipant(rt: Runtime, actor: Actor, contentId: stri
   contentForViewer(actor, contentId, QUIZ);
   settleExpired(actor.db, contentId, actor.profileId, now);
   const db = actor.db;
-  const cfg = loadQuizConfig(db, contentId);
+  const cfg = effectiveQuizConfig(db, contentId, actor.profileId);
   const mine = ownAttempts(db, contentId, actor.profileId);
   return participantView(rt, actor, db, contentId, cfg, mine.filter(counts).length, mine.find((a) => a.submittedAt === null) ?? null);
 }
@@ -249,7 +259,7 @@ export function startQuizAttempt(rt: Runtime, actor: Actor, contentId: string, n
     const content = contentForViewer(actor, contentId, QUIZ, tx);
     requireActiveSpace(tx, content.spaceId);
     closeExpired(tx, contentId, actor.profileId, now);
-    const cfg = loadQuizConfig(tx, contentId);
+    const cfg = effectiveQuizConfig(tx, contentId, actor.profileId);
     const mine = ownAttempts(tx, contentId, actor.profileId);
     const used = mine.filter(counts).length;
     const open = mine.find((a) => a.submittedAt === null);
@@ -347,7 +357,7 @@ function openAttempt(tx: Db, actor: Actor, contentId: string, attemptId: string,
   const checked = checkAnswers(questions, input);
   requireActiveSpace(tx, content.spaceId);
   if (attempt.submittedAt !== null) throw conflict("INVALID_STATE", "This attempt is already submitted.");
-  const cfg = loadQuizConfig(tx, contentId);
+  const cfg = effectiveQuizConfig(tx, contentId, actor.profileId);
   requireWindowOpen({ start: cfg.opensAt, end: cfg.closesAt }, now, "quiz");
   if (attempt.expiresAt !== null && now > attempt.expiresAt + graceMs) {
     throw conflict("INVALID_STATE", "The time limit of this attempt is over.");
@@ -414,7 +424,7 @@ export function listMyQuizAttempts(actor: Actor, contentId: string, now = Date.n
   contentForViewer(actor, contentId, QUIZ);
   settleExpired(actor.db, contentId, actor.profileId, now);
   const db = actor.db;
-  const cfg = loadQuizConfig(db, contentId);
+  const cfg = effectiveQuizConfig(db, contentId, actor.profileId);
   const mine = ownAttempts(db, contentId, actor.profileId);
   const level = cfg.resultExposeLevel;
   const submitted = mine.filter((a) => a.submittedAt !== null);

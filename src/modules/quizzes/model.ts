@@ -266,3 +266,22 @@ export const MyQuizAttempts = t.Object({
   passed: Nullable(t.Boolean()),
   attempts: t.Array(MyQuizAttempt),
 });
+
+// ---- per-student overrides ------------------------------------------------------------------
+
+export const QuizOverrideParams = t.Object({ contentId: Id, profileId: Id });
+const PositiveOrNull = Nullable(Int({ minimum: 1, maximum: 100000, error: "must be an integer 1..100000 or null" }));
+export const QuizOverrideBody = t.Object({
+  opensAt: t.Optional(Nullable(DateTimeInput)),
+  closesAt: t.Optional(Nullable(DateTimeInput)),
+  timeLimitMinutes: t.Optional(PositiveOrNull),
+  maxAttempts: t.Optional(PositiveOrNull),
+});
+export const QuizOverride = t.Object({
+  profileId: t.String(),
+  opensAt: Nullable(Timestamp),
+  closesAt: Nullable(Timestamp),
+  timeLimitMinutes: Nullable(Int()),
+  maxAttempts: Nullable(Int()),
+});
+export const QuizOverrideList = t.Object({ overrides: t.Array(QuizOverride) });

@@ -144,3 +144,23 @@ export const quizAnswers = sqliteTable(
     index("quiz_answers_content_idx").on(t.contentId, t.submittedAt, t.questionId),
   ],
 );
+
+/**
+ * setQuizOverride: one participant's own window, time limit and attempt count; a null column keeps
+ * the quiz's own value (docs/rules/next-year.md#quiz-overrides).
+ */
+export const quizOverrides = sqliteTable(
+  "quiz_overrides",
+  {
+    contentId: text("content_id")
+      .notNull()
+      .references(() => libraryContents.id, { onDelete: "cascade" }),
+    profileId: text("profile_id").notNull(),
+    opensAt: integer("opens_at"),
+    closesAt: integer("closes_at"),
+    timeLimitMin: integer("time_limit_min"),
+    maxAttempts: integer("max_attempts"),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.contentId, t.profileId] })],
+);

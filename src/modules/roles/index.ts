@@ -10,7 +10,10 @@ export function rolesModule(rt: Runtime) {
   return new Elysia({ name: "module.roles" })
     .use(authPlugin(rt))
     .get("/roles", ({ actor }) => listRoles(actor.db), {
-      ...route("listRoles", "roles", "permission:role:read"),
+      ...route("listRoles", "roles", "permission:role:read", {
+        summary: "List roles",
+        description: "Every role of the tenant: the builtin `owner` and `member` first, then the others by name.",
+      }),
       response: { 200: RoleList },
     })
     .post(
@@ -20,13 +23,21 @@ export function rolesModule(rt: Runtime) {
         return createRole(actor, body);
       },
       {
-        ...route("createRole", "roles", "permission:role:manage"),
+        ...route("createRole", "roles", "permission:role:manage", {
+          summary: "Create a role",
+          description: "Creates a tenant role holding the given permissions.",
+          errors: ["409 `ALREADY_EXISTS` when the key is taken"],
+        }),
         body: CreateRoleBody,
         response: { 201: Role },
       },
     )
     .patch("/roles/:roleId", ({ actor, params, body }) => updateRole(actor, params.roleId, body), {
-      ...route("updateRole", "roles", "permission:role:manage"),
+      ...route("updateRole", "roles", "permission:role:manage", {
+        summary: "Update a role",
+        description: "Renames a role or replaces its permissions. A builtin role may be renamed only.",
+        errors: ["404 `NOT_FOUND` for an unknown role", "409 `INVALID_STATE` when changing a builtin role's permissions"],
+      }),
       params: t.Object({ roleId: Id }),
       body: UpdateRoleBody,
       response: { 200: Role },
@@ -38,7 +49,15 @@ export function rolesModule(rt: Runtime) {
         set.status = 204;
       },
       {
-        ...route("deleteRole", "roles", "permission:role:manage"),
+        ...route("deleteRole", "roles", "permission:role:manage", {
+          summary: "Delete a role",
+          description: "Deletes a role nobody holds.",
+          errors: [
+            "404 `NOT_FOUND` for an unknown role",
+            "409 `INVALID_STATE` for a builtin role",
+            "409 `IN_USE` while a member or a pending invitation holds it",
+          ],
+        }),
         params: t.Object({ roleId: Id }),
         response: { 204: t.Void() },
       },

@@ -1,5 +1,5 @@
 // The space's active participants, for the gradebook (DECISIONS §13 Gradebook, §6 Members 4).
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
 import { members, profiles } from "../../schema/members";
 import { spaceMembers } from "../../schema/spaces";
@@ -16,4 +16,53 @@ export function activeParticipants(db: Db, spaceId: string): RosterEntry[] {
     .where(and(eq(spaceMembers.spaceId, spaceId), eq(spaceMembers.role, "PARTICIPANT")))
     .orderBy(asc(members.displayName), asc(members.id))
     .all();
+}
+
+export type GradebookEntry = RosterEntry & { isActive: boolean };
+
+/**
+ * The gradebook's rows with `includeInactive` (docs/rules/next-year.md#gradebook): the active
+ * participants, then (isActive false) enrolled participants who were deactivated, members whose
+ * enrolment as PARTICIPANT ended (enrolment events), and any other profile named in `profileIds`
+ * (those with a grade in the space). One query.
+ */
+export function gradebookRoster(db: Db, spaceId: string, profileIds: string[]): GradebookEntry[] {
+  const enrolled = sql`(SELECT sm.member_id FROM space_members sm WHERE sm.space_id = ${spaceId} AND sm.role = 'PARTICIPANT')`;
+  const former = sql`(SELECT e.member_id FROM space_enrollment_events e WHERE e.space_id = ${spaceId} AND e.role = 'PARTICIPANT')`;
+  const named = profileIds.length ? inArray(profiles.id, profileIds) : sql`0`;
+  const rows = db
+    .select({
+      memberId: members.id,
+      profileId: profiles.id,
+      displayName: members.displayName,
+      userId: members.userId,
+      isMain: profiles.isMain,
+      memberActive: members.isActive,
+      isEnrolled: sql<number>`${members.id} IN ${enrolled}`,
+    })
+    .from(profiles)
+    .innerJoin(members, eq(members.id, profiles.memberId))
+    .where(or(and(eq(profiles.isMain, true), sql`(${members.id} IN ${enrolled} OR ${members.id} IN ${former})`), named))
+    .orderBy(asc(members.displayName), asc(members.id))
+    .all();
+  return rows.map((r) => ({
+    memberId: r.memberId,
+    profileId: r.profileId,
+    displayName: r.displayName,
+    userId: r.userId,
+    isActive: r.memberActive && Boolean(r.isEnrolled),
+  }));
+}
+
+/** The main profiles of the space's enrolled PARTICIPANTs (active or not): one query. */
+export function enrolledParticipantProfiles(db: Db, spaceId: string): Set<string> {
+  return new Set(
+    db
+      .select({ profileId: profiles.id })
+      .from(spaceMembers)
+      .innerJoin(profiles, and(eq(profiles.memberId, spaceMembers.memberId), eq(profiles.isMain, true)))
+      .where(and(eq(spaceMembers.spaceId, spaceId), eq(spaceMembers.role, "PARTICIPANT")))
+      .all()
+      .map((r) => r.profileId),
+  );
 }

@@ -1,6 +1,6 @@
 // Revision rules shared by both assignment kinds: what a submit may carry, when it is late, and
 // which revision a manager may act on (DECISIONS §9.1–§9.3).
-import { and, count, eq, type SQL } from "drizzle-orm";
+import { and, count, eq, inArray, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
@@ -100,5 +100,25 @@ export function onLatestRevision<R extends { isLatest: boolean }, T>(
       .where(and(eq(t.id, ref.submissionId), eq(t.contentId, ref.contentId)))
       .get() as R | undefined;
     return change(tx, requireLatest(row, target.message));
+  });
+}
+
+/**
+ * returnAllSubmissions: every GRADED latest revision of the content becomes RETURNED, as a return of
+ * each would (docs/rules/next-year.md#return-all); older revisions and ungraded ones are untouched.
+ * Returns the ids returned.
+ */
+export function returnAllLatest(actor: Actor, target: { type: ContentType; table: RevisionTable }, contentId: string, now: number) {
+  return write(actor.db, (tx) => {
+    contentForManager(actor, contentId, target.type, tx);
+    const t = target.table;
+    const ids = tx
+      .select({ id: t.id })
+      .from(t)
+      .where(and(eq(t.contentId, contentId), eq(t.isLatest, true), eq(t.status, "GRADED")))
+      .all()
+      .map((r) => r.id as string);
+    if (ids.length) tx.update(t).set(returnedSet("GRADED", now)).where(inArray(t.id, ids)).run();
+    return ids;
   });
 }

@@ -12,11 +12,19 @@ export function tenantModule(rt: Runtime) {
   return new Elysia({ name: "module.tenant" })
     .use(authPlugin(rt))
     .get("/tenant", ({ actor }) => getTenant(rt, actor), {
-      ...route("getTenant", "tenant", "session"),
+      ...route("getTenant", "tenant", "session", {
+        summary: "Get the tenant",
+        description:
+          "The caller's tenant: name, description, contact, login identifier, plan, logo, contract period, session policy and time zone.",
+      }),
       response: { 200: TenantInfo },
     })
     .patch("/tenant", ({ actor, body }) => updateTenant(rt, actor, body), {
-      ...route("updateTenant", "tenant", "permission:tenant-settings:manage"),
+      ...route("updateTenant", "tenant", "permission:tenant-settings:manage", {
+        summary: "Update the tenant",
+        description: "Changes the tenant's name, description, contact info, session policy or time zone. Absent fields stay.",
+        errors: ["400 `VALIDATION_FAILED` for an unknown time zone"],
+      }),
       // Elysia's exact-mirror normalizing turns any non-object sessionPolicy (null, "x", []) into {}
       // before validation: note it here, refuse it after the auth checks.
       transform: ({ body, request }) => {

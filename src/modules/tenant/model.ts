@@ -18,6 +18,10 @@ export const TenantInfo = t.Object({
   customFieldMaxCount: Int(),
   currentContractPeriod: t.Object({ startedAt: Timestamp, expiredAt: Nullable(Timestamp) }),
   sessionPolicy: SessionPolicy,
+  timeZone: t.String({
+    description: "IANA time zone of the school (default Asia/Seoul): digests and the console's dates follow it",
+    examples: ["Asia/Seoul"],
+  }),
 });
 
 /** Public sessions last 5 minutes to 30 days. */
@@ -25,6 +29,7 @@ export const PUBLIC_TIMEOUT_MIN = 5;
 export const PUBLIC_TIMEOUT_MAX = 43200;
 
 export const UpdateTenantBody = t.Object({
+  timeZone: t.Optional(t.String({ minLength: 1, maxLength: 64, error: "must be an IANA time zone name" })),
   name: t.Optional(t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" })),
   description: t.Optional(Nullable(t.String({ maxLength: 5000, error: "must be at most 5000 characters" }))),
   contactInfo: t.Optional(Nullable(t.String({ maxLength: 1000, error: "must be at most 1000 characters" }))),

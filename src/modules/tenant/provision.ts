@@ -31,6 +31,33 @@ export function provisionTenant(
   now = Date.now(),
   opts: { tenantId?: string; registered?: (tx: Db) => void } = {},
 ) {
+  const made = provision(rt, input, now, opts);
+  if (!made.owner) throw new Error("owner missing");
+  return { ...made, memberId: made.owner.id, profileId: made.owner.profileId };
+}
+
+/**
+ * A tenant whose owner is not a member yet (`learnspace tenant create`): the owner joins by an
+ * invitation that lets them choose their password (docs/rules/trust.md#who-may-create-a-tenant).
+ */
+export function provisionTenantForInvitedOwner(rt: Runtime, input: { key: string; name: string; ownerEmail: string }, now = Date.now()) {
+  const made = provision(
+    rt,
+    { key: input.key, name: input.name, owner: { email: input.ownerEmail, displayName: "", passwordHash: null } },
+    now,
+    {
+      inviteOwner: true,
+    },
+  );
+  return { id: made.tenantId, key: made.tenantKey, name: made.tenantName };
+}
+
+function provision(
+  rt: Runtime,
+  input: NewTenant,
+  now: number,
+  opts: { tenantId?: string; registered?: (tx: Db) => void; inviteOwner?: boolean },
+) {
   if (tenantByKey(rt.platform.db, input.key)) throw conflict("ALREADY_EXISTS", "This tenantKey is taken.");
   const tenantId = opts.tenantId ?? crypto.randomUUID();
   try {
@@ -42,7 +69,7 @@ export function provisionTenant(
           tx.insert(tenantSettings).values({ id: 1, tenantId, key: input.key, name: input.name, createdAt: now, updatedAt: now }).run();
           const role = roleByKey(tx, "owner");
           if (!role) throw new Error("owner role missing");
-          return insertMember(tx, { ...input.owner, roleId: role.id }, now);
+          return opts.inviteOwner ? null : insertMember(tx, { ...input.owner, roleId: role.id }, now);
         }),
       { create: true },
     );
@@ -50,10 +77,10 @@ export function provisionTenant(
       tx.insert(tenants)
         .values({ id: tenantId, key: input.key, name: input.name, ownerEmail: input.owner.email.toLowerCase(), createdAt: now })
         .run();
-      indexMember(tx, input.owner.email, tenantId, owner.id);
+      if (owner) indexMember(tx, input.owner.email, tenantId, owner.id);
       opts.registered?.(tx);
     });
-    return { tenantId, tenantKey: input.key, tenantName: input.name, memberId: owner.id, profileId: owner.profileId };
+    return { tenantId, tenantKey: input.key, tenantName: input.name, owner };
   } catch (e) {
     removeTenantFile(rt, tenantId);
     if ((e as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE") {

@@ -5,10 +5,12 @@ import { tenants } from "../../platform/db/platform-tables";
 import { changeGuardedCache } from "../../platform/db/sqlite";
 import { prepared } from "../../platform/db/tenant-store";
 import { type Db, write } from "../../platform/db/types";
+import { invalid } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { type ImageSource, imageUrl, tenantLogoSource } from "../login-page/public";
 import type { TenantInfo, UpdateTenantBody } from "./model";
+import { isTimeZone } from "./settings";
 import { tenantSettings } from "./tables";
 
 export type TenantSettingsRow = typeof tenantSettings.$inferSelect;
@@ -35,6 +37,7 @@ export function toTenantInfo(row: TenantSettingsRow, logoImageUrl: string | null
       defaultSessionType: row.defaultSessionType,
       publicAbsoluteTimeoutMinutes: row.publicAbsoluteTimeoutMinutes,
     },
+    timeZone: row.timeZone,
   };
 }
 
@@ -52,6 +55,7 @@ export function getTenant(rt: Runtime, actor: Actor) {
 
 /** PATCH: an absent field (also inside sessionPolicy) is left unchanged; null clears description and contactInfo. */
 export function updateTenant(rt: Runtime, actor: Actor, input: Static<typeof UpdateTenantBody>, now = Date.now()) {
+  if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) throw invalid("timeZone", "must be an IANA time zone name");
   const info = write(actor.db, (tx) => {
     const row = readSettings(tx);
     const policy = input.sessionPolicy ?? {};
@@ -63,6 +67,7 @@ export function updateTenant(rt: Runtime, actor: Actor, input: Static<typeof Upd
         contactInfo: input.contactInfo === undefined ? row.contactInfo : input.contactInfo,
         defaultSessionType: policy.defaultSessionType ?? row.defaultSessionType,
         publicAbsoluteTimeoutMinutes: policy.publicAbsoluteTimeoutMinutes ?? row.publicAbsoluteTimeoutMinutes,
+        timeZone: input.timeZone ?? row.timeZone,
         updatedAt: now,
       })
       .returning()

@@ -13,3 +13,17 @@ export const selfSignUpOn = (db: Db): boolean =>
 export function setSelfSignUp(db: Db, on: boolean, now: number) {
   db.update(tenantSettings).set({ allowUserSelfSignUp: on, updatedAt: now }).run();
 }
+
+/** The school's IANA time zone (docs/rules/notifications.md#time-zone); Asia/Seoul before the row exists. */
+export const tenantTimeZone = (db: Db): string =>
+  db.select({ zone: tenantSettings.timeZone }).from(tenantSettings).get()?.zone ?? "Asia/Seoul";
+
+/** Whether the runtime knows this IANA zone name (an unknown one is a 400 in updateTenant). */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: name });
+    return name.length > 0;
+  } catch {
+    return false;
+  }
+}

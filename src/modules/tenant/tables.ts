@@ -14,6 +14,8 @@ export const tenantSettings = sqliteTable("tenant_settings", {
     .default("personal"),
   publicAbsoluteTimeoutMinutes: integer("public_absolute_timeout_minutes").notNull().default(480),
   allowUserSelfSignUp: integer("allow_user_self_sign_up", { mode: "boolean" }).notNull().default(false),
+  /** IANA zone of the school: digests and the console's dates follow it (docs/rules/notifications.md#time-zone). */
+  timeZone: text("time_zone").notNull().default("Asia/Seoul"),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
 });

@@ -12,11 +12,18 @@ export function agreementsRoutes(rt: Runtime) {
   return new Elysia({ name: "module.terms.agreements" })
     .use(authPlugin(rt))
     .get("/me/agreements", ({ actor }) => listMyAgreements(rt, actor), {
-      ...route("listMyAgreements", "auth", "session"),
+      ...route("listMyAgreements", "auth", "session", {
+        summary: "List your agreements",
+        description: "Every platform and tenant agreement record of the caller, effective, expired or withdrawn.",
+      }),
       response: { 200: MyAgreements },
     })
     .get("/me/agreements/pending", ({ actor }) => listPendingAgreements(rt, actor), {
-      ...route("listPendingAgreements", "auth", "session"),
+      ...route("listPendingAgreements", "auth", "session", {
+        summary: "List agreements waiting for consent",
+        description:
+          "The visible terms the caller has not agreed to (or whose consent expired or was withdrawn); `needConsent` is true while an essential one is among them.",
+      }),
       response: { 200: PendingAgreements },
     })
     .post(
@@ -26,13 +33,23 @@ export function agreementsRoutes(rt: Runtime) {
         return consentAgreements(rt, actor, body);
       },
       {
-        ...route("consentAgreements", "auth", "session"),
+        ...route("consentAgreements", "auth", "session", {
+          summary: "Consent to agreements",
+          description:
+            "Records the caller's consent to the given term versions (`expiresAt` from the term's `consentTtlDays`) and answers what is still pending. Consenting again to an effective record changes nothing.",
+          errors: ["400 `VALIDATION_FAILED` when a `version` is not the current version of an active term"],
+        }),
         body: ConsentBody,
         response: { 201: PendingAgreements },
       },
     )
     .post("/me/agreements/withdraw", ({ actor, body }) => withdrawAgreement(rt, actor, body), {
-      ...route("withdrawAgreement", "auth", "session"),
+      ...route("withdrawAgreement", "auth", "session", {
+        summary: "Withdraw an agreement",
+        description:
+          "Withdraws the caller's consent to an optional term (`withdrawnAt` set, `isEffective` false) and answers the caller's records.",
+        errors: ["404 `NOT_FOUND` when there is no effective record for the topic", "409 `INVALID_STATE` for an essential term"],
+      }),
       body: WithdrawBody,
       response: { 200: MyAgreements },
     })
@@ -45,7 +62,12 @@ export function agreementsRoutes(rt: Runtime) {
         return rt.tenants.use(tenant.id, (h) => listDisplayAgreements(rt, h.db));
       },
       {
-        ...route("listDisplayAgreements", "auth", "public"),
+        ...route("listDisplayAgreements", "auth", "public", {
+          summary: "List the agreements to show at sign-up",
+          description:
+            "The visible platform terms, and with `?tenantKey=` the tenant's, in display order (without it `tenantAgreements` is empty).",
+          errors: ["404 `NOT_FOUND` for an unknown tenant"],
+        }),
         query: DisplayQuery,
         response: { 200: DisplayAgreements },
       },

@@ -15,7 +15,10 @@ export function termsModule(rt: Runtime) {
   return new Elysia({ name: "module.terms" })
     .use(authPlugin(rt))
     .get("/terms", ({ actor }) => listTerms(actor.db, tenantTermTables), {
-      ...route("listTerms", "terms", MANAGE),
+      ...route("listTerms", "terms", MANAGE, {
+        summary: "List terms",
+        description: "Every term topic of the tenant with its current version, flags and consent count.",
+      }),
       response: { 200: TermList },
     })
     .post(
@@ -25,13 +28,22 @@ export function termsModule(rt: Runtime) {
         return createTerm(actor.db, tenantTermTables, body);
       },
       {
-        ...route("createTerm", "terms", MANAGE),
+        ...route("createTerm", "terms", MANAGE, {
+          summary: "Create a term or a new version",
+          description:
+            "A new topic starts at version 1; a `topic` that exists gets version n+1, which becomes current. Answers every term.",
+        }),
         body: CreateTermBody,
         response: { 201: TermList },
       },
     )
     .patch("/terms/:topic", ({ actor, params, body }) => updateTerm(actor.db, tenantTermTables, params.topic, body), {
-      ...route("updateTerm", "terms", MANAGE),
+      ...route("updateTerm", "terms", MANAGE, {
+        summary: "Update a term",
+        description:
+          "Edits the current version of a term in place (flags, order, TTL, titles, document URLs, `isActive`). Answers every term.",
+        errors: ["404 `NOT_FOUND` for an unknown topic"],
+      }),
       params: TopicParams,
       body: UpdateTermBody,
       response: { 200: TermList },
@@ -40,7 +52,11 @@ export function termsModule(rt: Runtime) {
       "/terms/:topic/current-version",
       ({ actor, params, body }) => setCurrentTermVersion(actor.db, tenantTermTables, params.topic, body.currentVersion),
       {
-        ...route("setCurrentTermVersion", "terms", MANAGE),
+        ...route("setCurrentTermVersion", "terms", MANAGE, {
+          summary: "Select a term's current version",
+          description: "Makes an existing version of the topic current. Answers every term.",
+          errors: ["400 `VALIDATION_FAILED` for a version that does not exist", "404 `NOT_FOUND` for an unknown topic"],
+        }),
         params: TopicParams,
         body: SetCurrentVersionBody,
         response: { 200: TermList },

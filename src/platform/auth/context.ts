@@ -38,6 +38,12 @@ function sessionRow(rt: Runtime, sid: string): SessionRow | null {
   );
 }
 
+/** Whether the session is still usable (not revoked, not expired): a long-lived stream asks it as it goes. */
+export function sessionAlive(rt: Runtime, sid: string, now = Date.now()): boolean {
+  const session = sessionRow(rt, sid);
+  return session !== null && session.revoked_at === null && session.absolute_expires_at > now;
+}
+
 /** Token → Actor: 401 for a missing, bad, expired or revoked token; 403 NO_TENANT without a tenant. */
 export async function authenticate(rt: Runtime, request: Request): Promise<Actor> {
   const header = request.headers.get("authorization");

@@ -5,18 +5,22 @@ import platform0 from "../../../drizzle/platform/0000_init.sql" with { type: "te
 import platform1 from "../../../drizzle/platform/0001_whole_dark_beast.sql" with { type: "text" };
 import platform2 from "../../../drizzle/platform/0002_majestic_squadron_sinister.sql" with { type: "text" };
 import platform3 from "../../../drizzle/platform/0003_wild_risque.sql" with { type: "text" };
+import platform4 from "../../../drizzle/platform/0004_lucky_vulture.sql" with { type: "text" };
 import tenant0 from "../../../drizzle/tenant/0000_init.sql" with { type: "text" };
 import tenant1 from "../../../drizzle/tenant/0001_steady_lord_tyger.sql" with { type: "text" };
 import tenant2 from "../../../drizzle/tenant/0002_giant_thaddeus_ross.sql" with { type: "text" };
 import tenant3 from "../../../drizzle/tenant/0003_careful_solo.sql" with { type: "text" };
 import tenant4 from "../../../drizzle/tenant/0004_fat_puma.sql" with { type: "text" };
 import tenant5 from "../../../drizzle/tenant/0005_melodic_nicolaos.sql" with { type: "text" };
+import tenant6 from "../../../drizzle/tenant/0006_unusual_the_anarchist.sql" with { type: "text" };
+import tenant7 from "../../../drizzle/tenant/0007_flimsy_lord_hawal.sql" with { type: "text" };
 
 export const platformMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795432067584, sql: platform0 },
   { tag: "0001_whole_dark_beast", when: 1795640303412, sql: platform1 },
   { tag: "0002_majestic_squadron_sinister", when: 1795644147579, sql: platform2 },
   { tag: "0003_wild_risque", when: 1795649625603, sql: platform3 },
+  { tag: "0004_lucky_vulture", when: 1795754889184, sql: platform4 },
 ];
 export const tenantMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795432728426, sql: tenant0 },
@@ -25,4 +29,6 @@ export const tenantMigrations: EmbeddedMigration[] = [
   { tag: "0003_careful_solo", when: 1795643072625, sql: tenant3 },
   { tag: "0004_fat_puma", when: 1795644417298, sql: tenant4 },
   { tag: "0005_melodic_nicolaos", when: 1795649627302, sql: tenant5 },
+  { tag: "0006_unusual_the_anarchist", when: 1795754894885, sql: tenant6 },
+  { tag: "0007_flimsy_lord_hawal", when: 1795757427455, sql: tenant7 },
 ];

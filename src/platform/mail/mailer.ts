@@ -4,7 +4,7 @@ import { join } from "node:path";
 import nodemailer from "nodemailer";
 import { currentRequestId } from "../http/request-context";
 
-export type Mail = { to: string; subject: string; text: string; html: string };
+export type Mail = { to: string; subject: string; text: string; html: string; headers?: Record<string, string> };
 export type Mailer = {
   /** Keeps the message (a 0600 file) before anything else; over SMTP it is then sent, and retried until it goes. */
   send(mail: Mail): Promise<void>;

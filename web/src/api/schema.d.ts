@@ -7,6 +7,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Check that the process is up
+         * @description Liveness probe, outside `/api/v1`; public. Answers 200 `{status: "ok"}` as long as the process serves HTTP.
+         *
+         *     **Who may call**: Public: no access token.
+         */
         get: operations["healthz"];
         put?: never;
         post?: never;
@@ -23,6 +29,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Check that the server is ready
+         * @description Readiness probe, outside `/api/v1`; public. 200 `{status: "ready"}` once the platform file is open and migrated; 503 `{status: "not-ready"}` before that, or when the platform file cannot be read.
+         *
+         *     **Who may call**: Public: no access token.
+         */
         get: operations["readyz"];
         put?: never;
         post?: never;
@@ -41,6 +53,19 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign up
+         * @description Creates a platform account for the e-mail and sends a 6-character sign-up code to it; with `tenantKey` and `tenantName` it also creates that tenant with the account as its `owner`. Nothing signs in until `verifySignUpCode`. `devCode` is present only on a server started with dev codes.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 403 `FORBIDDEN` when a `tenantKey` is sent while the server's tenant sign-up is closed (`LEARNSPACE_TENANT_SIGNUP`: `first` allows only the first tenant)
+         *     - 409 `ALREADY_EXISTS` when the e-mail is already registered or the `tenantKey` is taken
+         *     - 429 `RATE_LIMITED` when this address sent too many public auth requests
+         */
         post: operations["signUp"];
         delete?: never;
         options?: never;
@@ -57,6 +82,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Verify the sign-up code
+         * @description Checks the code sent by `signUp` and signs in: an `AuthResult` with an access token, and the `lsp_session` refresh cookie. The session opens in the tenant created at sign-up; without one the token carries no tenant (tenant operations then answer 403 `NO_TENANT`).
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `INVALID_CODE` when the code is wrong, expired, used or tried 5 times
+         *     - 429 `RATE_LIMITED` when this address sent too many public sign-in requests this minute (with `Retry-After`)
+         */
         post: operations["verifySignUpCode"];
         delete?: never;
         options?: never;
@@ -73,6 +110,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Resend the sign-up code
+         * @description Sends a new sign-up code to the e-mail (the old one stops working). An unknown e-mail gets the same answer, so existence does not leak.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 429 `RESEND_TOO_SOON` within 60 s of the last code (with `Retry-After`)
+         *     - 429 `RATE_LIMITED` when this address sent too many public sign-in requests this minute (with `Retry-After`)
+         */
         post: operations["resendSignUpCode"];
         delete?: never;
         options?: never;
@@ -89,6 +138,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Request a password-reset code
+         * @description Sends a 6-character code for `confirmPasswordReset` to the e-mail. An unknown e-mail gets the same answer.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 429 `RESEND_TOO_SOON` within 60 s of the last code (with `Retry-After`)
+         *     - 429 `RATE_LIMITED` when this address sent too many public sign-in requests this minute (with `Retry-After`)
+         */
         post: operations["requestPasswordResetCode"];
         delete?: never;
         options?: never;
@@ -105,6 +166,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Reset a password with a code
+         * @description Sets the new password on the platform account and on every tenant member with that e-mail; `updatedAccounts` counts them.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `INVALID_CODE` when the code is wrong, expired or used
+         *     - 429 `RATE_LIMITED` when this address sent too many public sign-in requests this minute (with `Retry-After`)
+         */
         post: operations["confirmPasswordReset"];
         delete?: never;
         options?: never;
@@ -121,6 +194,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Request a sign-in code
+         * @description Sends a 6-character sign-in code to the e-mail, before a tenant is chosen (then `checkSignInCode`, `signInWithCode`). An unknown e-mail gets the same answer.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 429 `RESEND_TOO_SOON` within 60 s of the last code (with `Retry-After`)
+         *     - 429 `RATE_LIMITED` when this address sent too many public sign-in requests this minute (with `Retry-After`)
+         */
         post: operations["requestSignInCode"];
         delete?: never;
         options?: never;
@@ -137,6 +222,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Check a sign-in code and list its tenants
+         * @description Checks the code without using it up and lists the tenants the e-mail belongs to, so the client can offer a choice before `signInWithCode`.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `INVALID_CODE` when the code is wrong, expired or used
+         *     - 429 `RATE_LIMITED` when this address sent too many public sign-in requests this minute (with `Retry-After`)
+         */
         post: operations["checkSignInCode"];
         delete?: never;
         options?: never;
@@ -153,6 +250,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign in to a tenant with a code
+         * @description Uses up the e-mail's sign-in code (from `requestSignInCode` or `requestTenantCode`) and opens a session in `tenantKey`: an `AuthResult` and the `lsp_session` refresh cookie.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `INVALID_CODE` when the code is wrong, expired or used
+         *     - 401 `INVALID_CREDENTIALS` when the e-mail is no active member of the tenant
+         *     - 403 `SSO_ONLY` when the tenant allows only single sign-on
+         *     - 429 `RATE_LIMITED` when this address sent too many public sign-in requests this minute (with `Retry-After`)
+         */
         post: operations["signInWithCode"];
         delete?: never;
         options?: never;
@@ -169,6 +280,22 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign in with an identifier and password
+         * @description Checks the member's password in the tenant and opens a session: an `AuthResult` and the `lsp_session` refresh cookie. `identifier` is the login id or the e-mail, as the tenant's `loginIdentifier` says. Without `tenantKey` the identifier is taken as an e-mail and the session opens in the account's own tenant, else in its only one.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `TENANT_REQUIRED` when no `tenantKey` is sent and the e-mail has several tenants
+         *     - 401 `INVALID_CREDENTIALS` for a wrong identifier or password, or an inactive member
+         *     - 403 `SSO_ONLY` when the tenant allows only single sign-on
+         *     - 429 `RATE_LIMITED` when this address sent too many public sign-in requests this minute (with `Retry-After`)
+         *     - 429 `RATE_LIMITED` while the member is locked out after five wrong passwords (with `Retry-After`)
+         *     - 503 `SERVER_BUSY` when the password-hashing queue is full (retry after `Retry-After`)
+         */
         post: operations["signInWithPassword"];
         delete?: never;
         options?: never;
@@ -184,7 +311,17 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Rotates the `lsp_session` cookie and sends it with the new type's lifetime. */
+        /**
+         * Set the session type
+         * @description Marks the current session personal or public (`confirmed: true`) and recomputes its `absoluteExpiresAt` from now: 30 days for personal, the tenant's `publicAbsoluteTimeoutMinutes` for public. Rotates the `lsp_session` cookie and sends it with the new type's lifetime.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
         put: operations["setSessionType"];
         post?: never;
         delete?: never;
@@ -202,7 +339,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reads only the HttpOnly `lsp_session` cookie; rotates it. */
+        /**
+         * Refresh the access token
+         * @description Reads only the HttpOnly `lsp_session` cookie (no Authorization header), rotates it, and answers a new access token with the session's user.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 401 `SESSION_EXPIRED` when the cookie is missing, expired or of a revoked session
+         */
         post: operations["refreshSession"];
         delete?: never;
         options?: never;
@@ -219,7 +364,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revokes the `lsp_session` cookie's session and clears it. */
+        /**
+         * Sign out
+         * @description Revokes the session of the `lsp_session` cookie and clears the cookie; access tokens of that session stop working at once. Answers 204 also without a valid cookie.
+         *
+         *     **Who may call**: Public: no access token.
+         */
         post: operations["signOut"];
         delete?: never;
         options?: never;
@@ -236,6 +386,19 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Request a code for one tenant
+         * @description Sends a 6-character code for this tenant to the e-mail, used by `joinTenant`, `joinTenantWithJoinCode` or `signInWithCode`. An unknown e-mail gets the same answer.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 404 `NOT_FOUND` for an unknown tenant
+         *     - 429 `RESEND_TOO_SOON` within 60 s of the last code (with `Retry-After`)
+         *     - 429 `RATE_LIMITED` when this address sent too many public sign-in requests this minute (with `Retry-After`)
+         */
         post: operations["requestTenantCode"];
         delete?: never;
         options?: never;
@@ -252,6 +415,22 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Join a tenant by self sign-up
+         * @description Creates a member with the `member` role from an e-mail proved by `requestTenantCode`'s code, and signs in (`AuthResult` and the refresh cookie). Works only while the tenant's login page allows self sign-up.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `INVALID_CODE` when the code is wrong, expired or used
+         *     - 403 `FORBIDDEN` while self sign-up is off
+         *     - 403 `SSO_ONLY` when the tenant allows only single sign-on
+         *     - 404 `NOT_FOUND` for an unknown tenant
+         *     - 409 `ALREADY_EXISTS` when the e-mail or `userId` is already a member
+         *     - 429 `RATE_LIMITED` when this address sent too many public sign-in requests this minute (with `Retry-After`)
+         */
         post: operations["joinTenant"];
         delete?: never;
         options?: never;
@@ -268,6 +447,21 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Join a tenant with a join code
+         * @description Like `joinTenant`, admitted by a tenant join code (the `link` of `createTenantJoinCode`) even while self sign-up is off: creates a `member` and signs in.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `INVALID_CODE` when the e-mail code is wrong, or when the join code is unknown, disabled or expired (`errors[0].field` `joinCode`)
+         *     - 403 `SSO_ONLY` when the tenant allows only single sign-on
+         *     - 404 `NOT_FOUND` for an unknown tenant
+         *     - 409 `ALREADY_EXISTS` when the e-mail or `userId` is already a member
+         *     - 429 `RATE_LIMITED` when this address sent too many public sign-in requests this minute (with `Retry-After`)
+         */
         post: operations["joinTenantWithJoinCode"];
         delete?: never;
         options?: never;
@@ -282,6 +476,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get the signed-in user
+         * @description The caller as a `SessionUser`: member ids, role, effective permissions (role and grants), and the client flags `mustChangePassword` and `needsAgreementConsent`.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `NO_TENANT` when the token carries no tenant (signed up without one)
+         */
         get: operations["getCurrentUser"];
         put?: never;
         post?: never;
@@ -299,6 +503,19 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Change your own password
+         * @description Checks the current password and sets the new one (password rule: 8..255 characters of at least two kinds); clears `mustChangePassword`.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `INVALID_CURRENT_PASSWORD` when the current password is wrong
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 429 `RATE_LIMITED` while the member is locked out after wrong passwords (with `Retry-After`)
+         */
         put: operations["changeOwnPassword"];
         post?: never;
         delete?: never;
@@ -316,6 +533,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Start an external sign-in
+         * @description Begins an OpenID Connect (or SAML) sign-in with the provider and answers the `url` the browser goes to; sets a short-lived cookie binding the state to this browser. The provider returns to `completeExternalSignIn`. A social provider may start without `tenantKey`.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `returnTo` is not a relative path
+         *     - 404 `NOT_FOUND` for an unknown or unavailable provider
+         *     - 429 `RATE_LIMITED` when this address sent too many public sign-in requests this minute (with `Retry-After`)
+         *     - 503 `PROVIDER_UNAVAILABLE` when the provider cannot be reached
+         */
         post: operations["startExternalSignIn"];
         delete?: never;
         options?: never;
@@ -330,6 +561,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Finish an external sign-in
+         * @description The provider's return leg: exchanges `code`, checks the ID token, finds the member by the provider link or verified e-mail, sets the refresh cookie and redirects (302) to `returnTo`. Any refusal after a valid state redirects to `returnTo` with `error=` `SSO_FAILED`, `SSO_DISABLED`, `NOT_A_MEMBER`, `MEMBER_INACTIVE` or `SSO_ONLY` and no cookie.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `VALIDATION_FAILED` naming `state` when it is missing, unknown, expired or used (no redirect)
+         *     - 429 `RATE_LIMITED` when this address sent too many public sign-in requests this minute (with `Retry-After`)
+         */
         get: operations["completeExternalSignIn"];
         put?: never;
         post?: never;
@@ -346,6 +588,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get your profile id
+         * @description The caller's main learning-profile id in this tenant, the id that submissions, attempts and responses carry.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
         get: operations["getMyProfileId"];
         put?: never;
         post?: never;
@@ -362,6 +613,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List your profiles
+         * @description The caller's learning profiles in this tenant; `isMain` marks the one `getMyProfileId` returns.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
         get: operations["listMyProfiles"];
         put?: never;
         post?: never;
@@ -380,6 +640,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Look up a login identifier
+         * @description Says whether the identifier (login id or e-mail, per the tenant's `loginIdentifier`) can sign in to the tenant and with which methods, and whether self sign-up is open. POST keeps the identifier out of URLs and logs.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 404 `NOT_FOUND` for an unknown tenant
+         *     - 429 `RATE_LIMITED` when this address sent too many public sign-in requests this minute (with `Retry-After`)
+         */
         post: operations["lookupLoginIdentifier"];
         delete?: never;
         options?: never;
@@ -394,8 +666,35 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List members
+         * @description A page of the tenant's members, filtered by `search` (display name, login id, e-mail), roles, status, custom-field values, last sign-in and space counts, sorted by `sortBy`/`sortDir` (default newest first). `include=spaceCounts` adds the space counts.
+         *
+         *     **Who may call**: Members holding the `member:read` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `UNKNOWN_SORT_FIELD` (message `unknown sort field`) when `sortBy` is neither a column nor a custom-field id
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:read`
+         */
         get: operations["listMembers"];
         put?: never;
+        /**
+         * Create a member
+         * @description Issues an account in the tenant (`isIssuedAccount`, `mustChangePassword`): at least one of `userId` and `email`; without `password` a temporary one is generated and answered as `tempPassword`. `roleKey` defaults to `member`.
+         *
+         *     **Who may call**: Members holding the `member:invite` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when neither `userId` nor `email` is given or `roleKey` names no role
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:invite`
+         *     - 403 `FORBIDDEN` when a role other than `member` is given without `member:manage-role`, or the role holds a permission the caller does not
+         *     - 409 `ALREADY_EXISTS` when the `userId` or e-mail is taken
+         */
         post: operations["createMember"];
         delete?: never;
         options?: never;
@@ -412,6 +711,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Create members in bulk
+         * @description Creates up to 500 members, each as `createMember` would, one transaction per item: the answer lists what was `created` (with `tempPassword`) and what `failed` with its reason (`ALREADY_EXISTS`, `INVALID: …`, `FORBIDDEN_ROLE`). Answers 201 even when every item failed.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         */
         post: operations["createMembers"];
         delete?: never;
         options?: never;
@@ -428,6 +739,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Delete members
+         * @description Deletes up to 10 members of the tenant and their sessions. Items that cannot go are reported in `failed` with a reason: `not-found`, `self` (the caller) or `owner` (a holder of the owner role).
+         *
+         *     **Who may call**: Members holding the `member:remove` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:remove`
+         */
         post: operations["deleteMembers"];
         delete?: never;
         options?: never;
@@ -442,12 +765,41 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a member
+         * @description One member. Takes the list's query parameters (validated the same way); only `include` has an effect.
+         *
+         *     **Who may call**: Members holding the `member:read` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `UNKNOWN_SORT_FIELD` for an unknown `sortBy`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:read`
+         *     - 404 `NOT_FOUND` for an unknown member
+         */
         get: operations["getMember"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Update a member
+         * @description Changes a member's profile fields, login id or e-mail (the platform directory follows at once), or deactivates it (`isActive: false` revokes its sessions and refuses its sign-ins) and reactivates it. Absent fields stay.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when the member would keep neither `userId` nor `email`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         *     - 404 `NOT_FOUND` for an unknown member
+         *     - 409 `ALREADY_EXISTS` when the `userId` or e-mail is taken
+         *     - 409 `INVALID_STATE` when deactivating the caller or a holder of the owner role
+         */
         patch: operations["updateMember"];
         trace?: never;
     };
@@ -459,6 +811,22 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Change a member's role
+         * @description Gives the member another tenant role, effective at its next request.
+         *
+         *     **Who may call**: Members holding the `member:manage-role` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `roleKey` names no role
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage-role`
+         *     - 403 `FORBIDDEN` when the role holds a permission the caller does not, or the member holds `owner` and the caller does not
+         *     - 404 `NOT_FOUND` for an unknown member
+         *     - 409 `INVALID_STATE` for the caller's own role or the last active owner
+         */
         put: operations["setMemberRole"];
         post?: never;
         delete?: never;
@@ -476,6 +844,19 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Reset a member's password
+         * @description Sets the given password (8..128) or a generated one, answered as `tempPassword`; the member must change it at the next sign-in (`mustChangePassword`).
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         *     - 404 `NOT_FOUND` for an unknown member
+         */
         post: operations["resetMemberPassword"];
         delete?: never;
         options?: never;
@@ -491,6 +872,20 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Set a member's custom-field values
+         * @description Writes the member's values of the given custom fields (at most 200) and answers all of its values.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when a `fieldId` names no member field or a value does not fit the field's type or options
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         *     - 404 `NOT_FOUND` for an unknown member
+         */
         put: operations["setMemberFieldValues"];
         post?: never;
         delete?: never;
@@ -506,8 +901,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List roles
+         * @description Every role of the tenant: the builtin `owner` and `member` first, then the others by name.
+         *
+         *     **Who may call**: Members holding the `role:read` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `role:read`
+         */
         get: operations["listRoles"];
         put?: never;
+        /**
+         * Create a role
+         * @description Creates a tenant role holding the given permissions.
+         *
+         *     **Who may call**: Members holding the `role:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `role:manage`
+         *     - 409 `ALREADY_EXISTS` when the key is taken
+         */
         post: operations["createRole"];
         delete?: never;
         options?: never;
@@ -525,9 +943,37 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /**
+         * Delete a role
+         * @description Deletes a role nobody holds.
+         *
+         *     **Who may call**: Members holding the `role:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `role:manage`
+         *     - 404 `NOT_FOUND` for an unknown role
+         *     - 409 `INVALID_STATE` for a builtin role
+         *     - 409 `IN_USE` while a member or a pending invitation holds it
+         */
         delete: operations["deleteRole"];
         options?: never;
         head?: never;
+        /**
+         * Update a role
+         * @description Renames a role or replaces its permissions. A builtin role may be renamed only.
+         *
+         *     **Who may call**: Members holding the `role:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `role:manage`
+         *     - 404 `NOT_FOUND` for an unknown role
+         *     - 409 `INVALID_STATE` when changing a builtin role's permissions
+         */
         patch: operations["updateRole"];
         trace?: never;
     };
@@ -538,12 +984,34 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get the tenant
+         * @description The caller's tenant: name, description, contact, login identifier, plan, logo, contract period, session policy and time zone.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
         get: operations["getTenant"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Update the tenant
+         * @description Changes the tenant's name, description, contact info, session policy or time zone. Absent fields stay.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` for an unknown time zone
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         */
         patch: operations["updateTenant"];
         trace?: never;
     };
@@ -554,8 +1022,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List terms
+         * @description Every term topic of the tenant with its current version, flags and consent count.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         */
         get: operations["listTerms"];
         put?: never;
+        /**
+         * Create a term or a new version
+         * @description A new topic starts at version 1; a `topic` that exists gets version n+1, which becomes current. Answers every term.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         */
         post: operations["createTerm"];
         delete?: never;
         options?: never;
@@ -576,6 +1066,19 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Update a term
+         * @description Edits the current version of a term in place (flags, order, TTL, titles, document URLs, `isActive`). Answers every term.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         *     - 404 `NOT_FOUND` for an unknown topic
+         */
         patch: operations["updateTerm"];
         trace?: never;
     };
@@ -587,6 +1090,20 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Select a term's current version
+         * @description Makes an existing version of the topic current. Answers every term.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` for a version that does not exist
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         *     - 404 `NOT_FOUND` for an unknown topic
+         */
         put: operations["setCurrentTermVersion"];
         post?: never;
         delete?: never;
@@ -602,8 +1119,29 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List your agreements
+         * @description Every platform and tenant agreement record of the caller, effective, expired or withdrawn.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
         get: operations["listMyAgreements"];
         put?: never;
+        /**
+         * Consent to agreements
+         * @description Records the caller's consent to the given term versions (`expiresAt` from the term's `consentTtlDays`) and answers what is still pending. Consenting again to an effective record changes nothing.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when a `version` is not the current version of an active term
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
         post: operations["consentAgreements"];
         delete?: never;
         options?: never;
@@ -618,6 +1156,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List agreements waiting for consent
+         * @description The visible terms the caller has not agreed to (or whose consent expired or was withdrawn); `needConsent` is true while an essential one is among them.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
         get: operations["listPendingAgreements"];
         put?: never;
         post?: never;
@@ -636,6 +1183,19 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Withdraw an agreement
+         * @description Withdraws the caller's consent to an optional term (`withdrawnAt` set, `isEffective` false) and answers the caller's records.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` when there is no effective record for the topic
+         *     - 409 `INVALID_STATE` for an essential term
+         */
         post: operations["withdrawAgreement"];
         delete?: never;
         options?: never;
@@ -650,6 +1210,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List the agreements to show at sign-up
+         * @description The visible platform terms, and with `?tenantKey=` the tenant's, in display order (without it `tenantAgreements` is empty).
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 404 `NOT_FOUND` for an unknown tenant
+         */
         get: operations["listDisplayAgreements"];
         put?: never;
         post?: never;
@@ -666,7 +1236,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get the login-page settings
+         * @description The live settings of the tenant's login page.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         */
         get: operations["getLoginPageSettings"];
+        /**
+         * Replace the login-page settings
+         * @description Replaces the live login-page settings (titles, logo and background, methods, button labels, external links and feed, self sign-up switch).
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when a file id names no ready file of the caller
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         */
         put: operations["replaceLoginPageSettings"];
         post?: never;
         delete?: never;
@@ -682,7 +1275,29 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get the login-page draft
+         * @description The live settings overlaid with the saved draft's fields (the live settings when there is no draft).
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         */
         get: operations["getLoginPageDraft"];
+        /**
+         * Save the login-page draft
+         * @description Replaces the stored draft; every field is optional and nothing goes live until `publishLoginPageDraft`.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         */
         put: operations["saveLoginPageDraft"];
         post?: never;
         delete?: never;
@@ -700,6 +1315,17 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Publish the login-page draft
+         * @description Applies the draft over the live settings (validated as `replaceLoginPageSettings`), clears the draft and answers the live settings. Without a draft nothing changes.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when the merged settings are not valid
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         */
         post: operations["publishLoginPageDraft"];
         delete?: never;
         options?: never;
@@ -714,6 +1340,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a tenant's public login page
+         * @description What the hosted login page shows before sign-in: the tenant's name and logo, titles, background, enabled methods, button labels, external links and the available single sign-on providers.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 404 `NOT_FOUND` for an unknown tenant
+         *     - 429 `RATE_LIMITED` when this address sent too many public sign-in requests this minute (with `Retry-After`)
+         */
         get: operations["getPublicLoginPage"];
         put?: never;
         post?: never;
@@ -730,13 +1367,35 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get the single sign-on settings
+         * @description The SAML IdP settings, the read-only `spAcsUrl` and `spEntityId` to give the IdP, partner OpenID Connect providers (never their client secret) and the provider list.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         */
         get: operations["getSsoSettings"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** @description The IdP must release the member's e-mail as the NameID (format emailAddress, as the SP metadata says) or in an attribute mapped to `email`. A mapping to `userId` is refused. Partner providers speak OpenID Connect (`oidc`); `clientSecret` is write-only. Serve LEARNSPACE_PUBLIC_URL over https: see docs/sso.md. */
+        /**
+         * Update the single sign-on settings
+         * @description Changes the SAML IdP settings, `allowedLoginMethods` and member provisioning; `attributeMappings` and `partnerProviders` replace their whole array when present. The IdP must release the member's e-mail as the NameID (format emailAddress) or in an attribute mapped to `email`. Partner providers speak OpenID Connect (`oidc`); `clientSecret` is write-only and kept when omitted. Serve LEARNSPACE_PUBLIC_URL over https: see docs/sso.md.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` for a certificate that does not parse, a mapping to `userId`, a reserved or repeated partner key, or an issuer URL that is not https (or not allowed)
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         */
         patch: operations["updateSsoSettings"];
         trace?: never;
     };
@@ -747,6 +1406,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get the SAML service-provider metadata
+         * @description The SP metadata XML (`application/samlmetadata+xml`) to give the IdP: entityID = `spEntityId`, the ACS (HTTP-POST) = `spAcsUrl`. Served while SSO is disabled too.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 404 `NOT_FOUND` for an unknown tenant
+         *     - 429 `RATE_LIMITED` when this address sent too many public sign-in requests this minute (with `Retry-After`)
+         */
         get: operations["getSamlMetadata"];
         put?: never;
         post?: never;
@@ -763,6 +1433,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Start a SAML sign-in
+         * @description The target of the SAML provider's `loginUrl`: saves a one-use state (10 min) and redirects (302) to the IdP with a SAMLRequest and RelayState (HTTP-Redirect binding), setting a short-lived cookie that binds the state to this browser.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `VALIDATION_FAILED` when `returnTo` is not a relative path
+         *     - 404 `NOT_FOUND` for an unknown tenant, or while SSO is disabled or the IdP is not configured
+         *     - 429 `RATE_LIMITED` when this address sent too many public sign-in requests this minute (with `Retry-After`)
+         */
         get: operations["startSamlSignIn"];
         put?: never;
         post?: never;
@@ -781,6 +1463,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Receive a SAML assertion (ACS)
+         * @description The IdP posts its signed response here (form `SAMLResponse`, `RelayState`). After the signature, issuer, audience, destination, InResponseTo, time and replay checks, the member whose e-mail is the NameID is signed in: the refresh cookie is set and the browser redirected (303) to `returnTo`. A refusal after a valid RelayState redirects to `returnTo` with `error=` `SSO_FAILED`, `SSO_DISABLED`, `NOT_A_MEMBER` or `MEMBER_INACTIVE` and no cookie.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `VALIDATION_FAILED` naming `RelayState` when it is missing, unknown, expired or used (no redirect)
+         *     - 404 `NOT_FOUND` for an unknown tenant
+         *     - 429 `RATE_LIMITED` when this address sent too many public sign-in requests this minute (with `Retry-After`)
+         */
         post: operations["consumeSamlAssertion"];
         delete?: never;
         options?: never;
@@ -795,8 +1489,34 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List invitations
+         * @description A page of invitations, filtered by `status` and `search` (e-mail), sorted by `sortBy` (`email`, `createdAt`).
+         *
+         *     **Who may call**: Members holding the `member:invite` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `UNKNOWN_SORT_FIELD` for a `sortBy` other than `email` and `createdAt`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:invite`
+         */
         get: operations["listInvitations"];
         put?: never;
+        /**
+         * Invite people by e-mail
+         * @description Sends an invitation (valid 7 days) to each of up to 500 e-mails with the given role (default `member`). E-mails that are already members or already invited are reported in `failed` (`member`, `invited`). Answers 201 even when every e-mail failed.
+         *
+         *     **Who may call**: Members holding the `member:invite` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `roleKey` names no role
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:invite`
+         *     - 403 `FORBIDDEN` when a role other than `member` is given without `member:manage-role`, or the role holds a permission the caller does not
+         */
         post: operations["createInvitations"];
         delete?: never;
         options?: never;
@@ -813,6 +1533,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Check e-mails before inviting
+         * @description For each e-mail: `enable` (can be invited), `member` (already a member) or `invited` (a pending invitation exists).
+         *
+         *     **Who may call**: Members holding the `member:invite` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:invite`
+         */
         post: operations["checkInvitationEmails"];
         delete?: never;
         options?: never;
@@ -829,6 +1561,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Resend invitations
+         * @description Resends up to 500 pending invitations (new `sentAt` and `expiresAt`). Ids that cannot be resent are in `failed`: `cooldown` (within 60 s of the last send), `not-found`, `not-pending`.
+         *
+         *     **Who may call**: Members holding the `member:invite` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:invite`
+         */
         post: operations["bulkResendInvitations"];
         delete?: never;
         options?: never;
@@ -845,6 +1589,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Cancel invitations
+         * @description Cancels up to 500 pending invitations. Ids that cannot be cancelled are in `failed`: `not-found`, `not-pending`.
+         *
+         *     **Who may call**: Members holding the `member:invite` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:invite`
+         */
         post: operations["bulkCancelInvitations"];
         delete?: never;
         options?: never;
@@ -861,6 +1617,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Resend an invitation
+         * @description Resends one pending invitation with new `sentAt` and `expiresAt`.
+         *
+         *     **Who may call**: Members holding the `member:invite` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:invite`
+         *     - 404 `NOT_FOUND` for an unknown invitation
+         *     - 409 `INVALID_STATE` when it is not pending
+         *     - 429 `RESEND_TOO_SOON` within 60 s of the last send (with `Retry-After`)
+         */
         post: operations["resendInvitation"];
         delete?: never;
         options?: never;
@@ -877,6 +1647,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Accept an invitation
+         * @description Creates the member with the invited e-mail and role from the token of the invitation link; does not sign in. `identifier` is what to sign in with (the `userId` if given, else the e-mail).
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 404 `NOT_FOUND` for an unknown token
+         *     - 409 `INVALID_STATE` when the invitation was accepted, cancelled or has expired
+         *     - 409 `ALREADY_EXISTS` when the `userId` is taken
+         *     - 429 `RATE_LIMITED` when this address sent too many public sign-in requests this minute (with `Retry-After`)
+         */
         post: operations["acceptInvitation"];
         delete?: never;
         options?: never;
@@ -891,8 +1675,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List tenant join codes
+         * @description Every join code of the tenant, newest first, disabled and expired ones included.
+         *
+         *     **Who may call**: Members holding the `member:invite` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:invite`
+         */
         get: operations["listTenantJoinCodes"];
         put?: never;
+        /**
+         * Create a tenant join code
+         * @description A code, and a `link` carrying it, that lets people join the tenant (`joinTenantWithJoinCode`) even while self sign-up is off. Without `expiresInDays` it never expires.
+         *
+         *     **Who may call**: Members holding the `member:invite` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:invite`
+         */
         post: operations["createTenantJoinCode"];
         delete?: never;
         options?: never;
@@ -913,6 +1719,19 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Enable or disable a tenant join code
+         * @description Turns a join code on or off.
+         *
+         *     **Who may call**: Members holding the `member:invite` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:invite`
+         *     - 404 `NOT_FOUND` for an unknown join code
+         */
         patch: operations["updateTenantJoinCode"];
         trace?: never;
     };
@@ -923,8 +1742,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List member fields
+         * @description Every custom member field, by `order`, inactive ones included.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
         get: operations["listMemberFields"];
         put?: never;
+        /**
+         * Create a member field
+         * @description Adds a custom member field (SHORT_TEXT, LONG_TEXT, NUMBER, DATE or SELECT with `options`) at the end of the order.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         *     - 409 `ALREADY_EXISTS` when the key is taken
+         */
         post: operations["createMemberField"];
         delete?: never;
         options?: never;
@@ -941,6 +1782,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Edit member fields in one batch
+         * @description Applies deletes, then updates, then creates, then the new order, all or nothing, and answers every field.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when an id names no field
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         *     - 409 `ALREADY_EXISTS` when a created key is taken
+         */
         post: operations["batchEditMemberFields"];
         delete?: never;
         options?: never;
@@ -956,6 +1811,19 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Reorder member fields
+         * @description Puts the listed fields first in that order; fields not listed keep their relative order after them.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when an id names no member field
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         */
         put: operations["reorderMemberFields"];
         post?: never;
         delete?: never;
@@ -971,7 +1839,29 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get the member-field display
+         * @description Which default columns and active custom fields the member list shows, and in which order.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
         get: operations["getMemberFieldDisplay"];
+        /**
+         * Set the member-field display
+         * @description Replaces the display list; a `fieldId` is a custom field id or a default column name.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when a `fieldId` is neither
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         */
         put: operations["setMemberFieldDisplay"];
         post?: never;
         delete?: never;
@@ -993,6 +1883,19 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Update a member field
+         * @description Changes a member field's label, options, `required` or `isActive`. Absent fields stay.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         *     - 404 `NOT_FOUND` for an unknown field
+         */
         patch: operations["updateMemberField"];
         trace?: never;
     };
@@ -1003,8 +1906,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List space fields
+         * @description Every custom space field, by `order`, inactive ones included.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
         get: operations["listSpaceFields"];
         put?: never;
+        /**
+         * Create a space field
+         * @description Adds a custom space field at the end of the order.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         *     - 409 `ALREADY_EXISTS` when the key is taken
+         */
         post: operations["createSpaceField"];
         delete?: never;
         options?: never;
@@ -1020,6 +1945,19 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Reorder space fields
+         * @description Puts the listed fields first in that order; fields not listed keep their relative order after them.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when an id names no space field
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         */
         put: operations["reorderSpaceFields"];
         post?: never;
         delete?: never;
@@ -1041,6 +1979,19 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Update a space field
+         * @description Changes a space field's label, options, `required` or `isActive`. Absent fields stay.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         *     - 404 `NOT_FOUND` for an unknown field
+         */
         patch: operations["updateSpaceField"];
         trace?: never;
     };
@@ -1052,6 +2003,20 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Set a space's custom-field values
+         * @description Writes the space's values of the given custom fields and answers all of its values.
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when a `fieldId` names no space field or a value does not fit its type
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         put: operations["setSpaceFieldValues"];
         post?: never;
         delete?: never;
@@ -1067,8 +2032,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List groups
+         * @description A page of permission groups, sorted by name, filtered by `search` (name).
+         *
+         *     **Who may call**: Members holding the `member:read` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:read`
+         */
         get: operations["listGroups"];
         put?: never;
+        /**
+         * Create a group
+         * @description Creates a permission group (a grant subject), empty.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         */
         post: operations["createGroup"];
         delete?: never;
         options?: never;
@@ -1083,12 +2071,49 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a group
+         * @description A group with its members.
+         *
+         *     **Who may call**: Members holding the `member:read` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:read`
+         *     - 404 `NOT_FOUND` for an unknown group
+         */
         get: operations["getGroup"];
         put?: never;
         post?: never;
+        /**
+         * Delete a group
+         * @description Deletes a group with its memberships and grant subjects.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         *     - 404 `NOT_FOUND` for an unknown group
+         */
         delete: operations["deleteGroup"];
         options?: never;
         head?: never;
+        /**
+         * Update a group
+         * @description Renames a group or changes its description.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         *     - 404 `NOT_FOUND` for an unknown group
+         */
         patch: operations["updateGroup"];
         trace?: never;
     };
@@ -1101,6 +2126,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Add members to a group
+         * @description Adds up to 500 members; those already in stay, inactive ones are skipped. Answers the group with its members.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when an id names no member
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         *     - 404 `NOT_FOUND` for an unknown group
+         */
         post: operations["addGroupMembers"];
         delete?: never;
         options?: never;
@@ -1118,6 +2157,18 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /**
+         * Remove a member from a group
+         * @description Takes one member out of the group and answers the group.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         *     - 404 `NOT_FOUND` for an unknown group, or a member not in it
+         */
         delete: operations["removeGroupMember"];
         options?: never;
         head?: never;
@@ -1131,8 +2182,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List plain groups
+         * @description A page of plain groups (simple member lists, not grant subjects), sorted by name, filtered by `search`.
+         *
+         *     **Who may call**: Members holding the `member:read` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:read`
+         */
         get: operations["listPlainGroups"];
         put?: never;
+        /**
+         * Create a plain group
+         * @description Creates an empty plain group.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         */
         post: operations["createPlainGroup"];
         delete?: never;
         options?: never;
@@ -1147,12 +2221,49 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a plain group
+         * @description A plain group with its members.
+         *
+         *     **Who may call**: Members holding the `member:read` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:read`
+         *     - 404 `NOT_FOUND` for an unknown plain group
+         */
         get: operations["getPlainGroup"];
         put?: never;
         post?: never;
+        /**
+         * Delete a plain group
+         * @description Deletes a plain group and its memberships.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         *     - 404 `NOT_FOUND` for an unknown plain group
+         */
         delete: operations["deletePlainGroup"];
         options?: never;
         head?: never;
+        /**
+         * Update a plain group
+         * @description Renames a plain group or changes its description.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         *     - 404 `NOT_FOUND` for an unknown plain group
+         */
         patch: operations["updatePlainGroup"];
         trace?: never;
     };
@@ -1165,6 +2276,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Add members to a plain group
+         * @description Adds up to 500 members; those already in stay. Answers the plain group with its members.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when an id names no member
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         *     - 404 `NOT_FOUND` for an unknown plain group
+         */
         post: operations["addPlainGroupMembers"];
         delete?: never;
         options?: never;
@@ -1182,6 +2307,18 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /**
+         * Remove a member from a plain group
+         * @description Takes one member out of the plain group and answers it.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         *     - 404 `NOT_FOUND` for an unknown plain group, or a member not in it
+         */
         delete: operations["removePlainGroupMember"];
         options?: never;
         head?: never;
@@ -1195,6 +2332,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List permission grants
+         * @description One item per permission code, in enumeration order, with its all-enabled flag and subject counts, also without subjects.
+         *
+         *     **Who may call**: Members holding the `role:read` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `role:read`
+         */
         get: operations["listGrants"];
         put?: never;
         post?: never;
@@ -1211,6 +2358,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a permission grant
+         * @description One permission code's grant: all-enabled flag and a page of its groups and members (`page`, `pageSize` and `search` apply to both).
+         *
+         *     **Who may call**: Members holding the `role:read` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `role:read`
+         *     - 404 `NOT_FOUND` for an unknown permission code
+         */
         get: operations["getGrant"];
         put?: never;
         post?: never;
@@ -1227,6 +2386,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List the holders of a grant
+         * @description A page of the members who hold the permission through this grant: member subjects, members of granted groups, and every active member while it is all-enabled; deduplicated.
+         *
+         *     **Who may call**: Members holding the `role:read` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `role:read`
+         *     - 404 `NOT_FOUND` for an unknown permission code
+         */
         get: operations["listGrantMembers"];
         put?: never;
         post?: never;
@@ -1245,6 +2416,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Grant a permission to a group or member
+         * @description Adds a GROUP or MEMBER subject to the permission's grant; one already there stays.
+         *
+         *     **Who may call**: Members holding the `role:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `subjectId` names no group or member
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `role:manage`
+         *     - 404 `NOT_FOUND` for an unknown permission code
+         */
         post: operations["addGrantSubject"];
         delete?: never;
         options?: never;
@@ -1261,6 +2446,19 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Revoke a permission from a group or member
+         * @description Removes a subject from the permission's grant.
+         *
+         *     **Who may call**: Members holding the `role:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `role:manage`
+         *     - 404 `NOT_FOUND` for an unknown permission code or a subject not in the grant
+         */
         post: operations["removeGrantSubject"];
         delete?: never;
         options?: never;
@@ -1276,6 +2474,19 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Grant a permission to everyone
+         * @description Turns on or off the permission for every member of the tenant.
+         *
+         *     **Who may call**: Members holding the `role:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `role:manage`
+         *     - 404 `NOT_FOUND` for an unknown permission code
+         */
         put: operations["setGrantAllEnabled"];
         post?: never;
         delete?: never;
@@ -1293,6 +2504,19 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Grant a permission to many subjects
+         * @description Adds up to 500 subjects of one type; the ones skipped are listed with a reason (`ALREADY_GRANTED`, `NOT_FOUND`, `INACTIVE`).
+         *
+         *     **Who may call**: Members holding the `role:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `role:manage`
+         *     - 404 `NOT_FOUND` for an unknown permission code
+         */
         post: operations["bulkGrant"];
         delete?: never;
         options?: never;
@@ -1309,6 +2533,19 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Revoke a permission from many subjects
+         * @description Removes up to 500 subjects of one type and counts the ones removed.
+         *
+         *     **Who may call**: Members holding the `role:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `role:manage`
+         *     - 404 `NOT_FOUND` for an unknown permission code
+         */
         post: operations["bulkRevoke"];
         delete?: never;
         options?: never;
@@ -1323,8 +2560,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List organization units
+         * @description Every unit as a flat list: parents before children, siblings by `order`.
+         *
+         *     **Who may call**: Members holding the `member:read` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:read`
+         */
         get: operations["listOrgUnits"];
         put?: never;
+        /**
+         * Create an organization unit
+         * @description Adds a unit at the root or under `parentId`.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `parentId` names no unit
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         */
         post: operations["createOrgUnit"];
         delete?: never;
         options?: never;
@@ -1342,9 +2602,36 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /**
+         * Delete an organization unit
+         * @description Deletes a unit without child units; its members are unlinked.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         *     - 404 `NOT_FOUND` for an unknown unit
+         *     - 409 `IN_USE` while it has child units
+         */
         delete: operations["deleteOrgUnit"];
         options?: never;
         head?: never;
+        /**
+         * Update an organization unit
+         * @description Renames, moves, reorders a unit or sets its leader. Absent fields stay.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `parentId` names no unit or the unit itself or a descendant, or `leaderUserId` names no member
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         *     - 404 `NOT_FOUND` for an unknown unit
+         */
         patch: operations["updateOrgUnit"];
         trace?: never;
     };
@@ -1355,8 +2642,34 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List an organization unit's members
+         * @description The unit's members by display name, a cursor page at a time.
+         *
+         *     **Who may call**: Members holding the `member:read` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:read`
+         *     - 404 `NOT_FOUND` for an unknown unit
+         */
         get: operations["listOrgUnitMembers"];
         put?: never;
+        /**
+         * Add members to an organization unit
+         * @description Adds up to 500 members (inactive ones are skipped) and answers the first page of the unit's members.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when an id names no member
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         *     - 404 `NOT_FOUND` for an unknown unit
+         */
         post: operations["addOrgUnitMembers"];
         delete?: never;
         options?: never;
@@ -1374,6 +2687,18 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /**
+         * Remove a member from an organization unit
+         * @description Unlinks one member; removing the leader clears `leaderUserId`.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         *     - 404 `NOT_FOUND` for an unknown unit, or a member not in it
+         */
         delete: operations["removeOrgUnitMember"];
         options?: never;
         head?: never;
@@ -1389,6 +2714,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Create a position
+         * @description Adds a position (job title) at the end of the order.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         */
         post: operations["createPosition"];
         delete?: never;
         options?: never;
@@ -1406,9 +2743,34 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /**
+         * Delete a position
+         * @description Deletes a position and clears it from its members.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         *     - 404 `NOT_FOUND` for an unknown position
+         */
         delete: operations["deletePosition"];
         options?: never;
         head?: never;
+        /**
+         * Update a position
+         * @description Renames or reorders a position.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         *     - 404 `NOT_FOUND` for an unknown position
+         */
         patch: operations["updatePosition"];
         trace?: never;
     };
@@ -1419,7 +2781,29 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get the position settings
+         * @description Whether positions are in use, and every position with its member count.
+         *
+         *     **Who may call**: Members holding the `member:read` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:read`
+         */
         get: operations["getPositionSettings"];
+        /**
+         * Turn positions on or off
+         * @description Sets whether the tenant uses positions.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         */
         put: operations["updatePositionSettings"];
         post?: never;
         delete?: never;
@@ -1436,6 +2820,20 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Set a member's position
+         * @description Gives the member one position, or none with `null`.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `positionId` names no position
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         *     - 404 `NOT_FOUND` for an unknown member
+         */
         put: operations["assignMemberPosition"];
         post?: never;
         delete?: never;
@@ -1453,6 +2851,17 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Request a file upload
+         * @description Creates a pending file record and answers the `uploadUrl` (signed, 15 min, one use) to PUT the bytes to.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
         post: operations["requestUpload"];
         delete?: never;
         options?: never;
@@ -1467,7 +2876,32 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Download a file
+         * @description The target of every emitted file URL (signed, 1 h): the bytes as an attachment with the file's name and type.
+         *
+         *     **Who may call**: The holder of the signed URL: its `token` query parameter is the authorization (no access token).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` when `token` is missing, bad or expired
+         *     - 403 `FORBIDDEN` for a post's file while downloads are off for a reader who is not ADMIN
+         *     - 404 `NOT_FOUND` for an unknown file
+         */
         get: operations["downloadFileContent"];
+        /**
+         * Upload a file's bytes
+         * @description The target of `uploadUrl`: the raw bytes, exactly the declared size with the declared `Content-Type`. The file becomes `ready`.
+         *
+         *     **Who may call**: The holder of the signed URL: its `token` query parameter is the authorization (no access token).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `VALIDATION_FAILED` when the size or content type differs from the request
+         *     - 401 `UNAUTHENTICATED` when `token` is missing, bad or expired
+         *     - 404 `NOT_FOUND` for an unknown file
+         *     - 409 `INVALID_STATE` when the bytes were already uploaded
+         */
         put: operations["uploadFileContent"];
         post?: never;
         delete?: never;
@@ -1483,6 +2917,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a file's metadata
+         * @description Name, type, size and upload status of a file: for its uploader, or a caller who can see a record that attaches it.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` for an unknown file or one the caller may not see
+         */
         get: operations["getFile"];
         put?: never;
         post?: never;
@@ -1499,8 +2944,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List spaces
+         * @description The spaces the caller can see (enrolled, public, or all with `space:create` or `tenant-settings:manage`), filtered by `search`, `isActive`, `semester`, `autoJoin`, `exitRestricted`, a cursor page at a time.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
         get: operations["listSpaces"];
         put?: never;
+        /**
+         * Create a space
+         * @description Creates a space with the caller as its owner (ADMIN, `isOwner`). Absent `autoJoin`, `exitRestricted`, `allowFileDownload`, `vodConcurrentLimit` come from the space defaults, whose `enforce*` flags override sent values; menus come from the space categories.
+         *
+         *     **Who may call**: Members holding the `space:create` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `thumbnailFileId` names no ready file of the caller
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `space:create`
+         */
         post: operations["createSpace"];
         delete?: never;
         options?: never;
@@ -1517,6 +2985,18 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Count a member's spaces by e-mail
+         * @description How many spaces the member with this e-mail is enrolled in (0 when there is none).
+         *
+         *     **Who may call**: Members holding the `member:read` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:read`
+         */
         post: operations["checkSpaceEmailCount"];
         delete?: never;
         options?: never;
@@ -1533,6 +3013,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Join a space with a code
+         * @description Enrols the caller with the role of the space join code (already enrolled: unchanged).
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `INVALID_CODE` for an unknown, disabled or expired code (`errors[0].field` `code`) or a wrong password (`password`)
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller is blocked in the space
+         *     - 409 `INVALID_STATE` when the space is inactive
+         */
         post: operations["joinSpaceWithCode"];
         delete?: never;
         options?: never;
@@ -1547,12 +3041,50 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a space
+         * @description One space the caller can see.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` for an unknown space or one the caller cannot see
+         */
         get: operations["getSpace"];
         put?: never;
         post?: never;
+        /**
+         * Delete a space
+         * @description Deletes the space with its posts, challenges, join codes, group sets, blocks and enrolments, and answers it; its library folders move to the tenant library. Only the owner may.
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 403 `FORBIDDEN` for an ADMIN who is not the owner
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         delete: operations["deleteSpace"];
         options?: never;
         head?: never;
+        /**
+         * Update a space
+         * @description Changes a space's settings, menus, or `isActive` (an inactive space is read-only for participants). Absent fields stay.
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `thumbnailFileId` names no ready file
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         patch: operations["updateSpace"];
         trace?: never;
     };
@@ -1565,6 +3097,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Transfer a space's ownership
+         * @description Makes another member the owner (ADMIN with `isOwner`); the old owner stays ADMIN (PARTICIPANT if inactive). Called by the owner, or by a holder of `tenant-settings:manage` taking over a space.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `memberId` names no active member
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` for anyone else who can see the space
+         *     - 404 `NOT_FOUND` for a space the caller cannot see
+         */
         post: operations["transferSpaceOwnership"];
         delete?: never;
         options?: never;
@@ -1579,6 +3125,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List members who could be enrolled
+         * @description Active tenant members neither enrolled nor blocked in the space, filtered by `keyword`, a cursor page at a time; no e-mails or fields.
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         get: operations["listSpaceMemberCandidates"];
         put?: never;
         post?: never;
@@ -1597,6 +3155,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Join a public space
+         * @description Enrols the caller as PARTICIPANT in a space that is public and `autoJoin`.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the space is not `autoJoin` or the caller is blocked
+         *     - 404 `NOT_FOUND` for a space the caller cannot see
+         *     - 409 `INVALID_STATE` when the space is inactive
+         *     - 409 `ALREADY_EXISTS` when already enrolled
+         */
         post: operations["joinPublicSpace"];
         delete?: never;
         options?: never;
@@ -1611,6 +3183,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List a space's enrolment history
+         * @description Joins, leaves, removals, blocks and role changes, newest first, a cursor page at a time; empty unless the space has `retainEnrollmentHistory`.
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         get: operations["listSpaceEnrollmentHistory"];
         put?: never;
         post?: never;
@@ -1627,8 +3211,34 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List a space's members
+         * @description The enrolled members with their space role, a cursor page at a time.
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not enrolled
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         get: operations["listSpaceMembers"];
         put?: never;
+        /**
+         * Enrol members in a space
+         * @description Enrols up to 500 members with one role (default PARTICIPANT); those enrolled stay unchanged, inactive ones are skipped. Answers the first page of members. A holder of `tenant-settings:manage` may also add to a space they do not administer (takeover).
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when an id names no member
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         post: operations["addSpaceMembers"];
         delete?: never;
         options?: never;
@@ -1646,9 +3256,38 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /**
+         * Remove a member from a space
+         * @description Unenrols a member (not a block: they may be added again).
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` for a member not enrolled
+         *     - 409 `INVALID_STATE` for the owner
+         */
         delete: operations["removeSpaceMember"];
         options?: never;
         head?: never;
+        /**
+         * Change a space member's role
+         * @description Makes an enrolled member ADMIN or PARTICIPANT.
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` for a member not enrolled
+         *     - 409 `INVALID_STATE` for the owner
+         */
         patch: operations["updateSpaceMemberRole"];
         trace?: never;
     };
@@ -1661,6 +3300,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Leave a space
+         * @description Unenrols the caller, and from the space's challenges.
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not enrolled
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         *     - 409 `EXIT_RESTRICTED` for a PARTICIPANT of an `exitRestricted` space
+         *     - 409 `INVALID_STATE` for the owner
+         */
         post: operations["leaveSpace"];
         delete?: never;
         options?: never;
@@ -1675,8 +3328,33 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List a space's join codes
+         * @description Every join code of the space with its password (ADMINs only).
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         get: operations["listSpaceJoinCodes"];
         put?: never;
+        /**
+         * Create a space join code
+         * @description A code unique in the tenant that enrols with `role` (`joinSpaceWithCode`), optionally with a password and an expiry.
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         post: operations["createSpaceJoinCode"];
         delete?: never;
         options?: never;
@@ -1697,6 +3375,20 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Update a space join code
+         * @description Enables or disables a code or changes its password.
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` for an unknown code of this space
+         */
         patch: operations["updateSpaceJoinCode"];
         trace?: never;
     };
@@ -1707,8 +3399,36 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List a space's blocked members
+         * @description Every block of the space.
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         get: operations["listSpaceBlocks"];
         put?: never;
+        /**
+         * Block a member from a space
+         * @description Removes the member from the space and keeps them out (join codes, public join); answers every block.
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `userId` names no member
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         *     - 409 `INVALID_STATE` for the owner
+         *     - 409 `ALREADY_EXISTS` when the member is already blocked
+         */
         post: operations["blockSpaceUser"];
         delete?: never;
         options?: never;
@@ -1726,6 +3446,19 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /**
+         * Unblock a member
+         * @description Lifts a block (does not re-enrol) and answers every block.
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` when the member is not blocked
+         */
         delete: operations["unblockSpaceUser"];
         options?: never;
         head?: never;
@@ -1739,8 +3472,34 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List a space's group sets
+         * @description The space's group sets with their groups and members (a participant sees their group), for group assignments and peer assessments.
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not enrolled
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         get: operations["listSpaceGroupSets"];
         put?: never;
+        /**
+         * Create a group set
+         * @description 1..200 named groups of enrolled members; a member is in at most one group of a set.
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when a member is not enrolled or is in two groups
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         post: operations["createSpaceGroupSet"];
         delete?: never;
         options?: never;
@@ -1756,8 +3515,36 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Replace a group set
+         * @description Full replace: a group with `id` is kept, one without is new, an absent one is removed (its submissions keep their group's id and name).
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when a member is not enrolled or is in two groups
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` for an unknown group set
+         */
         put: operations["updateSpaceGroupSet"];
         post?: never;
+        /**
+         * Delete a group set
+         * @description Deletes the set; linked group assignments and peer assessments get `isLinkValid: false` (`GROUP_SET_DELETED`).
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` for an unknown group set
+         */
         delete: operations["deleteSpaceGroupSet"];
         options?: never;
         head?: never;
@@ -1771,12 +3558,33 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get the space defaults
+         * @description The defaults new spaces take, and whether they are enforced.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
         get: operations["getSpaceDefaults"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Update the space defaults
+         * @description Changes the defaults of new spaces and their `enforce*` flags. Absent fields stay.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         */
         patch: operations["updateSpaceDefaults"];
         trace?: never;
     };
@@ -1787,7 +3595,29 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get the space categories
+         * @description Semester settings, tags, roles, menus and categories offered to spaces.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
         get: operations["getSpaceCategories"];
+        /**
+         * Replace the space categories
+         * @description Full replace; a category without `id` is new, one left out is deleted.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when an `id` names no category
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         */
         put: operations["updateSpaceCategories"];
         post?: never;
         delete?: never;
@@ -1809,6 +3639,19 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Update a space category
+         * @description Renames or reorders one category.
+         *
+         *     **Who may call**: Members holding the `tenant-settings:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `tenant-settings:manage`
+         *     - 404 `NOT_FOUND` for an unknown category
+         */
         patch: operations["updateSpaceCategory"];
         trace?: never;
     };
@@ -1819,8 +3662,33 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List library contents
+         * @description The contents the caller can see, filtered by `nodeId`, `type` and `q` (title), a cursor page at a time.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `VALIDATION_FAILED` naming `nodeId` when it is not a folder the caller can see
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
         get: operations["listContents"];
         put?: never;
+        /**
+         * Create a library content
+         * @description Creates a content of a type (VIDEO, QUIZ, ASSIGNMENT, …), PRIVATE by default, in the tenant library or a folder; in a space's folder it needs ADMIN of that space. The caller is its author.
+         *
+         *     **Who may call**: Members holding the `library:upload` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `nodeId` or a file id names nothing usable
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `library:upload`
+         *     - 403 `FORBIDDEN` for a space's folder the caller does not administer
+         */
         post: operations["createContent"];
         delete?: never;
         options?: never;
@@ -1835,12 +3703,49 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a library content
+         * @description One content the caller can see, with `canManage`.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` for an unknown content or one the caller cannot see
+         */
         get: operations["getContent"];
         put?: never;
         post?: never;
+        /**
+         * Delete a library content
+         * @description Deletes the content with its configs, submissions, attempts, responses and shares; challenge tasks pointing at it lose the link.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         delete: operations["deleteContent"];
         options?: never;
         head?: never;
+        /**
+         * Update a library content
+         * @description Changes title, description, visibility or files; switching a space's draft from PRIVATE to SHARED publishes it to the space. Absent fields stay.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when a file id names no ready file
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         patch: operations["updateContent"];
         trace?: never;
     };
@@ -1852,6 +3757,20 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Set a content's shares
+         * @description Replaces the list of members it is shared with (effective while visibility is SHARED). Answers the content.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when a `targetId` names no member
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         put: operations["shareContent"];
         post?: never;
         delete?: never;
@@ -1867,6 +3786,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a content's typed info
+         * @description The VideoInfo, UrlVideoInfo, LiveInfo or DocumentInfo of the content (null until set).
+         *
+         *     **Who may call**: Anyone who can see the content (its participants and its managers).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for a content of another type
+         */
         get: operations["getContentInfo"];
         put?: never;
         post?: never;
@@ -1884,6 +3815,21 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Attach a video file
+         * @description Sets the VIDEO content's file; `status` is `uploading` until the file is ready.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `fileId` names no file of the caller
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for a content that is not a VIDEO
+         */
         put: operations["attachVideo"];
         post?: never;
         delete?: never;
@@ -1900,6 +3846,20 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Set a linked video
+         * @description Sets the URL_VIDEO content's link.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for a content that is not a URL_VIDEO
+         */
         put: operations["setLinkedVideo"];
         post?: never;
         delete?: never;
@@ -1916,6 +3876,21 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Set a live session
+         * @description Sets the LIVE content's join URL, provider and times; `status` follows the clock (SCHEDULED, LIVE, ENDED).
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `endAt` is not after `startAt`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for a content that is not LIVE
+         */
         put: operations["setLiveSession"];
         post?: never;
         delete?: never;
@@ -1932,6 +3907,21 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Set a document file
+         * @description Sets the DOCUMENT content's file and page count.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `fileId` names no file of the caller
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for a content that is not a DOCUMENT
+         */
         put: operations["setDocument"];
         post?: never;
         delete?: never;
@@ -1947,8 +3937,32 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List library folders
+         * @description Every folder the caller can see: the tenant library's and those of the caller's spaces.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
         get: operations["listNodes"];
         put?: never;
+        /**
+         * Create a library folder
+         * @description Adds a folder at the root, under `parentId`, or in a space's tree (`spaceId`, ADMINs of the space only), placed between `prevNodeId` and `nextNodeId` (last when neither).
+         *
+         *     **Who may call**: Members holding the `library:upload` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `parentId` or a neighbour is not usable, or `spaceId` differs from the parent's
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `library:upload`
+         *     - 403 `FORBIDDEN` for a space the caller does not administer
+         *     - 404 `NOT_FOUND` for a space the caller cannot see
+         */
         post: operations["createNode"];
         delete?: never;
         options?: never;
@@ -1966,9 +3980,37 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /**
+         * Delete a library folder
+         * @description Deletes an empty folder.
+         *
+         *     **Who may call**: Members holding the `library:upload` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `library:upload`
+         *     - 403 `FORBIDDEN` for a space's folder the caller does not administer
+         *     - 404 `NOT_FOUND` for an unknown folder
+         *     - 409 `IN_USE` while it holds folders or contents
+         */
         delete: operations["deleteNode"];
         options?: never;
         head?: never;
+        /**
+         * Rename a library folder
+         * @description Renames a folder and answers it.
+         *
+         *     **Who may call**: Members holding the `library:upload` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `library:upload`
+         *     - 403 `FORBIDDEN` for a space's folder the caller does not administer
+         *     - 404 `NOT_FOUND` for an unknown folder
+         */
         patch: operations["renameNode"];
         trace?: never;
     };
@@ -1981,6 +4023,21 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Move a library folder
+         * @description Moves a folder under another parent of the same space (or the root) between two siblings; depths of the subtree follow.
+         *
+         *     **Who may call**: Members holding the `library:upload` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` for a parent in another space, the folder itself or a descendant, or neighbours that are not children of the parent
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `library:upload`
+         *     - 403 `FORBIDDEN` for a space's folder the caller does not administer
+         *     - 404 `NOT_FOUND` for an unknown folder
+         */
         post: operations["moveNode"];
         delete?: never;
         options?: never;
@@ -1997,6 +4054,19 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Count a member's survey responses by e-mail
+         * @description How many submitted responses the member with this e-mail has (0 when there is none).
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         post: operations["checkSurveyEmailCount"];
         delete?: never;
         options?: never;
@@ -2011,7 +4081,34 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a survey
+         * @description The survey's settings, version and questions, for managers.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         get: operations["getSurveyConfig"];
+        /**
+         * Set a survey
+         * @description Full replace of the survey (description, anonymity, resubmission, window) and up to 50 questions; the version goes up. Removing a question or changing its type while responses exist needs `resetResponses: true`, which deletes them.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when a question does not fit its type's rules
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 409 `IN_USE` when the change would drop answers without `resetResponses`
+         */
         put: operations["setSurveyConfig"];
         post?: never;
         delete?: never;
@@ -2029,6 +4126,19 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Check a survey change
+         * @description Says, without changing anything, whether a `setSurveyConfig` with this body modifies the survey and would need its responses reset.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         post: operations["checkSurveyConfigChange"];
         delete?: never;
         options?: never;
@@ -2043,6 +4153,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a survey's statistics
+         * @description Submitted and draft counts, who has not submitted, and per question the option counts or scale distribution.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         get: operations["getSurveyStatistics"];
         put?: never;
         post?: never;
@@ -2059,6 +4181,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List a question's text answers
+         * @description Text answers (or the etc. texts of a choice question), a cursor page at a time; no names when anonymous.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for an unknown question or a SCALE question
+         */
         get: operations["listSurveyTextAnswers"];
         put?: never;
         post?: never;
@@ -2075,6 +4210,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List a survey's respondents
+         * @description The participants of `spaceId` with whether they submitted, filtered by `status`.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for a space the caller cannot see
+         */
         get: operations["listSurveyRespondents"];
         put?: never;
         post?: never;
@@ -2091,6 +4239,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a survey to answer
+         * @description The description, flags, version and questions.
+         *
+         *     **Who may call**: Anyone who can see the content (its participants and its managers).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         get: operations["getSurveyForParticipant"];
         put?: never;
         post?: never;
@@ -2108,6 +4267,20 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Save a survey draft
+         * @description Replaces the caller's draft (required questions are not checked).
+         *
+         *     **Who may call**: Anyone who can see the content (its participants and its managers).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` for an answer that does not fit its question
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 409 `INVALID_STATE` once submitted, outside the window, or when the space is inactive
+         */
         put: operations["saveSurveyResponseDraft"];
         post?: never;
         delete?: never;
@@ -2125,6 +4298,21 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Submit a survey response
+         * @description Submits the caller's answers: every required question answered, options of the question, scale values in range.
+         *
+         *     **Who may call**: Anyone who can see the content (its participants and its managers).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` naming the question that is missing or does not fit
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 409 `RESUBMIT_NOT_ALLOWED` when already submitted without `allowResubmit`
+         *     - 409 `INVALID_STATE` outside the window or when the space is inactive
+         */
         post: operations["submitSurveyResponse"];
         delete?: never;
         options?: never;
@@ -2139,6 +4327,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get your survey response
+         * @description The caller's draft or submitted response, null before the first save.
+         *
+         *     **Who may call**: Anyone who can see the content (its participants and its managers).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         get: operations["getMySurveyResponse"];
         put?: never;
         post?: never;
@@ -2155,7 +4354,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get an assignment's rules
+         * @description The assignment's rules and `dueAt`, for its managers and participants.
+         *
+         *     **Who may call**: Anyone who can see the content (its participants and its managers).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         get: operations["getAssignmentConfig"];
+        /**
+         * Set an assignment's rules
+         * @description Full replace of the assignment's score, late and resubmit rules, body and file requirements and `dueAt`.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         put: operations["setAssignmentConfig"];
         post?: never;
         delete?: never;
@@ -2171,7 +4394,32 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get an assignment's rubric
+         * @description The rubric: for managers always, for participants only while its visibility is VISIBLE_ALL.
+         *
+         *     **Who may call**: Anyone who can see the content (its participants and its managers).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for a participant while the rubric is hidden
+         */
         get: operations["getAssignmentRubric"];
+        /**
+         * Set an assignment's rubric
+         * @description Full replace of the rubric: up to 20 criteria, with levels when `useLevel`, and who may see it.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         put: operations["setAssignmentRubric"];
         post?: never;
         delete?: never;
@@ -2187,8 +4435,36 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List an assignment's submissions
+         * @description A page of submitters' latest revisions, newest first, filtered by `status`; `pendingCount` counts those still SUBMITTED. Managers see `similarity`.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         get: operations["listAssignmentSubmissions"];
         put?: never;
+        /**
+         * Submit an assignment
+         * @description Stores a new revision of the caller's submission (SUBMITTED, ungraded; the first is revision 1); `similarity` starts PENDING. After `dueAt` it is accepted as late only when `allowLateSubmit`.
+         *
+         *     **Who may call**: Anyone who can see the content (its participants and its managers).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when the body or files required are missing or a file id names no ready upload of the caller
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 409 `DEADLINE_PASSED` after the deadline without late submission
+         *     - 409 `RESUBMIT_NOT_ALLOWED` for a second submission without `allowResubmit`
+         *     - 409 `INVALID_STATE` when the space is inactive
+         */
         post: operations["submitAssignment"];
         delete?: never;
         options?: never;
@@ -2203,6 +4479,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a submitter's revisions
+         * @description The submitter's latest revision and the earlier ones, newest first.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` when that profile has not submitted
+         */
         get: operations["getSubmitterHistory"];
         put?: never;
         post?: never;
@@ -2220,6 +4509,22 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Grade a submission
+         * @description Scores the latest revision (score or rubric evaluation, feedback): it becomes GRADED, not yet visible to the participant until returned.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` for a score above `maxScore` or a rubric entry that does not fit
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for an unknown submission
+         *     - 409 `INVALID_STATE` for an older revision
+         */
         put: operations["gradeSubmission"];
         post?: never;
         delete?: never;
@@ -2236,6 +4541,21 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Save feedback on a submission
+         * @description Sets the latest revision's feedback without grading it.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for an unknown submission
+         *     - 409 `INVALID_STATE` for an older revision
+         */
         put: operations["saveSubmissionFeedback"];
         post?: never;
         delete?: never;
@@ -2253,7 +4573,49 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Return a graded submission
+         * @description GRADED → RETURNED: the participant now sees the score, feedback and rubric evaluation.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for an unknown submission
+         *     - 409 `INVALID_STATE` when it is not GRADED or not the latest revision
+         */
         post: operations["returnSubmission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/assignments/{contentId}/return-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return every graded submission
+         * @description Every submitter's latest revision that is GRADED becomes RETURNED (its grade is released), as returnSubmission would do for each; SUBMITTED and RETURNED ones are left as they are. Answers how many were returned.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
+        post: operations["returnAllSubmissions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2268,7 +4630,20 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Sets or removes one participant's own deadline */
+        /**
+         * Set a participant's own deadline
+         * @description Gives one participant their own `dueAt` for the submits to come; revisions already submitted keep their `isLate`. `null` removes it.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when the profile is not a participant of the content's space
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         put: operations["setSubmissionExtension"];
         post?: never;
         delete?: never;
@@ -2284,6 +4659,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get your submission
+         * @description The caller's latest revision (null before the first) and earlier ones; score, feedback and rubric stay null until returned.
+         *
+         *     **Who may call**: Anyone who can see the content (its participants and its managers).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         get: operations["getMySubmission"];
         put?: never;
         post?: never;
@@ -2302,6 +4688,19 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Count a member's challenge memberships by e-mail
+         * @description How many memberships of this challenge the member with this e-mail has (0 when there is none).
+         *
+         *     **Who may call**: ADMINs of the space and the challenge's author.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         post: operations["checkChallengeEmailCount"];
         delete?: never;
         options?: never;
@@ -2316,8 +4715,34 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List a space's challenges
+         * @description The space's challenges, filtered by `joined` and `state`, with the caller's progress.
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not enrolled
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         get: operations["listChallenges"];
         put?: never;
+        /**
+         * Create a challenge
+         * @description A challenge of 1..100 tasks in the space; its dates follow the tasks. With `includeAuthor` the author also takes part.
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` naming e.g. `tasks[0].startedAt` when a task has no start or a deadline before it
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not enrolled
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         post: operations["createChallenge"];
         delete?: never;
         options?: never;
@@ -2332,9 +4757,48 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a challenge
+         * @description One challenge with its tasks; `joined`, `done` and `progress` are the caller's.
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not enrolled
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` for an unknown challenge of this space
+         */
         get: operations["getChallenge"];
+        /**
+         * Replace a challenge
+         * @description Full replace: a task with an existing id is updated, one without is created, an absent one removed.
+         *
+         *     **Who may call**: ADMINs of the space and the challenge's author.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` naming the task field
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         put: operations["updateChallenge"];
         post?: never;
+        /**
+         * Delete a challenge
+         * @description Deletes the challenge with its members and completions.
+         *
+         *     **Who may call**: ADMINs of the space and the challenge's author.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         delete: operations["deleteChallenge"];
         options?: never;
         head?: never;
@@ -2348,8 +4812,35 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List a challenge's members
+         * @description The challenge's members with their progress, a cursor page at a time.
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not enrolled
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         get: operations["listChallengeMembers"];
         put?: never;
+        /**
+         * Add members to a challenge
+         * @description Any space member may add themself (join); the author or an ADMIN may add any space member. Answers the first page of members.
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when an id is not a space member
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not enrolled
+         *     - 403 `FORBIDDEN` when a participant adds someone else
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         post: operations["addChallengeMembers"];
         delete?: never;
         options?: never;
@@ -2366,6 +4857,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Add candidates to a challenge
+         * @description Adds up to 500 current candidates (space members not yet in the challenge) and answers the first page of members.
+         *
+         *     **Who may call**: ADMINs of the space and the challenge's author.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when an id is not a current candidate
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         post: operations["addChallengeMembersFromCandidates"];
         delete?: never;
         options?: never;
@@ -2382,6 +4887,19 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Add a task to a challenge
+         * @description Appends one task; the challenge's dates are recomputed. Answers the challenge.
+         *
+         *     **Who may call**: ADMINs of the space and the challenge's author.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         post: operations["addChallengeTask"];
         delete?: never;
         options?: never;
@@ -2396,6 +4914,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List a challenge's candidates
+         * @description Space members not yet in the challenge, filtered by `keyword` (display name), a cursor page at a time.
+         *
+         *     **Who may call**: ADMINs of the space and the challenge's author.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         get: operations["listChallengeCandidates"];
         put?: never;
         post?: never;
@@ -2412,6 +4942,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a member's challenge progress
+         * @description One challenge member's tasks, done or not, and progress.
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not enrolled
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` when the member is not in the challenge
+         */
         get: operations["getChallengeMemberProgress"];
         put?: never;
         post?: never;
@@ -2428,6 +4971,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a task's completion status
+         * @description Counts of members who did and did not complete the task, and the members filtered by `status`, a cursor page at a time.
+         *
+         *     **Who may call**: ADMINs of the space and the challenge's author.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` for an unknown task
+         */
         get: operations["getChallengeTaskStatus"];
         put?: never;
         post?: never;
@@ -2445,8 +5001,38 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Complete a task
+         * @description Marks the task done for the caller (idempotent) and answers the caller's progress.
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not enrolled
+         *     - 403 `FORBIDDEN` when the caller is not a challenge member
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` for an unknown task
+         *     - 409 `INVALID_STATE` when the task is not open (before its start, after its deadline, or the challenge not ONGOING) or the space is inactive
+         */
         put: operations["completeChallengeTask"];
         post?: never;
+        /**
+         * Undo a task completion
+         * @description Marks the task not done for the caller (idempotent) and answers the caller's progress.
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not enrolled
+         *     - 403 `FORBIDDEN` when the caller is not a challenge member
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` for an unknown task
+         *     - 409 `INVALID_STATE` when the task is not open
+         */
         delete: operations["uncompleteChallengeTask"];
         options?: never;
         head?: never;
@@ -2462,6 +5048,19 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Leave a challenge
+         * @description Removes the caller's membership and completions.
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not enrolled
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         *     - 404 `NOT_FOUND` when the caller is not a member
+         */
         post: operations["leaveChallenge"];
         delete?: never;
         options?: never;
@@ -2478,6 +5077,17 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Post to many spaces
+         * @description Creates the same post in up to 500 spaces; each space where the caller is not ADMIN, or that the caller cannot see, is `skipped` (`FORBIDDEN`, `NOT_FOUND`). A future `publishAt` schedules it. Answers 201 even when every space was skipped.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
         post: operations["createPostsInSpaces"];
         delete?: never;
         options?: never;
@@ -2492,8 +5102,33 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List posts
+         * @description Posts of the spaces the caller is enrolled in (PUBLISHED ones, and every status where the caller is ADMIN), newest first, filtered by `search`, `spaceId`, `status`, `type`, a cursor page at a time.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` when `spaceId` names a space the caller cannot see
+         */
         get: operations["listPosts"];
         put?: never;
+        /**
+         * Create a post
+         * @description Creates a post in `spaceId`: PUBLISHED now, or SCHEDULED until a future `publishAt`. While the space's `community` menu is on, a PARTICIPANT may post GENERAL or QUESTION posts.
+         *
+         *     **Who may call**: ADMINs of the space; the author too, for a participant's post while the space's community menu is on.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when a file id names no ready file of the caller
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` for a participant outside the community rules
+         *     - 404 `NOT_FOUND` for a space the caller cannot see
+         */
         post: operations["createPost"];
         delete?: never;
         options?: never;
@@ -2508,12 +5143,49 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a post
+         * @description One post with its attachments (download URLs are null for non-ADMINs while downloads are off).
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the post but is not enrolled
+         *     - 404 `NOT_FOUND` for an unknown post (or record in the path) or one the caller cannot see
+         */
         get: operations["getPost"];
         put?: never;
         post?: never;
+        /**
+         * Delete a post
+         * @description Deletes a post for good; its files stay while another record attaches them.
+         *
+         *     **Who may call**: ADMINs of the space; the author too, for a participant's post while the space's community menu is on.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the post but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown post (or record in the path) or one the caller cannot see
+         */
         delete: operations["deletePost"];
         options?: never;
         head?: never;
+        /**
+         * Update a post
+         * @description Changes a post's fields, or its `status` (SCHEDULED, PUBLISHED, ARCHIVED). Absent fields stay.
+         *
+         *     **Who may call**: ADMINs of the space; the author too, for a participant's post while the space's community menu is on.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the post but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown post (or record in the path) or one the caller cannot see
+         */
         patch: operations["updatePost"];
         trace?: never;
     };
@@ -2526,8 +5198,92 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Count a member's quiz attempts by e-mail
+         * @description How many submitted attempts the member with this e-mail has (0 when there is none).
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         post: operations["checkQuizEmailCount"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/quizzes/{contentId}/overrides": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a quiz's per-student overrides
+         * @description Every participant's own window, time limit and attempt count set with setQuizOverride.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
+        get: operations["listQuizOverrides"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/quizzes/{contentId}/overrides/{profileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a participant's quiz override
+         * @description Replaces one participant's own `opensAt`, `closesAt`, `timeLimitMinutes` and `maxAttempts`; each null (or absent) field keeps the quiz's own value. The participant's view and every check (window, time limit, attempts, the automatic submit at `closesAt`) follow it; nobody else is affected.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when the profile is not a participant of the quiz, or `closesAt` is not after `opensAt` (the quiz's own values filling the nulls)
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
+        put: operations["setQuizOverride"];
+        post?: never;
+        /**
+         * Delete a participant's quiz override
+         * @description The participant goes back to the quiz's own window, time limit and attempts.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` when the participant has no override
+         */
+        delete: operations["deleteQuizOverride"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2540,7 +5296,33 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a quiz
+         * @description The settings and questions with their answers, for managers.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         get: operations["getQuizConfig"];
+        /**
+         * Set a quiz
+         * @description Full replace of the quiz settings (pass score, attempts, time limit, shuffling, result exposure, score aggregation, window) and up to 60 questions (SINGLE, MULTIPLE, SHORT_ANSWER, ESSAY); items without an id are new.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when a question does not fit its type's rules or `closesAt` is not after `opensAt`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         put: operations["setQuizConfig"];
         post?: never;
         delete?: never;
@@ -2556,6 +5338,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a quiz's statistics
+         * @description Submitted and graded counts, average, pass rate, who has not submitted, and per question the correct rate and option counts.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         get: operations["getQuizStatistics"];
         put?: never;
         post?: never;
@@ -2572,6 +5366,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List a quiz's attempts
+         * @description Every submitted attempt (voided ones marked), a cursor page at a time.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         get: operations["listQuizAttempts"];
         put?: never;
         post?: never;
@@ -2588,6 +5394,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a quiz attempt
+         * @description One attempt with each answer, its scoring and feedback.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for an unknown attempt
+         */
         get: operations["getQuizAttempt"];
         put?: never;
         post?: never;
@@ -2606,7 +5425,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Voids a submitted attempt: it stays listed but no longer counts */
+        /**
+         * Void a quiz attempt
+         * @description The attempt stays listed (`voidedAt`) but no longer counts toward `maxAttempts`, the final score or statistics.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for an unknown attempt
+         *     - 409 `INVALID_STATE` when it is not submitted or already void
+         */
         post: operations["voidQuizAttempt"];
         delete?: never;
         options?: never;
@@ -2622,6 +5454,22 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Score an essay answer
+         * @description Sets the points (and feedback) of one answer; the attempt's score and pending state follow.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `pointsAwarded` is above the question's point
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for an unknown attempt or answer
+         *     - 409 `INVALID_STATE` when the attempt is not submitted or the answer is not an answered ESSAY
+         */
         put: operations["scoreQuizAnswer"];
         post?: never;
         delete?: never;
@@ -2637,6 +5485,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a quiz to take
+         * @description Settings, attempts used and the attempt in progress with its questions (without answers), shuffled per attempt when set.
+         *
+         *     **Who may call**: Anyone who can see the content (its participants and its managers).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         get: operations["getQuizForParticipant"];
         put?: never;
         post?: never;
@@ -2653,8 +5512,32 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List your quiz attempts
+         * @description The caller's attempts, newest first, and the final score, shown as far as `resultExposeLevel` allows.
+         *
+         *     **Who may call**: Anyone who can see the content (its participants and its managers).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         get: operations["listMyQuizAttempts"];
         put?: never;
+        /**
+         * Start a quiz attempt
+         * @description Starts an attempt (201), or answers the one in progress (200). `expiresAt` follows the time limit.
+         *
+         *     **Who may call**: Anyone who can see the content (its participants and its managers).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 409 `ATTEMPT_LIMIT` when `maxAttempts` is reached
+         *     - 409 `INVALID_STATE` when the quiz has no questions, is outside its window, or the space is inactive
+         */
         post: operations["startQuizAttempt"];
         delete?: never;
         options?: never;
@@ -2670,6 +5553,21 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Save quiz answers
+         * @description Upserts the caller's answers in an attempt in progress, so a reload keeps them.
+         *
+         *     **Who may call**: Anyone who can see the content (its participants and its managers).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` for an unknown question or option
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for an unknown attempt of the caller
+         *     - 409 `INVALID_STATE` after `expiresAt`, once submitted, or outside the window
+         */
         put: operations["saveQuizAnswers"];
         post?: never;
         delete?: never;
@@ -2687,6 +5585,21 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Submit a quiz attempt
+         * @description Saves the final answers (optional) and scores the attempt; an essay leaves `hasPendingManual` until scored by hand. Accepted up to 30 s after `expiresAt`.
+         *
+         *     **Who may call**: Anyone who can see the content (its participants and its managers).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` for an unknown question or option
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for an unknown attempt of the caller
+         *     - 409 `INVALID_STATE` when already submitted, more than 30 s after `expiresAt`, or when the space is inactive
+         */
         post: operations["submitQuizAttempt"];
         delete?: never;
         options?: never;
@@ -2701,7 +5614,34 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a group assignment's rules
+         * @description The rules with the linked group set's name and whether the link is still valid.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         get: operations["getGroupAssignmentConfig"];
+        /**
+         * Set a group assignment's rules
+         * @description Full replace: the linked space group set, score, late rule, submission method (ANY_MEMBER, ALL_MEMBERS), body and file requirements and `dueAt`.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `spaceGroupSetId` names no set of a space the caller administers
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 409 `INVALID_STATE` when changing the group set after groups have submitted
+         */
         put: operations["setGroupAssignmentConfig"];
         post?: never;
         delete?: never;
@@ -2717,8 +5657,36 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List a group assignment's submissions
+         * @description A page of each group's latest revision, newest first, filtered by `status`, with `pendingCount` and `notSubmittedGroupCount`.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         get: operations["listGroupSubmissions"];
         put?: never;
+        /**
+         * Submit a group assignment
+         * @description Adds a revision for the caller's group. ANY_MEMBER: any member submits for the group; ALL_MEMBERS: the group counts as submitted once every member has. Body, file and deadline rules as `submitAssignment`.
+         *
+         *     **Who may call**: Anyone who can see the content (its participants and its managers).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when the body or files required are missing
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller is in no group of the set
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 409 `DEADLINE_PASSED` after the deadline without late submission
+         *     - 409 `INVALID_STATE` when the group-set link is invalid, the group's latest revision is GRADED, or the space is inactive
+         */
         post: operations["submitGroupAssignment"];
         delete?: never;
         options?: never;
@@ -2733,6 +5701,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a group's revisions
+         * @description The group's latest revision and the earlier ones, newest first.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for a group that has not submitted
+         */
         get: operations["getGroupSubmissionHistory"];
         put?: never;
         post?: never;
@@ -2750,6 +5731,22 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Grade a group submission
+         * @description Scores the group's latest revision (it becomes GRADED).
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` for a score above `maxScore`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for an unknown submission
+         *     - 409 `INVALID_STATE` for an older revision, or before every member submitted under ALL_MEMBERS
+         */
         put: operations["gradeGroupSubmission"];
         post?: never;
         delete?: never;
@@ -2766,6 +5763,21 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Save feedback on a group submission
+         * @description Sets the latest revision's feedback without grading it.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for an unknown submission
+         *     - 409 `INVALID_STATE` for an older revision
+         */
         put: operations["saveGroupSubmissionFeedback"];
         post?: never;
         delete?: never;
@@ -2782,6 +5794,22 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Override group members' scores
+         * @description Gives members of the group their own score instead of the group's; answers every member's effective score.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when a profile is not a member of the group
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for an unknown submission
+         *     - 409 `INVALID_STATE` before the submission is graded, or for an older revision
+         */
         put: operations["overrideGroupMemberScores"];
         post?: never;
         delete?: never;
@@ -2799,7 +5827,51 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Return a graded group submission
+         * @description GRADED → RETURNED: the group's members now see the grade.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` for an unknown submission
+         *     - 409 `INVALID_STATE` when it is not GRADED or not the latest revision
+         */
         post: operations["returnGroupSubmission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/group-assignments/{contentId}/extensions/{groupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a group's own deadline
+         * @description Gives one group its own `dueAt` for the submits to come, instead of the config's; revisions already submitted keep their `isLate`. `null` removes it.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when the group is not one of the linked group set's
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
+        put: operations["setGroupSubmissionExtension"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2813,6 +5885,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get your group's submission
+         * @description The rules, the caller's group with who submitted, and its latest revision and history (grades only once returned); group null without a group.
+         *
+         *     **Who may call**: Anyone who can see the content (its participants and its managers).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         get: operations["getMyGroupSubmission"];
         put?: never;
         post?: never;
@@ -2829,7 +5912,34 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get a peer assessment's rules
+         * @description The rules, questions, link validity and how many have submitted.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         get: operations["getPeerAssessmentConfig"];
+        /**
+         * Set a peer assessment's rules
+         * @description Full replace: linked group set, descriptive and self assessment, `submitType` (GROUP_MEMBER or INTER_GROUP) and 1..20 questions (scored 0..5).
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `spaceGroupSetId` names no set of a space the caller administers
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 409 `INVALID_STATE` when changing the group set or submit type after members have assessed
+         */
         put: operations["setPeerAssessmentConfig"];
         post?: never;
         delete?: never;
@@ -2845,6 +5955,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get peer assessment results
+         * @description Per target: how many assessed it, the average per question and overall (0..5), and comments; with the expected and actual submitter counts.
+         *
+         *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the content but does not manage it
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         */
         get: operations["getPeerAssessmentResults"];
         put?: never;
         post?: never;
@@ -2861,6 +5983,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List whom you assess
+         * @description The caller's targets (group members, or other groups for INTER_GROUP; the caller too with self assessment), the questions, and which are done.
+         *
+         *     **Who may call**: Anyone who can see the content (its participants and its managers).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller is in no group of the set
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 409 `INVALID_STATE` when the group-set link is invalid
+         */
         get: operations["listMyPeerTargets"];
         put?: never;
         post?: never;
@@ -2878,6 +6013,22 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Assess a target
+         * @description Stores (or replaces) the caller's answers for one target: a score 0..5 per question, and comments when descriptive assessment is on.
+         *
+         *     **Who may call**: Anyone who can see the content (its participants and its managers).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` for a missing or unknown question, or a comment while descriptive assessment is off
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller is in no group of the set
+         *     - 404 `NOT_FOUND` for an unknown content, one the caller cannot see, or one of another type
+         *     - 404 `NOT_FOUND` when `targetId` is not one of the caller's targets
+         *     - 409 `INVALID_STATE` when the group-set link is invalid or the space is inactive
+         */
         put: operations["submitPeerAssessment"];
         post?: never;
         delete?: never;
@@ -2894,8 +6045,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every active participant's score in every gradable content of the space (JSON or CSV)
-         * @description JSON by default; with `Accept: text/csv` the same as UTF-8 CSV with a BOM: header `displayName,userId,<content title>…`, one line per row, an empty cell where there is no score.
+         * Get a space's gradebook
+         * @description Every participant's score in every gradable content (assignments, group assignments, quizzes) and manual column of the space, with weights and totals. JSON by default; with `Accept: text/csv` the same as UTF-8 CSV with a BOM: header `displayName,userId,<column title>…,total`, one line per row, an empty cell where there is no score; cells that start like a formula are neutralised. `includeInactive=true` adds rows (isActive false) for members who left the space or were deactivated. Each row's `total` = Σ(weight × score ÷ maxScore) ÷ Σ(weight of the columns with a score) × 100, null without any score.
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
          */
         get: operations["getSpaceGradebook"];
         put?: never;
@@ -2913,10 +6072,266 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's own released grades in the space */
+        /**
+         * Get your grades in a space
+         * @description The caller's own row of the gradebook: returned grades and released quiz results only.
+         *
+         *     **Who may call**: Members enrolled in the space (ADMIN or PARTICIPANT).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not enrolled
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
         get: operations["getMyGrades"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/spaces/{spaceId}/grade-columns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a manual grade column
+         * @description Adds a gradebook column for marks given outside the appliance (an oral exam, a project on paper). It comes after the content columns, with its own `maxScore` (>0) and `weight` (≥0, default 1) in each row's total.
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
+        post: operations["createGradeColumn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/spaces/{spaceId}/grade-columns/{columnId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a manual grade column
+         * @description Deletes the manual column with every score entered in it.
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
+        delete: operations["deleteGradeColumn"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a manual grade column
+         * @description Renames a manual column or changes its `maxScore` or `weight`; absent fields are unchanged.
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when `maxScore` is below a score already entered in the column
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
+        patch: operations["updateGradeColumn"];
+        trace?: never;
+    };
+    "/api/v1/spaces/{spaceId}/grade-columns/{columnId}/scores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Enter scores in a manual grade column
+         * @description Sets each listed participant's score in the column; `score` null clears it. Participants not listed keep theirs.
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when a profile is not a PARTICIPANT of the space, or a score is above the column's `maxScore`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
+        put: operations["setGradeColumnScores"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/spaces/{spaceId}/gradebook/weights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the weights of gradebook columns
+         * @description Sets the weight of content columns (`contentId`) and manual columns (`columnId`) in each row's total; columns not named keep theirs (default 1).
+         *
+         *     **Who may call**: ADMINs of the space (its owner included).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 400 `VALIDATION_FAILED` when an item names neither or both ids, or a column that is not the space's
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` when the caller can see the space but is not its ADMIN
+         *     - 404 `NOT_FOUND` for an unknown space (or record in the path) or one the caller cannot see
+         */
+        put: operations["setGradebookWeights"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List my notifications
+         * @description Newest first, kept 180 days; `unreadOnly=true` leaves out read ones. `unreadCount` counts every unread item. `url` is the console path that opens the record.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
+        get: operations["listMyNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/notifications/mark-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark notifications read
+         * @description `{ids: [1..100]}` or `{all: true}`, exactly one (else 400). Ids of another member's items, or unknown ones, are ignored.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
+        post: operations["markNotificationsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/notification-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get my notification e-mail settings
+         * @description Defaults: DIGEST at 17 (tenant time zone), every kind on, Korean. The inbox always gets every kind; these choose what is e-mailed.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
+        get: operations["getMyNotificationSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change my notification e-mail settings
+         * @description Absent fields stay. Pending mails follow the new choice (EMERGENCY is always mailed at once).
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
+        patch: operations["updateMyNotificationSettings"];
+        trace?: never;
+    };
+    "/api/v1/public/notification-unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One-click unsubscribe from notification e-mails (RFC 8058)
+         * @description The `token` of a notification mail's `List-Unsubscribe` link (MAC-signed, names the member and tenant, does not expire) sets that member's `email` to OFF; a bad token: 400 `INVALID_TOKEN`. A GET of the same URL shows a confirm page and changes nothing.
+         *
+         *     **Who may call**: Public: no access token.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         */
+        post: operations["unsubscribeNotificationEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5425,14 +8840,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Redirect to returnTo (with error=CODE on refusal); sets the refresh cookie on success */
             302: {
                 headers: {
+                    Location?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": Record<string, never>;
-                };
+                content?: never;
             };
             /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
             400: {
@@ -7578,6 +10992,11 @@ export interface operations {
                             defaultSessionType: "personal" | "public";
                             publicAbsoluteTimeoutMinutes: number;
                         };
+                        /**
+                         * @description IANA time zone of the school (default Asia/Seoul): digests and the console's dates follow it
+                         * @example Asia/Seoul
+                         */
+                        timeZone: string;
                     };
                 };
             };
@@ -7674,6 +11093,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    timeZone?: string;
                     name?: string;
                     description?: string | null;
                     contactInfo?: string | null;
@@ -7713,6 +11133,11 @@ export interface operations {
                             defaultSessionType: "personal" | "public";
                             publicAbsoluteTimeoutMinutes: number;
                         };
+                        /**
+                         * @description IANA time zone of the school (default Asia/Seoul): digests and the console's dates follow it
+                         * @example Asia/Seoul
+                         */
+                        timeZone: string;
                     };
                 };
             };
@@ -10479,14 +13904,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description Redirect to the IdP with SAMLRequest and RelayState; sets the short-lived cookie binding the RelayState to this browser */
             302: {
                 headers: {
+                    Location?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": Record<string, never>;
-                };
+                content?: never;
             };
             /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
             400: {
@@ -10589,14 +14013,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Redirect to returnTo (with error=CODE on refusal); sets the refresh cookie */
             303: {
                 headers: {
+                    Location?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": Record<string, never>;
-                };
+                content?: never;
             };
             /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
             400: {
@@ -26647,6 +30070,112 @@ export interface operations {
             };
         };
     };
+    returnAllSubmissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description How many submissions were returned */
+                        returned: number;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     setSubmissionExtension: {
         parameters: {
             query?: never;
@@ -30157,6 +33686,338 @@ export interface operations {
             };
         };
     };
+    listQuizOverrides: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        overrides: {
+                            profileId: string;
+                            opensAt: string | null;
+                            closesAt: string | null;
+                            timeLimitMinutes: number | null;
+                            maxAttempts: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setQuizOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contentId: string;
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    opensAt?: string | null;
+                    closesAt?: string | null;
+                    timeLimitMinutes?: number | null;
+                    maxAttempts?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        profileId: string;
+                        opensAt: string | null;
+                        closesAt: string | null;
+                        timeLimitMinutes: number | null;
+                        maxAttempts: number | null;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteQuizOverride: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contentId: string;
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getQuizConfig: {
         parameters: {
             query?: never;
@@ -33237,6 +37098,119 @@ export interface operations {
             };
         };
     };
+    setGroupSubmissionExtension: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                contentId: string;
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    dueAt?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        groupId: string;
+                        dueAt: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getMyGroupSubmission: {
         parameters: {
             query?: never;
@@ -34097,7 +38071,9 @@ export interface operations {
     };
     getSpaceGradebook: {
         parameters: {
-            query?: never;
+            query?: {
+                includeInactive?: "true" | "false";
+            };
             header?: never;
             path: {
                 spaceId: string;
@@ -34113,25 +38089,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The space's shared or public assignments, group assignments and quizzes, oldest first */
+                        /** @description The space's shared or public assignments, group assignments and quizzes, oldest first, then its manual columns */
                         columns: {
-                            contentId: string;
-                            type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ";
+                            contentId: string | null;
+                            columnId: string | null;
+                            /** @description MANUAL for a manual column (createGradeColumn) */
+                            type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ" | "MANUAL";
                             title: string;
                             maxScore: number | null;
+                            /** @description The column's weight in `total` (default 1) */
+                            weight: number;
                         }[];
-                        /** @description One per active PARTICIPANT, by displayName */
+                        /** @description One per active PARTICIPANT (with includeInactive, also those who left), by displayName */
                         rows: {
                             profileId: string;
                             displayName: string;
                             userId: string | null;
+                            /** @description false for a member who left the space or was deactivated (includeInactive) */
+                            isActive: boolean;
                             /** @description One per column, in column order */
                             cells: {
-                                contentId: string;
+                                contentId: string | null;
+                                columnId: string | null;
                                 score: number | null;
-                                /** @description NOT_SUBMITTED; SUBMITTED (ungraded, or a quiz waiting for hand scoring); GRADED; RETURNED (assignments) */
+                                /** @description NOT_SUBMITTED; SUBMITTED (ungraded, or a quiz waiting for hand scoring); GRADED (a manual column with a score); RETURNED (assignments) */
                                 status: "NOT_SUBMITTED" | "SUBMITTED" | "GRADED" | "RETURNED";
                             }[];
+                            total: number | null;
                         }[];
                     };
                     "text/csv": string;
@@ -34239,23 +38223,1190 @@ export interface operations {
                 content: {
                     "application/json": {
                         columns: {
-                            contentId: string;
-                            type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ";
+                            contentId: string | null;
+                            columnId: string | null;
+                            /** @description MANUAL for a manual column (createGradeColumn) */
+                            type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ" | "MANUAL";
                             title: string;
                             maxScore: number | null;
+                            /** @description The column's weight in `total` (default 1) */
+                            weight: number;
                         }[];
                         row: {
                             profileId: string;
                             displayName: string;
                             userId: string | null;
+                            /** @description false for a member who left the space or was deactivated (includeInactive) */
+                            isActive: boolean;
                             /** @description One per column, in column order */
                             cells: {
-                                contentId: string;
+                                contentId: string | null;
+                                columnId: string | null;
                                 score: number | null;
-                                /** @description NOT_SUBMITTED; SUBMITTED (ungraded, or a quiz waiting for hand scoring); GRADED; RETURNED (assignments) */
+                                /** @description NOT_SUBMITTED; SUBMITTED (ungraded, or a quiz waiting for hand scoring); GRADED (a manual column with a score); RETURNED (assignments) */
                                 status: "NOT_SUBMITTED" | "SUBMITTED" | "GRADED" | "RETURNED";
                             }[];
+                            total: number | null;
                         };
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createGradeColumn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: ls-chars-1-100
+                     * @description 1..100 characters (Unicode code points)
+                     */
+                    title: string;
+                    maxScore: number;
+                    weight?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        title: string;
+                        maxScore: number;
+                        weight: number;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteGradeColumn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+                columnId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateGradeColumn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+                columnId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: ls-chars-1-100
+                     * @description 1..100 characters (Unicode code points)
+                     */
+                    title?: string;
+                    maxScore?: number;
+                    weight?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        title: string;
+                        maxScore: number;
+                        weight: number;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setGradeColumnScores: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+                columnId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    scores: {
+                        profileId: string;
+                        score: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setGradebookWeights: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                spaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    weights: {
+                        contentId?: string;
+                        columnId?: string;
+                        weight: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMyNotifications: {
+        parameters: {
+            query?: {
+                unreadOnly?: "true" | "false";
+                cursor?: string;
+                limit?: string | number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        notifications: {
+                            id: string;
+                            kind: "POST" | "EMERGENCY" | "CONTENT" | "DUE_SOON" | "CHALLENGE_REMINDER" | "GRADE_RETURNED" | "QUESTION" | "COMMENT" | "MESSAGE" | "GUARDIAN_EMERGENCY" | "GUARDIAN_GRADE_RETURNED" | "GUARDIAN_DUE_SOON";
+                            spaceId: string | null;
+                            spaceName: string | null;
+                            /** @description POST, CONTENT, CHALLENGE_TASK, COMMENT or MESSAGE */
+                            recordType: string;
+                            recordId: string;
+                            titleKo: string;
+                            titleEn: string;
+                            bodyPreview: string;
+                            /** @description The console path that opens the record */
+                            url: string;
+                            /**
+                             * Format: date-time
+                             * @example 2025-03-01T09:00:00.000Z
+                             */
+                            createdAt: string;
+                            readAt: string | null;
+                        }[];
+                        unreadCount: number;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    markNotificationsRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids?: string[];
+                    /** @constant */
+                    all?: true;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMyNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: "IMMEDIATE" | "DIGEST" | "OFF";
+                        digestHour: number;
+                        kinds: {
+                            POST: boolean;
+                            CONTENT: boolean;
+                            DUE_SOON: boolean;
+                            CHALLENGE_REMINDER: boolean;
+                            GRADE_RETURNED: boolean;
+                            QUESTION: boolean;
+                            COMMENT: boolean;
+                            MESSAGE: boolean;
+                            GUARDIAN: boolean;
+                        };
+                        /** @description The language of the member's notification e-mails (ko unless en) */
+                        language: "ko" | "en";
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateMyNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email?: "IMMEDIATE" | "DIGEST" | "OFF";
+                    digestHour?: number;
+                    kinds?: {
+                        POST?: boolean;
+                        CONTENT?: boolean;
+                        DUE_SOON?: boolean;
+                        CHALLENGE_REMINDER?: boolean;
+                        GRADE_RETURNED?: boolean;
+                        QUESTION?: boolean;
+                        COMMENT?: boolean;
+                        MESSAGE?: boolean;
+                        GUARDIAN?: boolean;
+                    };
+                    language?: "ko" | "en";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: "IMMEDIATE" | "DIGEST" | "OFF";
+                        digestHour: number;
+                        kinds: {
+                            POST: boolean;
+                            CONTENT: boolean;
+                            DUE_SOON: boolean;
+                            CHALLENGE_REMINDER: boolean;
+                            GRADE_RETURNED: boolean;
+                            QUESTION: boolean;
+                            COMMENT: boolean;
+                            MESSAGE: boolean;
+                            GUARDIAN: boolean;
+                        };
+                        /** @description The language of the member's notification e-mails (ko unless en) */
+                        language: "ko" | "en";
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    unsubscribeNotificationEmail: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        email: "OFF";
                     };
                 };
             };

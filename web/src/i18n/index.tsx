@@ -1,3 +1,4 @@
+import { IntlMessageFormat } from "intl-messageformat";
 import { createContext, type ReactNode, useContext, useMemo, useState } from "react";
 import en from "./en.json";
 import ko from "./ko.json";
@@ -13,12 +14,36 @@ export function initialLang(): Lang {
   return navigator.language.toLowerCase().startsWith("ko") ? "ko" : "en";
 }
 
-/** "members.title" → the string at that path; "{name}" placeholders filled from vars. */
+const compiled = new Map<string, IntlMessageFormat>();
+
+/**
+ * "members.title" → the ICU message at that path, formatted with vars (intl-messageformat: plurals,
+ * select, number and date formats by the language's own rules; docs/rules/console.md#messages).
+ * A missing key answers the key itself.
+ */
 export function translate(lang: Lang, key: string, vars?: Record<string, string | number>): string {
   let node: unknown = dictionaries[lang];
   for (const part of key.split(".")) node = (node as Record<string, unknown> | undefined)?.[part];
   if (typeof node !== "string") return key;
-  return vars ? node.replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? "")) : node;
+  if (!node.includes("{")) return node;
+  const id = `${lang}:${key}`;
+  let message = compiled.get(id);
+  if (!message) {
+    message = new IntlMessageFormat(node, lang);
+    compiled.set(id, message);
+  }
+  try {
+    return String(message.format(vars ?? {}));
+  } catch {
+    return node; // a variable the caller did not give: the message as written rather than a broken screen
+  }
+}
+
+/** Whether the dictionary has a message at this path (a problem code or a raw value the console can name). */
+export function hasMessage(lang: Lang, key: string): boolean {
+  let node: unknown = dictionaries[lang];
+  for (const part of key.split(".")) node = (node as Record<string, unknown> | undefined)?.[part];
+  return typeof node === "string";
 }
 
 type I18n = { lang: Lang; setLang: (l: Lang) => void; t: (key: string, vars?: Record<string, string | number>) => string };

@@ -14,7 +14,7 @@ export function GradeTable({ columns, rows }: { columns: Book["columns"]; rows: 
           <tr>
             <th>{t("members.name")}</th>
             {columns.map((c) => (
-              <th key={c.contentId}>
+              <th key={c.contentId ?? c.columnId}>
                 {c.title}
                 <small className="muted"> ({c.maxScore ?? "—"})</small>
               </th>
@@ -26,8 +26,8 @@ export function GradeTable({ columns, rows }: { columns: Book["columns"]; rows: 
             <tr key={r.profileId}>
               <th scope="row">{r.displayName}</th>
               {columns.map((c) => {
-                const cell = r.cells.find((x) => x.contentId === c.contentId);
-                return <td key={c.contentId}>{cell?.score ?? t(`grades.statuses.${cell?.status ?? "NOT_SUBMITTED"}`)}</td>;
+                const cell = r.cells.find((x) => x.contentId === c.contentId && x.columnId === c.columnId);
+                return <td key={c.contentId ?? c.columnId}>{cell?.score ?? t(`grades.statuses.${cell?.status ?? "NOT_SUBMITTED"}`)}</td>;
               })}
             </tr>
           ))}

@@ -12,6 +12,15 @@ const parseEmails = (text: string) =>
     .map((e) => e.trim())
     .filter(Boolean);
 
+/** The addresses a 400 names by their place in the list (`emails[2]`), as typed. */
+const badAddresses = (errors: { field: string }[], text: string) => {
+  const list = parseEmails(text);
+  return errors.flatMap((e) => {
+    const i = e.field.match(/\[(\d+)\]/)?.[1];
+    return i !== undefined && list[Number(i)] ? [list[Number(i)] as string] : [];
+  });
+};
+
 /** createInvitations for the typed addresses; checkInvitationEmails first shows who is already a member or invited. */
 export function SendDialog({
   open,
@@ -80,11 +89,16 @@ export function SendDialog({
               onChange={(e) => {
                 setEmails(e.target.value);
                 check.reset();
+                send.reset(); // a problem named an address of the old text: it goes with the edit
               }}
               aria-invalid={bad.length > 0 || undefined}
             />
             <small>{t("invitations.emailsHint")}</small>
-            {bad.length > 0 && <small className="error">{t("invitations.badEmails", { count: bad.length })}</small>}
+            {bad.length > 0 && (
+              <small className="error">
+                {t("invitations.badEmails", { count: bad.length, list: badAddresses(bad, emails).join(", ") })}
+              </small>
+            )}
           </div>
           {check.data && (
             <section aria-label={t("invitations.checkResults")} className="check-results">

@@ -41,7 +41,10 @@ export default function TodoPage() {
           if (first.contents[0]?.canManage) return [];
           const mine = await ok(api.GET("/api/v1/spaces/{spaceId}/my-grades", { params: { path: { spaceId } } }));
           return mine.columns.flatMap((c, i) =>
-            mine.row.cells[i]?.status === "NOT_SUBMITTED" ? [{ id: c.contentId, title: c.title, type: c.type, spaceId, spaceName }] : [],
+            // manual columns are the teacher's marks, nothing to hand in
+            c.contentId !== null && c.type !== "MANUAL" && mine.row.cells[i]?.status === "NOT_SUBMITTED"
+              ? [{ id: c.contentId, title: c.title, type: c.type, spaceId, spaceName }]
+              : [],
           );
         }),
       );

@@ -44,17 +44,23 @@ export function MemberDialog({ id, onClose }: { id: string; onClose: () => void 
     void qc.invalidateQueries({ queryKey: ["member", id] });
   };
   const save = useMutation({
-    mutationFn: () =>
-      ok(
+    mutationFn: () => {
+      // The login identity is sent only when it changed: changing it is a takeover the server checks (docs/rules/console.md#member-edit).
+      const email = form.email.trim() || null;
+      const userId = form.userId.trim();
+      return ok(
         api.PATCH("/api/v1/members/{userPkId}", {
           params: { path: { userPkId: id } },
           body: {
             displayName: form.displayName,
             affiliation: form.affiliation || null,
             externalMemberCode: form.externalMemberCode || null,
+            ...(email !== (member.data?.email ?? null) ? { email } : {}),
+            ...(userId && userId !== (member.data?.userId ?? "") ? { userId } : {}),
           },
         }),
-      ),
+      );
+    },
     onSuccess: done,
   });
   const saveValues = useMutation({
