@@ -2878,7 +2878,7 @@ export interface paths {
         };
         /**
          * Download a file
-         * @description The target of every emitted file URL (signed, 1 h): the bytes as an attachment with the file's name and type.
+         * @description The target of every emitted file URL (signed, 1 h): the bytes as an attachment with the file's name and type, streamed; one `Range: bytes=…` gets 206 with those bytes.
          *
          *     **Who may call**: The holder of the signed URL: its `token` query parameter is the authorization (no access token).
          *
@@ -20946,6 +20946,15 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            /** @description Success */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
             /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
             400: {
                 headers: {
@@ -20998,6 +21007,15 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Success */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": null;
                 };
             };
             /** @description Too many requests */
