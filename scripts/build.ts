@@ -3,6 +3,7 @@ import { $ } from "bun";
 
 await $`bun scripts/embed-migrations.ts`;
 await $`node_modules/.bin/vite build web --logLevel warn`;
+await $`bun scripts/compress-web.ts`;
 await $`bun scripts/embed-web.ts`;
 try {
   // The similarity worker is a second entrypoint (new Worker needs it in the binary's file system).

@@ -2,15 +2,19 @@ import { type AnyElysia, Elysia } from "elysia";
 import pkg from "../package.json" with { type: "json" };
 import type { Config } from "./config";
 import { assignmentsModule } from "./modules/assignments";
+import { assignmentDueSource } from "./modules/assignments/notify";
 import { authModule } from "./modules/auth";
 import { challengesModule } from "./modules/challenges";
+import { CHALLENGE_JOB, runChallengeReminders } from "./modules/challenges/notify";
 import { consoleModule } from "./modules/console";
 import { fieldsModule } from "./modules/fields";
 import { filesModule } from "./modules/files";
 import { gradebookModule } from "./modules/gradebook";
 import { grantsModule } from "./modules/grants";
 import { groupAssignmentsModule } from "./modules/group-assignments";
+import { groupAssignmentDueSource } from "./modules/group-assignments/notify";
 import { groupsModule } from "./modules/groups";
+import { guardiansModule } from "./modules/guardians";
 import { healthModule } from "./modules/health";
 import { hostedPagesModule } from "./modules/hosted-pages";
 import { invitationsModule } from "./modules/invitations";
@@ -19,16 +23,21 @@ import { libraryModule } from "./modules/library";
 import { loginPageModule } from "./modules/login-page";
 import { membersModule } from "./modules/members";
 import { resolveMember } from "./modules/members/actor";
+import { activeGuardiansOf } from "./modules/members/guardians";
 import { notificationJob, notificationsModule } from "./modules/notifications";
+import { registerDueSource } from "./modules/notifications/due";
+import { registerGuardianLookup } from "./modules/notifications/hooks";
 import { orgModule } from "./modules/org";
 import { peerAssessmentsModule } from "./modules/peer-assessments";
 import { postsModule } from "./modules/posts";
 import { POST_JOB, runScheduledPost } from "./modules/posts/notify";
 import { quizzesModule } from "./modules/quizzes";
+import { quizDueSource } from "./modules/quizzes/notify";
 import { rolesModule } from "./modules/roles";
 import { spacesModule } from "./modules/spaces";
 import { ssoModule } from "./modules/sso";
 import { surveysModule } from "./modules/surveys";
+import { surveyDueSource } from "./modules/surveys/notify";
 import { tenantModule } from "./modules/tenant";
 import { termsModule } from "./modules/terms";
 import { authPlugin } from "./platform/auth/context";
@@ -44,6 +53,13 @@ export function createApp(config: Config) {
   const rt = createRuntime(config, resolveMember, { groupCommit: true });
   // Features hand their time-driven notification jobs to the notifications base (docs/rules/notifications.md#hooks).
   notificationJob(POST_JOB, runScheduledPost);
+  notificationJob(CHALLENGE_JOB, runChallengeReminders);
+  registerDueSource("ASSIGNMENT", assignmentDueSource);
+  registerDueSource("GROUP_ASSIGNMENT", groupAssignmentDueSource);
+  registerDueSource("QUIZ", quizDueSource);
+  registerDueSource("SURVEY", surveyDueSource);
+  // Guardian copies read the links at each notification, so a removed link stops them at once (docs/rules/members.md#guardian-links).
+  registerGuardianLookup(activeGuardiansOf);
   const metrics = config.metrics ? createMetrics(rt) : null;
   let root: AnyElysia | null = null;
   // normalize "typebox": unknown fields are stripped, but a wrong-typed nested object is a 400, not {}.
@@ -72,6 +88,7 @@ export function createApp(config: Config) {
     .use(groupAssignmentsModule(rt))
     .use(peerAssessmentsModule(rt))
     .use(gradebookModule(rt))
+    .use(guardiansModule(rt))
     .use(notificationsModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
     .use(httpPlugin(rt, () => root?.routes ?? [], metrics?.observe))

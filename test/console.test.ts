@@ -48,9 +48,14 @@ describe("consoleModule over a built web/dist", () => {
     '<!doctype html><meta name="csp-nonce" content="__CSP_NONCE__"><div id="root"></div><script type="module" src="/assets/index-Ab12.js"></script>',
   );
   writeFileSync(join(dist, "assets", "index-Ab12.js"), "console.log(1)");
+  // What scripts/compress-web.ts leaves beside a text asset.
+  const big = "export const words = [" + '"learnspace",'.repeat(400) + "];";
+  writeFileSync(join(dist, "assets", "app-Cd34.js"), big);
+  writeFileSync(join(dist, "assets", "app-Cd34.js.br"), Bun.gzipSync(big)); // content irrelevant: which file is served is the point
+  writeFileSync(join(dist, "assets", "app-Cd34.js.gz"), Bun.gzipSync(big));
   afterAll(() => rmSync(dist, { recursive: true, force: true }));
   const app = consoleModule(dist);
-  const get = (path: string) => app.handle(new Request(`http://localhost${path}`));
+  const get = (path: string, headers: Record<string, string> = {}) => app.handle(new Request(`http://localhost${path}`, { headers }));
 
   test("hashed assets are cached for a year as immutable", async () => {
     const res = await get("/assets/index-Ab12.js");
@@ -76,6 +81,24 @@ describe("consoleModule over a built web/dist", () => {
       expect(csp).not.toContain("unsafe-inline");
       expect(csp).toContain("frame-ancestors 'none'");
     }
+  });
+  test("a precompressed asset is served by Accept-Encoding: brotli first, then gzip, else the plain file; Vary says so", async () => {
+    const br = await get("/assets/app-Cd34.js", { "accept-encoding": "gzip, deflate, br" });
+    expect(br.headers.get("content-encoding")).toBe("br");
+    expect(br.headers.get("vary")).toBe("Accept-Encoding");
+    expect(br.headers.get("content-type")).toStartWith("text/javascript");
+    expect(br.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const gz = await get("/assets/app-Cd34.js", { "accept-encoding": "gzip, br;q=0" });
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(Bun.gunzipSync(new Uint8Array(await gz.arrayBuffer())).length).toBeGreaterThan(1000);
+    const plain = await get("/assets/app-Cd34.js", { "accept-encoding": "identity" });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("vary")).toBe("Accept-Encoding");
+    expect((await plain.text()).startsWith("export const words")).toBe(true);
+    // A file without variants neither varies nor encodes.
+    const small = await get("/assets/index-Ab12.js", { "accept-encoding": "br, gzip" });
+    expect(small.headers.get("content-encoding")).toBeNull();
+    expect(small.headers.get("vary")).toBeNull();
   });
 });
 

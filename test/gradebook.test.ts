@@ -101,19 +101,19 @@ describe("GET /api/v1/spaces/{spaceId}/gradebook — getSpaceGradebook", () => {
     const res = await as(owner).get(`/spaces/${spaceId}/gradebook`);
     expect(res.status).toBe(200);
     expect(res.body.columns).toEqual([
-      { contentId: essay, columnId: null, type: "ASSIGNMENT", title: "Essay, part 1", maxScore: 10, weight: 1 },
-      { contentId: project, columnId: null, type: "GROUP_ASSIGNMENT", title: "Project", maxScore: 20, weight: 1 },
-      { contentId: quiz, columnId: null, type: "QUIZ", title: "Quiz 1", maxScore: 5, weight: 1 },
-      { contentId: secretQuiz, columnId: null, type: "QUIZ", title: "=Quiz 2", maxScore: 5, weight: 1 },
+      { contentId: essay, type: "ASSIGNMENT", title: "Essay, part 1", maxScore: 10, weight: 1 },
+      { contentId: project, type: "GROUP_ASSIGNMENT", title: "Project", maxScore: 20, weight: 1 },
+      { contentId: quiz, type: "QUIZ", title: "Quiz 1", maxScore: 5, weight: 1 },
+      { contentId: secretQuiz, type: "QUIZ", title: "=Quiz 2", maxScore: 5, weight: 1 },
     ]);
     expect(res.body.rows.map((r: any) => r.displayName)).toEqual(["Alice", "Bob", 'Zed "Z", Jr']);
     const [a, b, z] = res.body.rows;
     expect(a).toMatchObject({ profileId: alice.profileId, userId: null, isActive: true });
     expect(a.cells).toEqual([
-      { contentId: essay, columnId: null, score: 8, status: "RETURNED" },
-      { contentId: project, columnId: null, score: 15, status: "RETURNED" },
-      { contentId: quiz, columnId: null, score: 3.5, status: "GRADED" },
-      { contentId: secretQuiz, columnId: null, score: 2, status: "GRADED" },
+      { contentId: essay, score: 8, status: "RETURNED" },
+      { contentId: project, score: 15, status: "RETURNED" },
+      { contentId: quiz, score: 3.5, status: "GRADED" },
+      { contentId: secretQuiz, score: 2, status: "GRADED" },
     ]);
     // (8/10 + 15/20 + 3.5/5 + 2/5) / 4 × 100, every weight 1
     expect(a.total).toBeCloseTo(66.25, 10);
@@ -174,7 +174,7 @@ describe("GET /api/v1/spaces/{spaceId}/my-grades — getMyGrades", () => {
       [null, "GRADED"], // STATUS_ONLY: the result is not released
     ]);
     const bobs = (await as(bob).get(`/spaces/${spaceId}/my-grades`)).body.row.cells;
-    expect(cellOf({ cells: bobs }, essay)).toEqual({ contentId: essay, columnId: null, score: null, status: "GRADED" }); // not returned yet
+    expect(cellOf({ cells: bobs }, essay)).toEqual({ contentId: essay, score: null, status: "GRADED" }); // not returned yet
     expect(cellOf({ cells: bobs }, project).score).toBe(18);
   });
 

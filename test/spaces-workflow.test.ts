@@ -75,6 +75,27 @@ describe("a teacher leaves — addSpaceMembers takeover, transferSpaceOwnership,
     expect((await as(admin).del(`/spaces/${space}`)).status).toBe(200);
   });
 
+  test("takeover is a school admin's: a teacher gets 403 on a colleague's class, a tenant-settings:manage holder takes it", async () => {
+    const teacher = await teacherOf("Class Teacher");
+    const colleague = await teacherOf("Colleague");
+    const space = await newSpace(teacher);
+    forbidden(await as(colleague).post(`/spaces/${space}/members`, { userIds: [colleague.memberId], role: "ADMIN" }));
+    forbidden(await as(colleague).post(`/spaces/${space}/owner`, { memberId: colleague.memberId }));
+    expect(await memberRoles(space, teacher)).toEqual([[teacher.memberId, "ADMIN", true]]);
+    // a school admin without space:create: the private space is still reachable for the takeover
+    const schoolAdmin = await createMemberFixture(api.server, admin, {
+      displayName: "School admin",
+      permissions: ["tenant-settings:manage"],
+    });
+    expect((await as(schoolAdmin).post(`/spaces/${space}/members`, { userIds: [schoolAdmin.memberId], role: "ADMIN" })).status).toBe(200);
+    const other2 = await newSpace(teacher);
+    expect((await as(schoolAdmin).post(`/spaces/${other2}/owner`, { memberId: colleague.memberId })).status).toBe(200);
+    expect((await memberRoles(other2, teacher)).find((r: any[]) => r[2])[0]).toBe(colleague.memberId);
+    // taking a participant seat is no takeover: the space's ADMIN rule applies
+    forbidden(await as(schoolAdmin).post(`/spaces/${other2}/members`, { userIds: [student.memberId] }));
+    notFound(await as(other).post(`/spaces/${space}/members`, { userIds: [other.memberId], role: "ADMIN" }));
+  });
+
   test("the owner hands a space to a colleague; a deactivated old owner stays as PARTICIPANT", async () => {
     const a = await teacherOf("A");
     const b = await teacherOf("B");

@@ -6,6 +6,7 @@ import { type Db, write } from "../../platform/db/types";
 import { type FieldError, invalidMany, notFound } from "../../platform/http/errors";
 import { iso, parseTime } from "../../platform/http/schemas";
 import { contentForManager, contentForViewer } from "../library/access";
+import { dueMomentsChanged } from "../notifications/due";
 import { dueAtFor } from "./deadlines";
 import type { AssignmentConfig, AssignmentConfigBody, Rubric, RubricBody } from "./model";
 import { assignmentConfigs, assignmentRubrics, type StoredCriterion } from "./tables";
@@ -73,6 +74,7 @@ export function setAssignmentConfig(actor: Actor, contentId: string, body: Stati
       .values({ contentId, ...row })
       .onConflictDoUpdate({ target: assignmentConfigs.contentId, set: row })
       .run();
+    dueMomentsChanged(tx, actor, contentId, ASSIGNMENT);
     return toConfig(cfg);
   });
 }

@@ -1,7 +1,8 @@
 // A participant's own deadline (docs/rules/next-year.md#extensions): what config, submit and extensions read.
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
 import { deadlineFor, type ExtensionStore } from "../submissions/extensions";
-import { assignmentExtensions as x } from "./tables";
+import { assignmentConfigs, assignmentExtensions as x } from "./tables";
 
 export const ASSIGNMENT_EXTENSIONS: ExtensionStore = {
   table: x,
@@ -14,4 +15,24 @@ export const ASSIGNMENT_EXTENSIONS: ExtensionStore = {
 /** The deadline of one participant: their extension, else the config's dueAt. */
 export function dueAtFor(db: Db, contentId: string, profileId: string, configDueAt: number | null): number | null {
   return deadlineFor(db, ASSIGNMENT_EXTENSIONS, contentId, profileId, configDueAt);
+}
+
+/** Each assignment's deadline for one participant (their extension, else the config's dueAt): two queries for any number. */
+export function assignmentDueDates(db: Db, contentIds: string[], profileId: string): Map<string, number | null> {
+  if (contentIds.length === 0) return new Map();
+  const out = new Map(
+    db
+      .select({ id: assignmentConfigs.contentId, dueAt: assignmentConfigs.dueAt })
+      .from(assignmentConfigs)
+      .where(inArray(assignmentConfigs.contentId, contentIds))
+      .all()
+      .map((r) => [r.id, r.dueAt]),
+  );
+  const extended = db
+    .select({ id: x.contentId, dueAt: x.dueAt })
+    .from(x)
+    .where(and(inArray(x.contentId, contentIds), eq(x.profileId, profileId)))
+    .all();
+  for (const e of extended) out.set(e.id, e.dueAt);
+  return out;
 }

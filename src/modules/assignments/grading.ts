@@ -5,6 +5,7 @@ import type { Actor } from "../../platform/auth/actor";
 import type { Db } from "../../platform/db/types";
 import { type FieldError, invalidMany } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
+import { gradeReturned } from "../library/notify";
 import { checkMaxScore, checkRubricItems, rubricTotal } from "../submissions/grading";
 import { gradedSet, onLatestRevision, type RevisionRef, returnAllLatest, returnedSet } from "../submissions/revisions";
 import { ASSIGNMENT, loadAssignmentConfig, loadAssignmentRubric } from "./config";
@@ -51,7 +52,11 @@ export function saveSubmissionFeedback(rt: Runtime, actor: Actor, ref: RevisionR
 
 /** returnSubmission: GRADED → RETURNED (releases the grade to the submitter), else 409 INVALID_STATE. */
 export function returnSubmission(rt: Runtime, actor: Actor, ref: RevisionRef, now = Date.now()) {
-  return onLatestRevision(actor, LATEST, ref, (tx, row: SubmissionRow) => update(rt, actor, tx, row.id, returnedSet(row.status, now)));
+  return onLatestRevision(actor, LATEST, ref, (tx, row: SubmissionRow) => {
+    const returned = update(rt, actor, tx, row.id, returnedSet(row.status, now));
+    gradeReturned(tx, actor, ref.contentId, [row.profileId], now);
+    return returned;
+  });
 }
 
 /** returnAllSubmissions: every GRADED latest revision is returned at once (as returnSubmission each). */

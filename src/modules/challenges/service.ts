@@ -14,6 +14,7 @@ import { visibleContentSql } from "../library/access";
 import { requireSpaceMember } from "../spaces/access";
 import { challengeForManager, challengeForMember, datesOf, type TaskRow } from "./access";
 import type { AddTaskBody, ChallengeBody, ListChallengesQuery, TaskInput } from "./model";
+import { challengeDeleted, challengeRemindersChanged } from "./notify";
 import { challengeDetail, challengeStats, type Stats, selectChallenges, tasksOf, toSummary } from "./records";
 import { challengeFiles, challengeMembers, challenges, challengeTasks } from "./tables";
 
@@ -122,6 +123,7 @@ export function createChallenge(rt: Runtime, actor: Actor, spaceId: string, inpu
       .run();
     replaceFiles(tx, id, fileIds);
     if (input.includeAuthor) joinAuthor(tx, id, actor.memberId, now);
+    challengeRemindersChanged(tx, actor, id, now);
     return challengeDetail(rt, actor, tx, id, now);
   });
 }
@@ -176,6 +178,7 @@ export function updateChallenge(rt: Runtime, actor: Actor, spaceId: string, chal
         .get();
       if (enrolled) joinAuthor(tx, challengeId, author, now);
     }
+    challengeRemindersChanged(tx, actor, challengeId, now);
     return challengeDetail(rt, actor, tx, challengeId, now);
   });
 }
@@ -224,6 +227,7 @@ export function deleteChallenge(actor: Actor, spaceId: string, challengeId: stri
   write(actor.db, (tx) => {
     challengeForManager(actor, spaceId, challengeId, tx);
     tx.delete(challenges).where(eq(challenges.id, challengeId)).run();
+    challengeDeleted(tx, challengeId);
   });
 }
 

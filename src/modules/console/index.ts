@@ -26,6 +26,28 @@ function assetMap(dist: string | undefined): Map<string, string> {
   return new Map(walk(dist).map((f) => [`/${relative(dist, f).split("\\").join("/")}`, f]));
 }
 
+/** The encodings a client accepts (q=0 refuses one), lower-cased. */
+function accepted(header: string | null): Set<string> {
+  const out = new Set<string>();
+  for (const part of (header ?? "").toLowerCase().split(",")) {
+    const [name = "", ...params] = part.trim().split(";");
+    if (name && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p))) out.add(name.trim());
+  }
+  return out;
+}
+
+/**
+ * The build's precompressed copy of an asset the client accepts (brotli first, then gzip), and which
+ * encodings exist for it at all (then the answer varies by Accept-Encoding). docs/rules/console.md#compression
+ */
+function precompressed(assets: Map<string, string>, path: string, acceptEncoding: string | null) {
+  const encodings = (["br", "gzip"] as const).filter((e) => assets.has(`${path}.${e === "br" ? "br" : "gz"}`));
+  const ok = accepted(acceptEncoding);
+  const encoding = encodings.find((e) => ok.has(e)) ?? "";
+  const file = encoding ? assets.get(`${path}.${encoding === "br" ? "br" : "gz"}`) : undefined;
+  return { encodings, encoding, file };
+}
+
 /**
  * The web console (web/): hashed assets cached for a year, index.html for every one-segment client route,
  * never cached, under a CSP that allows only the console's own scripts and styles.
@@ -47,14 +69,21 @@ export function consoleModule(dist?: string) {
     });
   };
   const notBuilt = () => new Response(NOT_BUILT, { status: 200, headers: htmlHeaders() });
-  const serve = ({ path }: { path: string }) => {
+  const serve = ({ path, request }: { path: string; request: Request }) => {
     if (RESERVED.test(path)) throw notFound();
     const file = path === "/index.html" ? undefined : assets.get(path);
     if (file) {
       const immutable = path.startsWith("/assets/");
-      return new Response(Bun.file(file), {
-        headers: { "cache-control": immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600", ...SECURITY },
-      });
+      const headers: Record<string, string> = {
+        "cache-control": immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+        ...SECURITY,
+      };
+      const variant = precompressed(assets, path, request.headers.get("accept-encoding"));
+      if (variant.encodings.length > 0) headers.vary = "Accept-Encoding";
+      if (!variant.file) return new Response(Bun.file(file), { headers });
+      headers["content-type"] = Bun.file(file).type;
+      headers["content-encoding"] = variant.encoding;
+      return new Response(Bun.file(variant.file), { headers });
     }
     // A missing file is a 404; anything else is a client route of the single-page app.
     if (/\.[a-z0-9]+$/i.test(path)) throw notFound();

@@ -15,7 +15,7 @@ const MaxScore = t.Number({ exclusiveMinimum: 0, maximum: 100000, error: "must b
 
 export const GradebookColumn = t.Object({
   contentId: Nullable(t.String({ description: "The content of a content column; null for a manual column" })),
-  columnId: Nullable(t.String({ description: "The id of a manual column; null for a content column" })),
+  columnId: t.Optional(t.String({ description: "The id of a manual column (absent on a content column)" })),
   type: Enum(COLUMN_TYPES, { description: "MANUAL for a manual column (createGradeColumn)" }),
   title: t.String(),
   maxScore: Nullable(
@@ -26,7 +26,7 @@ export const GradebookColumn = t.Object({
 
 export const GradebookCell = t.Object({
   contentId: Nullable(t.String()),
-  columnId: Nullable(t.String()),
+  columnId: t.Optional(t.String({ description: "The manual column's id (absent on a content column's cell)" })),
   score: Nullable(
     t.Number({ description: "Quiz: per scoreAggregation (AVERAGE may be fractional); null where there is none (or not yet released)" }),
   ),

@@ -21,7 +21,7 @@ type Cell = Static<typeof GradebookRow>["cells"][number];
 /** Managers see every score; a participant only released ones (§9.1 Returned grades). */
 type View = "manager" | "participant";
 
-const keyOf = (c: { contentId: string | null; columnId: string | null }) => (c.contentId ?? c.columnId) as string;
+const keyOf = (c: { contentId: string | null; columnId?: string }) => (c.contentId ?? c.columnId) as string;
 
 /** The columns (contents, then manual ones) and every cell of the space (of one profile when given), keyed by column then profile. */
 function gradesOf(db: Db, spaceId: string, profileId: string | null) {
@@ -39,7 +39,6 @@ function gradesOf(db: Db, spaceId: string, profileId: string | null) {
   const cells = new Map<string, Map<string, GradeCell>>([...grades].map(([id, g]) => [id, g.cells]));
   const columns: Column[] = contents.map((c) => ({
     contentId: c.id,
-    columnId: null,
     type: c.type,
     title: c.title,
     maxScore: grades.get(c.id)?.maxScore ?? null,
@@ -87,10 +86,11 @@ function rowOf(
 ): Static<typeof GradebookRow> {
   const row: Cell[] = columns.map((c) => {
     const cell = cells.get(keyOf(c))?.get(who.profileId);
-    if (!cell) return { contentId: c.contentId, columnId: c.columnId, score: null, status: "NOT_SUBMITTED" };
+    // A content column's cell keeps the shape it always had; a manual column's names its column.
+    const id = c.columnId ? { contentId: null, columnId: c.columnId } : { contentId: c.contentId };
+    if (!cell) return { ...id, score: null, status: "NOT_SUBMITTED" };
     return {
-      contentId: c.contentId,
-      columnId: c.columnId,
+      ...id,
       score: view === "manager" || cell.released ? cell.score : null,
       status: cell.status,
     };
@@ -123,7 +123,6 @@ export function getMyGrades(actor: Actor, spaceId: string): Static<typeof MyGrad
     .from(members)
     .where(eq(members.id, actor.memberId))
     .get();
-  const { columns, cells } = gradesOf(actor.db, spaceId, actor.profileId);
   const who = {
     memberId: actor.memberId,
     profileId: actor.profileId,
@@ -131,5 +130,14 @@ export function getMyGrades(actor: Actor, spaceId: string): Static<typeof MyGrad
     userId: me?.userId ?? null,
     isActive: true,
   };
+  return studentGrades(actor.db, spaceId, who);
+}
+
+/**
+ * What getMyGrades shows `who` in the space (released scores only), for a reader whose right to
+ * see it is checked by the caller: the student, or a guardian (docs/rules/members.md#overview).
+ */
+export function studentGrades(db: Db, spaceId: string, who: GradebookEntry): Static<typeof MyGrades> {
+  const { columns, cells } = gradesOf(db, spaceId, who.profileId);
   return { columns, row: rowOf(who, columns, cells, "participant") };
 }

@@ -1,4 +1,5 @@
 // Group assignment config: read and replace (DECISIONS §6 GroupAssign 1, §9.1 dueAt).
+
 import { eq } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
@@ -6,6 +7,7 @@ import { type Db, write } from "../../platform/db/types";
 import { conflict } from "../../platform/http/errors";
 import { iso, parseTime } from "../../platform/http/schemas";
 import { contentForManager } from "../library/access";
+import { dueMomentsChanged } from "../notifications/due";
 import { linkStatus, requireLinkableSet } from "./link";
 import type { GroupAssignmentConfig, GroupAssignmentConfigBody, GroupAssignmentConfigResult } from "./model";
 import { groupAssignmentConfigs, groupSubmissions } from "./tables";
@@ -95,6 +97,7 @@ export function setGroupAssignmentConfig(
       .values({ contentId, ...next, updatedAt: now })
       .onConflictDoUpdate({ target: groupAssignmentConfigs.contentId, set: { ...next, updatedAt: now } })
       .run();
+    dueMomentsChanged(tx, actor, contentId, GROUP_ASSIGNMENT);
     return toResult(tx, next);
   });
 }

@@ -11,6 +11,7 @@ import { libraryContents } from "../../schema/library";
 import { spaceGroupMembers } from "../../schema/spaces";
 import { readyFilesByIds } from "../files/attachments";
 import { canManageSql, contentForManager, contentVisibleTo, visibleContentSql } from "../library/access";
+import { gradeReturned } from "../library/notify";
 import { checkMaxScore } from "../submissions/grading";
 import { gradedSet, latestPage, onLatestRevision, type RevisionRef, returnedSet } from "../submissions/revisions";
 import { similarityView } from "../submissions/similarity-hook";
@@ -170,12 +171,12 @@ export function saveGroupSubmissionFeedback(rt: Runtime, actor: Actor, ref: Revi
 
 /** returnGroupSubmission: GRADED → RETURNED only (409 INVALID_STATE otherwise). */
 export function returnGroupSubmission(rt: Runtime, actor: Actor, ref: RevisionRef, now = Date.now()) {
-  return onLatestRevision(
-    actor,
-    LATEST,
-    ref,
-    (tx, row: SubmissionRow) => toGroupSubmissions(rt, actor, tx, [update(tx, row.id, returnedSet(row.status, now))], false)[0] as Record,
-  );
+  return onLatestRevision(actor, LATEST, ref, (tx, row: SubmissionRow) => {
+    const returned = toGroupSubmissions(rt, actor, tx, [update(tx, row.id, returnedSet(row.status, now))], false)[0] as Record;
+    const people = groupPeople(tx, { groupIds: [row.groupId] }).map((p) => p.profileId);
+    gradeReturned(tx, actor, ref.contentId, people, now);
+    return returned;
+  });
 }
 
 /**

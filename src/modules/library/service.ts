@@ -12,6 +12,7 @@ import { contains } from "../groups/lookup";
 import { type ContentAccess, contentForManager, contentForViewer, findVisibleNode, selectContents, visibleContentSql } from "./access";
 import type { ContentDetail, ContentSummary, CreateContentBody, ListContentsQuery, ShareContentBody, UpdateContentBody } from "./model";
 import { nodeForContent } from "./nodes";
+import { contentDeleted, contentWritten } from "./notify";
 
 type Summary = Static<typeof ContentSummary>;
 type Detail = Static<typeof ContentDetail>;
@@ -100,7 +101,9 @@ export function createContent(rt: Runtime, actor: Actor, input: Static<typeof Cr
       })
       .run();
     replaceFiles(tx, id, fileIds);
-    return toDetail(rt, actor, tx, contentForViewer(actor, id, undefined, tx));
+    const created = contentForViewer(actor, id, undefined, tx);
+    contentWritten(tx, actor, null, created, now);
+    return toDetail(rt, actor, tx, created);
   });
 }
 
@@ -115,14 +118,16 @@ export function getContent(rt: Runtime, actor: Actor, contentId: string): Detail
 export function updateContent(rt: Runtime, actor: Actor, contentId: string, input: Static<typeof UpdateContentBody>, now = Date.now()) {
   return write(actor.db, (tx) => {
     if (input.fileIds !== undefined) requireAttachableFiles(tx, actor, input.fileIds, new Set(attachedFileIds(tx, contentId)));
-    contentForManager(actor, contentId, undefined, tx);
+    const before = contentForManager(actor, contentId, undefined, tx);
     if (input.fileIds !== undefined) replaceFiles(tx, contentId, input.fileIds);
     const patch: Partial<typeof libraryContents.$inferInsert> = { updatedAt: now };
     if (input.title !== undefined) patch.title = input.title;
     if (input.description !== undefined) patch.description = input.description;
     if (input.visibility !== undefined) patch.visibility = input.visibility;
     tx.update(libraryContents).set(patch).where(eq(libraryContents.id, contentId)).run();
-    return toDetail(rt, actor, tx, contentForViewer(actor, contentId, undefined, tx));
+    const after = contentForViewer(actor, contentId, undefined, tx);
+    contentWritten(tx, actor, before.visibility, after, now);
+    return toDetail(rt, actor, tx, after);
   });
 }
 
@@ -134,6 +139,7 @@ export function updateContent(rt: Runtime, actor: Actor, contentId: string, inpu
  */
 export function purgeContent(tx: Db, contentId: string): void {
   tx.delete(libraryContents).where(eq(libraryContents.id, contentId)).run();
+  contentDeleted(tx, contentId);
 }
 
 export function deleteContent(actor: Actor, contentId: string): void {

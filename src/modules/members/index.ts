@@ -4,8 +4,10 @@ import { route } from "../../platform/http/route";
 import { Id } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { createMembers } from "./bulk-create";
+import { addMemberGuardian, listMemberGuardians, removeMemberGuardian } from "./guardians";
 import { getMember, listMembers } from "./list";
 import {
+  AddGuardianBody,
   CreateMemberBody,
   CreateMemberResult,
   CreateMembersBody,
@@ -13,6 +15,8 @@ import {
   DeleteMembersBody,
   DeleteMembersResult,
   FieldValues,
+  GuardianParams,
+  Guardians,
   ListMembersQuery,
   Member,
   MemberPage,
@@ -165,5 +169,42 @@ export function membersModule(rt: Runtime) {
       params: MemberParams,
       body: SetFieldValuesBody,
       response: { 200: FieldValues },
+    })
+    .post(
+      "/members/:userPkId/guardians",
+      ({ actor, params, body, status }) => status(201, addMemberGuardian(actor, params.userPkId, body.guardianId)),
+      {
+        ...route("addMemberGuardian", "members", "permission:member:manage", {
+          summary: "Link a guardian to a student",
+          description:
+            "guardianId: an active member of the tenant (any role), not the student (400 naming guardianId). An inactive student: 409 INVALID_STATE; a fifth guardian: 409 INVALID_STATE; an existing link: 409 ALREADY_EXISTS. The guardian is not enrolled anywhere by the link; it sees the student through listMyStudents and getStudentOverview.",
+        }),
+        params: MemberParams,
+        body: AddGuardianBody,
+        response: { 201: Guardians },
+      },
+    )
+    .delete(
+      "/members/:userPkId/guardians/:guardianId",
+      ({ actor, params, set }) => {
+        removeMemberGuardian(actor, params.userPkId, params.guardianId);
+        set.status = 204;
+      },
+      {
+        ...route("removeMemberGuardian", "members", "permission:member:manage", {
+          summary: "Unlink a guardian",
+          description: "An unknown link: 404. The guardian's overview of the student and its notification copies stop at once.",
+        }),
+        params: GuardianParams,
+        response: { 204: t.Void() },
+      },
+    )
+    .get("/members/:userPkId/guardians", ({ actor, params }) => listMemberGuardians(actor, params.userPkId), {
+      ...route("listMemberGuardians", "members", "permission:member:read", {
+        summary: "A student's guardians",
+        description: "Every link, oldest first, inactive guardians included (they see nothing while inactive).",
+      }),
+      params: MemberParams,
+      response: { 200: Guardians },
     });
 }

@@ -157,3 +157,13 @@ export const ListMembersQuery = t.Object({
 });
 
 export const MemberPage = t.Object({ members: t.Array(Member), ...PageFields });
+
+export const GuardianParams = t.Object({ userPkId: Id, guardianId: Id });
+export const AddGuardianBody = t.Object({
+  guardianId: Id,
+});
+export const Guardians = t.Object({
+  guardians: t.Array(t.Object({ id: t.String(), userId: Nullable(t.String()), displayName: t.String(), email: Nullable(t.String()) }), {
+    description: "Oldest link first; at most 4",
+  }),
+});

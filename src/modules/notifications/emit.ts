@@ -2,7 +2,7 @@
 import { and, eq, inArray, ne, notExists, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
 import { inJsonList } from "../../platform/db/types";
-import { members } from "../../schema/members";
+import { members, profiles } from "../../schema/members";
 import { type SpaceRole, spaceBlocks, spaceMembers } from "../../schema/spaces";
 import { tenantTimeZone } from "../tenant/settings";
 import { guardianLookup, type Scope } from "./hooks";
@@ -164,4 +164,15 @@ function guardianRows(
       return [[Bun.randomUUIDv7(), g.id, kind, `[${s.name}] ${input.titleKo}`, `[${s.name}] ${input.titleEn}`, `${key}:${s.id}`, mailAt]];
     }),
   );
+}
+
+/** The members owning these profiles (submissions and attempts name profiles; notify takes members). */
+export function membersOfProfiles(db: Db, profileIds: readonly string[]): string[] {
+  if (profileIds.length === 0) return [];
+  return db
+    .select({ memberId: profiles.memberId })
+    .from(profiles)
+    .where(inJsonList(profiles.id, profileIds))
+    .all()
+    .map((r) => r.memberId);
 }

@@ -1,7 +1,7 @@
 // Post visibility as SQL and the hooks other modules call (space counts, file reads). Imports
 // tables (and the space-defaults reader) only, so spaces/access.ts can use it without an import
 // cycle through the services.
-import { and, count, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
 import { spaceMembers, spaces } from "../../schema/spaces";
 import { spaceAllowsDownload } from "../spaces/settings";
@@ -78,4 +78,26 @@ export function postFileDownload(db: Db, postId: string, fileId: string, readerI
   if (row.role === "ADMIN") return "ok";
   if (effectiveStatus(row, now) !== "PUBLISHED") return "gone";
   return row.allowFileDownload && spaceAllowsDownload(db, row.spaceAllows) ? "ok" : "forbidden";
+}
+
+/**
+ * The notices a participant of these spaces reads now (published NOTICE or emergency posts) from
+ * `since`, emergencies first, then newest: one query on (space_id, status, publish_at).
+ */
+export function recentNotices(db: Db, spaceIds: string[], since: number, now: number, limit = 50) {
+  if (spaceIds.length === 0) return [];
+  return db
+    .select({ postId: posts.id, spaceId: posts.spaceId, title: posts.title, isEmergency: posts.isEmergency, publishAt: posts.publishAt })
+    .from(posts)
+    .where(
+      and(
+        inArray(posts.spaceId, spaceIds),
+        publishedSql(now),
+        sql`${posts.publishAt} >= ${since}`,
+        sql`(${posts.type} = 'NOTICE' OR ${posts.isEmergency} = 1)`,
+      ),
+    )
+    .orderBy(desc(posts.isEmergency), desc(posts.publishAt), desc(posts.id))
+    .limit(limit)
+    .all();
 }

@@ -1,4 +1,5 @@
 // Quiz config: read and replace (spec Quizzes 1, DECISIONS §6 Quizzes 1, §9.3 Quiz question types).
+
 import { and, eq, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
@@ -8,6 +9,7 @@ import { timeWindow } from "../../platform/http/time-window";
 import type { Runtime } from "../../platform/runtime";
 import { libraryContents } from "../../schema/library";
 import { canManageSql, contentForManager, visibleContentSql } from "../library/access";
+import { dueMomentsChanged } from "../notifications/due";
 import { questionAttachments, questionFileDownload } from "../question-sets/attachments";
 import { questionEditor, questionKinds, sameQuestions, setFileIds, UNSAVED, windowOf } from "../question-sets/edit";
 import type { QuizConfig, QuizConfigBody, QuizQuestion } from "./model";
@@ -206,6 +208,7 @@ export function setQuizConfig(rt: Runtime, actor: Actor, contentId: string, body
       .values({ contentId, ...row })
       .onConflictDoUpdate({ target: quizConfigs.contentId, set: row })
       .run();
+    dueMomentsChanged(tx, actor, contentId, QUIZ);
     return toQuizConfig(rt, actor, contentId, { ...settings, questionSetId, questions }, tx);
   });
 }

@@ -19,9 +19,18 @@ export function spaceRole(db: Db, spaceId: string, memberId: string): SpaceRole 
   return row?.role ?? null;
 }
 
-/** DECISIONS §4: enrolled, or a public space, or the caller holds space:create. */
+/** Who may take a space over without being its ADMIN: docs/rules/members.md#takeover. */
+export const TAKEOVER_PERMISSION = "tenant-settings:manage";
+
+/** DECISIONS §4 Visibility: a holder of space:create or tenant-settings:manage sees every space. */
+export const seesEverySpace = (permissions: { has(p: string): boolean } | readonly string[]) => {
+  const has = (p: string) => ("has" in permissions ? permissions.has(p) : permissions.includes(p));
+  return has("space:create") || has(TAKEOVER_PERMISSION);
+};
+
+/** DECISIONS §4: enrolled, or a public space, or the caller sees every space. */
 export function canSeeSpace(actor: Actor, space: SpaceRow, role: SpaceRole | null): boolean {
-  return role !== null || space.isPublic || actor.permissionSet.has("space:create");
+  return role !== null || space.isPublic || seesEverySpace(actor.permissionSet);
 }
 
 /** canSeeSpace as SQL over spaces, for a reader given by member id and tenant permissions. */
@@ -35,7 +44,7 @@ export function canSeeSpaceThumbnail(db: Db, actor: Pick<Actor, "memberId" | "pe
   const row = db
     .select({ id: spaces.id })
     .from(spaces)
-    .where(and(eq(spaces.thumbnailFileId, fileId), visibleSpaceSql(actor.memberId, actor.permissionSet.has("space:create"))))
+    .where(and(eq(spaces.thumbnailFileId, fileId), visibleSpaceSql(actor.memberId, seesEverySpace(actor.permissionSet))))
     .limit(1)
     .get();
   return row !== undefined;
@@ -55,11 +64,7 @@ export function spaceThumbnailDownload(
     .select({ id: spaces.id })
     .from(spaces)
     .where(
-      and(
-        eq(spaces.id, spaceId),
-        eq(spaces.thumbnailFileId, fileId),
-        visibleSpaceSql(reader.memberId, reader.permissions.includes("space:create")),
-      ),
+      and(eq(spaces.id, spaceId), eq(spaces.thumbnailFileId, fileId), visibleSpaceSql(reader.memberId, seesEverySpace(reader.permissions))),
     )
     .get();
   return row ? "ok" : "gone";
@@ -72,6 +77,16 @@ export function visibleSpace(actor: Actor, spaceId: string, db: Db = actor.db): 
   const callerRole = spaceRole(db, spaceId, actor.memberId);
   if (!canSeeSpace(actor, space, callerRole)) throw notFound();
   return { ...space, callerRole };
+}
+
+/**
+ * A space for a tenant-admin takeover (docs/rules/members.md#takeover): the caller's own ADMIN space,
+ * or any space of the tenant for a holder of TAKEOVER_PERMISSION (who sees every space); else 403.
+ */
+export function spaceForTakeover(actor: Actor, spaceId: string, db: Db = actor.db): VisibleSpace {
+  const space = visibleSpace(actor, spaceId, db);
+  if (space.callerRole !== "ADMIN" && !actor.permissionSet.has(TAKEOVER_PERMISSION)) throw forbidden();
+  return space;
 }
 
 /** `spaceMember` rule: 404 when not visible, then 403 when the caller is not enrolled. */

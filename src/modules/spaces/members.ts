@@ -16,7 +16,7 @@ import {
 } from "../../schema/spaces";
 import { leaveSpaceChallenges } from "../challenges/hooks";
 import { requireMemberIds } from "../groups/lookup";
-import { requireSpaceAdmin, requireSpaceMember, type SpaceRow, visibleSpace } from "./access";
+import { requireSpaceAdmin, requireSpaceMember, type SpaceRow, spaceForTakeover } from "./access";
 import type { SpaceMember, SpaceMemberPage } from "./model";
 
 const MEMBERS_OP = "listSpaceMembers";
@@ -146,13 +146,12 @@ export function isBlocked(db: Db, spaceId: string, memberId: string): boolean {
 
 /**
  * Enrols members; the enrolled stay unchanged, inactive ones are skipped (DECISIONS §6 Members 4).
- * A blocked member is refused (400): unblock first. A holder of space:create may add to any space
- * of the tenant, itself included, as ADMIN (§13 Tenant admin takeover).
+ * A blocked member is refused (400): unblock first. A holder of tenant-settings:manage may add to
+ * any space of the tenant, itself included, as ADMIN (docs/rules/members.md#takeover).
  */
 export function addSpaceMembers(actor: Actor, cursors: Cursors, spaceId: string, userIds: string[], role: SpaceRole, now = Date.now()) {
   return write(actor.db, (tx) => {
-    const takeover = role === "ADMIN" && actor.permissionSet.has("space:create");
-    const space = takeover ? visibleSpace(actor, spaceId, tx) : requireSpaceAdmin(actor, spaceId, tx);
+    const space = role === "ADMIN" ? spaceForTakeover(actor, spaceId, tx) : requireSpaceAdmin(actor, spaceId, tx);
     const ids = requireMemberIds(tx, userIds);
     const blocked = new Set(
       tx

@@ -5,7 +5,7 @@ import { forbidden, invalid } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { members } from "../../schema/members";
 import { spaceMembers } from "../../schema/spaces";
-import { visibleSpace } from "./access";
+import { TAKEOVER_PERMISSION, visibleSpace } from "./access";
 import { enrol, enrolmentOf, isBlocked, recordEnrolment } from "./members";
 import { spaceRecord } from "./service";
 
@@ -19,15 +19,15 @@ export function ownerOf(db: Actor["db"], spaceId: string) {
 }
 
 /**
- * transferSpaceOwnership (DECISIONS §13): by the owner, or by a holder of space:create (a tenant
- * admin taking over a space whose owner left). The new owner, an active tenant member not blocked
+ * transferSpaceOwnership (DECISIONS §13): by the owner, or by a holder of tenant-settings:manage (a
+ * tenant admin taking over a space whose owner left, docs/rules/members.md#takeover). The new owner, an active tenant member not blocked
  * here (400), becomes ADMIN with isOwner; the old owner stays ADMIN, or PARTICIPANT when inactive.
  */
 export function transferSpaceOwnership(rt: Runtime, actor: Actor, spaceId: string, memberId: string, now = Date.now()) {
   return write(actor.db, (tx) => {
     const space = visibleSpace(actor, spaceId, tx);
     const owner = ownerOf(tx, spaceId);
-    if (owner?.memberId !== actor.memberId && !actor.permissionSet.has("space:create")) throw forbidden();
+    if (owner?.memberId !== actor.memberId && !actor.permissionSet.has(TAKEOVER_PERMISSION)) throw forbidden();
     const target = tx.select({ isActive: members.isActive }).from(members).where(eq(members.id, memberId)).get();
     if (!target?.isActive) throw invalid("memberId", "is not an active member of this tenant");
     if (isBlocked(tx, spaceId, memberId)) throw invalid("memberId", "is blocked in this space; unblock the member first");

@@ -12,7 +12,7 @@ import { fileDownloadUrl, readyFilesByIds, requireReadyFiles } from "../files/at
 import { contains } from "../groups/lookup";
 import { detachSpaceNodes } from "../library/nodes";
 import type { FieldValue } from "../members/model";
-import { requireSpaceAdmin, type SpaceRow, spaceRoleCounts, visibleSpace, visibleSpaceSql } from "./access";
+import { requireSpaceAdmin, type SpaceRow, seesEverySpace, spaceRoleCounts, visibleSpace, visibleSpaceSql } from "./access";
 import { spaceContentCounts } from "./content-counts";
 import { enrol, enrolmentOf } from "./members";
 import type { CreateSpaceBody, ListSpacesQuery, Space, UpdateSpaceBody } from "./model";
@@ -229,7 +229,7 @@ export function listSpaces(rt: Runtime, actor: Actor, q: ListQuery) {
   if (q.semester !== undefined) conds.push(eq(spaces.semester, q.semester));
   if (q.autoJoin !== undefined) conds.push(eq(spaces.autoJoin, q.autoJoin === "true"));
   if (q.exitRestricted !== undefined) conds.push(eq(spaces.exitRestricted, q.exitRestricted === "true"));
-  if (!actor.permissionSet.has("space:create")) conds.push(visibleSpaceSql(actor.memberId, false));
+  if (!seesEverySpace(actor.permissionSet)) conds.push(visibleSpaceSql(actor.memberId, false));
   const where = conds.length ? and(...conds) : undefined;
   const total = actor.db.select({ n: count() }).from(spaces).where(where).get()?.n ?? 0;
   const limit = q.limit ?? 30;

@@ -1,4 +1,5 @@
 // Survey config: read, replace, and the side-effect-free change check (DECISIONS §6 Surveys 1/2, §9.3).
+
 import { and, count, eq, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
@@ -9,6 +10,7 @@ import { timeWindow } from "../../platform/http/time-window";
 import type { Runtime } from "../../platform/runtime";
 import { libraryContents } from "../../schema/library";
 import { contentForManager, contentForViewer, visibleContentSql } from "../library/access";
+import { dueMomentsChanged } from "../notifications/due";
 import { questionAttachments, questionFileDownload } from "../question-sets/attachments";
 import { questionEditor, questionKinds, sameQuestions, setFileIds, UNSAVED, windowOf } from "../question-sets/edit";
 import { CHANGE_REASONS, type ChangeReason, type SurveyConfig, type SurveyConfigBody, type SurveyQuestion } from "./model";
@@ -251,6 +253,7 @@ export function setSurveyConfig(rt: Runtime, actor: Actor, contentId: string, bo
       tx.insert(surveyConfigFiles)
         .values(fileIds.map((fileId) => ({ contentId, fileId })))
         .run();
+    dueMomentsChanged(tx, actor, contentId, SURVEY);
     return toSurveyConfig(rt, actor, contentId, { ...next, version }, tx);
   });
 }

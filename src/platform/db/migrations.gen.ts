@@ -14,6 +14,7 @@ import tenant4 from "../../../drizzle/tenant/0004_fat_puma.sql" with { type: "te
 import tenant5 from "../../../drizzle/tenant/0005_melodic_nicolaos.sql" with { type: "text" };
 import tenant6 from "../../../drizzle/tenant/0006_unusual_the_anarchist.sql" with { type: "text" };
 import tenant7 from "../../../drizzle/tenant/0007_flimsy_lord_hawal.sql" with { type: "text" };
+import tenant8 from "../../../drizzle/tenant/0008_shocking_cerebro.sql" with { type: "text" };
 
 export const platformMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795432067584, sql: platform0 },
@@ -31,4 +32,5 @@ export const tenantMigrations: EmbeddedMigration[] = [
   { tag: "0005_melodic_nicolaos", when: 1795649627302, sql: tenant5 },
   { tag: "0006_unusual_the_anarchist", when: 1795754894885, sql: tenant6 },
   { tag: "0007_flimsy_lord_hawal", when: 1795757427455, sql: tenant7 },
+  { tag: "0008_shocking_cerebro", when: 1795758094672, sql: tenant8 },
 ];

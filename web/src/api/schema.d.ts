@@ -894,6 +894,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/members/{userPkId}/guardians": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A student's guardians
+         * @description Every link, oldest first, inactive guardians included (they see nothing while inactive).
+         *
+         *     **Who may call**: Members holding the `member:read` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:read`
+         */
+        get: operations["listMemberGuardians"];
+        put?: never;
+        /**
+         * Link a guardian to a student
+         * @description guardianId: an active member of the tenant (any role), not the student (400 naming guardianId). An inactive student: 409 INVALID_STATE; a fifth guardian: 409 INVALID_STATE; an existing link: 409 ALREADY_EXISTS. The guardian is not enrolled anywhere by the link; it sees the student through listMyStudents and getStudentOverview.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 400 `INVALID_JSON` for a body that is not JSON
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         */
+        post: operations["addMemberGuardian"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/members/{userPkId}/guardians/{guardianId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink a guardian
+         * @description An unknown link: 404. The guardian's overview of the student and its notification copies stop at once.
+         *
+         *     **Who may call**: Members holding the `member:manage` permission (by role or grant).
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         *     - 403 `FORBIDDEN` without `member:manage`
+         */
+        delete: operations["removeMemberGuardian"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/roles": {
         parameters: {
             query?: never;
@@ -6224,6 +6290,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/students": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The students the caller is a guardian of
+         * @description Active students only (a deactivated student drops out); an empty list for anyone who is no guardian.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
+        get: operations["listMyStudents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/students/{userPkId}/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a guardian sees of one student
+         * @description 404 unless the caller is a guardian of that active student. Read-only, in the student's own visibility: per active space the student's getMyGrades (returned grades and released quiz results only), work due in the next 7 days with whether it was submitted, work past due in the last 60 days not submitted (the student's own deadline: an extension counts; a quiz is due when it closes); notices and emergencies of the last 30 days, emergencies first. Never a submission's body, files or messages.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 400 `VALIDATION_FAILED` when a field is missing or out of bounds, named in `errors[]`
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
+        get: operations["getStudentOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/notifications": {
         parameters: {
             query?: never;
@@ -6271,6 +6388,31 @@ export interface paths {
          *     - 401 `UNAUTHENTICATED` without a valid access token
          */
         post: operations["markNotificationsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/notifications/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream my notifications (Server-Sent Events)
+         * @description `text/event-stream` with the bearer header: `event: unread` with `{unreadCount}` first and after every change, `event: notification` with each new item, a comment line every 25 s; it ends when the session is revoked or expires.
+         *
+         *     **Who may call**: Any signed-in member of the tenant.
+         *
+         *     **Errors**:
+         *     - 401 `UNAUTHENTICATED` without a valid access token
+         */
+        get: operations["streamMyNotifications"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -10424,6 +10566,336 @@ export interface operations {
                         }[];
                     };
                 };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMemberGuardians: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userPkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest link first; at most 4 */
+                        guardians: {
+                            id: string;
+                            userId: string | null;
+                            displayName: string;
+                            email: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    addMemberGuardian: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userPkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    guardianId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Oldest link first; at most 4 */
+                        guardians: {
+                            id: string;
+                            userId: string | null;
+                            displayName: string;
+                            email: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    removeMemberGuardian: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userPkId: string;
+                guardianId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
             400: {
@@ -38110,7 +38582,8 @@ export interface operations {
                         /** @description The space's shared or public assignments, group assignments and quizzes, oldest first, then its manual columns */
                         columns: {
                             contentId: string | null;
-                            columnId: string | null;
+                            /** @description The id of a manual column (absent on a content column) */
+                            columnId?: string;
                             /** @description MANUAL for a manual column (createGradeColumn) */
                             type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ" | "MANUAL";
                             title: string;
@@ -38128,7 +38601,8 @@ export interface operations {
                             /** @description One per column, in column order */
                             cells: {
                                 contentId: string | null;
-                                columnId: string | null;
+                                /** @description The manual column's id (absent on a content column's cell) */
+                                columnId?: string;
                                 score: number | null;
                                 /** @description NOT_SUBMITTED; SUBMITTED (ungraded, or a quiz waiting for hand scoring); GRADED (a manual column with a score); RETURNED (assignments) */
                                 status: "NOT_SUBMITTED" | "SUBMITTED" | "GRADED" | "RETURNED";
@@ -38242,7 +38716,8 @@ export interface operations {
                     "application/json": {
                         columns: {
                             contentId: string | null;
-                            columnId: string | null;
+                            /** @description The id of a manual column (absent on a content column) */
+                            columnId?: string;
                             /** @description MANUAL for a manual column (createGradeColumn) */
                             type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ" | "MANUAL";
                             title: string;
@@ -38259,7 +38734,8 @@ export interface operations {
                             /** @description One per column, in column order */
                             cells: {
                                 contentId: string | null;
-                                columnId: string | null;
+                                /** @description The manual column's id (absent on a content column's cell) */
+                                columnId?: string;
                                 score: number | null;
                                 /** @description NOT_SUBMITTED; SUBMITTED (ungraded, or a quiz waiting for hand scoring); GRADED (a manual column with a score); RETURNED (assignments) */
                                 status: "NOT_SUBMITTED" | "SUBMITTED" | "GRADED" | "RETURNED";
@@ -38917,6 +39393,293 @@ export interface operations {
             };
         };
     };
+    listMyStudents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        displayName: string;
+                        spaces: {
+                            id: string;
+                            name: string;
+                            isActive: boolean;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getStudentOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userPkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        student: {
+                            id: string;
+                            displayName: string;
+                        };
+                        /** @description The student's active spaces, by name */
+                        spaces: {
+                            spaceId: string;
+                            name: string;
+                            grades: {
+                                columns: {
+                                    contentId: string | null;
+                                    /** @description The id of a manual column (absent on a content column) */
+                                    columnId?: string;
+                                    /** @description MANUAL for a manual column (createGradeColumn) */
+                                    type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ" | "MANUAL";
+                                    title: string;
+                                    maxScore: number | null;
+                                    /** @description The column's weight in `total` (default 1) */
+                                    weight: number;
+                                }[];
+                                row: {
+                                    profileId: string;
+                                    displayName: string;
+                                    userId: string | null;
+                                    /** @description false for a member who left the space or was deactivated (includeInactive) */
+                                    isActive: boolean;
+                                    /** @description One per column, in column order */
+                                    cells: {
+                                        contentId: string | null;
+                                        /** @description The manual column's id (absent on a content column's cell) */
+                                        columnId?: string;
+                                        score: number | null;
+                                        /** @description NOT_SUBMITTED; SUBMITTED (ungraded, or a quiz waiting for hand scoring); GRADED (a manual column with a score); RETURNED (assignments) */
+                                        status: "NOT_SUBMITTED" | "SUBMITTED" | "GRADED" | "RETURNED";
+                                    }[];
+                                    total: number | null;
+                                };
+                            };
+                            /** @description Work due in the next 7 days (the student's own deadline), soonest first */
+                            dueSoon: {
+                                contentId: string;
+                                title: string;
+                                type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ";
+                                /**
+                                 * Format: date-time
+                                 * @example 2025-03-01T09:00:00.000Z
+                                 */
+                                dueAt: string;
+                                submitted: boolean;
+                            }[];
+                            /** @description Past due in the last 60 days and not submitted, latest first */
+                            missing: {
+                                contentId: string;
+                                title: string;
+                                type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ";
+                                /**
+                                 * Format: date-time
+                                 * @example 2025-03-01T09:00:00.000Z
+                                 */
+                                dueAt: string;
+                            }[];
+                        }[];
+                        /** @description Published notices and emergency posts of those spaces from the last 30 days, emergencies first, then newest (at most 50) */
+                        recentNotices: {
+                            postId: string;
+                            spaceId: string;
+                            title: string;
+                            isEmergency: boolean;
+                            /**
+                             * Format: date-time
+                             * @example 2025-03-01T09:00:00.000Z
+                             */
+                            publishAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listMyNotifications: {
         parameters: {
             query?: {
@@ -39068,6 +39831,107 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found or not visible */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 4 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamMyNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
             };
             /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
             400: {

@@ -72,3 +72,12 @@ export function useI18n(): I18n {
   if (!v) throw new Error("useI18n outside I18nProvider");
   return v;
 }
+
+/** The built-in roles' names as the server creates them: shown in the user's language until a school renames them. */
+const BUILTIN_ROLE_NAMES: Record<string, string> = { owner: "Owner", member: "Member" };
+
+/** A role's name for the screen: a built-in role with its default name is translated (docs/rules/console.md#raw-values). */
+export function roleLabel(role: { key?: string; name: string } | null | undefined, t: I18n["t"]): string {
+  if (!role) return "";
+  return role.key && BUILTIN_ROLE_NAMES[role.key] === role.name ? t(`roles.builtinNames.${role.key}`) : role.name;
+}

@@ -1,5 +1,5 @@
 import { Suspense, useEffect } from "react";
-import { useI18n } from "../i18n";
+import { roleLabel, useI18n } from "../i18n";
 import { SCREENS } from "./nav";
 import { navigate, useLocation } from "./router";
 import { LanguageSelect, SignOutButton } from "./SessionControls";
@@ -27,7 +27,7 @@ export function Layout() {
       <header className="top">
         <strong>learnspace</strong>
         <span className="who">
-          {user.displayName} · {user.role?.name ?? ""}
+          {user.displayName} · {roleLabel(user.role, t)}
         </span>
         <LanguageSelect />
         <SignOutButton />

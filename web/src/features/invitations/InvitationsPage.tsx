@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
-import { useI18n } from "../../i18n";
+import { roleLabel, useI18n } from "../../i18n";
 import { useSearch } from "../../shell/router";
 import { can, useUser } from "../../shell/session";
 import { FormError, formatDate, Loading, Pager, useProblemText } from "../../shell/ui";
@@ -152,7 +152,7 @@ export default function InvitationsPage() {
                     )}
                   </td>
                   <td>{i.email}</td>
-                  <td>{i.role.name}</td>
+                  <td>{roleLabel(i.role, t)}</td>
                   <td>{t(`invitations.statuses.${i.status}`)}</td>
                   <td>{formatDate(i.sentAt, lang)}</td>
                   <td>{formatDate(i.expiresAt, lang)}</td>

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ApiError, api, ok } from "../../api/client";
-import { useI18n } from "../../i18n";
+import { roleLabel, useI18n } from "../../i18n";
 import { FormError, Modal } from "../../shell/ui";
 import { useRoles } from "../members/queries";
 
@@ -141,7 +141,7 @@ export function SendDialog({
             <select id="inv-role" value={roleKey} onChange={(e) => setRoleKey(e.target.value)}>
               {(roles.data?.roles ?? [{ key: "member", name: t("members.defaultRole") }]).map((r) => (
                 <option key={r.key} value={r.key}>
-                  {r.name}
+                  {roleLabel(r, t)}
                 </option>
               ))}
             </select>

@@ -2,7 +2,10 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
+import { readText } from "../../shell/decodeText";
+import { can, useUser } from "../../shell/session";
 import { FormError, Modal } from "../../shell/ui";
+import { useRoles } from "./queries";
 
 type Row = { displayName: string; userId: string; email: string; roleKey: string; password: string };
 type Result = { row: Row; line: number; tempPassword?: string; reason?: string };
@@ -26,15 +29,30 @@ const COLUMNS: Record<string, keyof Row> = {
 };
 const BATCH = 500; // createMembers takes at most 500 a call
 
-/** The checks the server would make first, so a broken row is shown before anything is sent. */
-function rowProblem(r: Row): string | null {
+/** The checks the server would make first, so a broken row is shown before anything is sent; `roleKeys` null: the roles cannot be read. */
+function rowProblem(r: Row, roleKeys: Set<string> | null): string | null {
   if (!r.displayName) return "noName";
+  if (r.roleKey && roleKeys && !roleKeys.has(r.roleKey)) return "unknownRole";
   if (!r.userId && !r.email) return "noLogin";
   if (r.userId && !/^[A-Za-z0-9_-]+$/.test(r.userId)) return "badUserId";
   if (r.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(r.email)) return "badEmail";
   if (r.password && r.password.length < 8) return "shortPassword";
   return null;
 }
+
+/** A failed row's reason (`ALREADY_EXISTS`, `FORBIDDEN_ROLE`, `INVALID: <field> <message>`) in the user's language, by its code. */
+function reasonText(reason: string, t: (k: string, v?: Record<string, string | number>) => string) {
+  const [code = "", rest = ""] = reason.split(/:\s*/, 2);
+  if (code !== "INVALID") {
+    const known = t(`errors.${code}`);
+    return known.startsWith("errors.") ? t("errors.INTERNAL") : known;
+  }
+  const field = rest.split(" ")[0] ?? "";
+  const label = { displayName: "members.name", userId: "members.userId", email: "members.email", roleKey: "members.role" }[field];
+  return label ? `${t(label)}: ${t("errors.fieldInvalid")}` : t("errors.fieldInvalid");
+}
+
+const created = (results: Result[]) => results.filter((r) => r.tempPassword !== undefined).length;
 
 const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
@@ -44,6 +62,12 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
   const qc = useQueryClient();
   const [rows, setRows] = useState<Row[] | null>(null);
   const [parseError, setParseError] = useState(false);
+  const user = useUser();
+  const roles = useRoles(can(user, "role:read"));
+  // A role column may hold a role's key or its name; both become the key.
+  const roleKeyOf = (value: string) =>
+    roles.data?.roles.find((r) => r.key === value || r.name.toLowerCase() === value.toLowerCase())?.key ?? value;
+  const roleKeys = roles.data ? new Set(roles.data.roles.map((r) => r.key)) : null;
   const importRows = useMutation({
     mutationFn: async (list: Row[]) => {
       const results: Result[] = [];
@@ -74,7 +98,7 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
   const read = async (file: File) => {
     reset();
     const Papa = (await import("papaparse")).default;
-    const parsed = Papa.parse<Record<string, string>>(await file.text(), {
+    const parsed = Papa.parse<Record<string, string>>(await readText(file), {
       header: true,
       skipEmptyLines: "greedy",
       transformHeader: (h) => COLUMNS[h.trim().toLowerCase().replace(/\s+/g, "")] ?? h,
@@ -85,18 +109,21 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
         displayName: (d.displayName ?? "").trim(),
         userId: (d.userId ?? "").trim(),
         email: (d.email ?? "").trim(),
-        roleKey: (d.roleKey ?? "").trim(),
+        roleKey: roleKeyOf((d.roleKey ?? "").trim()),
         password: d.password ?? "",
       })),
     );
   };
-  const problems = (rows ?? []).map(rowProblem);
+  const problems = (rows ?? []).map((r) => rowProblem(r, roleKeys));
   const good = (rows ?? []).filter((_, i) => !problems[i]);
   const download = (results: Result[]) => {
-    const lines = [["line", "displayName", "userId", "email", "tempPassword", "error"].join(",")];
+    const header = ["import.line", "members.name", "members.userId", "members.email", "import.tempPassword", "import.result"];
+    const lines = [header.map((k) => csvCell(t(k))).join(",")];
     for (const r of results)
       lines.push(
-        [String(r.line), r.row.displayName, r.row.userId, r.row.email, r.tempPassword ?? "", r.reason ?? ""].map(csvCell).join(","),
+        [String(r.line), r.row.displayName, r.row.userId, r.row.email, r.tempPassword ?? "", r.reason ? reasonText(r.reason, t) : ""]
+          .map(csvCell)
+          .join(","),
       );
     const a = document.createElement("a");
     a.href = URL.createObjectURL(new Blob([`\uFEFF${lines.join("\n")}\n`], { type: "text/csv" }));
@@ -117,11 +144,11 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
         <div role="status">
           <p>
             {t("import.done", {
-              created: importRows.data.filter((r) => r.tempPassword !== undefined).length,
+              created: created(importRows.data),
               failed: importRows.data.filter((r) => r.reason).length,
             })}
           </p>
-          <p>{t("members.tempPasswordOnce")}</p>
+          {created(importRows.data) > 0 && <p>{t("members.tempPasswordOnce")}</p>}
           <div className="scroll">
             <table>
               <thead>
@@ -138,20 +165,28 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
                     <td>{r.line}</td>
                     <td>{r.row.displayName}</td>
                     <td>{r.row.userId || r.row.email}</td>
-                    <td>{r.reason ? <span className="error">{r.reason}</span> : <code className="secret">{r.tempPassword}</code>}</td>
+                    <td>
+                      {r.reason ? (
+                        <span className="error">{reasonText(r.reason, t)}</span>
+                      ) : (
+                        <code className="secret">{r.tempPassword}</code>
+                      )}
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
-          <div className="actions">
-            <button type="button" className="primary" onClick={() => download(importRows.data)}>
-              {t("import.download")}
-            </button>
-            <button type="button" onClick={() => window.print()}>
-              {t("import.print")}
-            </button>
-          </div>
+          {created(importRows.data) > 0 && (
+            <div className="actions">
+              <button type="button" className="primary" onClick={() => download(importRows.data)}>
+                {t("import.download")}
+              </button>
+              <button type="button" onClick={() => window.print()}>
+                {t("import.print")}
+              </button>
+            </div>
+          )}
         </div>
       ) : (
         <>

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
-import { useI18n } from "../../i18n";
+import { roleLabel, useI18n } from "../../i18n";
 import { can, useUser } from "../../shell/session";
 import { Field, FormError, fieldError, formatDate, Loading, Modal } from "../../shell/ui";
 import { MemberPosition } from "./MemberPosition";
@@ -103,7 +103,7 @@ export function MemberDialog({ id, onClose }: { id: string; onClose: () => void 
             <dt>{t("members.email")}</dt>
             <dd>{member.data.email ?? "—"}</dd>
             <dt>{t("members.role")}</dt>
-            <dd>{member.data.role.name}</dd>
+            <dd>{roleLabel(member.data.role, t)}</dd>
             <dt>{t("members.status")}</dt>
             <dd>{member.data.isActive ? t("members.active") : t("members.inactive")}</dd>
             <dt>{t("members.lastLogin")}</dt>
@@ -213,7 +213,7 @@ export function MemberDialog({ id, onClose }: { id: string; onClose: () => void 
                 <select value={roleKey} onChange={(e) => setRoleKey(e.target.value)}>
                   {roles.data.roles.map((r) => (
                     <option key={r.key} value={r.key}>
-                      {r.name}
+                      {roleLabel(r, t)}
                     </option>
                   ))}
                 </select>

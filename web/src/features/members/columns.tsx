@@ -1,4 +1,5 @@
 import type { paths } from "../../api/schema";
+import { roleLabel } from "../../i18n";
 import type { Column } from "../../shell/DataTable";
 import { formatDate } from "../../shell/ui";
 
@@ -70,7 +71,7 @@ export function memberColumns(o: {
         </button>
       ),
     },
-    { key: "role", header: t("members.role"), cell: (m) => m.role.name },
+    { key: "role", header: t("members.role"), cell: (m) => roleLabel(m.role, t) },
     ...rest,
   ];
 }

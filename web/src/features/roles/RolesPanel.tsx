@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { PERMISSIONS } from "../../api/permissions";
-import { useI18n } from "../../i18n";
+import { roleLabel, useI18n } from "../../i18n";
 import { useSearch } from "../../shell/router";
 import { can, useUser } from "../../shell/session";
 import { Field, FormError, fieldError, Loading, Modal } from "../../shell/ui";
@@ -35,7 +35,7 @@ export function RolesPanel() {
           {roles.data.roles.map((r) => (
             <li key={r.id}>
               <button type="button" className="link" aria-current={r === open ? "true" : undefined} onClick={() => set({ open: r.id })}>
-                {r.name}
+                {roleLabel(r, t)}
               </button>{" "}
               <small className="muted">
                 {r.key}

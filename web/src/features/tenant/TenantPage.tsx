@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
-import { useI18n } from "../../i18n";
+import { hasMessage, useI18n } from "../../i18n";
 import { Field, FormError, fieldError, formatDate, Loading, Select } from "../../shell/ui";
 
 /** getTenant / updateTenant: name, description, contact, session policy; plan, contract, logo and field limit are read-only. */
@@ -54,7 +54,7 @@ export default function TenantPage() {
           <code>{d.key}</code>
         </dd>
         <dt>{t("tenant.plan")}</dt>
-        <dd>{d.currentPlan}</dd>
+        <dd>{hasMessage(lang, `tenant.plans.${d.currentPlan}`) ? t(`tenant.plans.${d.currentPlan}`) : d.currentPlan}</dd>
         <dt>{t("tenant.contract")}</dt>
         <dd>
           {formatDate(d.currentContractPeriod.startedAt, lang)} – {formatDate(d.currentContractPeriod.expiredAt, lang)}
