@@ -7,6 +7,7 @@ import { authModule } from "./modules/auth";
 import { challengesModule } from "./modules/challenges";
 import { CHALLENGE_JOB, runChallengeReminders } from "./modules/challenges/notify";
 import { consoleModule } from "./modules/console";
+import { copiesModule } from "./modules/copies";
 import { fieldsModule } from "./modules/fields";
 import { filesModule } from "./modules/files";
 import { gradebookModule } from "./modules/gradebook";
@@ -24,6 +25,7 @@ import { loginPageModule } from "./modules/login-page";
 import { membersModule } from "./modules/members";
 import { resolveMember } from "./modules/members/actor";
 import { activeGuardiansOf } from "./modules/members/guardians";
+import { messagesModule } from "./modules/messages";
 import { notificationJob, notificationsModule } from "./modules/notifications";
 import { registerDueSource } from "./modules/notifications/due";
 import { registerGuardianLookup } from "./modules/notifications/hooks";
@@ -84,10 +86,12 @@ export function createApp(config: Config) {
     .use(assignmentsModule(rt))
     .use(challengesModule(rt))
     .use(postsModule(rt))
+    .use(messagesModule(rt))
     .use(quizzesModule(rt))
     .use(groupAssignmentsModule(rt))
     .use(peerAssessmentsModule(rt))
     .use(gradebookModule(rt))
+    .use(copiesModule(rt))
     .use(guardiansModule(rt))
     .use(notificationsModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })

@@ -11,6 +11,8 @@ export type Config = {
   smtpUrl: string | null;
   secret: string | null;
   ipRateLimit: number;
+  /** Comments, messages and participant posts one member may write a minute (0 = no limit). */
+  communityRateLimit: number;
   /** The memory the server aims to stay within (MiB); tenant-file handles and their caches follow from it. */
   memoryMb: number;
   /** Password hashes that may wait for a core before more sign-ins are shed with 503 SERVER_BUSY. */
@@ -172,6 +174,7 @@ const SETTINGS: Setting[] = [
     fallback: null,
   },
   { key: "ipRateLimit", env: "LEARNSPACE_IP_RATE_LIMIT", parse: integer(0), fallback: 60 },
+  { key: "communityRateLimit", env: "LEARNSPACE_COMMUNITY_RATE_LIMIT", parse: integer(0), fallback: 20 },
   { key: "memoryMb", env: "LEARNSPACE_MEMORY_MB", parse: integer(64), fallback: 128 },
   { key: "signinQueue", env: "LEARNSPACE_SIGNIN_QUEUE", parse: integer(0), fallback: 1000 },
   // Unset: as many handles as the memory budget allows.

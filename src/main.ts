@@ -12,6 +12,7 @@ import { TENANT_USAGE, tenantCommand } from "./cli/tenant";
 import { versionCommand } from "./cli/version";
 import { ConfigError, loadConfig } from "./config";
 import { SchemaTooNewError } from "./platform/db/migrate";
+import { privateFileModes } from "./platform/modes";
 
 const USAGE = `learnspace — multi-tenant learning-space server
 
@@ -89,6 +90,8 @@ async function run(command: string, args: string[]): Promise<number | null> {
   }
 }
 
+// Everything written under the data dir is private to this user (docs/rules/trust.md#files-on-disk).
+privateFileModes();
 const [command = "serve", ...args] = process.argv.slice(2);
 if (command === "help" || command === "--help") {
   // Before any setting is read: help works whatever the environment.

@@ -248,7 +248,7 @@ describe("bodies", () => {
       expect((await post("/optional", JSON.stringify({ at }))).status).toBe(200);
   });
 
-  test("a body of any other type is held to the same 4 MiB and then fails validation", async () => {
+  test("a body of any other type is held to the same 4 MiB and then refused as 415 (docs/rules/trust.md#json-bodies-only)", async () => {
     const big = "x".repeat(4 * 1024 * 1024 + 1);
     await problem(await post("/probe", big, { "content-type": "text/plain" }), 413, "PAYLOAD_TOO_LARGE");
     await problem(await post("/probe", big, { "content-type": "application/octet-stream" }), 413, "PAYLOAD_TOO_LARGE");
@@ -260,7 +260,7 @@ describe("bodies", () => {
     });
     await problem(await post("/probe", chunked, { "content-type": "text/plain" }), 413, "PAYLOAD_TOO_LARGE");
     await problem(await post("/guarded", big, { "content-type": "text/plain" }), 413, "PAYLOAD_TOO_LARGE");
-    await problem(await post("/probe", "hello", { "content-type": "text/plain" }), 400, "VALIDATION_FAILED");
+    await problem(await post("/probe", "hello", { "content-type": "text/plain" }), 415, "UNSUPPORTED_MEDIA_TYPE");
   });
 
   test("a body just under 4 MiB is read", async () => {

@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Config, flag } from "../config";
+import { platformMigrations, tenantMigrations } from "../platform/db/migrations.gen";
 import { listTenantRows, type TenantRow, tenantByKey } from "../platform/db/registry";
 import { drizzleOf } from "../platform/db/sqlite";
 import { openFileStore } from "../platform/files/open-store";
@@ -11,6 +12,7 @@ import {
   copyStoredFiles,
   describeFile,
   type Manifest,
+  schemaProblem,
   snapshotSqlite,
   stamp,
   storedFilesOf,
@@ -30,6 +32,17 @@ export function readTenants(platformFile: string, key: string | null): TenantRow
     return [row];
   } finally {
     db.close();
+  }
+}
+
+/** Like every other command, backup never opens a data dir migrated by a newer binary (docs/rules/trust.md#newer-data-dirs). */
+function refuseNewerSchema(dataDir: string, platformFile: string, tenantKey: string | null) {
+  const problem = schemaProblem(platformFile, platformMigrations);
+  if (problem) throw new CommandError(`platform.sqlite: ${problem}`);
+  for (const row of readTenants(platformFile, tenantKey)) {
+    const file = join(dataDir, "tenants", `${row.id}.sqlite`);
+    const p = existsSync(file) ? schemaProblem(file, tenantMigrations) : null;
+    if (p) throw new CommandError(`tenant ${row.key}: ${p}`);
   }
 }
 
@@ -65,6 +78,7 @@ export async function copyTenant(
 export async function backup(config: Config, opts: { out: string; tenantKey?: string | null }) {
   const platformFile = join(config.dataDir, "platform.sqlite");
   if (!existsSync(platformFile)) throw new CommandError(`no data dir at ${config.dataDir} (platform.sqlite missing)`);
+  refuseNewerSchema(config.dataDir, platformFile, opts.tenantKey ?? null);
   mkdirSync(opts.out, { recursive: true });
   const folder = newFolder(opts.out);
   const work = `${folder}.partial`;

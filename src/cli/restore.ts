@@ -5,6 +5,7 @@ import { resolveMember } from "../modules/members/actor";
 import { registerTenantFile } from "../modules/tenant/transfer";
 import { platformMigrations, tenantMigrations } from "../platform/db/migrations.gen";
 import { openFileStore } from "../platform/files/open-store";
+import { tightenModes } from "../platform/modes";
 import { createRuntime } from "../platform/runtime";
 import { reindex } from "./reindex";
 import { CommandError, digestProblem, isEmptyDir, type Manifest, sqliteCopyProblems, stamp } from "./snapshot";
@@ -88,6 +89,7 @@ export async function restore(config: Config, opts: { from: string; force: boole
     if (movedAside) renameSync(dataDir, movedAside);
     else if (existsSync(dataDir)) rmSync(dataDir, { recursive: true });
     renameSync(work, dataDir);
+    tightenModes(dataDir);
   } catch (e) {
     rmSync(work, { recursive: true, force: true });
     throw e;

@@ -1,5 +1,8 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
 import { Value } from "@sinclair/typebox/value";
 import * as tar from "tar";
 import { type Config, flag } from "../config";
@@ -12,6 +15,7 @@ import { deleteTenant, registerTenantFile } from "../modules/tenant/transfer";
 import { listTenantRows, tenantById, tenantByKey } from "../platform/db/registry";
 import { openFileStore } from "../platform/files/open-store";
 import { Email } from "../platform/http/schemas";
+import { tightenModes } from "../platform/modes";
 import { createRuntime, type Runtime } from "../platform/runtime";
 import { copyTenant } from "./backup";
 import { readManifest, verifyBackup } from "./restore";
@@ -70,11 +74,99 @@ async function exportTenant(config: Config, key: string | undefined, out: string
     const entry = await copyTenant(config.dataDir, openFileStore(config.dataDir, config.storageUrl), row, work);
     const manifest: Manifest = { format: 1, version: VERSION, createdAt: new Date().toISOString(), platform: null, tenants: [entry] };
     writeFileSync(join(work, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-    await tar.c({ gzip: true, file: target, cwd: work, portable: true }, readdirSync(work));
+    // manifest.json first: an import reads it before anything else (docs/rules/trust.md#bombs).
+    const names = ["manifest.json", ...readdirSync(work).filter((n) => n !== "manifest.json")];
+    await tar.c({ gzip: true, file: target, cwd: work, portable: true }, names);
     console.log(`exported tenant ${row.key} (${entry.files.length} stored file(s)) to ${target} (${statSync(target).size} bytes)`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** The manifest may list many files, but never needs more than this. */
+const MANIFEST_LIMIT = 16 * 1024 * 1024;
+/** Room for tar headers and padding beyond the declared bytes. */
+const TAR_SLACK = (entries: number) => 1024 * 1024 + 1536 * entries;
+
+/**
+ * Streams `file` through gunzip into `sink`, counting the bytes: past `limit` it stops with a refusal;
+ * `done()` true stops it with `stop` (the caller has what it needed).
+ */
+async function untar(file: string, limit: number, sink: NodeJS.WritableStream, done = () => false, stop?: Error) {
+  let seen = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, next) {
+      seen += chunk.byteLength;
+      if (done() && stop) return next(stop);
+      next(seen > limit ? new CommandError(`${file} expands beyond what its manifest declares; refused`) : null, chunk);
+    },
+  });
+  await pipeline(createReadStream(file), createGunzip(), counter, sink);
+}
+
+/**
+ * An import bomb stops early (docs/rules/trust.md#bombs): manifest.json first, then only the files it
+ * lists, each at most its declared size ×1.1, the whole stream at most the declared total ×1.1.
+ */
+async function extractArchive(file: string, work: string): Promise<Manifest> {
+  const readable = (e: unknown) => new CommandError(`${file} is not a readable .tar.gz: ${(e as Error).message}`);
+  const stop = new Error("manifest read");
+  let text: string | null = null;
+  let tooBig = false;
+  try {
+    // Read into memory, never written: stops at manifest.json (an export puts it first).
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const parser = new tar.Parser({
+      filter: (path) => path === "manifest.json",
+      onReadEntry: (entry) => {
+        entry.on("data", (c: Buffer) => {
+          size += c.byteLength;
+          if (size > MANIFEST_LIMIT) tooBig = true;
+          else chunks.push(c);
+        });
+        entry.on("end", () => {
+          text = Buffer.concat(chunks).toString("utf8");
+        });
+      },
+    });
+    await untar(file, Number.MAX_SAFE_INTEGER, parser, () => text !== null || tooBig, stop);
+  } catch (e) {
+    if (e !== stop) throw e instanceof CommandError ? e : readable(e);
+  }
+  if (tooBig) throw new CommandError(`${file}: manifest.json is larger than ${MANIFEST_LIMIT} bytes; refused`);
+  if (text === null) throw new CommandError(`${file} is not a learnspace tenant archive (manifest.json missing)`);
+  writeFileSync(join(work, "manifest.json"), text);
+  const manifest = readManifest(work);
+  const source = manifest.tenants[0];
+  if (manifest.tenants.length !== 1 || !source) throw new CommandError(`${file} holds ${manifest.tenants.length} tenants, not one`);
+  const id = /^[0-9a-f-]{36}$/;
+  if (!id.test(source.id) || source.files.some((f) => !id.test(f.id))) throw new CommandError(`${file}: the manifest names an invalid id`);
+  const declared = new Map<string, number>([[`tenants/${source.id}.sqlite`, source.bytes]]);
+  for (const f of source.files) declared.set(`files/${source.id}/${f.id}`, f.bytes);
+  const total = [...declared.values()].reduce((n, b) => n + b, 0);
+  let oversized: string | null = null;
+  try {
+    await untar(
+      file,
+      Math.ceil(total * 1.1) + TAR_SLACK(declared.size) + MANIFEST_LIMIT,
+      new tar.Unpack({
+        cwd: work,
+        strict: true,
+        // Plain files the manifest lists, no bigger than it says: no links, devices or extra paths.
+        filter: (path, entry) => {
+          const bytes = declared.get(path);
+          if (bytes === undefined || !("type" in entry) || entry.type !== "File") return false;
+          if ((entry.size ?? 0) > Math.ceil(bytes * 1.1)) oversized ??= path;
+          return oversized === null;
+        },
+      }),
+    );
+  } catch (e) {
+    throw e instanceof CommandError ? e : readable(e);
+  }
+  if (oversized) throw new CommandError(`${file}: ${oversized} is larger than its manifest declares; refused`);
+  return manifest;
 }
 
 async function importTenant(config: Config, file: string | undefined, newKey: string | undefined) {
@@ -83,20 +175,8 @@ async function importTenant(config: Config, file: string | undefined, newKey: st
   mkdirSync(config.dataDir, { recursive: true });
   const work = mkdtempSync(join(config.dataDir, ".import-"));
   try {
-    try {
-      // Plain files and folders only: no links or devices from an archive made elsewhere.
-      await tar.x({
-        file,
-        cwd: work,
-        strict: true,
-        filter: (_path, entry) => "type" in entry && ["File", "Directory"].includes(entry.type),
-      });
-    } catch (e) {
-      throw new CommandError(`${file} is not a readable .tar.gz: ${(e as Error).message}`);
-    }
-    const manifest = readManifest(work);
-    const source = manifest.tenants[0];
-    if (manifest.tenants.length !== 1 || !source) throw new CommandError(`${file} holds ${manifest.tenants.length} tenants, not one`);
+    const manifest = await extractArchive(file, work);
+    const source = manifest.tenants[0] as Manifest["tenants"][number];
     const problems = await verifyBackup(work, manifest);
     if (problems.length) throw new CommandError(`archive refused, nothing written: ${problems[0]}`);
     const key = newKey ?? source.key;
@@ -109,6 +189,7 @@ async function importTenant(config: Config, file: string | undefined, newKey: st
       try {
         copyFileSync(join(work, "tenants", `${source.id}.sqlite`), target);
         for (const f of source.files) await rt.files.put(id, f.id, Bun.file(join(work, "files", source.id, f.id)));
+        tightenModes(target);
         const info = registerTenantFile(rt, id, key);
         console.log(`imported tenant ${key} ("${info.name}", ${info.members} member e-mail(s), ${source.files.length} stored file(s))`);
       } catch (e) {

@@ -12,6 +12,7 @@ import { openFileStore } from "./files/open-store";
 import type { FileStore } from "./files/store";
 import { type Cursors, createCursors } from "./http/cursor";
 import { createMailer, type Mailer } from "./mail/mailer";
+import { privateFileModes, tightenModes } from "./modes";
 import { loadSecret } from "./secret";
 
 /** Everything a request may need beyond its own input; built once per server. */
@@ -38,7 +39,9 @@ export type Runtime = {
 
 /** `groupCommit`: the server's writes share commits (db/group-commit.ts); CLI commands and scripts commit alone. */
 export function createRuntime(config: Config, resolveMember: MemberResolver, opts: { groupCommit?: boolean } = {}): Runtime {
+  privateFileModes();
   const platform = openPlatformDb(config.dataDir);
+  tightenModes(config.dataDir);
   if (opts.groupCommit) enableGroupCommit(platform.sqlite);
   const secret = loadSecret(config.dataDir, config.secret);
   limitPasswordWork({ queue: config.signinQueue });

@@ -52,8 +52,8 @@ export const libraryNodes = sqliteTable(
 );
 
 /**
- * Library contents. `space_id` copies the space of the content's node (a content never changes
- * node), so visibility and the spaces' counts need no join. Later modules (assignments, quizzes,
+ * Library contents. `space_id` copies the space of the content's node (a content moves only between
+ * folders of the same space, docs/rules/next-year.md#moving), so visibility and the spaces' counts need no join. Later modules (assignments, quizzes,
  * surveys, …) reference `id` with ON DELETE CASCADE. listContents walks (created_at, id) newest
  * first, per node or per type on its own keyset index.
  */

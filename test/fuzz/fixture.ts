@@ -74,6 +74,7 @@ export async function buildFixture(api: Api) {
       "challengeId",
     ],
     ["POST", "/files", "", { fileName: "a.txt", contentType: "text/plain", size: 5 }, owner, "fileId"],
+    ["POST", `/posts/${postId}/comments`, "", { body: "Fuzz comment" }, member, "commentId"],
     ["POST", "/groups", "", { name: "Fuzz group" }, owner, "groupId"],
     ["POST", "/roles", "", { key: "fuzz-role", name: "Fuzz role", permissions: [] }, owner, "roleId"],
   ];

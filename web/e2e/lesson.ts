@@ -46,6 +46,8 @@ export async function lesson(h: Helpers) {
     await folder.getByLabel("Title").fill(QUIZ);
     await folder.getByRole("button", { name: "Create" }).click();
     await teacher.getByRole("heading", { level: 1, name: QUIZ }).waitFor();
+    await teacher.getByRole("button", { name: "Assign", exact: true }).click(); // new classwork is a draft
+    await teacher.locator(".badge", { hasText: "Shared" }).first().waitFor();
     quizPath = new URL(teacher.url()).pathname + new URL(teacher.url()).search;
     await teacher.getByLabel("Time limit (minutes)").fill("20");
     for (const type of ["SINGLE", "SHORT_ANSWER", "ESSAY"]) {
@@ -74,6 +76,8 @@ export async function lesson(h: Helpers) {
     await folder.getByLabel("Title").fill(ASSIGNMENT);
     await folder.getByRole("button", { name: "Create" }).click();
     await teacher.getByRole("heading", { level: 1, name: ASSIGNMENT }).waitFor();
+    await teacher.getByRole("button", { name: "Assign", exact: true }).click(); // new classwork is a draft
+    await teacher.locator(".badge", { hasText: "Shared" }).first().waitFor();
     assignmentPath = new URL(teacher.url()).pathname + new URL(teacher.url()).search;
     await teacher.getByLabel("Maximum score").fill("10");
     await teacher.getByRole("button", { name: "Save rules" }).click();

@@ -74,6 +74,8 @@ export async function library(h: Helpers) {
     await folder.getByLabel("Title").fill(c.title);
     await folder.getByRole("button", { name: "Create" }).click();
     await teacher.getByRole("heading", { level: 1, name: c.title }).waitFor();
+    await teacher.getByRole("button", { name: "Assign", exact: true }).click(); // new classwork is a draft
+    await teacher.locator(".badge", { hasText: "Shared" }).first().waitFor();
     paths[c.title] = here(teacher);
   };
 

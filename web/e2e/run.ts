@@ -298,6 +298,7 @@ async function main() {
       await dialog.getByRole("combobox", { name: "Role" }).selectOption("teacher");
       await dialog.getByRole("button", { name: "Change role" }).click();
       await dialog.locator("dd", { hasText: "교사 Teacher" }).waitFor();
+      owner.once("dialog", (d) => void d.accept()); // deactivating asks first
       await dialog.getByRole("button", { name: "Deactivate" }).click();
       await dialog.getByRole("button", { name: "Reactivate" }).waitFor();
       await owner.screenshot({ path: join(shots, "en-members-edit.png") });

@@ -210,6 +210,91 @@ export async function school(h: Helpers) {
       },
     );
   }
+  const L = {
+    en: { type: "Type", title: "Title", create: "Create", assign: "Assign", shared: "Shared" },
+    ko: { type: "유형", title: "제목", create: "만들기", assign: "배정하기", shared: "공유" },
+  };
+  for (const lang of LANGS) {
+    await check(`school: a new quiz is a draft students cannot see until the teacher assigns it (${lang})`, async () => {
+      const w = L[lang];
+      const title = `Draft quiz ${lang} 초안`;
+      const teacher = await as("t-kim", lang);
+      const student = await as("s2601", lang);
+      const studentErrors = h.watch(student);
+      // The space's classwork, in the URL the console keeps (/spaces?space=…&tab=classwork).
+      await teacher.goto(`${base}/spaces`);
+      await teacher.getByRole("link", { name: "1-1반 국어" }).click();
+      await teacher.waitForURL(/space=/);
+      const classwork = `${new URL(teacher.url()).pathname}${new URL(teacher.url()).search.replace(/&tab=[^&]*/, "")}&tab=classwork`;
+      await teacher.goto(`${base}${classwork}`);
+      const folder = teacher.locator("section.panel", { has: teacher.getByRole("heading", { name: "1학기 Term 1" }) });
+      await folder.getByLabel(w.type).selectOption("QUIZ");
+      await folder.getByLabel(w.title).fill(title);
+      await folder.getByRole("button", { name: w.create }).click();
+      await teacher.getByRole("heading", { level: 1, name: title }).waitFor();
+      await student.goto(`${base}${classwork}`);
+      await student.locator("section.panel", { hasText: "1학기 Term 1" }).first().waitFor();
+      await student.waitForLoadState("networkidle");
+      assert((await student.getByRole("link", { name: title }).count()) === 0, "the draft is not in the student's classwork");
+      await teacher.getByRole("button", { name: w.assign, exact: true }).click();
+      await teacher.locator(".badge", { hasText: w.shared }).first().waitFor();
+      await teacher.screenshot({ path: join(shots, `${lang}-school-assigned.png`) });
+      await student.reload();
+      await student.getByRole("link", { name: title }).waitFor({ timeout: 5000 });
+      const left = studentErrors.take();
+      assert(left.length === 0, left.join("; "));
+      await teacher.context().close();
+      await student.context().close();
+    });
+  }
+  const C = {
+    en: { deactivate: "Deactivate", reactivate: "Reactivate", reset: "Reset password", signOut: "Sign out" },
+    ko: { deactivate: "비활성화", reactivate: "다시 활성화", reset: "비밀번호 초기화", signOut: "로그아웃" },
+  };
+  for (const [i, lang] of LANGS.entries()) {
+    await check(`school: deactivate and reset password ask first, naming the member (${lang})`, async () => {
+      const w = C[lang];
+      await h.setLang(page, lang);
+      await page.goto(`${base}/members?q=s${2650 + i}`);
+      await page.locator("tbody tr button.link").first().click();
+      const dialog = page.getByRole("dialog");
+      const name = ((await dialog.getByRole("heading").first().textContent()) ?? "").trim();
+      const asked: string[] = [];
+      const answer = (yes: boolean) => page.once("dialog", (d) => void (asked.push(d.message()), yes ? d.accept() : d.dismiss()));
+      answer(false);
+      await dialog.getByRole("button", { name: w.deactivate, exact: true }).click();
+      await page.waitForTimeout(300);
+      assert((await dialog.getByRole("button", { name: w.reactivate }).count()) === 0, "a dismissed confirmation deactivates nobody");
+      answer(true);
+      await dialog.getByRole("button", { name: w.deactivate, exact: true }).click();
+      await dialog.getByRole("button", { name: w.reactivate }).waitFor();
+      await dialog.getByRole("button", { name: w.reactivate }).click();
+      await dialog.getByRole("button", { name: w.deactivate, exact: true }).waitFor();
+      answer(false);
+      await dialog.getByRole("button", { name: w.reset }).click();
+      await page.waitForTimeout(300);
+      assert((await dialog.locator("code.secret").count()) === 0, "a dismissed confirmation resets no password");
+      assert(asked.length === 3 && asked.every((m) => m.includes(name)), `each confirmation names ${name}: ${asked.join(" | ")}`);
+      await page.keyboard.press("Escape");
+      clean();
+    });
+  }
+  await check("school: on a 390 px phone the header keeps 로그아웃 on one line", async () => {
+    const browser = page.context().browser();
+    assert(browser, "the browser");
+    const c = await browser.newContext({ locale: "ko-KR", viewport: { width: 390, height: 844 } });
+    const p = await c.newPage();
+    await h.signIn(p, base, "t-kim");
+    await h.setLang(p, "ko");
+    const button = p.locator("header").getByRole("button", { name: C.ko.signOut });
+    const box = await button.boundingBox();
+    const line = await button.evaluate((b) => Number.parseFloat(getComputedStyle(b).lineHeight) || 20);
+    assert(box && box.height < line * 2, `the sign-out button is one line high (${box?.height} px, line ${line} px)`);
+    const header = await p.locator("header").boundingBox();
+    assert(header && header.width <= 390, "the header fits the phone's width");
+    await p.screenshot({ path: join(shots, "ko-school-390.png") });
+    await c.close();
+  });
   void as;
   await ctx.close();
 }

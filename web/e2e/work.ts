@@ -55,6 +55,8 @@ export async function work(h: Helpers) {
     await folder.getByLabel("Title").fill(title);
     await folder.getByRole("button", { name: "Create" }).click();
     await teacher.getByRole("heading", { level: 1, name: title }).waitFor();
+    await teacher.getByRole("button", { name: "Assign", exact: true }).click(); // new classwork is a draft
+    await teacher.locator(".badge", { hasText: "Shared" }).first().waitFor();
     return here(teacher);
   };
   let surveyPath = "";

@@ -130,3 +130,26 @@ export function attachmentOf(
     preview: { status: "none", pdfUrl: null, pageCount: null, reason: null },
   };
 }
+
+/**
+ * The attachments of a page of records from their link rows (in position order), one query for
+ * the files: each record's ready files in link order, each URL bound to `<prefix>:<recordId>`.
+ */
+export function attachmentsByRecord(
+  rt: Runtime,
+  actor: { tenantId: string; memberId: string },
+  db: Db,
+  links: readonly { recordId: string; fileId: string }[],
+  prefix: string,
+): Map<string, Static<typeof Attachment>[]> {
+  const ready = readyFilesByIds(
+    db,
+    links.map((l) => l.fileId),
+  );
+  const out = new Map<string, Static<typeof Attachment>[]>();
+  for (const { recordId, fileId } of links) {
+    const f = ready.get(fileId);
+    if (f) out.set(recordId, [...(out.get(recordId) ?? []), attachmentOf(rt, actor, f, `${prefix}:${recordId}`)]);
+  }
+  return out;
+}

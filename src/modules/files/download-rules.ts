@@ -8,7 +8,8 @@ import { challengeFileDownload } from "../challenges/hooks";
 import { groupSubmissionFileDownload } from "../group-assignments/submissions";
 import { contentFileDownload } from "../library/access";
 import { loginPageImageDownload } from "../login-page/service";
-import { postFileDownload } from "../posts/access";
+import { messageFileDownload } from "../messages/access";
+import { commentFileDownload, postFileDownload } from "../posts/access";
 import { quizFileDownload } from "../quizzes/config";
 import { spaceThumbnailDownload } from "../spaces/access";
 import { surveyFileDownload } from "../surveys/config";
@@ -17,6 +18,8 @@ type Probe = (db: Db, recordId: string, fileId: string, reader: DownloadReader) 
 
 const probes: Record<string, Probe> = {
   post: (db, postId, fileId, reader) => postFileDownload(db, postId, fileId, reader.memberId),
+  message: (db, messageId, fileId, reader) => messageFileDownload(db, messageId, fileId, reader.memberId),
+  comment: (db, commentId, fileId, reader) => commentFileDownload(db, commentId, fileId, reader.memberId),
   content: contentFileDownload,
   challenge: challengeFileDownload,
   space: spaceThumbnailDownload,

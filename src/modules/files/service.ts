@@ -12,7 +12,8 @@ import { canSeeSubmissionFile } from "../assignments/submissions";
 import { canSeeChallengeFile } from "../challenges/hooks";
 import { canSeeGroupSubmissionFile } from "../group-assignments/submissions";
 import { canSeeContentFile } from "../library/access";
-import { canSeePostFile } from "../posts/access";
+import { canSeeMessageFile } from "../messages/access";
+import { canSeeCommentFile, canSeePostFile } from "../posts/access";
 import { canSeeQuizFile } from "../quizzes/config";
 import { canSeeSpaceThumbnail } from "../spaces/access";
 import { canSeeSurveyFile } from "../surveys/config";
@@ -79,6 +80,8 @@ export function getFile(actor: Actor, fileId: string) {
   const visible =
     row.uploaderMemberId === actor.memberId ||
     canSeePostFile(actor.db, actor.memberId, fileId) ||
+    canSeeCommentFile(actor.db, actor.memberId, fileId) ||
+    canSeeMessageFile(actor.db, actor.memberId, fileId) ||
     canSeeChallengeFile(actor.db, actor, fileId) ||
     canSeeContentFile(actor.db, actor, fileId) ||
     canSeeSubmissionFile(actor.db, actor, fileId) ||

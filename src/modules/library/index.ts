@@ -79,8 +79,11 @@ export function libraryModule(rt: Runtime) {
       ...route("updateContent", TAG, "contentManager", {
         summary: "Update a library content",
         description:
-          "Changes title, description, visibility or files; switching a space's draft from PRIVATE to SHARED publishes it to the space. Absent fields stay.",
-        errors: ["400 `VALIDATION_FAILED` when a file id names no ready file"],
+          "Changes title, description, visibility or files, or moves the content (`nodeId`) into another folder of its own space (of the tenant library for a library content) where you could create it; switching a space's draft from PRIVATE to SHARED publishes it to the space. Absent fields stay.",
+        errors: [
+          "400 `VALIDATION_FAILED` when a file id names no ready file, or `nodeId` is not a folder you see of the content's own space",
+          "403 `FORBIDDEN` when you could not create a content in that folder (library:upload, ADMIN of its space)",
+        ],
       }),
       params: ContentParams,
       body: UpdateContentBody,

@@ -104,6 +104,14 @@ export const UpdateContentBody = t.Object({
   description: t.Optional(Description),
   visibility: t.Optional(VisibilitySchema),
   fileIds: t.Optional(FileIds),
+  nodeId: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 100,
+      error: "must be a folder id",
+      description: "Moves the content into this folder of the same space (or of the tenant library for a library content)",
+    }),
+  ),
 });
 export const ListContentsQuery = t.Object({
   nodeId: t.Optional(RefId),

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
-import { invalid } from "../../platform/http/errors";
+import { forbidden, invalid } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { libraryContentFiles, libraryContentShares, libraryContents, MEDIA_TYPES } from "../../schema/library";
 import { members } from "../../schema/members";
@@ -121,6 +121,7 @@ export function updateContent(rt: Runtime, actor: Actor, contentId: string, inpu
     const before = contentForManager(actor, contentId, undefined, tx);
     if (input.fileIds !== undefined) replaceFiles(tx, contentId, input.fileIds);
     const patch: Partial<typeof libraryContents.$inferInsert> = { updatedAt: now };
+    if (input.nodeId !== undefined) patch.nodeId = moveTarget(tx, actor, before, input.nodeId).id;
     if (input.title !== undefined) patch.title = input.title;
     if (input.description !== undefined) patch.description = input.description;
     if (input.visibility !== undefined) patch.visibility = input.visibility;
@@ -129,6 +130,20 @@ export function updateContent(rt: Runtime, actor: Actor, contentId: string, inpu
     contentWritten(tx, actor, before.visibility, after, now);
     return toDetail(rt, actor, tx, after);
   });
+}
+
+/**
+ * Where updateContent's `nodeId` moves a content (docs/rules/next-year.md#moving): a folder the
+ * caller could create it in (createContent's rules: library:upload, a folder they see (else 400),
+ * ADMIN of its space (else 403)) of the content's own space, or of the tenant library for a library
+ * content; a folder of another space is 400.
+ */
+function moveTarget(tx: Db, actor: Actor, content: ContentAccess, nodeId: string) {
+  const node = findVisibleNode(tx, actor, nodeId);
+  if (!node) throw invalid("nodeId", "must be a folder you can see");
+  if (node.spaceId !== content.spaceId) throw invalid("nodeId", "must be a folder of the content's own space (or of the tenant library)");
+  if (!actor.permissionSet.has("library:upload")) throw forbidden();
+  return nodeForContent(tx, actor, nodeId);
 }
 
 /**

@@ -1,36 +1,15 @@
-import { Value } from "@sinclair/typebox/value";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { indexMember } from "../../platform/db/registry";
 import { type Db, write } from "../../platform/db/types";
-import { Problem } from "../../platform/http/errors";
-import { fieldPath } from "../../platform/http/plugin";
 import type { Runtime } from "../../platform/runtime";
+import { firstRuleBroken, reasonOf } from "./bulk";
 import { loadMembers } from "./list";
 import { CreateMembersItem, type CreateMembersResult } from "./model";
 import { checkNewMember, insertIssued, issuedPassword, isUnique } from "./service";
 
 type Item = Static<typeof CreateMembersItem>;
 type Failure = { index: number; reason: string };
-
-/** `INVALID: <field> <message>` of the first rule the item breaks, or null. */
-function firstRuleBroken(item: unknown): string | null {
-  const e = Value.Errors(CreateMembersItem, item).First();
-  if (!e) return null;
-  const custom = (e.schema as { error?: unknown }).error;
-  const message = e.value === undefined ? "is required" : typeof custom === "string" ? custom : e.message;
-  return `INVALID: ${fieldPath(e.path) || "item"} ${message}`;
-}
-
-/** A refusal of createMember's path as a §13 reason; anything else is not the item's fault. */
-function reasonOf(e: unknown): string {
-  if (!(e instanceof Problem)) throw e;
-  if (e.status === 409) return "ALREADY_EXISTS";
-  if (e.status === 403) return "FORBIDDEN_ROLE";
-  const first = e.errors?.[0];
-  if (e.status === 400 && first) return `INVALID: ${first.field} ${first.message}`;
-  throw e;
-}
 
 /**
  * createMembers (DECISIONS §13): each item goes createMember's path (checks, hash, insert,
@@ -40,7 +19,7 @@ export async function createMembers(rt: Runtime, actor: Actor, items: unknown[],
   const failed: Failure[] = [];
   const checked: { index: number; input: Item; roleId: string }[] = [];
   for (const [index, raw] of items.entries()) {
-    const broken = firstRuleBroken(raw);
+    const broken = firstRuleBroken(CreateMembersItem, raw);
     if (broken) {
       failed.push({ index, reason: broken });
       continue;
@@ -49,7 +28,7 @@ export async function createMembers(rt: Runtime, actor: Actor, items: unknown[],
     try {
       checked.push({ index, input, roleId: checkNewMember(actor, input).id });
     } catch (e) {
-      failed.push({ index, reason: reasonOf(e) });
+      failed.push({ index, reason: reasonOf(e, "FORBIDDEN_ROLE") });
     }
   }
   const passwords = await Promise.all(checked.map((c) => issuedPassword(c.input.password)));

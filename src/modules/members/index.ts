@@ -4,7 +4,9 @@ import { route } from "../../platform/http/route";
 import { Id } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { createMembers } from "./bulk-create";
+import { updateMembers } from "./bulk-update";
 import { addMemberGuardian, listMemberGuardians, removeMemberGuardian } from "./guardians";
+import { handOverMember, listMemberOwnership } from "./handover";
 import { getMember, listMembers } from "./list";
 import {
   AddGuardianBody,
@@ -17,14 +19,19 @@ import {
   FieldValues,
   GuardianParams,
   Guardians,
+  HandOverBody,
+  HandOverResult,
   ListMembersQuery,
   Member,
+  MemberOwnership,
   MemberPage,
   ResetPasswordBody,
   ResetPasswordResult,
   SetFieldValuesBody,
   SetMemberRoleBody,
   UpdateMemberBody,
+  UpdateMembersBody,
+  UpdateMembersResult,
 } from "./model";
 import { setMemberRole } from "./role";
 import { createMember, deleteMembers, resetMemberPassword, setMemberFieldValues } from "./service";
@@ -88,6 +95,15 @@ export function membersModule(rt: Runtime) {
         response: { 201: CreateMembersResult },
       },
     )
+    .post("/members/bulk-update", ({ actor, body }) => updateMembers(rt, actor, body.members), {
+      ...route("updateMembers", "members", "permission:member:manage", {
+        summary: "Update up to 500 members in one call",
+        description:
+          "Each item alone, as updateMember, setMemberRole (when roleKey differs; needs member:manage-role and only roles whose permissions the caller holds) and field values would (fieldValues [{fieldId, value}] set those fields, null clears, the others stay). A refused item is reported under failed with the reason its single call would give and changes nothing; the others are applied. One transaction for the batch.",
+      }),
+      body: UpdateMembersBody,
+      response: { 200: UpdateMembersResult },
+    })
     .post("/members/bulk-delete", ({ actor, body }) => deleteMembers(rt, actor, body.userPkIds), {
       ...route("deleteMembers", "members", "permission:member:remove", {
         summary: "Delete members",
@@ -206,5 +222,23 @@ export function membersModule(rt: Runtime) {
       }),
       params: MemberParams,
       response: { 200: Guardians },
+    })
+    .post("/members/:userPkId/hand-over", ({ actor, params, body }) => handOverMember(actor, params.userPkId, body.toMemberId), {
+      ...route("handOverMember", "members", "permission:member:manage", {
+        summary: "Hand a leaving member's spaces and contents to a colleague",
+        description:
+          "Also needs tenant-settings:manage (403). Every space the member owns goes to toMemberId as transferSpaceOwnership would (the old owner stays ADMIN, or PARTICIPANT when inactive), and every content the member authored (tenant library and spaces) gets toMemberId as author. toMemberId: another active member (400); blocked in one of the spaces: 400, nothing moves. The member stays as they are: deactivate separately with updateMember.",
+      }),
+      params: MemberParams,
+      body: HandOverBody,
+      response: { 200: HandOverResult },
+    })
+    .get("/members/:userPkId/ownership", ({ actor, params }) => listMemberOwnership(actor, params.userPkId), {
+      ...route("listMemberOwnership", "members", "permission:member:read", {
+        summary: "What a member owns",
+        description: "The spaces the member owns and the contents they authored: what handOverMember would move.",
+      }),
+      params: MemberParams,
+      response: { 200: MemberOwnership },
     });
 }

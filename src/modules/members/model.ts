@@ -167,3 +167,60 @@ export const Guardians = t.Object({
     description: "Oldest link first; at most 4",
   }),
 });
+
+export const HandOverBody = t.Object({ toMemberId: Id });
+export const HandOverResult = t.Object({
+  spaces: t.Array(t.String(), { description: "The spaces whose ownership moved" }),
+  contents: t.Array(t.String(), { description: "The contents whose author changed" }),
+});
+export const MemberOwnership = t.Object({
+  spaces: t.Array(t.Object({ id: t.String(), name: t.String(), isActive: t.Boolean() }), { description: "Owned spaces, by name" }),
+  contents: t.Array(t.Object({ id: t.String(), title: t.String(), type: t.String(), spaceId: Nullable(t.String()) }), {
+    description: "Authored contents (tenant library: spaceId null), oldest first",
+  }),
+});
+
+/** A field value of the bulk operations: `value` goes to the column of the field's type (a DATE takes a date-time). */
+export const BulkFieldValue = t.Object({
+  fieldId: t.String({ minLength: 1, maxLength: 100 }),
+  value: Nullable(t.Union([t.String({ maxLength: 10000 }), t.Number()])),
+});
+const BulkFieldValues = t.Array(BulkFieldValue, { maxItems: 200, error: "must be at most 200 field values" });
+
+/** One item of updateMembers, checked per item (a broken item fails alone). */
+export const UpdateMembersItem = t.Object({
+  id: Id,
+  ...UpdateMemberBody.properties,
+  roleKey: t.Optional(RoleKey),
+  fieldValues: t.Optional(BulkFieldValues),
+});
+export const UpdateMembersBody = t.Object({
+  members: t.Array(
+    t.Object(
+      {
+        id: described("Required. The member's id."),
+        displayName: described("1..255 characters."),
+        email: described("E-mail address or null."),
+        userId: described("1..255 letters, digits, _ or -."),
+        externalMemberCode: described("Max 255, or null."),
+        affiliation: described("Max 255, or null."),
+        isActive: described("false deactivates (sessions end); true restores."),
+        roleKey: described("An existing role key, as setMemberRole (needs member:manage-role)."),
+        fieldValues: described("[{fieldId, value}]: set these member fields (null clears), the others stay."),
+      },
+      { description: "Each item alone as updateMember, setMemberRole and setMemberFieldValues would; a refused item goes to failed." },
+    ),
+    { minItems: 1, maxItems: 500, error: "must have 1..500 members" },
+  ),
+});
+export const UpdateMembersResult = t.Object({
+  updated: t.Array(t.Object({ index: Int(), member: Member })),
+  failed: t.Array(
+    t.Object({
+      index: Int(),
+      reason: t.String({
+        description: "NOT_FOUND, ALREADY_EXISTS, FORBIDDEN, INVALID_STATE, or INVALID: <field> <message> (the first broken rule).",
+      }),
+    }),
+  ),
+});

@@ -1,7 +1,7 @@
 import { and, count, eq } from "drizzle-orm";
 import { requirePermissionsHeld } from "../../platform/access";
 import type { Actor } from "../../platform/auth/actor";
-import { write } from "../../platform/db/types";
+import { type Db, write } from "../../platform/db/types";
 import { conflict, forbidden, invalid, notFound } from "../../platform/http/errors";
 import { members } from "../../schema/members";
 import { roles } from "../../schema/roles";
@@ -16,7 +16,13 @@ import { holdsOwnerRole, memberWithRole } from "./update";
  * request already has the new role.
  */
 export function setMemberRole(actor: Actor, id: string, roleKey: string, now = Date.now()) {
-  write(actor.db, (tx) => {
+  write(actor.db, (tx) => applyMemberRole(tx, actor, id, roleKey, now));
+  return loadMember(actor.handle.sqlite, id);
+}
+
+/** setMemberRole's checks and write in the caller's transaction. */
+export function applyMemberRole(tx: Db, actor: Actor, id: string, roleKey: string, now: number) {
+  {
     const role = roleByKey(tx, roleKey);
     if (!role) throw invalid("roleKey", "does not name an existing role");
     const target = memberWithRole(tx, id);
@@ -37,6 +43,5 @@ export function setMemberRole(actor: Actor, id: string, roleKey: string, now = D
       if (owners - (target.isActive ? 1 : 0) < 1) throw conflict("INVALID_STATE", "The last active owner keeps the owner role.");
     }
     tx.update(members).set({ roleId: role.id, updatedAt: now }).where(eq(members.id, id)).run();
-  });
-  return loadMember(actor.handle.sqlite, id);
+  }
 }

@@ -42,8 +42,17 @@ export const holdsOwnerRole = (r: { roleKey: string; isBuiltin: boolean }) => r.
  * 409. Deactivating the caller or an owner is 409; deactivation ends the member's sessions here.
  */
 export function updateMember(rt: Runtime, actor: Actor, id: string, input: Static<typeof UpdateMemberBody>, now = Date.now()) {
+  const change = write(actor.db, (tx) => applyMemberUpdate(tx, actor, id, input, now));
+  afterMemberUpdate(rt, actor, id, change, now);
+  return loadMember(actor.handle.sqlite, id);
+}
+
+export type MemberChange = ReturnType<typeof applyMemberUpdate>;
+
+/** updateMember's checks and write in the caller's transaction; afterMemberUpdate follows once it commits. */
+export function applyMemberUpdate(tx: Db, actor: Actor, id: string, input: Static<typeof UpdateMemberBody>, now: number) {
   const takesOver = input.email !== undefined || input.userId !== undefined || input.isActive !== undefined;
-  const change = write(actor.db, (tx) => {
+  {
     const row = memberWithRole(tx, id);
     if (!row) throw notFound();
     if (takesOver) checkNoEscalation(actor, id, row.permissions);
@@ -68,7 +77,11 @@ export function updateMember(rt: Runtime, actor: Actor, id: string, input: Stati
       .where(eq(members.id, id))
       .run();
     return { oldEmail: row.email, email, deactivated: input.isActive === false && row.isActive };
-  });
+  }
+}
+
+/** What follows a committed member update: the platform directory, and the sessions of a deactivated member. */
+export function afterMemberUpdate(rt: Runtime, actor: Actor, id: string, change: MemberChange, now: number) {
   if (change.oldEmail !== change.email) {
     // The directory follows at once: code sign-in and tenant lists find the member by its new e-mail.
     write(rt.platform.db, (tx) => {
@@ -83,5 +96,4 @@ export function updateMember(rt: Runtime, actor: Actor, id: string, input: Stati
     });
   }
   if (change.deactivated) revokeMemberSessions(rt, actor.tenantId, id, null, now);
-  return loadMember(actor.handle.sqlite, id);
 }

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
+import { markFormBody } from "../../platform/http/body";
 import { route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { pickLang, unsubscribePage } from "../hosted-pages/pages";
@@ -21,6 +22,9 @@ import { unsubscribe } from "./unsubscribe";
 
 const TAG = "notifications";
 
+/** RFC 8058: a mail client's one-click POST carries `List-Unsubscribe=One-Click` as a form (docs/rules/trust.md#json-bodies-only). */
+const UNSUBSCRIBE_PATH = /^\/api\/v1\/public\/notification-unsubscribe\/?$/;
+
 const STREAM = route("streamMyNotifications", TAG, "session", {
   summary: "Stream my notifications (Server-Sent Events)",
   description:
@@ -34,6 +38,9 @@ export function notificationsModule(rt: Runtime) {
   return (
     new Elysia({ name: "module.notifications" })
       .use(authPlugin(rt))
+      .onRequest(({ request }) => {
+        if (request.method === "POST" && UNSUBSCRIBE_PATH.test(new URL(request.url).pathname)) markFormBody(request);
+      })
       .get("/me/notifications", ({ actor, query }) => listMyNotifications(rt, actor, query), {
         ...route("listMyNotifications", TAG, "session", {
           summary: "List my notifications",

@@ -5,4 +5,5 @@ export const consoleUrl = {
   post: (spaceId: string, postId: string) => q({ space: spaceId, tab: "stream", post: postId }),
   content: (spaceId: string, contentId: string) => q({ space: spaceId, content: contentId }),
   space: (spaceId: string, tab: string) => q({ space: spaceId, tab }),
+  conversation: (spaceId: string, profileId: string) => q({ space: spaceId, tab: "messages", conversation: profileId }),
 };

@@ -5,7 +5,7 @@ import { and, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
 import { spaceMembers, spaces } from "../../schema/spaces";
 import { spaceAllowsDownload } from "../spaces/settings";
-import { type PostStatus, postFiles, posts } from "./tables";
+import { type PostStatus, postCommentFiles, postComments, postFiles, posts } from "./tables";
 
 /** A stored SCHEDULED post reads as PUBLISHED once its publish time has come (DECISIONS §9.3). */
 export function publishedSql(now: number): SQL {
@@ -60,6 +60,33 @@ export function canSeePostFile(db: Db, memberId: string, fileId: string, now = D
  * while the post's or its space's allowFileDownload is false; "gone" otherwise (404).
  */
 export function postFileDownload(db: Db, postId: string, fileId: string, readerId: string, now = Date.now()): "ok" | "forbidden" | "gone" {
+  const link = db
+    .select({ postId: postFiles.postId })
+    .from(postFiles)
+    .where(and(eq(postFiles.postId, postId), eq(postFiles.fileId, fileId)))
+    .get();
+  return link ? postDownloadRule(db, postId, readerId, now) : "gone";
+}
+
+/** The same rule for a URL emitted for `comment:<commentId>`: the comment still attaches the file, then its post's rule. */
+export function commentFileDownload(
+  db: Db,
+  commentId: string,
+  fileId: string,
+  readerId: string,
+  now = Date.now(),
+): "ok" | "forbidden" | "gone" {
+  const link = db
+    .select({ postId: postComments.postId })
+    .from(postCommentFiles)
+    .innerJoin(postComments, eq(postComments.id, postCommentFiles.commentId))
+    .where(and(eq(postCommentFiles.commentId, commentId), eq(postCommentFiles.fileId, fileId)))
+    .get();
+  return link ? postDownloadRule(db, link.postId, readerId, now) : "gone";
+}
+
+/** Whether the reader may download what a post (or a comment on it) attaches. */
+function postDownloadRule(db: Db, postId: string, readerId: string, now: number): "ok" | "forbidden" | "gone" {
   const row = db
     .select({
       status: posts.status,
@@ -68,16 +95,29 @@ export function postFileDownload(db: Db, postId: string, fileId: string, readerI
       spaceAllows: spaces.allowFileDownload,
       role: spaceMembers.role,
     })
-    .from(postFiles)
-    .innerJoin(posts, eq(posts.id, postFiles.postId))
+    .from(posts)
     .innerJoin(spaces, eq(spaces.id, posts.spaceId))
     .innerJoin(spaceMembers, and(eq(spaceMembers.spaceId, posts.spaceId), eq(spaceMembers.memberId, readerId)))
-    .where(and(eq(postFiles.postId, postId), eq(postFiles.fileId, fileId)))
+    .where(eq(posts.id, postId))
     .get();
   if (!row) return "gone";
   if (row.role === "ADMIN") return "ok";
   if (effectiveStatus(row, now) !== "PUBLISHED") return "gone";
   return row.allowFileDownload && spaceAllowsDownload(db, row.spaceAllows) ? "ok" : "forbidden";
+}
+
+/** Hook for getFile: the reader can see a post with a comment that attaches the file (as canSeePostFile). */
+export function canSeeCommentFile(db: Db, memberId: string, fileId: string, now = Date.now()): boolean {
+  const row = db
+    .select({ id: posts.id })
+    .from(postCommentFiles)
+    .innerJoin(postComments, eq(postComments.id, postCommentFiles.commentId))
+    .innerJoin(posts, eq(posts.id, postComments.postId))
+    .innerJoin(spaceMembers, and(eq(spaceMembers.spaceId, posts.spaceId), eq(spaceMembers.memberId, memberId)))
+    .where(and(eq(postCommentFiles.fileId, fileId), sql`(${spaceMembers.role} = 'ADMIN' OR ${publishedSql(now)})`))
+    .limit(1)
+    .get();
+  return row !== undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type Static, t } from "elysia";
-import { CursorQuery, DateTimeInput, Enum, Id, Int, NextCursor, Nullable, Timestamp } from "../../platform/http/schemas";
+import { Chars, CursorQuery, DateTimeInput, Enum, Id, Int, NextCursor, Nullable, QueryBool, Timestamp } from "../../platform/http/schemas";
 import { Attachment } from "../files/model";
 import { POST_STATUSES, POST_TYPES } from "./tables";
 
@@ -22,8 +22,13 @@ export const Post = t.Object({
   allowFileDownload: t.Boolean(),
   status: PostStatusSchema,
   publishAt: Timestamp,
+  /** The author's Member.id; null once that member is gone. */
+  authorId: Nullable(t.String()),
   authorName: Nullable(t.String()),
   attachments: t.Array(Attachment),
+  commentCount: Int(),
+  /** The comment marked as the answer of a QUESTION post. */
+  answeredCommentId: Nullable(t.String()),
   createdAt: Timestamp,
 });
 
@@ -93,7 +98,44 @@ export const ListPostsQuery = t.Object({
   spaceId: t.Optional(t.String({ minLength: 1, maxLength: 100, error: "must be a non-empty space id" })),
   status: t.Optional(PostStatusSchema),
   type: t.Optional(PostTypeSchema),
+  answered: t.Optional(QueryBool),
   ...CursorQuery,
 });
 
 export const PostPage = t.Object({ posts: t.Array(Post), total: Int(), nextCursor: NextCursor });
+
+export const CommentParams = t.Object({ postId: Id, commentId: Id });
+
+export const Comment = t.Object({
+  id: t.String(),
+  postId: t.String(),
+  /** The author's Member.id; null once that member is gone. */
+  authorId: Nullable(t.String()),
+  authorName: Nullable(t.String()),
+  body: t.String(),
+  attachments: t.Array(Attachment),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  /** This comment is the post's answer (markPostAnswer). */
+  isAnswer: t.Boolean(),
+});
+
+export const CommentPage = t.Object({ comments: t.Array(Comment), nextCursor: NextCursor });
+
+// docs/rules/community.md#comments: 1..5000 characters, at most 5 files.
+const CommentText = Chars(1, 5000);
+
+export const CreateCommentBody = t.Object({
+  body: CommentText,
+  fileIds: t.Optional(
+    t.Array(t.String({ minLength: 1, maxLength: 100, error: "must be a file id" }), { maxItems: 5, error: "must be at most 5 files" }),
+  ),
+});
+
+export const UpdateCommentBody = t.Object({ body: t.Optional(CommentText) });
+
+export const ListCommentsQuery = t.Object({ ...CursorQuery });
+
+export const MarkAnswerBody = t.Object({
+  commentId: t.Optional(Nullable(t.String({ minLength: 1, maxLength: 100, error: "must be a comment id or null" }))),
+});

@@ -1,4 +1,5 @@
-// Announcement posts of spaces: create (one space or many), list, read, update, delete.
+// Posts of spaces: create (one space or many), list, read, update, delete. ADMINs post anything;
+// participants post, edit and delete their own where the space allows it (docs/rules/community.md).
 import { and, asc, count, desc, eq, inArray, max, type SQL, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
@@ -11,17 +12,27 @@ import { type SpaceRole, spaceMembers, spaces } from "../../schema/spaces";
 import { attachmentOf, readyFilesByIds, requireAttachableFiles } from "../files/attachments";
 import { contains } from "../groups/lookup";
 import { cancelJobs } from "../notifications/schedule";
-import { canSeeSpace, requireSpaceAdmin, visibleSpace } from "../spaces/access";
+import { canSeeSpace, visibleSpace } from "../spaces/access";
+import { requireActive } from "../spaces/archived";
 import { effectiveAllowFileDownload, getSpaceDefaults } from "../spaces/settings";
 import { effectiveStatus, publishedSql, statusSql } from "./access";
+import { requireParticipantPostFields, requireParticipantWrite } from "./community";
 import type { CreatePostBody, CreatePostsInSpacesBody, ListPostsQuery, Post, PostInput, UpdatePostBody } from "./model";
 import { postWritten } from "./notify";
-import { type PostStatus, postFiles, posts } from "./tables";
+import { type PostStatus, postComments, postFiles, posts } from "./tables";
 
 type PostRecord = Static<typeof Post>;
 type PostRow = typeof posts.$inferSelect;
 /** A post row with what its record shows besides the row, and the reader's role in its space. */
-type PostView = { row: PostRow; spaceName: string; spaceAllowsDownload: boolean; authorName: string | null; callerRole: SpaceRole | null };
+export type PostView = {
+  row: PostRow;
+  spaceName: string;
+  spaceAllowsDownload: boolean;
+  spaceActive: boolean;
+  enabledMenus: string[];
+  authorName: string | null;
+  callerRole: SpaceRole | null;
+};
 
 const LIST_OP = "listPosts";
 const LINK_CHUNK = 2000;
@@ -34,6 +45,8 @@ function selectPosts(db: Db, actor: Actor) {
       row: posts,
       spaceName: spaces.name,
       spaceAllowsDownload: spaces.allowFileDownload,
+      spaceActive: spaces.isActive,
+      enabledMenus: spaces.enabledMenus,
       authorName: members.displayName,
       callerRole: spaceMembers.role,
     })
@@ -60,6 +73,17 @@ function toPosts(rt: Runtime, actor: Actor, db: Db, views: PostView[], now: numb
   );
   const byPost = new Map<string, string[]>();
   for (const l of links) byPost.set(l.postId, [...(byPost.get(l.postId) ?? []), l.fileId]);
+  const comments = new Map(
+    ids.length
+      ? db
+          .select({ postId: postComments.postId, n: count() })
+          .from(postComments)
+          .where(inArray(postComments.postId, ids))
+          .groupBy(postComments.postId)
+          .all()
+          .map((r) => [r.postId, r.n])
+      : [],
+  );
   const defaults = getSpaceDefaults(db);
   return views.map(({ row, spaceName, spaceAllowsDownload, authorName, callerRole }) => {
     // DECISIONS §9.2 downloadFileContent: no URL for non-ADMIN readers while downloads are off
@@ -85,15 +109,18 @@ function toPosts(rt: Runtime, actor: Actor, db: Db, views: PostView[], now: numb
       allowFileDownload: row.allowFileDownload,
       status: effectiveStatus(row, now),
       publishAt: isoRequired(row.publishAt),
+      authorId: row.authorMemberId,
       authorName,
       attachments,
+      commentCount: comments.get(row.id) ?? 0,
+      answeredCommentId: row.answeredCommentId,
       createdAt: isoRequired(row.createdAt),
     };
   });
 }
 
 /** The records of these posts, in the order given. */
-function postsByIds(rt: Runtime, actor: Actor, db: Db, ids: string[], now: number): PostRecord[] {
+export function postsByIds(rt: Runtime, actor: Actor, db: Db, ids: string[], now: number): PostRecord[] {
   if (ids.length === 0) return [];
   const views = selectPosts(db, actor).where(inArray(posts.id, ids)).all();
   const byId = new Map(views.map((v) => [v.row.id, v]));
@@ -111,7 +138,7 @@ function postsByIds(rt: Runtime, actor: Actor, db: Db, ids: string[], now: numbe
  * space, or it is not published and the caller is not ADMIN of its space (DECISIONS §4
  * Visibility). The caller's role decides the 403s that follow.
  */
-function findPost(actor: Actor, postId: string, db: Db, now: number): PostView {
+export function findPost(actor: Actor, postId: string, db: Db, now: number): PostView {
   const view = selectPosts(db, actor).where(eq(posts.id, postId)).get();
   if (!view) throw notFound();
   // DECISIONS §4 Post visibility: enrolled in its space (a public space shows its posts to nobody
@@ -121,9 +148,17 @@ function findPost(actor: Actor, postId: string, db: Db, now: number): PostView {
   return view;
 }
 
-function postForAdmin(actor: Actor, postId: string, db: Db, now: number): PostView {
+/**
+ * A post the caller may change: any post for an ADMIN of its space; for a participant, their own
+ * (docs/rules/community.md#participant-posts), which `fields` may refuse (403), and not while the
+ * space is archived (409). Anyone else: 403.
+ */
+function postForEditor(actor: Actor, postId: string, db: Db, now: number, fields: () => void = () => {}): PostView {
   const view = findPost(actor, postId, db, now);
-  if (view.callerRole !== "ADMIN") throw forbidden();
+  if (view.callerRole === "ADMIN") return view;
+  if (view.row.authorMemberId !== actor.memberId) throw forbidden();
+  fields();
+  requireActive({ isActive: view.spaceActive });
   return view;
 }
 
@@ -173,12 +208,16 @@ function insertPosts(tx: Db, actor: Actor, spaceIds: string[], input: PostInput,
   return rows.map((r) => r.id);
 }
 
-/** createPost: spaceAdmin of the body's space (404 when it cannot be seen, then 403). */
+/**
+ * createPost: an ADMIN of the body's space, or a participant where the space lets them
+ * (docs/rules/community.md#participant-posts); 404 when the space cannot be seen, then 403.
+ */
 export function createPost(rt: Runtime, actor: Actor, input: Static<typeof CreatePostBody>, now = Date.now()): PostRecord {
   return write(actor.db, (tx) => {
     const fileIds = input.fileIds ?? [];
     requireAttachableFiles(tx, actor, fileIds, new Set());
-    requireSpaceAdmin(actor, input.spaceId, tx);
+    const space = visibleSpace(actor, input.spaceId, tx);
+    if (space.callerRole !== "ADMIN") requireParticipantWrite(rt, actor, space, () => requireParticipantPostFields(input, false));
     const ids = insertPosts(tx, actor, [input.spaceId], input, fileIds, now);
     return postsByIds(rt, actor, tx, ids, now)[0] as PostRecord;
   });
@@ -253,7 +292,7 @@ export function updatePost(rt: Runtime, actor: Actor, postId: string, input: Sta
       const kept = tx.select({ fileId: postFiles.fileId }).from(postFiles).where(eq(postFiles.postId, postId)).all();
       requireAttachableFiles(tx, actor, input.fileIds, new Set(kept.map((k) => k.fileId)));
     }
-    const { row } = postForAdmin(actor, postId, tx, now);
+    const { row } = postForEditor(actor, postId, tx, now, () => requireParticipantPostFields(input, true));
     if (input.fileIds !== undefined) {
       tx.delete(postFiles).where(eq(postFiles.postId, postId)).run();
       if (input.fileIds.length) {
@@ -266,16 +305,18 @@ export function updatePost(rt: Runtime, actor: Actor, postId: string, input: Sta
     for (const key of ["title", "content", "type", "tags", "isEmergency", "isPinned", "allowFileDownload"] as const) {
       if (input[key] !== undefined) Object.assign(patch, { [key]: input[key] });
     }
+    // Only a QUESTION keeps an answer (docs/rules/community.md#answered-questions).
+    if (input.type !== undefined && input.type !== "QUESTION") Object.assign(patch, { answeredCommentId: null, isAnswered: false });
     const updated = tx.update(posts).set(patch).where(eq(posts.id, postId)).returning().get();
     if (updated) postWritten(tx, actor, updated, now);
     return postsByIds(rt, actor, tx, [postId], now)[0] as PostRecord;
   });
 }
 
-/** Hard delete (DECISIONS §9.2); the attachment links go by cascade, the files stay. */
+/** Hard delete (DECISIONS §9.2) by an ADMIN or the author; comments and attachment links go by cascade, the files stay. */
 export function deletePost(actor: Actor, postId: string, now = Date.now()): void {
   write(actor.db, (tx) => {
-    postForAdmin(actor, postId, tx, now);
+    postForEditor(actor, postId, tx, now);
     tx.delete(posts).where(eq(posts.id, postId)).run();
     cancelJobs(tx, postId);
   });
@@ -294,15 +335,23 @@ const isPosition = (v: unknown): v is Position =>
  * Pinned first, then newest publishAt, on (is_pinned, publish_at, id). Only the posts the caller
  * may read: in spaces where it is enrolled, and published unless it is ADMIN there. A spaceId the
  * caller cannot see is 404; `search` is a case-insensitive substring of title or content.
+ * `answered` lists QUESTION posts with or without an answer (docs/rules/community.md#answered-questions).
  */
 export function listPosts(rt: Runtime, actor: Actor, q: Static<typeof ListPostsQuery>, now = Date.now()) {
-  const filters = { search: q.search ?? null, spaceId: q.spaceId ?? null, status: q.status ?? null, type: q.type ?? null };
+  const filters = {
+    search: q.search ?? null,
+    spaceId: q.spaceId ?? null,
+    status: q.status ?? null,
+    type: q.type ?? null,
+    answered: q.answered ?? null,
+  };
   const after = rt.cursors.decode<unknown>(LIST_OP, filters, q.cursor);
   if (after !== null && !isPosition(after)) throw invalid("cursor", "is not a valid cursor for this list", "query");
   if (q.spaceId !== undefined) visibleSpace(actor, q.spaceId);
   const conds: SQL[] = [];
   if (q.spaceId !== undefined) conds.push(eq(posts.spaceId, q.spaceId));
   if (q.type !== undefined) conds.push(eq(posts.type, q.type));
+  if (q.answered !== undefined) conds.push(eq(posts.type, "QUESTION"), eq(posts.isAnswered, q.answered === "true"));
   if (q.status !== undefined) conds.push(statusSql(q.status, now));
   if (q.search !== undefined) conds.push(sql`(${contains(posts.title, q.search)} OR ${contains(posts.content, q.search)})`);
   const readable = sql`(${spaceMembers.role} = 'ADMIN' OR ${publishedSql(now)})`;

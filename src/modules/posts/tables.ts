@@ -32,6 +32,10 @@ export const posts = sqliteTable(
     publishAt: integer("publish_at").notNull(),
     /** Null once the author's member record is gone; authorName is then null. */
     authorMemberId: text("author_member_id").references(() => members.id, { onDelete: "set null" }),
+    /** The comment marked as the answer of a QUESTION post (docs/rules/community.md#answered-questions). */
+    answeredCommentId: text("answered_comment_id"),
+    /** answered_comment_id IS NOT NULL, kept with it: the `answered` filter walks an index on it. */
+    isAnswered: integer("is_answered", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -44,6 +48,9 @@ export const posts = sqliteTable(
     index("posts_status_idx").on(t.status, t.publishAt),
     index("posts_space_status_idx").on(t.spaceId, t.status, t.publishAt),
     index("posts_author_idx").on(t.authorMemberId),
+    // listPosts?type=QUESTION&answered=…, with and without a space.
+    index("posts_answered_list_idx").on(t.type, t.isAnswered, t.isPinned, t.publishAt, t.id),
+    index("posts_space_answered_list_idx").on(t.spaceId, t.type, t.isAnswered, t.isPinned, t.publishAt, t.id),
   ],
 );
 
@@ -58,4 +65,36 @@ export const postFiles = sqliteTable(
     position: integer("position").notNull(),
   },
   (t) => [primaryKey({ columns: [t.postId, t.fileId] }), index("post_files_file_idx").on(t.fileId)],
+);
+
+/**
+ * Comments on posts (docs/rules/community.md#comments), oldest first on (post_id, created_at, id);
+ * they go with their post. The author's member going keeps the comment without an author.
+ */
+export const postComments = sqliteTable(
+  "post_comments",
+  {
+    id: text("id").primaryKey(),
+    postId: text("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    authorMemberId: text("author_member_id").references(() => members.id, { onDelete: "set null" }),
+    body: text("body").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("post_comments_list_idx").on(t.postId, t.createdAt, t.id), index("post_comments_author_idx").on(t.authorMemberId)],
+);
+
+/** The files a comment attaches, in the order sent; links go with the comment. */
+export const postCommentFiles = sqliteTable(
+  "post_comment_files",
+  {
+    commentId: text("comment_id")
+      .notNull()
+      .references(() => postComments.id, { onDelete: "cascade" }),
+    fileId: text("file_id").notNull(),
+    position: integer("position").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.commentId, t.fileId] }), index("post_comment_files_file_idx").on(t.fileId)],
 );

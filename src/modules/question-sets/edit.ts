@@ -69,3 +69,11 @@ export const windowOf = (cfg: { opensAt: number | null; closesAt: number | null 
   opensAt: iso(cfg.opensAt),
   closesAt: iso(cfg.closesAt),
 });
+
+/**
+ * A copy of a question set for another content (docs/rules/next-year.md#copies): every question and
+ * option gets a fresh id, so answers to the copy never mix with the original's; files stay the same.
+ */
+export function freshQuestionIds<Q extends { id: string; options: { id: string }[] }>(questions: Q[]): Q[] {
+  return questions.map((q) => ({ ...q, id: Bun.randomUUIDv7(), options: q.options.map((o) => ({ ...o, id: Bun.randomUUIDv7() })) }));
+}

@@ -1,11 +1,11 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Actor } from "../../platform/auth/actor";
-import { write } from "../../platform/db/types";
+import { type Db, write } from "../../platform/db/types";
 import { forbidden, invalid } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { members } from "../../schema/members";
-import { spaceMembers } from "../../schema/spaces";
-import { TAKEOVER_PERMISSION, visibleSpace } from "./access";
+import { spaceMembers, spaces } from "../../schema/spaces";
+import { type SpaceRow, TAKEOVER_PERMISSION, visibleSpace } from "./access";
 import { enrol, enrolmentOf, isBlocked, recordEnrolment } from "./members";
 import { spaceRecord } from "./service";
 
@@ -31,26 +31,62 @@ export function transferSpaceOwnership(rt: Runtime, actor: Actor, spaceId: strin
     const target = tx.select({ isActive: members.isActive }).from(members).where(eq(members.id, memberId)).get();
     if (!target?.isActive) throw invalid("memberId", "is not an active member of this tenant");
     if (isBlocked(tx, spaceId, memberId)) throw invalid("memberId", "is blocked in this space; unblock the member first");
-    if (owner?.memberId === memberId) return spaceRecord(tx, { rt, actor }, space);
-    if (owner) {
-      const stillActive = tx.select({ isActive: members.isActive }).from(members).where(eq(members.id, owner.memberId)).get()?.isActive;
-      const role = stillActive ? "ADMIN" : "PARTICIPANT";
-      tx.update(spaceMembers)
-        .set({ isOwner: false, role })
-        .where(and(eq(spaceMembers.spaceId, spaceId), eq(spaceMembers.memberId, owner.memberId)))
-        .run();
-      if (role !== owner.role) recordEnrolment(tx, space, [{ memberId: owner.memberId, role }], "ROLE_CHANGED", now);
-    }
-    const enrolment = enrolmentOf(tx, spaceId, memberId);
-    if (enrolment) {
-      tx.update(spaceMembers)
-        .set({ isOwner: true, role: "ADMIN" })
-        .where(and(eq(spaceMembers.spaceId, spaceId), eq(spaceMembers.memberId, memberId)))
-        .run();
-      if (enrolment.role !== "ADMIN") recordEnrolment(tx, space, [{ memberId, role: "ADMIN" }], "ROLE_CHANGED", now);
-    } else {
-      enrol(tx, space, [memberId], "ADMIN", now, true);
-    }
+    moveOwnership(tx, space, owner, memberId, now);
     return spaceRecord(tx, { rt, actor }, space);
   });
+}
+
+type Owner = ReturnType<typeof ownerOf>;
+
+/** The move itself (checks done): the new owner becomes ADMIN with isOwner; the old one stays ADMIN, or PARTICIPANT when inactive. */
+function moveOwnership(tx: Db, space: SpaceRow, owner: Owner, memberId: string, now: number) {
+  if (owner?.memberId === memberId) return;
+  if (owner) {
+    const stillActive = tx.select({ isActive: members.isActive }).from(members).where(eq(members.id, owner.memberId)).get()?.isActive;
+    const role = stillActive ? "ADMIN" : "PARTICIPANT";
+    tx.update(spaceMembers)
+      .set({ isOwner: false, role })
+      .where(and(eq(spaceMembers.spaceId, space.id), eq(spaceMembers.memberId, owner.memberId)))
+      .run();
+    if (role !== owner.role) recordEnrolment(tx, space, [{ memberId: owner.memberId, role }], "ROLE_CHANGED", now);
+  }
+  const enrolment = enrolmentOf(tx, space.id, memberId);
+  if (enrolment) {
+    tx.update(spaceMembers)
+      .set({ isOwner: true, role: "ADMIN" })
+      .where(and(eq(spaceMembers.spaceId, space.id), eq(spaceMembers.memberId, memberId)))
+      .run();
+    if (enrolment.role !== "ADMIN") recordEnrolment(tx, space, [{ memberId, role: "ADMIN" }], "ROLE_CHANGED", now);
+  } else {
+    enrol(tx, space, [memberId], "ADMIN", now, true);
+  }
+}
+
+/** The spaces a member owns, by name (listMemberOwnership). */
+export function ownedSpaces(db: Db, memberId: string) {
+  return db
+    .select({ id: spaces.id, name: spaces.name, isActive: spaces.isActive })
+    .from(spaceMembers)
+    .innerJoin(spaces, eq(spaces.id, spaceMembers.spaceId))
+    .where(and(eq(spaceMembers.memberId, memberId), eq(spaceMembers.isOwner, true)))
+    .orderBy(asc(spaces.name), asc(spaces.id))
+    .all();
+}
+
+/**
+ * handOverMember's spaces (docs/rules/members.md#hand-over): every space `fromId` owns goes to
+ * `toId` as transferSpaceOwnership would, in the caller's transaction. A space where `toId` is
+ * blocked refuses the whole hand-over (400 naming toMemberId). Returns the space ids.
+ */
+export function handOverSpaces(tx: Db, fromId: string, toId: string, now: number): string[] {
+  const owned = tx
+    .select()
+    .from(spaces)
+    .where(sql`${spaces.id} IN (SELECT space_id FROM space_members WHERE member_id = ${fromId} AND is_owner = 1)`)
+    .all();
+  for (const space of owned) {
+    if (isBlocked(tx, space.id, toId)) throw invalid("toMemberId", "is blocked in a space the member owns; unblock first");
+    moveOwnership(tx, space, ownerOf(tx, space.id), toId, now);
+  }
+  return owned.map((o) => o.id);
 }

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
+import { markFormBody } from "../../platform/http/body";
 import { rateLimitPlugin } from "../../platform/http/rate-limit";
 import { type RouteDoc, route } from "../../platform/http/route";
 import { Enum } from "../../platform/http/schemas";
@@ -20,10 +21,16 @@ export {
 
 const MANAGE = "permission:tenant-settings:manage" as const;
 
+/** The SAML ACS is the one form endpoint (docs/rules/trust.md#json-bodies-only): the IdP's page posts it. */
+const ACS_PATH = /^\/api\/v1\/public\/tenants\/[^/]+\/saml\/acs\/?$/;
+
 export function ssoModule(rt: Runtime) {
   return new Elysia({ name: "module.sso" })
     .use(authPlugin(rt))
     .use(rateLimitPlugin(rt))
+    .onRequest(({ request }) => {
+      if (request.method === "POST" && ACS_PATH.test(new URL(request.url).pathname)) markFormBody(request);
+    })
     .get("/sso-settings", ({ actor }) => getSsoSettings(rt, actor.db, actor.tenantKey), {
       ...route("getSsoSettings", "sso", MANAGE, {
         summary: "Get the single sign-on settings",

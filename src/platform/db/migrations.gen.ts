@@ -15,6 +15,7 @@ import tenant5 from "../../../drizzle/tenant/0005_melodic_nicolaos.sql" with { t
 import tenant6 from "../../../drizzle/tenant/0006_unusual_the_anarchist.sql" with { type: "text" };
 import tenant7 from "../../../drizzle/tenant/0007_flimsy_lord_hawal.sql" with { type: "text" };
 import tenant8 from "../../../drizzle/tenant/0008_shocking_cerebro.sql" with { type: "text" };
+import tenant9 from "../../../drizzle/tenant/0009_small_hannibal_king.sql" with { type: "text" };
 
 export const platformMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795432067584, sql: platform0 },
@@ -33,4 +34,5 @@ export const tenantMigrations: EmbeddedMigration[] = [
   { tag: "0006_unusual_the_anarchist", when: 1795754894885, sql: tenant6 },
   { tag: "0007_flimsy_lord_hawal", when: 1795757427455, sql: tenant7 },
   { tag: "0008_shocking_cerebro", when: 1795758094672, sql: tenant8 },
+  { tag: "0009_small_hannibal_king", when: 1795759331666, sql: tenant9 },
 ];

@@ -12,6 +12,18 @@ export function markStreamedBody(request: Request) {
 
 export const isStreamedBody = (request: Request) => streamed.has(request);
 
+const formBodies = new WeakSet<Request>();
+
+/**
+ * The one route that takes a browser form (the SAML ACS) marks the request in onRequest; every other
+ * body must be JSON (docs/rules/trust.md#json-bodies-only).
+ */
+export function markFormBody(request: Request) {
+  formBodies.add(request);
+}
+
+export const acceptsFormBody = (request: Request) => formBodies.has(request);
+
 const refused = new WeakMap<Request, Problem>();
 
 /**

@@ -33,6 +33,8 @@ export const serverBusy = (retryAfterSeconds: number) =>
     "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });
 export const invalidJsonProblem = () => new Problem(400, "INVALID_JSON", "The request body is not valid JSON.");
+export const unsupportedMediaType = () =>
+  new Problem(415, "UNSUPPORTED_MEDIA_TYPE", "The request body must be JSON (Content-Type: application/json).");
 export const payloadTooLarge = () => new Problem(413, "PAYLOAD_TOO_LARGE", "The request body is larger than 4 MiB.");
 
 const titles: Record<number, string> = {
@@ -42,6 +44,7 @@ const titles: Record<number, string> = {
   404: "Not Found",
   409: "Conflict",
   413: "Content Too Large",
+  415: "Unsupported Media Type",
   429: "Too Many Requests",
   500: "Internal Server Error",
   503: "Service Unavailable",

@@ -6,6 +6,7 @@ import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { tenantCount } from "../db/registry";
 import { outboxPending } from "../mail/mailer";
 import type { Runtime } from "../runtime";
+import { clientAddress, inRanges } from "./client-address";
 import { notFound, unauthenticated } from "./errors";
 import type { ResponseObserver } from "./plugin";
 
@@ -113,6 +114,17 @@ function createRegistry(rt: Runtime) {
 }
 
 /**
+ * A loopback client by the address after LEARNSPACE_TRUSTED_PROXIES (docs/rules/trust.md#metrics):
+ * the proxy's own loopback peer address never counts, so a request relayed by nginx is not local.
+ */
+function fromLoopback(rt: Runtime, request: Request, server: Parameters<typeof clientAddress>[2]) {
+  const peer = server?.requestIP(request)?.address ?? "";
+  const client = clientAddress(rt.config, request, server);
+  const relayed = rt.config.trustedProxies.length > 0 && inRanges(peer, rt.config.trustedProxies);
+  return LOOPBACK.test(client) && !(relayed && client === peer);
+}
+
+/**
  * GET /metrics (Prometheus text) and the observer that feeds the per-request series (given to
  * httpPlugin, which already times every request). With LEARNSPACE_METRICS_TOKEN set the bearer
  * token is needed; unset, only loopback clients see it and others get 404.
@@ -125,7 +137,7 @@ export function createMetrics(rt: Runtime) {
       const token = rt.config.metricsToken;
       if (token) {
         if (!sameSecret(request.headers.get("authorization") ?? "", `Bearer ${token}`)) throw unauthenticated();
-      } else if (!LOOPBACK.test(server?.requestIP(request)?.address ?? "")) {
+      } else if (!fromLoopback(rt, request, server)) {
         throw notFound();
       }
       return new Response(await registry.metrics(), { headers: { "content-type": registry.contentType } });

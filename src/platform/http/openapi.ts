@@ -26,6 +26,7 @@ const ERROR_STATUSES: Record<string, string> = {
   "404": "Not found or not visible",
   "409": "Conflicts with the current state",
   "413": "Body larger than 4 MiB",
+  "415": "The body is not JSON (UNSUPPORTED_MEDIA_TYPE); only the SAML ACS takes a form",
   "429": "Too many requests",
   "500": "Internal error",
   "503": "Busy (SERVER_BUSY: the password-hashing queue is full); retry after Retry-After",

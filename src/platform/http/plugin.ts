@@ -5,9 +5,9 @@ import { Elysia, ValidationError } from "elysia";
 import { releaseActor } from "../auth/context";
 import { settled } from "../db/group-commit";
 import type { Runtime } from "../runtime";
-import { bodyProblem, isStreamedBody, parseJsonBody, readLimited, refuseBadText } from "./body";
+import { acceptsFormBody, bodyProblem, isStreamedBody, parseJsonBody, readLimited, refuseBadText } from "./body";
 import { clientAddress } from "./client-address";
-import { type FieldError, invalidJsonProblem, Problem, problemBody, problemResponse } from "./errors";
+import { type FieldError, invalidJsonProblem, Problem, problemBody, problemResponse, unsupportedMediaType } from "./errors";
 import { enterRequest } from "./request-context";
 
 const started = new WeakMap<Request, { id: string; at: number; client: string }>();
@@ -197,14 +197,14 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: 
         const type = contentType?.split(";")[0]?.trim().toLowerCase();
         const text = await readLimited(request);
         if (type === "application/json" || type?.endsWith("+json")) return parseJsonBody(request, text);
-        if (type === "application/x-www-form-urlencoded") {
+        if (type === "application/x-www-form-urlencoded" && acceptsFormBody(request)) {
           const form = Object.fromEntries(new URLSearchParams(text));
           return refuseBadText(request, form) ? {} : form;
         }
         // No body at all reads as an empty object, whatever the declared type.
         if (text === "") return {};
-        // Any other type is read under the same limit and handed to validation as text.
-        return text;
+        // A form or text body could come from a cross-site form (docs/rules/trust.md#json-bodies-only).
+        throw unsupportedMediaType();
       })
       // Group commit: an answer leaves only once the writes made before it are durable.
       .onAfterHandle({ as: "global" }, async () => {

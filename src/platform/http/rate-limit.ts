@@ -64,3 +64,21 @@ export function rateLimitPlugin(rt: Runtime) {
     }),
   });
 }
+
+const memberLimiters = new WeakMap<Runtime, RateLimiter>();
+
+/**
+ * The per-member limit on what members write for each other (comments, messages, participant
+ * posts; `LEARNSPACE_COMMUNITY_RATE_LIMIT` a minute): counts one write of the member and answers
+ * 429 RATE_LIMITED with Retry-After when over. Called after the access and state checks (a refused
+ * write costs nothing).
+ */
+export function limitMemberWrites(rt: Runtime, who: { tenantId: string; memberId: string }, now = Date.now()): void {
+  let l = memberLimiters.get(rt);
+  if (!l) {
+    l = createRateLimiter(rt.config.communityRateLimit);
+    memberLimiters.set(rt, l);
+  }
+  const wait = l.hit(`${who.tenantId}:${who.memberId}`, now);
+  if (wait > 0) throw tooMany("RATE_LIMITED", "Too many messages and comments in a minute; try again later.", wait);
+}

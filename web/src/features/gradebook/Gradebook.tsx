@@ -1,4 +1,5 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
@@ -10,15 +11,18 @@ type Book = paths["/api/v1/spaces/{spaceId}/gradebook"]["get"]["responses"]["200
 /** The space gradebook: a row per participant, a column per graded content; the same as CSV (Accept: text/csv). */
 export default function Gradebook({ spaceId }: { spaceId: string }) {
   const { t } = useI18n();
+  const [inactive, setInactive] = useState(false);
+  const includeInactive = inactive ? ("true" as const) : undefined;
   const book = useQuery({
-    queryKey: ["gradebook", spaceId],
+    queryKey: ["gradebook", spaceId, inactive],
     // The operation also answers text/csv; the JSON shape is the one asked for here.
-    queryFn: () => ok(api.GET("/api/v1/spaces/{spaceId}/gradebook", { params: { path: { spaceId } } })) as Promise<Book>,
+    queryFn: () =>
+      ok(api.GET("/api/v1/spaces/{spaceId}/gradebook", { params: { path: { spaceId }, query: { includeInactive } } })) as Promise<Book>,
   });
   const csv = useMutation({
     mutationFn: async () => {
       const { data, response } = await api.GET("/api/v1/spaces/{spaceId}/gradebook", {
-        params: { path: { spaceId } },
+        params: { path: { spaceId }, query: { includeInactive } },
         headers: { accept: "text/csv" },
         parseAs: "blob",
       });
@@ -36,7 +40,10 @@ export default function Gradebook({ spaceId }: { spaceId: string }) {
       <p>
         <button type="button" onClick={() => csv.mutate()}>
           {t("grades.downloadCsv")}
-        </button>
+        </button>{" "}
+        <label>
+          <input type="checkbox" checked={inactive} onChange={(e) => setInactive(e.target.checked)} /> {t("grades.showInactive")}
+        </label>
       </p>
       <FormError error={csv.error} fields={[]} />
       <GradeTable columns={book.data.columns} rows={book.data.rows} />

@@ -86,8 +86,9 @@ function Folder({ spaceId, node, tree, admin }: { spaceId: string; node: Node; t
   });
   const [type, setType] = useState<(typeof NEW_TYPES)[number]>("QUIZ");
   const [name, setName] = useState("");
+  // New classwork starts as a draft the students cannot see; "Assign" on its page shares it (docs/rules/console.md#drafts).
   const create = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/library/contents", { body: { type, title: name, nodeId, visibility: "SHARED" } })),
+    mutationFn: () => ok(api.POST("/api/v1/library/contents", { body: { type, title: name, nodeId, visibility: "PRIVATE" } })),
     onSuccess: (c) => navigate(spacePath(spaceId, c.id)),
   });
   const Heading = node.depth === 0 ? "h2" : "h3";

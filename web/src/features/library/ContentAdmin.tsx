@@ -29,9 +29,25 @@ export default function ContentAdmin({ content, back }: { content: Detail; back:
       navigate(back);
     },
   });
+  const assign = useMutation({
+    mutationFn: () =>
+      ok(
+        api.PATCH("/api/v1/library/contents/{contentId}", {
+          params: { path: { contentId: content.id } },
+          body: { visibility: "SHARED" },
+        }),
+      ),
+    onSuccess: updated,
+  });
   return (
     <div className="inline">
       <span className="badge">{t(`library.visibility.${content.visibility}`)}</span>
+      {content.visibility === "PRIVATE" && (
+        <button type="button" className="small primary" disabled={assign.isPending} onClick={() => assign.mutate()}>
+          {t("library.assign")}
+        </button>
+      )}
+      <FormError error={assign.error} fields={[]} />
       {content.shares.length > 0 && <small className="muted">{t("library.sharedWithN", { n: content.shares.length })}</small>}
       <button type="button" className="small" onClick={() => setOpen("details")}>
         {t("library.editDetails")}

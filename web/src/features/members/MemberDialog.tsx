@@ -232,11 +232,19 @@ export function MemberDialog({ id, onClose }: { id: string; onClose: () => void 
                 type="button"
                 className={member.data.isActive ? "danger" : undefined}
                 disabled={setActive.isPending}
-                onClick={() => setActive.mutate(!member.data.isActive)}
+                onClick={() => {
+                  const name = member.data.displayName;
+                  if (!member.data.isActive || window.confirm(t("members.deactivateConfirm", { name })))
+                    setActive.mutate(!member.data.isActive);
+                }}
               >
                 {member.data.isActive ? t("members.deactivate") : t("members.reactivate")}
               </button>
-              <button type="button" onClick={() => reset.mutate()} disabled={reset.isPending}>
+              <button
+                type="button"
+                onClick={() => window.confirm(t("members.resetConfirm", { name: member.data.displayName })) && reset.mutate()}
+                disabled={reset.isPending}
+              >
                 {t("members.resetPassword")}
               </button>
               <FormError error={reset.error} fields={[]} />
