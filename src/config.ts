@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
+import { parseS3Url } from "./platform/files/s3-url";
 
 /** Every setting of the server, from flags first, then env, then defaults (DECISIONS §0). */
 export type Config = {
@@ -34,6 +35,8 @@ export type Config = {
   metricsToken: string | null;
   /** GET /metrics and the per-request series; LEARNSPACE_METRICS=0 turns both off. */
   metrics: boolean;
+  /** Where stored files live: an s3:// URL, or null for `<dataDir>/files` (docs/rules/storage.md#s3-urls). */
+  storageUrl: string | null;
   /** Who may create a tenant by signUp (docs/rules/trust.md#who-may-create-a-tenant). */
   tenantSignup: "first" | "open" | "closed";
   /** Hosts and CIDR blocks a server-side fetch may reach although private (docs/rules/trust.md#server-side-fetches). */
@@ -141,6 +144,15 @@ const isOrigin = (s: string) => {
   }
 };
 
+function s3Url(raw: string): Parsed {
+  try {
+    parseS3Url(raw, {});
+    return ok(raw);
+  } catch (e) {
+    return fail(`an s3://bucket?endpoint=…&region=… URL (${(e as Error).message})`);
+  }
+}
+
 /** One row per setting: where it comes from, what it must be, its default. */
 const SETTINGS: Setting[] = [
   { key: "port", flag: "port", env: "LEARNSPACE_PORT", parse: integer(0, 65535), fallback: 3000 },
@@ -177,6 +189,7 @@ const SETTINGS: Setting[] = [
   { key: "backupKeep", env: "LEARNSPACE_BACKUP_KEEP", parse: integer(1), fallback: 7 },
   { key: "metricsToken", env: "LEARNSPACE_METRICS_TOKEN", secret: true, parse: ok, fallback: null },
   { key: "metrics", env: "LEARNSPACE_METRICS", parse: flagValue, fallback: true },
+  { key: "storageUrl", env: "LEARNSPACE_STORAGE_URL", parse: s3Url, fallback: null },
   {
     key: "tenantSignup",
     env: "LEARNSPACE_TENANT_SIGNUP",

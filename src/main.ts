@@ -7,6 +7,7 @@ import { reindex } from "./cli/reindex";
 import { RESTORE_USAGE, restoreCommand } from "./cli/restore";
 import { serveCommand } from "./cli/serve";
 import { CommandError } from "./cli/snapshot";
+import { STORAGE_USAGE, storageCommand } from "./cli/storage";
 import { TENANT_USAGE, tenantCommand } from "./cli/tenant";
 import { versionCommand } from "./cli/version";
 import { ConfigError, loadConfig } from "./config";
@@ -23,6 +24,8 @@ Usage:
   ${BACKUP_USAGE.padEnd(61)}online, consistent backup into DIR/learnspace-<UTC>/
   ${RESTORE_USAGE.padEnd(61)}verify, then restore into an empty data dir
   learnspace doctor [--data-dir DIR]                           check every file, the directory and the stored files (exit 1 on a problem)
+  ${STORAGE_USAGE}
+                                                               copy every stored file to another store, verified by sha256 (resumable)
   learnspace version                                           the binary's version and the schema versions it knows
   learnspace platform-terms list|create|update|set-current …  manage the platform terms (see below)
   learnspace tenant list|export|import|delete …               move and remove tenants (see below)
@@ -34,7 +37,9 @@ LEARNSPACE_SMTP_URL, LEARNSPACE_SECRET, LEARNSPACE_IP_RATE_LIMIT, LEARNSPACE_MEM
 LEARNSPACE_SIGNIN_QUEUE, LEARNSPACE_TENANT_HANDLES,
 LEARNSPACE_BACKUP_DIR, LEARNSPACE_BACKUP_EVERY (24h; 30m, 6h …), LEARNSPACE_BACKUP_KEEP (7),
 LEARNSPACE_METRICS_TOKEN (unset: /metrics for loopback clients only), LEARNSPACE_METRICS=0 (off),
-LEARNSPACE_TRUSTED_PROXIES, LEARNSPACE_CORS_ORIGINS, LEARNSPACE_REQUEST_TIMEOUT, LEARNSPACE_SOCIAL_A_*/_B_*.
+LEARNSPACE_TRUSTED_PROXIES, LEARNSPACE_CORS_ORIGINS, LEARNSPACE_REQUEST_TIMEOUT, LEARNSPACE_SOCIAL_A_*/_B_*,
+LEARNSPACE_STORAGE_URL (unset: DIR/files; s3://BUCKET[/PREFIX]?endpoint=URL&region=R, credentials from
+AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or S3_ACCESS_KEY_ID/S3_SECRET_ACCESS_KEY).
 A bad setting stops the command with one line naming it and exit code 2.
 
 ${TENANT_USAGE}
@@ -42,7 +47,7 @@ ${TENANT_USAGE}
 ${PLATFORM_TERMS_USAGE}`;
 
 /** Commands with options of their own: only their unknown flags are left to them, not refused. */
-const OWN_OPTIONS = new Set(["platform-terms", "backup", "restore", "tenant"]);
+const OWN_OPTIONS = new Set(["platform-terms", "backup", "restore", "tenant", "storage"]);
 
 async function run(command: string, args: string[]): Promise<number | null> {
   const config = loadConfig(args, process.env, {}, !OWN_OPTIONS.has(command));
@@ -70,6 +75,8 @@ async function run(command: string, args: string[]): Promise<number | null> {
       return restoreCommand(config, args);
     case "tenant":
       return tenantCommand(config, args);
+    case "storage":
+      return storageCommand(config, args);
     case "doctor":
       return doctorCommand(config);
     case "version":

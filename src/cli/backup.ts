@@ -5,6 +5,8 @@ import { type Config, flag } from "../config";
 import { platformMigrations, tenantMigrations } from "../platform/db/migrations.gen";
 import { listTenantRows, type TenantRow, tenantByKey } from "../platform/db/registry";
 import { drizzleOf } from "../platform/db/sqlite";
+import { openFileStore } from "../platform/files/open-store";
+import type { FileStore } from "../platform/files/store";
 import {
   CommandError,
   copyStoredFiles,
@@ -20,7 +22,7 @@ import {
 
 export const BACKUP_PREFIX = "learnspace-";
 
-function readTenants(platformFile: string, key: string | null): TenantRow[] {
+export function readTenants(platformFile: string, key: string | null): TenantRow[] {
   const db = new Database(platformFile, { readonly: true });
   try {
     const pdb = drizzleOf(db);
@@ -53,13 +55,18 @@ function newFolder(out: string): string {
 }
 
 /** Copies one tenant's file (consistent snapshot) and the stored files that snapshot references. */
-export async function copyTenant(dataDir: string, tenant: { id: string; key: string }, into: string): Promise<TenantEntry> {
+export async function copyTenant(
+  dataDir: string,
+  store: FileStore,
+  tenant: { id: string; key: string },
+  into: string,
+): Promise<TenantEntry> {
   const target = join(into, "tenants", `${tenant.id}.sqlite`);
   const source = join(dataDir, "tenants", `${tenant.id}.sqlite`);
   if (!existsSync(source)) throw new CommandError(`tenant ${tenant.key}: its file ${source} is missing (see learnspace doctor)`);
   snapshotSqlite(source, target);
   // A file removed after the snapshot was taken is gone from the live dir too; the copy stays consistent without it.
-  const { entries } = await copyStoredFiles(storedFilesOf(target), join(dataDir, "files", tenant.id), join(into, "files", tenant.id));
+  const { entries } = await copyStoredFiles(store, tenant.id, storedFilesOf(target), join(into, "files", tenant.id));
   return { id: tenant.id, key: tenant.key, ...(await describeFile(target)), files: entries };
 }
 
@@ -95,7 +102,8 @@ export async function backup(config: Config, opts: { out: string; tenantKey?: st
       }
     }
     const tenants: TenantEntry[] = [];
-    for (const row of rows) tenants.push(await copyTenant(config.dataDir, row, work));
+    const store = openFileStore(config.dataDir, config.storageUrl);
+    for (const row of rows) tenants.push(await copyTenant(config.dataDir, store, row, work));
     const manifest: Manifest = { format: 1, version: VERSION, createdAt, platform, secret, tenants };
     writeFileSync(join(work, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
     renameSync(work, folder);

@@ -8,9 +8,10 @@ import { platformMigrations, tenantMigrations } from "../platform/db/migrations.
 import { directory } from "../platform/db/platform-tables";
 import { listTenantRows, type TenantRow } from "../platform/db/registry";
 import { drizzleOf } from "../platform/db/sqlite";
+import { openFileStore } from "../platform/files/open-store";
+import { isStoredId } from "../platform/files/storage";
+import type { FileStore } from "../platform/files/store";
 import { checkSqlite, schemaProblem } from "./snapshot";
-
-const ID = /^[0-9a-f-]{36}$/;
 
 /** Reads a tenant file without migrating or writing it. */
 function readTenant(path: string) {
@@ -36,8 +37,8 @@ function indexEntries(platformFile: string) {
   }
 }
 
-/** Every problem of a data dir (DECISIONS §11 doctor); [] when healthy. */
-export function diagnose(dataDir: string): string[] {
+/** Every problem of a data dir (DECISIONS §11 doctor) and its file store; [] when healthy. */
+export async function diagnose(dataDir: string, store: FileStore): Promise<string[]> {
   const problems: string[] = [];
   const platformFile = join(dataDir, "platform.sqlite");
   if (!existsSync(platformFile)) return [`${platformFile} is missing`];
@@ -78,8 +79,13 @@ export function diagnose(dataDir: string): string[] {
       seen.add(k);
       if (entries.get(k) !== m.memberId) problems.push(`${label}: directory entry of ${m.email} is missing or stale (run reindex)`);
     }
-    const filesDir = join(dataDir, "files", t.id);
-    const stored = existsSync(filesDir) ? readdirSync(filesDir).filter((n) => ID.test(n)) : [];
+    const stored: string[] = [];
+    try {
+      for await (const o of store.list(t.id)) if (isStoredId(o.fileId)) stored.push(o.fileId);
+    } catch (e) {
+      problems.push(`${label}: the file store ${store.label} cannot be listed: ${(e as Error).message}`);
+      continue;
+    }
     for (const id of stored) if (!data.known.has(id)) problems.push(`${label}: stored file ${id} has no record`);
     const present = new Set(stored);
     for (const id of data.ready) if (!present.has(id)) problems.push(`${label}: file record ${id} has no stored bytes`);
@@ -92,16 +98,17 @@ export function diagnose(dataDir: string): string[] {
       );
     }
   }
-  const filesRoot = join(dataDir, "files");
-  for (const id of existsSync(filesRoot) ? readdirSync(filesRoot) : []) {
-    if (!registered.has(id)) problems.push(`files/${id}: stored files of no registered tenant`);
+  try {
+    for (const id of await store.tenants()) if (!registered.has(id)) problems.push(`files/${id}: stored files of no registered tenant`);
+  } catch (e) {
+    problems.push(`the file store ${store.label} cannot be listed: ${(e as Error).message}`);
   }
   return problems;
 }
 
 /** `learnspace doctor`: prints every problem; exit 1 when there is any. */
-export function doctorCommand(config: Config): number {
-  const problems = diagnose(config.dataDir);
+export async function doctorCommand(config: Config): Promise<number> {
+  const problems = await diagnose(config.dataDir, openFileStore(config.dataDir, config.storageUrl));
   for (const p of problems) console.log(`problem: ${p}`);
   if (problems.length) {
     console.error(`${problems.length} problem(s) in ${config.dataDir}`);

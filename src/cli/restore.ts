@@ -4,6 +4,7 @@ import { type Config, flag } from "../config";
 import { resolveMember } from "../modules/members/actor";
 import { registerTenantFile } from "../modules/tenant/transfer";
 import { platformMigrations, tenantMigrations } from "../platform/db/migrations.gen";
+import { openFileStore } from "../platform/files/open-store";
 import { tightenModes } from "../platform/modes";
 import { createRuntime } from "../platform/runtime";
 import { reindex } from "./reindex";
@@ -82,7 +83,8 @@ export async function restore(config: Config, opts: { from: string; force: boole
     if (manifest.secret) place(join(opts.from, "secret"), join(work, "secret"));
     for (const t of manifest.tenants) {
       place(join(opts.from, "tenants", `${t.id}.sqlite`), join(work, "tenants", `${t.id}.sqlite`));
-      for (const f of t.files) place(join(opts.from, "files", t.id, f.id), join(work, "files", t.id, f.id));
+      // With an S3 store the files go there once the data dir is in place (below).
+      if (!config.storageUrl) for (const f of t.files) place(join(opts.from, "files", t.id, f.id), join(work, "files", t.id, f.id));
     }
     if (movedAside) renameSync(dataDir, movedAside);
     else if (existsSync(dataDir)) rmSync(dataDir, { recursive: true });
@@ -91,6 +93,10 @@ export async function restore(config: Config, opts: { from: string; force: boole
   } catch (e) {
     rmSync(work, { recursive: true, force: true });
     throw e;
+  }
+  if (config.storageUrl) {
+    const store = openFileStore(dataDir, config.storageUrl);
+    for (const t of manifest.tenants) for (const f of t.files) await store.put(t.id, f.id, Bun.file(join(opts.from, "files", t.id, f.id)));
   }
   if (manifest.platform) {
     // The platform file was copied a moment before the tenant files: index what they hold.

@@ -1,10 +1,11 @@
 import { Database } from "bun:sqlite";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { readyFileIds } from "../modules/files/stored";
 import type { EmbeddedMigration } from "../platform/db/migrate";
 import { drizzleOf } from "../platform/db/sqlite";
+import type { FileStore } from "../platform/files/store";
 
 /** One copied file of a backup or export: its path relative to the folder, size and digest. */
 export type FileEntry = { id: string; bytes: number; sha256: string };
@@ -81,20 +82,51 @@ export function storedFilesOf(sqlitePath: string): string[] {
   }
 }
 
-/** Copies a tenant's ready stored files from `fromDir` to `toDir` (ids from its snapshot); returns their entries. */
-export async function copyStoredFiles(ids: string[], fromDir: string, toDir: string): Promise<{ entries: FileEntry[]; missing: string[] }> {
+/** Streams bytes into a new 0600 file, hashing them on the way; returns the count and sha256. */
+export async function saveBlob(source: Blob, path: string): Promise<{ bytes: number; sha256: string }> {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const hasher = new Bun.CryptoHasher("sha256");
+  const sink = Bun.file(path).writer();
+  let bytes = 0;
+  try {
+    for await (const chunk of source.stream() as unknown as AsyncIterable<Uint8Array>) {
+      hasher.update(chunk);
+      bytes += chunk.byteLength;
+      await sink.write(chunk);
+    }
+  } finally {
+    await sink.end();
+  }
+  chmodSync(path, 0o600);
+  return { bytes, sha256: hasher.digest("hex") };
+}
+
+/** The sha256 of stored bytes, read as a stream. */
+export async function sha256Blob(source: Blob): Promise<{ bytes: number; sha256: string }> {
+  const hasher = new Bun.CryptoHasher("sha256");
+  let bytes = 0;
+  for await (const chunk of source.stream() as unknown as AsyncIterable<Uint8Array>) {
+    hasher.update(chunk);
+    bytes += chunk.byteLength;
+  }
+  return { bytes, sha256: hasher.digest("hex") };
+}
+
+/** Copies a tenant's ready stored files out of the store into `toDir` (ids from its snapshot); returns their entries. */
+export async function copyStoredFiles(
+  store: FileStore,
+  tenantId: string,
+  ids: string[],
+  toDir: string,
+): Promise<{ entries: FileEntry[]; missing: string[] }> {
   const entries: FileEntry[] = [];
   const missing: string[] = [];
-  if (ids.length) mkdirSync(toDir, { recursive: true });
   for (const id of ids) {
-    const from = join(fromDir, id);
-    if (!existsSync(from)) {
+    if ((await store.size(tenantId, id)) === null) {
       missing.push(id);
       continue;
     }
-    const to = join(toDir, id);
-    copyFileSync(from, to);
-    entries.push({ id, ...(await describeFile(to)) });
+    entries.push({ id, ...(await saveBlob(store.open(tenantId, id), join(toDir, id))) });
   }
   return { entries, missing };
 }

@@ -13,6 +13,7 @@ import { memberCount } from "../modules/members/directory";
 import { provisionTenantForInvitedOwner } from "../modules/tenant/provision";
 import { deleteTenant, registerTenantFile } from "../modules/tenant/transfer";
 import { listTenantRows, tenantById, tenantByKey } from "../platform/db/registry";
+import { openFileStore } from "../platform/files/open-store";
 import { Email } from "../platform/http/schemas";
 import { tightenModes } from "../platform/modes";
 import { createRuntime, type Runtime } from "../platform/runtime";
@@ -30,10 +31,14 @@ export const TENANT_USAGE = `Tenants:
 
 function withRuntime<T>(config: Config, fn: (rt: Runtime) => T): T {
   const rt = createRuntime({ ...config, quiet: true }, resolveMember);
+  let result: T | undefined;
   try {
-    return fn(rt);
+    result = fn(rt);
+    return result;
   } finally {
-    rt.close();
+    // An async step closes the runtime when it has settled, not at its first await.
+    if (result instanceof Promise) result.finally(() => rt.close()).catch(() => {});
+    else rt.close();
   }
 }
 
@@ -66,7 +71,7 @@ async function exportTenant(config: Config, key: string | undefined, out: string
   // Staged beside the archive, not in /tmp: a school's files can outgrow a tmpfs.
   const work = mkdtempSync(join(dirname(target), ".learnspace-export-"));
   try {
-    const entry = await copyTenant(config.dataDir, row, work);
+    const entry = await copyTenant(config.dataDir, openFileStore(config.dataDir, config.storageUrl), row, work);
     const manifest: Manifest = { format: 1, version: VERSION, createdAt: new Date().toISOString(), platform: null, tenants: [entry] };
     writeFileSync(join(work, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
     // manifest.json first: an import reads it before anything else (docs/rules/trust.md#bombs).
@@ -176,24 +181,21 @@ async function importTenant(config: Config, file: string | undefined, newKey: st
     if (problems.length) throw new CommandError(`archive refused, nothing written: ${problems[0]}`);
     const key = newKey ?? source.key;
     if (!Value.Check(TenantKey, key)) throw new CommandError(`--key must be lowercase letters, digits and "-", got "${key}"`);
-    withRuntime(config, (rt) => {
+    await withRuntime(config, async (rt) => {
       if (tenantByKey(rt.platform.db, key)) throw new CommandError(`a tenant with key "${key}" exists here; pass --key NEWKEY`);
       // The same tenant imported twice (under another key) gets a fresh id: ids name files.
       const id = tenantById(rt.platform.db, source.id) || existsSync(rt.tenants.fileOf(source.id)) ? crypto.randomUUID() : source.id;
       const target = rt.tenants.fileOf(id);
-      const filesDir = join(config.dataDir, "files", id);
       try {
         copyFileSync(join(work, "tenants", `${source.id}.sqlite`), target);
-        if (source.files.length) mkdirSync(filesDir, { recursive: true });
-        for (const f of source.files) copyFileSync(join(work, "files", source.id, f.id), join(filesDir, f.id));
+        for (const f of source.files) await rt.files.put(id, f.id, Bun.file(join(work, "files", source.id, f.id)));
         tightenModes(target);
-        if (source.files.length) tightenModes(filesDir);
         const info = registerTenantFile(rt, id, key);
         console.log(`imported tenant ${key} ("${info.name}", ${info.members} member e-mail(s), ${source.files.length} stored file(s))`);
       } catch (e) {
         rt.tenants.drop(id);
         for (const s of ["", "-wal", "-shm"]) rmSync(target + s, { force: true });
-        rmSync(filesDir, { recursive: true, force: true });
+        await rt.files.removeTenant(id);
         throw e;
       }
     });
@@ -219,15 +221,15 @@ async function create(config: Config, key: string | undefined, name: string | un
   }
 }
 
-function remove(config: Config, key: string | undefined, yes: boolean) {
-  withRuntime(config, (rt) => {
+async function remove(config: Config, key: string | undefined, yes: boolean) {
+  await withRuntime(config, async (rt) => {
     const row = requireTenant(rt, key);
     if (!yes) {
       throw new CommandError(
         `would delete tenant ${row.key} ("${row.name}") with its file, stored files, directory entries and sessions; pass --yes to do it`,
       );
     }
-    deleteTenant(rt, row);
+    await deleteTenant(rt, row);
     console.log(`deleted tenant ${row.key} ("${row.name}")`);
   });
 }
@@ -250,7 +252,7 @@ export async function tenantCommand(config: Config, args: string[]): Promise<num
       await importTenant(config, positional, flag(args, "key"));
       return 0;
     case "delete":
-      remove(config, positional, args.includes("--yes"));
+      await remove(config, positional, args.includes("--yes"));
       return 0;
     default:
       console.error(TENANT_USAGE);

@@ -8,6 +8,8 @@ import { tenantBudget } from "./db/memory-budget";
 import { openPlatformDb, type PlatformDb } from "./db/platform-db";
 import { closeSqlite } from "./db/sqlite";
 import { createTenantStore, type TenantStore } from "./db/tenant-store";
+import { openFileStore } from "./files/open-store";
+import type { FileStore } from "./files/store";
 import { type Cursors, createCursors } from "./http/cursor";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { privateFileModes, tightenModes } from "./modes";
@@ -19,6 +21,8 @@ export type Runtime = {
   secret: string;
   platform: PlatformDb;
   tenants: TenantStore;
+  /** Stored files' bytes, local or S3 (docs/rules/storage.md#one-interface). */
+  files: FileStore;
   cursors: Cursors;
   tokens: Tokens;
   mailer: Mailer;
@@ -50,6 +54,7 @@ export function createRuntime(config: Config, resolveMember: MemberResolver, opt
     secret,
     platform,
     tenants,
+    files: openFileStore(config.dataDir, config.storageUrl),
     cursors: createCursors(secret),
     tokens: createTokens(secret),
     mailer,

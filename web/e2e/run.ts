@@ -151,8 +151,16 @@ async function main() {
   let browser: Browser | null = null;
   try {
     browser = await launchChromium();
-    const context = async (locale = "en-US"): Promise<BrowserContext> =>
-      browser!.newContext({ locale, viewport: { width: 1280, height: 860 } });
+    const context = async (locale = "en-US"): Promise<BrowserContext> => {
+      const ctx = await browser!.newContext({ locale, viewport: { width: 1280, height: 860 } });
+      // The bell's live stream never ends, so "networkidle" (which these checks wait for) would never
+      // come: here it answers one unread event and closes (the bell reconnects). The stream itself is
+      // checked over real SSE in test/notifications.test.ts.
+      await ctx.route("**/api/v1/me/notifications/stream", (r) =>
+        r.fulfill({ status: 200, contentType: "text/event-stream", body: 'event: unread\ndata: {"unreadCount":0}\n\n' }),
+      );
+      return ctx;
+    };
     openPages = () => browser?.contexts().flatMap((c) => c.pages()) ?? [];
     const ownerCtx = await context();
     const owner = await ownerCtx.newPage();

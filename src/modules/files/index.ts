@@ -74,21 +74,33 @@ export function filesModule(rt: Runtime) {
       params: FileIdParams,
       response: { 200: FileRecord },
     })
-    .get("/files/:fileId/content", ({ params, query }) => downloadFileContent(rt, params.fileId, query.token), {
-      ...route("downloadFileContent", "files", "signedUrl"),
-      params: FileIdParams,
-      query: SignedUrlQuery,
-      detail: {
-        ...route("downloadFileContent", "files", "signedUrl", {
-          summary: "Download a file",
-          description: "The target of every emitted file URL (signed, 1 h): the bytes as an attachment with the file's name and type.",
-          errors: [
-            "403 `FORBIDDEN` for a post's file while downloads are off for a reader who is not ADMIN",
-            "404 `NOT_FOUND` for an unknown file",
-          ],
-        }).detail,
-        "x-response-media": "application/octet-stream",
+    .get(
+      "/files/:fileId/content",
+      ({ params, query, request }) => downloadFileContent(rt, params.fileId, query.token, request.headers.get("range")),
+      {
+        ...route("downloadFileContent", "files", "signedUrl"),
+        params: FileIdParams,
+        query: SignedUrlQuery,
+        detail: {
+          ...route("downloadFileContent", "files", "signedUrl", {
+            summary: "Download a file",
+            description:
+              "The target of every emitted file URL (signed, 1 h): the bytes as an attachment with the file's name and type, streamed; one `Range: bytes=…` gets 206 with those bytes.",
+            errors: [
+              "403 `FORBIDDEN` for a post's file while downloads are off for a reader who is not ADMIN",
+              "404 `NOT_FOUND` for an unknown file",
+            ],
+          }).detail,
+          "x-response-media": "application/octet-stream",
+        },
+        response: {
+          200: t.String({ format: "binary", description: "The file's bytes, as an attachment with its name and type" }),
+          206: t.String({
+            format: "binary",
+            description: "The bytes of the one range asked for with `Range: bytes=…`, with Content-Range",
+          }),
+          416: t.Null({ description: "The range starts past the end; Content-Range names the size" }),
+        },
       },
-      response: { 200: t.String({ format: "binary", description: "The file's bytes, as an attachment with its name and type" }) },
-    });
+    );
 }

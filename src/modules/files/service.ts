@@ -3,17 +3,7 @@ import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { prepared, TenantFileMissingError, type TenantHandle } from "../../platform/db/tenant-store";
 import { write } from "../../platform/db/types";
-import {
-  attachmentDisposition,
-  commitFile,
-  discardFile,
-  MAX_UPLOAD_BYTES,
-  receiveFile,
-  safeFileName,
-  storedFilePath,
-  storedSize,
-  UploadSizeError,
-} from "../../platform/files/storage";
+import { attachmentDisposition, MAX_UPLOAD_BYTES, safeFileName, UploadSizeError } from "../../platform/files/storage";
 import { ANONYMOUS_READER, type DownloadRule, fileUploadUrl, verifyFileToken } from "../../platform/files/tokens";
 import { conflict, forbidden, invalid, notFound, unauthenticated } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
@@ -140,11 +130,14 @@ export async function uploadFileContent(
   if (length !== null && (row.size === null ? Number(length) > MAX_UPLOAD_BYTES : Number(length) !== row.size)) {
     throw invalid("body", sizeMessage);
   }
-  if (row.status !== "pending") throw conflict("INVALID_STATE", "This file has already been uploaded.");
+  const claim = `${tenantId}/${fileId}`;
+  if (row.status !== "pending" || uploading.has(claim)) throw conflict("INVALID_STATE", "This file has already been uploaded.");
 
-  const finalPath = storedFilePath(rt.config.dataDir, tenantId, fileId);
+  // One upload per file at a time: the S3 driver writes under the final name (docs/rules/storage.md#uploads).
+  uploading.add(claim);
   const bound = row.size === null ? { max: MAX_UPLOAD_BYTES } : { max: row.size, exact: row.size };
-  const received = await receiveFile(finalPath, request.body, bound, rt.config.requestTimeout * 1000).catch((e) => {
+  const received = await rt.files.receive(tenantId, fileId, request.body, bound, rt.config.requestTimeout * 1000).catch((e) => {
+    uploading.delete(claim);
     throw e instanceof UploadSizeError ? invalid("body", sizeMessage) : e;
   });
   try {
@@ -157,14 +150,31 @@ export async function uploadFileContent(
           .returning()
           .get();
         if (!updated) throw conflict("INVALID_STATE", "This file has already been uploaded.");
-        commitFile(received.tempPath, finalPath);
+        received.publish();
         return updated;
       }),
     );
     return toFileRecord(ready);
   } finally {
-    discardFile(received.tempPath);
+    uploading.delete(claim);
+    await received.discard();
   }
+}
+
+/** `tenantId/fileId` of the uploads being received now. */
+const uploading = new Set<string>();
+
+/** `bytes=a-b`, `bytes=a-`, `bytes=-n` (one range, RFC 9110 §14.1.2) of `size` bytes: [start, end) or "unsatisfiable"; null = the whole file. */
+export function byteRange(header: string | null, size: number): { start: number; end: number } | "unsatisfiable" | null {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!m || (m[1] === "" && m[2] === "")) return null; // absent, several ranges or another unit: the whole file
+  if (m[1] === "") {
+    const n = Math.min(Number(m[2]), size);
+    return n > 0 ? { start: size - n, end: size } : "unsatisfiable";
+  }
+  const start = Number(m[1]);
+  const end = m[2] === "" ? size : Math.min(Number(m[2]) + 1, size);
+  return start < size && start < end ? { start, end } : "unsatisfiable";
 }
 
 /**
@@ -172,7 +182,7 @@ export async function uploadFileContent(
  * attachment, while the record the token names still attaches the file and the reader can still see
  * it (download-rules.ts; e.g. a post's allowFileDownload → 403 for non-ADMIN readers).
  */
-export function downloadFileContent(rt: Runtime, fileId: string, token: string | undefined): Response {
+export async function downloadFileContent(rt: Runtime, fileId: string, token: string | undefined, range: string | null): Promise<Response> {
   const claims = verifyFileToken(rt.secret, token);
   if (claims?.purpose !== "download" || claims.fileId !== fileId) throw unauthenticated();
   const row = inTenant(rt, claims.tenantId, (h) => {
@@ -188,13 +198,18 @@ export function downloadFileContent(rt: Runtime, fileId: string, token: string |
     return fileById(h, fileId);
   });
   if (row?.status !== "ready") throw notFound();
-  const path = storedFilePath(rt.config.dataDir, claims.tenantId, fileId);
-  const size = storedSize(path);
+  const size = await rt.files.size(claims.tenantId, fileId);
   if (size === null) throw notFound();
-  return new Response(Bun.file(path), {
+  const part = byteRange(range, size);
+  if (part === "unsatisfiable") return new Response(null, { status: 416, headers: { "content-range": `bytes */${size}` } });
+  const { start, end } = part ?? { start: 0, end: size };
+  return new Response(rt.files.body(claims.tenantId, fileId, start, end), {
+    status: part ? 206 : 200,
     headers: {
       "content-type": row.contentType,
-      "content-length": String(size),
+      "content-length": String(end - start),
+      "accept-ranges": "bytes",
+      ...(part ? { "content-range": `bytes ${start}-${end - 1}/${size}` } : {}),
       "content-disposition": attachmentDisposition(row.fileName),
       // The type is the uploader's word: never sniff it, never render it as our origin's page.
       "x-content-type-options": "nosniff",

@@ -1,5 +1,4 @@
 // The text of a submission's attachments: plain text, Markdown, PDF and DOCX (DECISIONS §12).
-import { readFile } from "node:fs/promises";
 import type { ReadyFile } from "../files/attachments";
 
 /** Larger files are skipped: a check must not hold a server's memory for a scanned book. */
@@ -20,8 +19,8 @@ export function readerOf(file: Pick<ReadyFile, "fileName" | "contentType">): Rea
 }
 
 /** The text of one stored file; throws when a PDF or DOCX cannot be parsed (the check then FAILS). */
-export async function extractFileText(path: string, reader: Reader): Promise<string> {
-  const bytes = await readFile(path);
+export async function extractFileText(stored: Blob, reader: Reader): Promise<string> {
+  const bytes = Buffer.from(await stored.arrayBuffer());
   if (reader === "text") return new TextDecoder().decode(bytes);
   // the parsers load on first use: a server start does not pay for them
   if (reader === "pdf") {

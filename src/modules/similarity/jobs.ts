@@ -6,7 +6,6 @@ import { eq } from "drizzle-orm";
 import { settled } from "../../platform/db/group-commit";
 import { tenantById } from "../../platform/db/registry";
 import { commitNow, type Db, write } from "../../platform/db/types";
-import { storedFilePath } from "../../platform/files/storage";
 import type { Runtime } from "../../platform/runtime";
 import { readyFilesByIds } from "../files/attachments";
 import { backfillSimilarity } from "./backfill";
@@ -206,7 +205,7 @@ async function loadText(rt: Runtime, job: Job) {
       });
       continue;
     }
-    parts.push(await extractFileText(storedFilePath(rt.config.dataDir, job.tenantId, fileId), reader));
+    parts.push(await extractFileText(rt.files.open(job.tenantId, fileId), reader));
   }
   return { row, text: parts.join("\n") };
 }

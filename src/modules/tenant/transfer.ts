@@ -1,5 +1,3 @@
-import { rmSync } from "node:fs";
-import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { sessions } from "../../platform/auth/platform-tables";
 import { directory, tenants } from "../../platform/db/platform-tables";
@@ -33,12 +31,12 @@ export function registerTenantFile(rt: Runtime, tenantId: string, key: string, n
 }
 
 /** Removes a tenant: its sessions, directory entries and registry row, then its file and stored files. */
-export function deleteTenant(rt: Runtime, tenant: TenantRow) {
+export async function deleteTenant(rt: Runtime, tenant: TenantRow) {
   write(rt.platform.db, (tx) => {
     tx.delete(sessions).where(eq(sessions.tenantId, tenant.id)).run();
     tx.delete(directory).where(eq(directory.tenantId, tenant.id)).run();
     tx.delete(tenants).where(eq(tenants.id, tenant.id)).run();
   });
   removeTenantFile(rt, tenant.id);
-  rmSync(join(rt.config.dataDir, "files", tenant.id), { recursive: true, force: true });
+  await rt.files.removeTenant(tenant.id);
 }

@@ -1,16 +1,22 @@
-import { mkdirSync, renameSync, rmSync, statSync } from "node:fs";
-import { type FileHandle, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 
 /** The largest upload (spec: upload size 0..1073741824). */
 export const MAX_UPLOAD_BYTES = 1_073_741_824;
 
-/** Bytes gathered before one write(2): few syscalls, and memory stays at one buffer per upload. */
-const WRITE_BUFFER = 1024 * 1024;
-
 const ID = /^[0-9a-f-]{36}$/;
+/** A stored name: a UUID, or the `.part` leftover of an upload that never finished. */
+const NAME = /^[0-9a-f-]{36}(\.[0-9a-f-]{36}\.part)?$/;
 
-/** `<dataDir>/files/<tenantId>/<fileId>`; both ids are ours (UUIDs), never a client's path. */
+/** True for a file or tenant id (ours, UUIDs), false for leftovers and anything else. */
+export const isStoredId = (name: string) => ID.test(name);
+
+/** The name itself when it is one of ours; anything else (a client's path) throws. */
+export function checkName(name: string): string {
+  if (!NAME.test(name)) throw new Error("invalid file or tenant id");
+  return name;
+}
+
+/** `<dataDir>/files/<tenantId>/<fileId>`: where the local driver keeps a file; both ids are ours (UUIDs). */
 export function storedFilePath(dataDir: string, tenantId: string, fileId: string): string {
   if (!ID.test(tenantId) || !ID.test(fileId)) throw new Error("invalid file or tenant id");
   return join(dataDir, "files", tenantId, fileId);
@@ -23,64 +29,10 @@ export class UploadSizeError extends Error {
   }
 }
 
-async function writeAll(fh: FileHandle, data: Uint8Array) {
-  let done = 0;
-  while (done < data.byteLength) done += (await fh.write(data, done, data.byteLength - done)).bytesWritten;
-}
-
-/**
- * Streams a request body into a temporary file beside its final place, counting bytes, and never
- * holds more than one write buffer. Stops as soon as the count passes `max`; with `exact` the final
- * count must equal it; a body that sends nothing for `stallMs` is given up. Any failure (size,
- * stall, disconnect, disk) removes the partial file.
- */
-export async function receiveFile(
-  finalPath: string,
-  body: ReadableStream<Uint8Array> | null,
-  bound: { max: number; exact?: number },
-  stallMs = 30_000,
-): Promise<{ tempPath: string; size: number }> {
-  const dir = join(finalPath, "..");
-  mkdirSync(dir, { recursive: true });
-  const tempPath = `${finalPath}.${crypto.randomUUID()}.part`;
-  const fh = await open(tempPath, "wx", 0o600);
-  let size = 0;
-  try {
-    const buffer = Buffer.allocUnsafe(WRITE_BUFFER);
-    let filled = 0;
-    if (body) {
-      for await (const chunk of withStallTimeout(body, stallMs)) {
-        size += chunk.byteLength;
-        if (size > bound.max) throw new UploadSizeError("over");
-        if (filled + chunk.byteLength > WRITE_BUFFER && filled > 0) {
-          await writeAll(fh, buffer.subarray(0, filled));
-          filled = 0;
-        }
-        if (chunk.byteLength >= WRITE_BUFFER) {
-          await writeAll(fh, chunk);
-        } else {
-          buffer.set(chunk, filled);
-          filled += chunk.byteLength;
-        }
-      }
-    }
-    if (filled > 0) await writeAll(fh, buffer.subarray(0, filled));
-    if (bound.exact !== undefined && size !== bound.exact) throw new UploadSizeError("under");
-    // "ready" promises the bytes: make them durable before the rename publishes them.
-    await fh.datasync();
-    await fh.close();
-    return { tempPath, size };
-  } catch (e) {
-    await fh.close().catch(() => {});
-    await rm(tempPath, { force: true });
-    throw e;
-  }
-}
-
 export class UploadStalledError extends Error {}
 
 /** The chunks of a stream; throws UploadStalledError (and cancels it) when no chunk comes for `ms`. */
-async function* withStallTimeout(body: ReadableStream<Uint8Array>, ms: number): AsyncGenerator<Uint8Array> {
+export async function* withStallTimeout(body: ReadableStream<Uint8Array>, ms: number): AsyncGenerator<Uint8Array> {
   const reader = body.getReader();
   try {
     for (;;) {
@@ -94,24 +46,6 @@ async function* withStallTimeout(body: ReadableStream<Uint8Array>, ms: number): 
     }
   } finally {
     reader.cancel().catch(() => {});
-  }
-}
-
-/** Publishes a received file under its final name (atomic within the directory). */
-export function commitFile(tempPath: string, finalPath: string) {
-  renameSync(tempPath, finalPath);
-}
-
-export function discardFile(path: string) {
-  rmSync(path, { force: true });
-}
-
-/** The size on disk, or null when the file is gone. */
-export function storedSize(path: string): number | null {
-  try {
-    return statSync(path).size;
-  } catch {
-    return null;
   }
 }
 

@@ -3027,7 +3027,7 @@ export interface paths {
         };
         /**
          * Download a file
-         * @description The target of every emitted file URL (signed, 1 h): the bytes as an attachment with the file's name and type.
+         * @description The target of every emitted file URL (signed, 1 h): the bytes as an attachment with the file's name and type, streamed; one `Range: bytes=…` gets 206 with those bytes.
          *
          *     **Who may call**: The holder of the signed URL: its `token` query parameter is the authorization (no access token).
          *
@@ -11435,14 +11435,12 @@ export interface operations {
                  *       "members": [
                  *         {
                  *           "displayName": "Student 0",
-                 *           "userId": "s0",
-                 *           "email": "s0@class.example.com",
+                 *           "userId": "roll-mwymggpb-0",
                  *           "roleKey": "member"
                  *         },
                  *         {
                  *           "displayName": "Student 1",
-                 *           "userId": "s1",
-                 *           "email": "s1@class.example.com",
+                 *           "userId": "roll-mwymggpb-1",
                  *           "roleKey": "member"
                  *         }
                  *       ]
@@ -11491,17 +11489,17 @@ export interface operations {
                      *         {
                      *           "index": 0,
                      *           "member": {
-                     *             "id": "01a21b55-8427-7041-bff3-c6b6b5431574",
-                     *             "userId": "s0",
+                     *             "id": "01a21bc4-da4c-72c4-97b7-ce01cd3ae9a4",
+                     *             "userId": "roll-mwymggpb-0",
                      *             "displayName": "Student 0",
-                     *             "email": "s0@class.example.com",
+                     *             "email": null,
                      *             "role": {
                      *               "key": "member",
                      *               "name": "Member"
                      *             },
                      *             "isActive": true,
                      *             "lastLoginAt": null,
-                     *             "createdAt": "2026-11-27T04:48:36.893Z",
+                     *             "createdAt": "2026-11-27T06:50:14.555Z",
                      *             "pictureUrl": null,
                      *             "affiliation": null,
                      *             "externalMemberCode": null,
@@ -11510,22 +11508,22 @@ export interface operations {
                      *             "positionId": null,
                      *             "fieldValues": []
                      *           },
-                     *           "tempPassword": "FiQwM7R7BxqeAgmP"
+                     *           "tempPassword": "VHSnuV5ttu87uHSD"
                      *         },
                      *         {
                      *           "index": 1,
                      *           "member": {
-                     *             "id": "01a21b55-8428-74cf-b51a-f8cf3e042545",
-                     *             "userId": "s1",
+                     *             "id": "01a21bc4-da4d-70d2-8056-008453049770",
+                     *             "userId": "roll-mwymggpb-1",
                      *             "displayName": "Student 1",
-                     *             "email": "s1@class.example.com",
+                     *             "email": null,
                      *             "role": {
                      *               "key": "member",
                      *               "name": "Member"
                      *             },
                      *             "isActive": true,
                      *             "lastLoginAt": null,
-                     *             "createdAt": "2026-11-27T04:48:36.893Z",
+                     *             "createdAt": "2026-11-27T06:50:14.555Z",
                      *             "pictureUrl": null,
                      *             "affiliation": null,
                      *             "externalMemberCode": null,
@@ -11534,19 +11532,10 @@ export interface operations {
                      *             "positionId": null,
                      *             "fieldValues": []
                      *           },
-                     *           "tempPassword": "hhL52u37cxZDWdNJ"
+                     *           "tempPassword": "eD64ycrHHXQvnSTw"
                      *         }
                      *       ],
-                     *       "failed": [
-                     *         {
-                     *           "index": 3,
-                     *           "reason": "ALREADY_EXISTS"
-                     *         },
-                     *         {
-                     *           "index": 7,
-                     *           "reason": "INVALID: email must be a valid e-mail address of at most 255 characters"
-                     *         }
-                     *       ]
+                     *       "failed": []
                      *     }
                      */
                     "application/json": {
@@ -11765,6 +11754,32 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "members": [
+                 *         {
+                 *           "id": "01a21bc4-da4c-72c4-97b7-ce01cd3ae9a4",
+                 *           "affiliation": "Year 2",
+                 *           "fieldValues": [
+                 *             {
+                 *               "fieldId": "01a21bc4-d5a7-7338-8719-f69bbbda146f",
+                 *               "value": "2"
+                 *             }
+                 *           ]
+                 *         },
+                 *         {
+                 *           "id": "01a21bc4-da4d-70d2-8056-008453049770",
+                 *           "affiliation": "Year 2",
+                 *           "fieldValues": [
+                 *             {
+                 *               "fieldId": "01a21bc4-d5a7-7338-8719-f69bbbda146f",
+                 *               "value": "2"
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     members: {
                         /** @description Required. The member's id. */
@@ -11796,6 +11811,73 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "updated": [
+                     *         {
+                     *           "index": 0,
+                     *           "member": {
+                     *             "id": "01a21bc4-da4c-72c4-97b7-ce01cd3ae9a4",
+                     *             "userId": "roll-mwymggpb-0",
+                     *             "displayName": "Student 0",
+                     *             "email": null,
+                     *             "role": {
+                     *               "key": "member",
+                     *               "name": "Member"
+                     *             },
+                     *             "isActive": true,
+                     *             "lastLoginAt": null,
+                     *             "createdAt": "2026-11-27T06:50:14.555Z",
+                     *             "pictureUrl": null,
+                     *             "affiliation": "Year 2",
+                     *             "externalMemberCode": null,
+                     *             "bio": null,
+                     *             "isIssuedAccount": true,
+                     *             "positionId": null,
+                     *             "fieldValues": [
+                     *               {
+                     *                 "fieldId": "01a21bc4-d5a7-7338-8719-f69bbbda146f",
+                     *                 "valueText": "2",
+                     *                 "valueNumber": null,
+                     *                 "valueDate": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         },
+                     *         {
+                     *           "index": 1,
+                     *           "member": {
+                     *             "id": "01a21bc4-da4d-70d2-8056-008453049770",
+                     *             "userId": "roll-mwymggpb-1",
+                     *             "displayName": "Student 1",
+                     *             "email": null,
+                     *             "role": {
+                     *               "key": "member",
+                     *               "name": "Member"
+                     *             },
+                     *             "isActive": true,
+                     *             "lastLoginAt": null,
+                     *             "createdAt": "2026-11-27T06:50:14.555Z",
+                     *             "pictureUrl": null,
+                     *             "affiliation": "Year 2",
+                     *             "externalMemberCode": null,
+                     *             "bio": null,
+                     *             "isIssuedAccount": true,
+                     *             "positionId": null,
+                     *             "fieldValues": [
+                     *               {
+                     *                 "fieldId": "01a21bc4-d5a7-7338-8719-f69bbbda146f",
+                     *                 "valueText": "2",
+                     *                 "valueNumber": null,
+                     *                 "valueDate": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "failed": []
+                     *     }
+                     */
                     "application/json": {
                         updated: {
                             index: number;
@@ -11845,6 +11927,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "body",
+                     *           "field": "members",
+                     *           "message": "must have 1..500 members"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -11854,6 +11953,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -11863,6 +11972,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -12151,37 +12270,24 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b56-a04f-77a0-a558-89c0783e7665",
+                     *       "id": "01a21bc4-e075-7124-bd83-e29ffc84a1ff",
                      *       "userId": null,
-                     *       "displayName": "Member",
-                     *       "email": "sso.person@example.com",
+                     *       "displayName": "Leaving",
+                     *       "email": "member8-8gjrv6@example.com",
                      *       "role": {
-                     *         "key": "member",
-                     *         "name": "Member"
+                     *         "key": "fixture-role-8",
+                     *         "name": "fixture-role-8"
                      *       },
                      *       "isActive": true,
-                     *       "lastLoginAt": "2026-11-27T04:49:57.947Z",
-                     *       "createdAt": "2026-11-27T04:49:51.695Z",
+                     *       "lastLoginAt": null,
+                     *       "createdAt": "2026-11-27T06:50:17.077Z",
                      *       "pictureUrl": null,
-                     *       "affiliation": "Sales",
+                     *       "affiliation": null,
                      *       "externalMemberCode": null,
                      *       "bio": null,
                      *       "isIssuedAccount": false,
                      *       "positionId": null,
-                     *       "fieldValues": [
-                     *         {
-                     *           "fieldId": "01a21b56-b786-7260-9d9d-7b38dad25c2d",
-                     *           "valueText": "Blue",
-                     *           "valueNumber": null,
-                     *           "valueDate": null
-                     *         },
-                     *         {
-                     *           "fieldId": "01a21b56-b848-74f6-8301-d3736a4e92cb",
-                     *           "valueText": null,
-                     *           "valueNumber": 3,
-                     *           "valueDate": null
-                     *         }
-                     *       ]
+                     *       "fieldValues": []
                      *     }
                      */
                     "application/json": {
@@ -13740,6 +13846,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "toMemberId": "01a21bc4-e07c-75d3-bb39-c88a08a29911"
+                 *     }
+                 */
                 "application/json": {
                     toMemberId: string;
                 };
@@ -13752,6 +13863,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "spaces": [
+                     *         "01a21bc4-e09a-730a-b26e-a269c0df190f"
+                     *       ],
+                     *       "contents": [
+                     *         "01a21bc4-e0eb-7474-84bd-7794f893e05f"
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description The spaces whose ownership moved */
                         spaces: string[];
@@ -13766,6 +13887,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "body",
+                     *           "field": "toMemberId",
+                     *           "message": "must be another active member of this tenant"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -13775,6 +13913,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -13784,6 +13932,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -13793,6 +13951,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -13869,6 +14037,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "spaces": [
+                     *         {
+                     *           "id": "01a21bc4-e09a-730a-b26e-a269c0df190f",
+                     *           "name": "7B",
+                     *           "isActive": true
+                     *         }
+                     *       ],
+                     *       "contents": [
+                     *         {
+                     *           "id": "01a21bc4-e0eb-7474-84bd-7794f893e05f",
+                     *           "title": "Essay",
+                     *           "type": "ASSIGNMENT",
+                     *           "spaceId": "01a21bc4-e09a-730a-b26e-a269c0df190f"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description Owned spaces, by name */
                         spaces: {
@@ -13901,6 +14088,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -13910,6 +14107,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -13919,6 +14126,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -21767,14 +21984,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "key": "grade",
                  *       "label": "Grade",
-                 *       "type": "SELECT",
-                 *       "options": [
-                 *         "A",
-                 *         "B"
-                 *       ],
-                 *       "required": true
+                 *       "key": "grade",
+                 *       "type": "SHORT_TEXT"
                  *     }
                  */
                 "application/json": {
@@ -21796,17 +22008,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b57-ba6c-752b-8f10-ec5bb9ca7f7c",
+                     *       "id": "01a21bc4-d5a7-7338-8719-f69bbbda146f",
                      *       "key": "grade",
                      *       "label": "Grade",
-                     *       "type": "SELECT",
-                     *       "options": [
-                     *         "A",
-                     *         "B"
-                     *       ],
+                     *       "type": "SHORT_TEXT",
+                     *       "options": [],
                      *       "isDefault": false,
-                     *       "required": true,
-                     *       "order": 1,
+                     *       "required": false,
+                     *       "order": 0,
                      *       "isActive": true
                      *     }
                      */
@@ -30267,9 +30476,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "fileName": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…",
-                 *       "contentType": "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy",
-                 *       "size": 1073741824
+                 *       "fileName": "notes.txt",
+                 *       "contentType": "text/plain",
+                 *       "size": 5
                  *     }
                  */
                 "application/json": {
@@ -30288,9 +30497,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "fileId": "01a21b57-81cf-764e-945a-c91977e5804f",
-                     *       "uploadUrl": "http://localhost:33601/api/v1/files/01a21b57-81cf-764e-945a-c91977e5804f/content?token=WyJ1IiwiYTkzOWZhZTQtMGU0Mi00MTU5LTliMTMtMzg0Yjc2ZDY1ODExIiwiMDFhMjFiNTctODFjZi03NjRlLTk0NWEtYzkxOTc3ZTU4MDRmIiwxNzk1NzU1OTQ5NDIzXQ.GUsn807NF6F-bwldMDNK8OtbtaV_O67WEOKDB_lshv0",
-                     *       "contentType": "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"
+                     *       "fileId": "01a21bc5-4774-7773-993a-f02e347317e4",
+                     *       "uploadUrl": "http://localhost:40695/api/v1/files/01a21bc5-4774-7773-993a-f02e347317e4/content?token=WyJ1IiwiNTljMTczNTYtYzAzMi00NDZiLWI1YzMtMTJiMzhkMjgyYjU5IiwiMDFhMjFiYzUtNDc3NC03NzczLTk5M2EtZjAyZTM0NzMxN2U0IiwxNzk1NzYzMTQzNDQ0XQ.Sj7ZirieG-rWWPjZ3lW1YmysU-IV_pDdRwiEk3NDarg",
+                     *       "contentType": "text/plain"
                      *     }
                      */
                     "application/json": {
@@ -30442,6 +30651,15 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            /** @description Success */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
             /** @description Invalid input (VALIDATION_FAILED, INVALID_JSON, …) */
             400: {
                 headers: {
@@ -30525,6 +30743,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Success */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": null;
+                };
+            };
             /** @description Too many requests */
             429: {
                 headers: {
@@ -30580,12 +30807,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "fileId": "01a21b56-4ec5-7276-9383-0005327db3a8",
-                     *       "fileName": "essay.docx",
-                     *       "contentType": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-                     *       "size": 975,
+                     *       "fileId": "01a21bc5-4774-7773-993a-f02e347317e4",
+                     *       "fileName": "notes.txt",
+                     *       "contentType": "text/plain",
+                     *       "size": 5,
                      *       "status": "ready",
-                     *       "createdAt": "2026-11-27T04:49:30.821Z"
+                     *       "createdAt": "2026-11-27T06:50:43.444Z"
                      *     }
                      */
                     "application/json": {
@@ -30750,12 +30977,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "fileId": "01a21b57-88df-72dd-9740-2555f4b3c3d6",
+                     *       "fileId": "01a21bc5-4774-7773-993a-f02e347317e4",
                      *       "fileName": "notes.txt",
-                     *       "contentType": "application/octet-stream",
-                     *       "size": 8388608,
-                     *       "status": "pending",
-                     *       "createdAt": "2026-11-27T04:50:51.231Z"
+                     *       "contentType": "text/plain",
+                     *       "size": 5,
+                     *       "status": "ready",
+                     *       "createdAt": "2026-11-27T06:50:43.444Z"
                      *     }
                      */
                     "application/json": {
@@ -30911,12 +31138,12 @@ export interface operations {
                      * @example {
                      *       "spaces": [
                      *         {
-                     *           "id": "01a21b58-6bc7-7018-a4d2-8025c653772a",
-                     *           "name": "Space",
-                     *           "representativeName": "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr",
-                     *           "description": "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd…",
+                     *           "id": "01a21bc5-4544-7647-87ac-9684699ba78e",
+                     *           "name": "Counted",
+                     *           "representativeName": null,
+                     *           "description": null,
                      *           "thumbnailUrl": null,
-                     *           "semester": "ssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssssss",
+                     *           "semester": null,
                      *           "isActive": true,
                      *           "isPublic": false,
                      *           "autoJoin": false,
@@ -30932,13 +31159,40 @@ export interface operations {
                      *           "messageEnabled": false,
                      *           "adminCount": 1,
                      *           "participantCount": 0,
-                     *           "postCount": 0,
+                     *           "postCount": 1,
                      *           "contentCount": 0,
-                     *           "createdAt": "2026-11-27T04:51:49.318Z",
+                     *           "createdAt": "2026-11-27T06:50:42.884Z",
+                     *           "fieldValues": []
+                     *         },
+                     *         {
+                     *           "id": "01a21bc5-425a-70ee-bacb-2bceaf0c2f47",
+                     *           "name": "Listing",
+                     *           "representativeName": null,
+                     *           "description": null,
+                     *           "thumbnailUrl": null,
+                     *           "semester": null,
+                     *           "isActive": true,
+                     *           "isPublic": false,
+                     *           "autoJoin": false,
+                     *           "exitRestricted": false,
+                     *           "allowFileDownload": true,
+                     *           "vodConcurrentLimit": false,
+                     *           "retainEnrollmentHistory": false,
+                     *           "startMenu": "announcement",
+                     *           "enabledMenus": [
+                     *             "announcement",
+                     *             "content"
+                     *           ],
+                     *           "messageEnabled": false,
+                     *           "adminCount": 1,
+                     *           "participantCount": 1,
+                     *           "postCount": 3,
+                     *           "contentCount": 0,
+                     *           "createdAt": "2026-11-27T06:50:42.138Z",
                      *           "fieldValues": []
                      *         }
                      *       ],
-                     *       "total": 1,
+                     *       "total": 6,
                      *       "nextCursor": null
                      *     }
                      */
@@ -31111,8 +31365,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Open day",
-                 *       "isPublic": true
+                 *       "name": "No downloads"
                  *     }
                  */
                 "application/json": {
@@ -31139,14 +31392,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bac-2be2-719f-b7ab-736c7167ed06",
-                     *       "name": "Open day",
+                     *       "id": "01a21bc5-464e-716d-94aa-ef13cedd2c5b",
+                     *       "name": "No downloads",
                      *       "representativeName": null,
                      *       "description": null,
                      *       "thumbnailUrl": null,
                      *       "semester": null,
                      *       "isActive": true,
-                     *       "isPublic": true,
+                     *       "isPublic": false,
                      *       "autoJoin": false,
                      *       "exitRestricted": false,
                      *       "allowFileDownload": true,
@@ -31162,7 +31415,7 @@ export interface operations {
                      *       "participantCount": 0,
                      *       "postCount": 0,
                      *       "contentCount": 0,
-                     *       "createdAt": "2026-11-27T06:23:17.986Z",
+                     *       "createdAt": "2026-11-27T06:50:43.149Z",
                      *       "fieldValues": []
                      *     }
                      */
@@ -31771,14 +32024,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b58-6b7c-76ad-a8b7-0a5c8c631011",
-                     *       "name": "Space",
+                     *       "id": "01a21bc5-4544-7647-87ac-9684699ba78e",
+                     *       "name": "Counted",
                      *       "representativeName": null,
                      *       "description": null,
-                     *       "thumbnailUrl": "http://localhost:34699/api/v1/files/01a21b58-6b70-71de-8ea0-101a6de614eb/content?token=WyJkIiwiNmM3OTU5ZmMtYjI3ZS00MjMwLWEwZWMtOTk0NGI0YWJiNmExIiwiMDFhMjFiNTgtNmI3MC03MWRlLThlYTAtMTAxYTZkZTYxNGViIiwxNzk1NzU4NzA5MjUxLCIwMWEyMWI1OC02OTVkLTcwZGYtODQ5YS0zNjZmMzVlYzlkOGYiLCJzcGFjZTowMWEyMWI1OC02YjdjLTc2YWQtYThiNy0wYTVjOGM2MzEwMTEiXQ.LuwHkHSxhJdDrKS8oP8S7WExVnIq6Q9sSGEEEhPOKlc",
+                     *       "thumbnailUrl": null,
                      *       "semester": null,
                      *       "isActive": true,
-                     *       "isPublic": true,
+                     *       "isPublic": false,
                      *       "autoJoin": false,
                      *       "exitRestricted": false,
                      *       "allowFileDownload": true,
@@ -31792,9 +32045,9 @@ export interface operations {
                      *       "messageEnabled": false,
                      *       "adminCount": 1,
                      *       "participantCount": 0,
-                     *       "postCount": 0,
+                     *       "postCount": 1,
                      *       "contentCount": 0,
-                     *       "createdAt": "2026-11-27T04:51:49.244Z",
+                     *       "createdAt": "2026-11-27T06:50:42.884Z",
                      *       "fieldValues": []
                      *     }
                      */
@@ -31964,8 +32217,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b57-d93f-7715-8289-86bf27e14531",
-                     *       "name": "Short-lived",
+                     *       "id": "01a21bc5-45ba-754c-8395-f5ec6525dcd0",
+                     *       "name": "Doomed",
                      *       "representativeName": null,
                      *       "description": null,
                      *       "thumbnailUrl": null,
@@ -31985,9 +32238,9 @@ export interface operations {
                      *       "messageEnabled": false,
                      *       "adminCount": 1,
                      *       "participantCount": 0,
-                     *       "postCount": 0,
+                     *       "postCount": 1,
                      *       "contentCount": 0,
-                     *       "createdAt": "2026-11-27T04:51:11.807Z",
+                     *       "createdAt": "2026-11-27T06:50:43.001Z",
                      *       "fieldValues": []
                      *     }
                      */
@@ -32161,7 +32414,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "isPublic": false
+                 *       "allowFileDownload": false
                  *     }
                  */
                 "application/json": {
@@ -32192,17 +32445,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b58-6b7c-76ad-a8b7-0a5c8c631011",
-                     *       "name": "Space",
+                     *       "id": "01a21bc5-464e-716d-94aa-ef13cedd2c5b",
+                     *       "name": "No downloads",
                      *       "representativeName": null,
                      *       "description": null,
-                     *       "thumbnailUrl": "http://localhost:34699/api/v1/files/01a21b58-6b70-71de-8ea0-101a6de614eb/content?token=WyJkIiwiNmM3OTU5ZmMtYjI3ZS00MjMwLWEwZWMtOTk0NGI0YWJiNmExIiwiMDFhMjFiNTgtNmI3MC03MWRlLThlYTAtMTAxYTZkZTYxNGViIiwxNzk1NzU4NzA5Mjc3LCIwMWEyMWI1OC02OTE2LTc3MTgtOGE2NS0yODE0YmI1YTlkZjciLCJzcGFjZTowMWEyMWI1OC02YjdjLTc2YWQtYThiNy0wYTVjOGM2MzEwMTEiXQ.5IbdK7d9YYKKAVB9QKa2mWpLLDjGp0AnQT8UErF-VYw",
+                     *       "thumbnailUrl": null,
                      *       "semester": null,
                      *       "isActive": true,
                      *       "isPublic": false,
                      *       "autoJoin": false,
                      *       "exitRestricted": false,
-                     *       "allowFileDownload": true,
+                     *       "allowFileDownload": false,
                      *       "vodConcurrentLimit": false,
                      *       "retainEnrollmentHistory": false,
                      *       "startMenu": "announcement",
@@ -32212,10 +32465,10 @@ export interface operations {
                      *       ],
                      *       "messageEnabled": false,
                      *       "adminCount": 1,
-                     *       "participantCount": 0,
-                     *       "postCount": 0,
+                     *       "participantCount": 1,
+                     *       "postCount": 1,
                      *       "contentCount": 0,
-                     *       "createdAt": "2026-11-27T04:51:49.244Z",
+                     *       "createdAt": "2026-11-27T06:50:43.149Z",
                      *       "fieldValues": []
                      *     }
                      */
@@ -33205,23 +33458,23 @@ export interface operations {
                      * @example {
                      *       "members": [
                      *         {
-                     *           "id": "01a21b58-b1c3-733b-9800-3126c1f60a02",
+                     *           "id": "01a21bc4-e075-7124-bd83-e29ffc84a1ff",
                      *           "userId": null,
-                     *           "displayName": "Owner",
-                     *           "email": "owner-t731-6d1y5b@example.com",
+                     *           "displayName": "Leaving",
+                     *           "email": "member8-8gjrv6@example.com",
                      *           "role": "ADMIN",
-                     *           "isOwner": true
+                     *           "isOwner": false
                      *         },
                      *         {
-                     *           "id": "01a21b58-b25f-7126-97e3-c68fd1b5e51c",
-                     *           "userId": "alice",
-                     *           "displayName": "Alice",
-                     *           "email": "member733-mu62i9@example.com",
-                     *           "role": "PARTICIPANT",
-                     *           "isOwner": false
+                     *           "id": "01a21bc4-e07c-75d3-bb39-c88a08a29911",
+                     *           "userId": null,
+                     *           "displayName": "Colleague",
+                     *           "email": "member9-wzcf3u@example.com",
+                     *           "role": "ADMIN",
+                     *           "isOwner": true
                      *         }
                      *       ],
-                     *       "nextCursor": "WzE3OTU3NTUxMjc1MTYsIjAxYTIxYjU4LWIyNWYtNzEyNi05N2UzLWM2OGZkMWI1ZTUxYyJd.1h-gpOxJkVHPpjd9HWnLOp__IrAw42_Os9WkJ-zVlWA"
+                     *       "nextCursor": null
                      *     }
                      */
                     "application/json": {
@@ -33390,8 +33643,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "userIds": [
-                 *         "01a21bac-47ee-7322-8be5-3c53a482b404",
-                 *         "01a21bac-47fa-7141-9b32-a51d552b5e37"
+                 *         "01a21bc5-39e0-70f4-afc1-377c34d84b37"
                  *       ],
                  *       "role": "PARTICIPANT"
                  *     }
@@ -33413,18 +33665,18 @@ export interface operations {
                      * @example {
                      *       "members": [
                      *         {
-                     *           "id": "01a21bac-4604-703c-aef7-6bd9d6c7e079",
+                     *           "id": "01a21bc5-3960-735b-a4d5-15c8e155259e",
                      *           "userId": null,
                      *           "displayName": "Owner",
-                     *           "email": "owner-t18-q4uj4o@example.com",
+                     *           "email": "owner-t1-29qj6t@example.com",
                      *           "role": "ADMIN",
                      *           "isOwner": true
                      *         },
                      *         {
-                     *           "id": "01a21bac-47ee-7322-8be5-3c53a482b404",
+                     *           "id": "01a21bc5-39e0-70f4-afc1-377c34d84b37",
                      *           "userId": null,
-                     *           "displayName": "Alice",
-                     *           "email": "member21-boa4ia@example.com",
+                     *           "displayName": "Participant",
+                     *           "email": "member4-mjm7g7@example.com",
                      *           "role": "PARTICIPANT",
                      *           "isOwner": false
                      *         }
@@ -35236,39 +35488,17 @@ export interface operations {
                      * @example {
                      *       "groupSets": [
                      *         {
-                     *           "id": "01a21b58-bbad-7540-a0dd-f3656cda824a",
-                     *           "spaceId": "01a21b58-bb7d-73f4-9823-7aba292e89a1",
-                     *           "name": "Teams 2",
+                     *           "id": "01a21bc4-6501-766a-bfb1-9ead06075497",
+                     *           "spaceId": "01a21bc4-64fd-764b-945b-0244606641b0",
+                     *           "name": "Teams",
                      *           "groups": [
                      *             {
-                     *               "id": "01a21b58-bbad-7541-8445-0f1d6205824d",
-                     *               "name": "Crimson",
-                     *               "members": [
-                     *                 {
-                     *                   "id": "01a21b58-b288-7573-a17c-91bf15a487ae",
-                     *                   "userId": null,
-                     *                   "displayName": "Bob"
-                     *                 }
-                     *               ]
-                     *             },
-                     *             {
-                     *               "id": "01a21b58-bbc0-744c-a90a-3df9c69d6edd",
-                     *               "name": "Green",
-                     *               "members": [
-                     *                 {
-                     *                   "id": "01a21b58-b25f-7126-97e3-c68fd1b5e51c",
-                     *                   "userId": "alice",
-                     *                   "displayName": "Alice"
-                     *                 },
-                     *                 {
-                     *                   "id": "01a21b58-b2a2-7653-9b94-151f6d0eb724",
-                     *                   "userId": null,
-                     *                   "displayName": "Carol"
-                     *                 }
-                     *               ]
+                     *               "id": "01a21bc4-6501-766b-8b24-8719a03816ea",
+                     *               "name": "Red",
+                     *               "members": []
                      *             }
                      *           ],
-                     *           "createdAt": "2026-11-27T04:52:09.772Z"
+                     *           "createdAt": "2026-11-27T06:49:45.468Z"
                      *         }
                      *       ]
                      *     }
@@ -35436,8 +35666,7 @@ export interface operations {
                  *         {
                  *           "name": "Red",
                  *           "memberIds": [
-                 *             "01a21bac-1d57-71b8-971c-0e3a38d3e153",
-                 *             "01a21bac-1d59-776b-ad66-fa1db7f6720b"
+                 *             "01a21bc4-6018-7035-9cae-fd5c7c5ed6c0"
                  *           ]
                  *         }
                  *       ]
@@ -35462,28 +35691,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bac-1fdc-716f-bae7-0006a7d7fc5c",
-                     *       "spaceId": "01a21bac-1dfd-72ef-ac61-7a21bffb0fe7",
+                     *       "id": "01a21bc4-648a-7653-82e8-84e29f557672",
+                     *       "spaceId": "01a21bc4-6063-739e-8283-d074a68f13d2",
                      *       "name": "Teams",
                      *       "groups": [
                      *         {
-                     *           "id": "01a21bac-1fdc-7170-86da-e551c32c4ca2",
+                     *           "id": "01a21bc4-648b-766d-bc4a-cd99506096f3",
                      *           "name": "Red",
                      *           "members": [
                      *             {
-                     *               "id": "01a21bac-1d57-71b8-971c-0e3a38d3e153",
+                     *               "id": "01a21bc4-6018-7035-9cae-fd5c7c5ed6c0",
                      *               "userId": null,
                      *               "displayName": "Alice"
-                     *             },
-                     *             {
-                     *               "id": "01a21bac-1d59-776b-ad66-fa1db7f6720b",
-                     *               "userId": null,
-                     *               "displayName": "Bob"
                      *             }
                      *           ]
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-27T06:23:14.893Z"
+                     *       "createdAt": "2026-11-27T06:49:45.350Z"
                      *     }
                      */
                     "application/json": {
@@ -36182,10 +36406,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "defaultAutoJoin": true,
-                 *       "defaultExitRestricted": true,
-                 *       "enforceFileDownloadDisabled": true,
-                 *       "enforceVodConcurrentLimit": true
+                 *       "enforceFileDownloadDisabled": false
                  *     }
                  */
                 "application/json": {
@@ -36207,12 +36428,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "defaultAutoJoin": true,
-                     *       "defaultExitRestricted": true,
+                     *       "defaultAutoJoin": false,
+                     *       "defaultExitRestricted": false,
                      *       "defaultAllowFileDownload": true,
                      *       "defaultVodConcurrentLimit": false,
-                     *       "enforceFileDownloadDisabled": true,
-                     *       "enforceVodConcurrentLimit": true
+                     *       "enforceFileDownloadDisabled": false,
+                     *       "enforceVodConcurrentLimit": false
                      *     }
                      */
                     "application/json": {
@@ -36948,33 +37169,33 @@ export interface operations {
                      * @example {
                      *       "contents": [
                      *         {
-                     *           "id": "01a21b57-96eb-7571-9307-eccd9b2394ad",
-                     *           "type": "QUIZ",
-                     *           "title": "Item 2",
+                     *           "id": "01a21bc4-6503-72f9-99c6-8247f2ae1148",
+                     *           "type": "GROUP_ASSIGNMENT",
+                     *           "title": "Project",
                      *           "description": "",
                      *           "visibility": "PRIVATE",
-                     *           "authorProfileId": "01a21b57-96bb-717d-ada6-c112879a8851",
+                     *           "authorProfileId": "01a21bc4-5fb1-772a-ba8b-92867e7a728d",
                      *           "authorName": "Owner",
                      *           "ready": true,
-                     *           "createdAt": "2026-11-27T04:50:54.827Z",
-                     *           "updatedAt": "2026-11-27T04:50:54.827Z",
+                     *           "createdAt": "2026-11-27T06:49:45.472Z",
+                     *           "updatedAt": "2026-11-27T06:49:45.472Z",
                      *           "canManage": true
                      *         },
                      *         {
-                     *           "id": "01a21b57-96e1-7242-b87e-749021a6e51e",
-                     *           "type": "QUIZ",
-                     *           "title": "Item 1",
+                     *           "id": "01a21bc4-6503-72f7-9953-75687a4ee4d1",
+                     *           "type": "ASSIGNMENT",
+                     *           "title": "Essay (2027)",
                      *           "description": "",
                      *           "visibility": "PRIVATE",
-                     *           "authorProfileId": "01a21b57-96bb-717d-ada6-c112879a8851",
+                     *           "authorProfileId": "01a21bc4-5fb1-772a-ba8b-92867e7a728d",
                      *           "authorName": "Owner",
                      *           "ready": true,
-                     *           "createdAt": "2026-11-27T04:50:54.816Z",
-                     *           "updatedAt": "2026-11-27T04:50:54.816Z",
+                     *           "createdAt": "2026-11-27T06:49:45.470Z",
+                     *           "updatedAt": "2026-11-27T06:49:45.470Z",
                      *           "canManage": true
                      *         }
                      *       ],
-                     *       "nextCursor": "WzE3OTU3NTUwNTQ4MTYsIjAxYTIxYjU3LTk2ZTEtNzI0Mi1iODdlLTc0OTAyMWE2ZTUxZSJd.dK5OGU9DqaT0PlqA4Vwj70sQ9QlEbGuoSmvKWcfaQUI"
+                     *       "nextCursor": null
                      *     }
                      */
                     "application/json": {
@@ -37135,9 +37356,9 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "ASSIGNMENT",
-                 *       "title": "Draft homework",
-                 *       "nodeId": "01a21bac-1ee1-7252-9f76-49f3e3073c71",
-                 *       "visibility": "PRIVATE"
+                 *       "title": "Essay",
+                 *       "nodeId": "01a21bc4-e0c0-7363-bdfb-13ae24d52429",
+                 *       "visibility": "SHARED"
                  *     }
                  */
                 "application/json": {
@@ -37159,16 +37380,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bac-1f72-73d4-97aa-9d06b0e7ce06",
+                     *       "id": "01a21bc4-e0eb-7474-84bd-7794f893e05f",
                      *       "type": "ASSIGNMENT",
-                     *       "title": "Draft homework",
+                     *       "title": "Essay",
                      *       "description": "",
-                     *       "visibility": "PRIVATE",
-                     *       "authorProfileId": "01a21bac-1b89-72e4-9f05-5720f3e51e30",
-                     *       "authorName": "Owner",
+                     *       "visibility": "SHARED",
+                     *       "authorProfileId": "01a21bc4-e075-7125-9ffa-094ee6965849",
+                     *       "authorName": "Leaving",
                      *       "ready": true,
-                     *       "createdAt": "2026-11-27T06:23:14.797Z",
-                     *       "updatedAt": "2026-11-27T06:23:14.797Z",
+                     *       "createdAt": "2026-11-27T06:50:17.194Z",
+                     *       "updatedAt": "2026-11-27T06:50:17.194Z",
                      *       "canManage": true,
                      *       "shares": [],
                      *       "attachments": []
@@ -37370,46 +37591,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b57-904b-77b2-af4e-b3948214a049",
+                     *       "id": "01a21bc4-e0eb-7474-84bd-7794f893e05f",
                      *       "type": "ASSIGNMENT",
                      *       "title": "Essay",
-                     *       "description": "Write",
-                     *       "visibility": "PUBLIC",
-                     *       "authorProfileId": "01a21b57-8fa4-729a-9e1f-8c95cebbbe6f",
-                     *       "authorName": "Uploader",
+                     *       "description": "",
+                     *       "visibility": "SHARED",
+                     *       "authorProfileId": "01a21bc4-e07c-75d4-9094-80697ad4405f",
+                     *       "authorName": "Colleague",
                      *       "ready": true,
-                     *       "createdAt": "2026-11-27T04:50:53.125Z",
-                     *       "updatedAt": "2026-11-27T04:50:53.125Z",
-                     *       "canManage": false,
+                     *       "createdAt": "2026-11-27T06:50:17.194Z",
+                     *       "updatedAt": "2026-11-27T06:50:17.272Z",
+                     *       "canManage": true,
                      *       "shares": [],
-                     *       "attachments": [
-                     *         {
-                     *           "fileId": "01a21b57-9029-74a8-b6af-16d33bab60c0",
-                     *           "name": "b.txt",
-                     *           "contentType": "text/plain",
-                     *           "size": 2,
-                     *           "url": "http://localhost:41057/api/v1/files/01a21b57-9029-74a8-b6af-16d33bab60c0/content?token=WyJkIiwiNGZlMTgwZGQtNTkzOC00YzM1LWI3MTctODA5YTBlNTMxNzYwIiwiMDFhMjFiNTctOTAyOS03NGE4LWI2YWYtMTZkMzNiYWI2MGMwIiwxNzk1NzU4NjUzMTU4LCIwMWEyMWI1Ny04ZjkxLTcwZDMtYjZmYS02NDJkNjA5MjdkNmEiLCJjb250ZW50OjAxYTIxYjU3LTkwNGItNzdiMi1hZjRlLWIzOTQ4MjE0YTA0OSJd.hEf4rQv__3l8dsID3XMBHXBTC6ORglPU76TOiRePkCk",
-                     *           "preview": {
-                     *             "status": "none",
-                     *             "pdfUrl": null,
-                     *             "pageCount": null,
-                     *             "reason": null
-                     *           }
-                     *         },
-                     *         {
-                     *           "fileId": "01a21b57-900b-72eb-bb11-5a21f55513b2",
-                     *           "name": "a.pdf",
-                     *           "contentType": "application/pdf",
-                     *           "size": 3,
-                     *           "url": "http://localhost:41057/api/v1/files/01a21b57-900b-72eb-bb11-5a21f55513b2/content?token=WyJkIiwiNGZlMTgwZGQtNTkzOC00YzM1LWI3MTctODA5YTBlNTMxNzYwIiwiMDFhMjFiNTctOTAwYi03MmViLWJiMTEtNWEyMWY1NTUxM2IyIiwxNzk1NzU4NjUzMTU4LCIwMWEyMWI1Ny04ZjkxLTcwZDMtYjZmYS02NDJkNjA5MjdkNmEiLCJjb250ZW50OjAxYTIxYjU3LTkwNGItNzdiMi1hZjRlLWIzOTQ4MjE0YTA0OSJd.R6aYausRYIvdWPVqouMwxTF2kQ-iZDd8LbAoTZ_b4Qw",
-                     *           "preview": {
-                     *             "status": "none",
-                     *             "pdfUrl": null,
-                     *             "pageCount": null,
-                     *             "reason": null
-                     *           }
-                     *         }
-                     *       ]
+                     *       "attachments": []
                      *     }
                      */
                     "application/json": {
@@ -37725,12 +37919,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "title": "Renamed",
-                 *       "visibility": "PUBLIC",
-                 *       "fileIds": [
-                 *         "01a21b57-9394-75d2-95d8-3274b6ea5ba8",
-                 *         "01a21b57-9370-72a5-bbcb-069d81ddc388"
-                 *       ]
+                 *       "visibility": "SHARED"
                  *     }
                  */
                 "application/json": {
@@ -37752,38 +37941,25 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b57-93ab-7585-8d95-2ec1a8442978",
+                     *       "id": "01a21bc4-61c2-75c8-a0f3-2b2c7c66cf26",
                      *       "type": "QUIZ",
-                     *       "title": "Renamed",
-                     *       "description": "keep",
-                     *       "visibility": "PUBLIC",
-                     *       "authorProfileId": "01a21b57-8fa4-729a-9e1f-8c95cebbbe6f",
-                     *       "authorName": "Uploader",
+                     *       "title": "Quiz 1",
+                     *       "description": "",
+                     *       "visibility": "SHARED",
+                     *       "authorProfileId": "01a21bc4-5fb1-772a-ba8b-92867e7a728d",
+                     *       "authorName": "Owner",
                      *       "ready": true,
-                     *       "createdAt": "2026-11-27T04:50:53.992Z",
-                     *       "updatedAt": "2026-11-27T04:50:54.016Z",
+                     *       "createdAt": "2026-11-27T06:49:44.640Z",
+                     *       "updatedAt": "2026-11-27T06:49:44.693Z",
                      *       "canManage": true,
                      *       "shares": [],
                      *       "attachments": [
                      *         {
-                     *           "fileId": "01a21b57-9394-75d2-95d8-3274b6ea5ba8",
-                     *           "name": "two.txt",
+                     *           "fileId": "01a21bc4-60ad-74ec-a783-eed606192581",
+                     *           "name": "sheet.txt",
                      *           "contentType": "text/plain",
-                     *           "size": 2,
-                     *           "url": "http://localhost:41057/api/v1/files/01a21b57-9394-75d2-95d8-3274b6ea5ba8/content?token=WyJkIiwiNGZlMTgwZGQtNTkzOC00YzM1LWI3MTctODA5YTBlNTMxNzYwIiwiMDFhMjFiNTctOTM5NC03NWQyLTk1ZDgtMzI3NGI2ZWE1YmE4IiwxNzk1NzU4NjU0MDMyLCIwMWEyMWI1Ny04ZmE0LTcyOTktYjUwMC1mZTRmODU2NGQzZDciLCJjb250ZW50OjAxYTIxYjU3LTkzYWItNzU4NS04ZDk1LTJlYzFhODQ0Mjk3OCJd.33RoY60GLAYf3E1XKjzTYxqV43BySTEXqjbk7_HmdaE",
-                     *           "preview": {
-                     *             "status": "none",
-                     *             "pdfUrl": null,
-                     *             "pageCount": null,
-                     *             "reason": null
-                     *           }
-                     *         },
-                     *         {
-                     *           "fileId": "01a21b57-9370-72a5-bbcb-069d81ddc388",
-                     *           "name": "one.txt",
-                     *           "contentType": "text/plain",
-                     *           "size": 1,
-                     *           "url": "http://localhost:41057/api/v1/files/01a21b57-9370-72a5-bbcb-069d81ddc388/content?token=WyJkIiwiNGZlMTgwZGQtNTkzOC00YzM1LWI3MTctODA5YTBlNTMxNzYwIiwiMDFhMjFiNTctOTM3MC03MmE1LWJiY2ItMDY5ZDgxZGRjMzg4IiwxNzk1NzU4NjU0MDMyLCIwMWEyMWI1Ny04ZmE0LTcyOTktYjUwMC1mZTRmODU2NGQzZDciLCJjb250ZW50OjAxYTIxYjU3LTkzYWItNzU4NS04ZDk1LTJlYzFhODQ0Mjk3OCJd.OPcyjT-oEOdUpqwkS3GkrdBPg5lpBNcEsiJ33ICDgmk",
+                     *           "size": 9,
+                     *           "url": "http://localhost:40587/api/v1/files/01a21bc4-60ad-74ec-a783-eed606192581/content?token=WyJkIiwiODFmMzY3MDMtMWY5Ni00YzRkLWJlYmItZDI4YmMwMmE0M2FjIiwiMDFhMjFiYzQtNjBhZC03NGVjLWE3ODMtZWVkNjA2MTkyNTgxIiwxNzk1NzY1Nzg0NzE5LCIwMWEyMWJjNC01ZmIxLTc3MjktODBlNi00ZmFhY2EzZDVlYmQiLCJjb250ZW50OjAxYTIxYmM0LTYxYzItNzVjOC1hMGYzLTJiMmM3YzY2Y2YyNiJd.vzuiTjafCHIjVKTll0QhUsLVLYK5vdYS-b6oYaa9Ywc",
                      *           "preview": {
                      *             "status": "none",
                      *             "pdfUrl": null,
@@ -37859,8 +38035,8 @@ export interface operations {
                      *       "errors": [
                      *         {
                      *           "in": "body",
-                     *           "field": "fileIds[0]",
-                     *           "message": "must be one of your own uploaded (ready) files"
+                     *           "field": "nodeId",
+                     *           "message": "must be a folder of the content's own space (or of the tenant library)"
                      *         }
                      *       ]
                      *     }
@@ -39165,26 +39341,26 @@ export interface operations {
                      * @example {
                      *       "nodes": [
                      *         {
-                     *           "id": "01a21b58-27ef-7581-bddb-c1abb2ba98c9",
+                     *           "id": "01a21bc4-6433-74e3-8ddc-78e0ae3ee642",
                      *           "scope": "LIBRARY",
                      *           "spaceId": null,
                      *           "parentId": null,
                      *           "title": "Library",
                      *           "rank": "V",
                      *           "depth": 0,
-                     *           "childCount": 1,
+                     *           "childCount": 0,
                      *           "contentCount": 0
                      *         },
                      *         {
-                     *           "id": "01a21b58-2868-71a7-bc33-7055e87c97df",
+                     *           "id": "01a21bc4-6461-7680-9ecc-7f6f2c97d0ca",
                      *           "scope": "LIBRARY",
                      *           "spaceId": null,
-                     *           "parentId": "01a21b58-27ef-7581-bddb-c1abb2ba98c9",
-                     *           "title": "Lib child",
-                     *           "rank": "V",
-                     *           "depth": 1,
+                     *           "parentId": null,
+                     *           "title": "Library 2",
+                     *           "rank": "W",
+                     *           "depth": 0,
                      *           "childCount": 0,
-                     *           "contentCount": 0
+                     *           "contentCount": 1
                      *         }
                      *       ]
                      *     }
@@ -39322,7 +39498,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "title": "Folder",
-                 *       "spaceId": "01a21bac-4991-741d-b43d-0fafa24144f3"
+                 *       "spaceId": "01a21bc4-e09a-730a-b26e-a269c0df190f"
                  *     }
                  */
                 "application/json": {
@@ -39343,9 +39519,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bac-49d6-75d2-a62f-a3358a90478f",
+                     *       "id": "01a21bc4-e0c0-7363-bdfb-13ae24d52429",
                      *       "scope": "LIBRARY",
-                     *       "spaceId": "01a21bac-4991-741d-b43d-0fafa24144f3",
+                     *       "spaceId": "01a21bc4-e09a-730a-b26e-a269c0df190f",
                      *       "parentId": null,
                      *       "title": "Folder",
                      *       "rank": "V",
@@ -42505,12 +42681,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "maxScore": null,
+                     *       "maxScore": 10,
                      *       "allowLateSubmit": false,
                      *       "allowResubmit": false,
                      *       "bodyRequired": false,
                      *       "fileRequired": false,
-                     *       "dueAt": "2026-11-27T02:48:26.908Z"
+                     *       "dueAt": null
                      *     }
                      */
                     "application/json": {
@@ -42649,8 +42825,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "maxScore": 10,
-                 *       "allowLateSubmit": true,
-                 *       "dueAt": "2026-11-28T06:23:27.870Z"
+                 *       "dueAt": "2026-11-27T07:49:44.807Z"
                  *     }
                  */
                 "application/json": {
@@ -42673,11 +42848,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "maxScore": 10,
-                     *       "allowLateSubmit": true,
+                     *       "allowLateSubmit": false,
                      *       "allowResubmit": false,
                      *       "bodyRequired": false,
                      *       "fileRequired": false,
-                     *       "dueAt": "2026-11-28T06:23:27.870Z"
+                     *       "dueAt": "2026-11-27T07:49:44.807Z"
                      *     }
                      */
                     "application/json": {
@@ -42848,47 +43023,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "useLevel": true,
-                     *       "visibility": "HIDE_ALL_TO_PARTICIPANTS",
+                     *       "useLevel": false,
+                     *       "visibility": "VISIBLE_ALL",
                      *       "criteria": [
                      *         {
-                     *           "id": "01a21b59-2f38-7117-ac2b-fcfd564b39ec",
-                     *           "name": "Content",
-                     *           "description": "What it says",
-                     *           "maxPoints": 10,
-                     *           "levels": [
-                     *             {
-                     *               "id": "01a21b59-2f38-7115-866a-e21ad0911297",
-                     *               "name": "Good",
-                     *               "description": null,
-                     *               "points": 10
-                     *             },
-                     *             {
-                     *               "id": "01a21b59-2f38-7116-ab04-e44d523a80b3",
-                     *               "name": "Weak",
-                     *               "description": "thin",
-                     *               "points": 4
-                     *             }
-                     *           ],
-                     *           "index": 0
-                     *         },
-                     *         {
-                     *           "id": "01a21b59-2f38-7119-a285-ab27da7181e2",
-                     *           "name": "Style",
+                     *           "id": "01a21bc4-6317-74bc-96be-eca51d047639",
+                     *           "name": "Clarity",
                      *           "description": null,
-                     *           "maxPoints": 5,
-                     *           "levels": [
-                     *             {
-                     *               "id": "01a21b59-2f38-7118-b94d-1bd0e64335c7",
-                     *               "name": "Fine",
-                     *               "description": null,
-                     *               "points": 5
-                     *             }
-                     *           ],
-                     *           "index": 1
+                     *           "maxPoints": 10,
+                     *           "levels": [],
+                     *           "index": 0
                      *         }
                      *       ],
-                     *       "totalMaxPoints": 15
+                     *       "totalMaxPoints": 10
                      *     }
                      */
                     "application/json": {
@@ -43036,34 +43183,12 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "useLevel": true,
-                 *       "visibility": "HIDE_ALL_TO_PARTICIPANTS",
+                 *       "useLevel": false,
+                 *       "visibility": "VISIBLE_ALL",
                  *       "criteria": [
                  *         {
-                 *           "name": "Content",
-                 *           "description": "What it says",
-                 *           "maxPoints": 10,
-                 *           "levels": [
-                 *             {
-                 *               "name": "Good",
-                 *               "points": 10
-                 *             },
-                 *             {
-                 *               "name": "Weak",
-                 *               "description": "thin",
-                 *               "points": 4
-                 *             }
-                 *           ]
-                 *         },
-                 *         {
-                 *           "name": "Style",
-                 *           "maxPoints": 5,
-                 *           "levels": [
-                 *             {
-                 *               "name": "Fine",
-                 *               "points": 5
-                 *             }
-                 *           ]
+                 *           "name": "Clarity",
+                 *           "maxPoints": 10
                  *         }
                  *       ]
                  *     }
@@ -43097,47 +43222,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "useLevel": true,
-                     *       "visibility": "HIDE_ALL_TO_PARTICIPANTS",
+                     *       "useLevel": false,
+                     *       "visibility": "VISIBLE_ALL",
                      *       "criteria": [
                      *         {
-                     *           "id": "01a21b59-2f38-7117-ac2b-fcfd564b39ec",
-                     *           "name": "Content",
-                     *           "description": "What it says",
-                     *           "maxPoints": 10,
-                     *           "levels": [
-                     *             {
-                     *               "id": "01a21b59-2f38-7115-866a-e21ad0911297",
-                     *               "name": "Good",
-                     *               "description": null,
-                     *               "points": 10
-                     *             },
-                     *             {
-                     *               "id": "01a21b59-2f38-7116-ab04-e44d523a80b3",
-                     *               "name": "Weak",
-                     *               "description": "thin",
-                     *               "points": 4
-                     *             }
-                     *           ],
-                     *           "index": 0
-                     *         },
-                     *         {
-                     *           "id": "01a21b59-2f38-7119-a285-ab27da7181e2",
-                     *           "name": "Style",
+                     *           "id": "01a21bc4-62b3-75d1-9f67-2c313987df2e",
+                     *           "name": "Clarity",
                      *           "description": null,
-                     *           "maxPoints": 5,
-                     *           "levels": [
-                     *             {
-                     *               "id": "01a21b59-2f38-7118-b94d-1bd0e64335c7",
-                     *               "name": "Fine",
-                     *               "description": null,
-                     *               "points": 5
-                     *             }
-                     *           ],
-                     *           "index": 1
+                     *           "maxPoints": 10,
+                     *           "levels": [],
+                     *           "index": 0
                      *         }
                      *       ],
-                     *       "totalMaxPoints": 15
+                     *       "totalMaxPoints": 10
                      *     }
                      */
                     "application/json": {
@@ -43322,59 +43419,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "total": 2,
+                     *       "total": 0,
                      *       "page": 1,
                      *       "pageSize": 20,
-                     *       "totalPages": 1,
-                     *       "submissions": [
-                     *         {
-                     *           "id": "01a21bac-3f68-7032-8107-6e0eb3dca164",
-                     *           "profileId": "01a21bac-3570-75c3-a306-95f34fc64028",
-                     *           "displayName": "Carol",
-                     *           "body": "late",
-                     *           "attachments": [],
-                     *           "revision": 1,
-                     *           "status": "SUBMITTED",
-                     *           "submittedAt": "2026-11-27T06:23:22.972Z",
-                     *           "dueAtAtSubmit": null,
-                     *           "isLate": false,
-                     *           "score": null,
-                     *           "feedback": null,
-                     *           "gradedAt": null,
-                     *           "returnedAt": null,
-                     *           "rubricEvaluation": null,
-                     *           "similarity": {
-                     *             "status": "COMPLETED",
-                     *             "copyRatio": 0,
-                     *             "gptCopyRatio": null,
-                     *             "matches": []
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "01a21bac-3eec-713c-b800-13ac6445738e",
-                     *           "profileId": "01a21bac-354f-735f-82d8-80a77db51620",
-                     *           "displayName": "Alice",
-                     *           "body": "x",
-                     *           "attachments": [],
-                     *           "revision": 1,
-                     *           "status": "RETURNED",
-                     *           "submittedAt": "2026-11-27T06:23:22.828Z",
-                     *           "dueAtAtSubmit": null,
-                     *           "isLate": false,
-                     *           "score": 7,
-                     *           "feedback": null,
-                     *           "gradedAt": "2026-11-27T06:23:22.915Z",
-                     *           "returnedAt": "2026-11-27T06:23:23.240Z",
-                     *           "rubricEvaluation": null,
-                     *           "similarity": {
-                     *             "status": "COMPLETED",
-                     *             "copyRatio": 0,
-                     *             "gptCopyRatio": null,
-                     *             "matches": []
-                     *           }
-                     *         }
-                     *       ],
-                     *       "pendingCount": 1
+                     *       "totalPages": 0,
+                     *       "submissions": [],
+                     *       "pendingCount": 0
                      *     }
                      */
                     "application/json": {
@@ -43585,7 +43635,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "body": "my work"
+                 *       "body": "mine"
                  *     }
                  */
                 "application/json": {
@@ -43603,15 +43653,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bac-4b89-7100-99a9-cea32e091e17",
-                     *       "profileId": "01a21bac-47ee-7323-a4d1-e738396db931",
+                     *       "id": "01a21bc4-62c3-770f-8050-26d15c10fe80",
+                     *       "profileId": "01a21bc4-6018-7036-b8b9-d965eb83d91e",
                      *       "displayName": "Alice",
-                     *       "body": "my work",
+                     *       "body": "mine",
                      *       "attachments": [],
                      *       "revision": 1,
                      *       "status": "SUBMITTED",
-                     *       "submittedAt": "2026-11-27T06:23:26.066Z",
-                     *       "dueAtAtSubmit": "2026-11-29T06:23:25.686Z",
+                     *       "submittedAt": "2026-11-27T06:49:44.896Z",
+                     *       "dueAtAtSubmit": "2026-11-27T07:49:44.807Z",
                      *       "isLate": false,
                      *       "score": null,
                      *       "feedback": null,
@@ -45008,7 +45058,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "dueAt": "2026-12-02T06:23:26.861Z"
+                 *       "dueAt": "2026-11-27T08:49:44.912Z"
                  *     }
                  */
                 "application/json": {
@@ -45025,8 +45075,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "profileId": "01a21bac-47ee-7323-a4d1-e738396db931",
-                     *       "dueAt": "2026-12-02T06:23:26.861Z"
+                     *       "profileId": "01a21bc4-6028-760e-81da-25a14c4abe1b",
+                     *       "dueAt": "2026-11-27T08:49:44.912Z"
                      *     }
                      */
                     "application/json": {
@@ -48998,12 +49048,12 @@ export interface operations {
                 /**
                  * @example {
                  *       "spaceIds": [
-                 *         "01a21b58-5524-77d0-935a-2f5d6931e035",
-                 *         "01a21b58-5cec-759a-951a-c4d16b65a23b"
+                 *         "01a21bc5-3a25-7624-bd03-5a7d6bf4d152",
+                 *         "01a21bc5-41bc-706e-bef5-606f29d96c34"
                  *       ],
                  *       "title": "Everywhere",
                  *       "fileIds": [
-                 *         "01a21b58-5cf9-7031-a0ab-6d75dccf91da"
+                 *         "01a21bc5-41c2-70ba-98de-e2899894097c"
                  *       ]
                  *     }
                  */
@@ -49033,18 +49083,18 @@ export interface operations {
                      *       "created": 2,
                      *       "skipped": [
                      *         {
-                     *           "spaceId": "01a21b58-553a-7394-a59a-95773514ac73",
+                     *           "spaceId": "01a21bc5-3a3c-75a5-a7b7-1a178c4ce114",
                      *           "reason": "FORBIDDEN"
                      *         },
                      *         {
-                     *           "spaceId": "01a21b58-554a-71b8-ab37-eb6c45c09f4e",
+                     *           "spaceId": "01a21bc5-3a47-740c-9223-effe30bba910",
                      *           "reason": "FORBIDDEN"
                      *         }
                      *       ],
                      *       "posts": [
                      *         {
-                     *           "id": "01a21b58-5d38-72c7-a45f-947ef09f6f0b",
-                     *           "spaceId": "01a21b58-5524-77d0-935a-2f5d6931e035",
+                     *           "id": "01a21bc5-41d6-7330-a3d6-8845bbb6729e",
+                     *           "spaceId": "01a21bc5-3a25-7624-bd03-5a7d6bf4d152",
                      *           "spaceName": "Main",
                      *           "index": 9,
                      *           "title": "Everywhere",
@@ -49055,15 +49105,16 @@ export interface operations {
                      *           "isPinned": false,
                      *           "allowFileDownload": true,
                      *           "status": "PUBLISHED",
-                     *           "publishAt": "2026-11-27T04:51:45.574Z",
+                     *           "publishAt": "2026-11-27T06:50:42.003Z",
+                     *           "authorId": "01a21bc5-41b2-7563-a6dc-a24a7bf77013",
                      *           "authorName": "Creator",
                      *           "attachments": [
                      *             {
-                     *               "fileId": "01a21b58-5cf9-7031-a0ab-6d75dccf91da",
+                     *               "fileId": "01a21bc5-41c2-70ba-98de-e2899894097c",
                      *               "name": "notes.txt",
                      *               "contentType": "text/plain",
                      *               "size": 5,
-                     *               "url": "http://localhost:35217/api/v1/files/01a21b58-5cf9-7031-a0ab-6d75dccf91da/content?token=WyJkIiwiNzc4NDcxZWYtOTQwNy00Y2RlLTk4MDctNWRkN2YyZjY0MzMyIiwiMDFhMjFiNTgtNWNmOS03MDMxLWEwYWItNmQ3NWRjY2Y5MWRhIiwxNzk1NzU4NzA1NTk5LCIwMWEyMWI1OC01Y2Q4LTczNDctOGVjZS0xMDUzODg2YzA2MDQiLCJwb3N0OjAxYTIxYjU4LTVkMzgtNzJjNy1hNDVmLTk0N2VmMDlmNmYwYiJd.TyBMqGlDXjMQz16wnS8KjMHPfYpGxHuRWzp8yemf-zI",
+                     *               "url": "http://localhost:40695/api/v1/files/01a21bc5-41c2-70ba-98de-e2899894097c/content?token=WyJkIiwiNTljMTczNTYtYzAzMi00NDZiLWI1YzMtMTJiMzhkMjgyYjU5IiwiMDFhMjFiYzUtNDFjMi03MGJhLTk4ZGUtZTI4OTk4OTQwOTdjIiwxNzk1NzY1ODQyMDEwLCIwMWEyMWJjNS00MWIyLTc1NjMtYTZkYy1hMjRhN2JmNzcwMTMiLCJwb3N0OjAxYTIxYmM1LTQxZDYtNzMzMC1hM2Q2LTg4NDViYmI2NzI5ZSJd.v9Ytlf_buHCm19wnFQ0zaS09LtsCFxsAck9xJVQK8xA",
                      *               "preview": {
                      *                 "status": "none",
                      *                 "pdfUrl": null,
@@ -49072,11 +49123,13 @@ export interface operations {
                      *               }
                      *             }
                      *           ],
-                     *           "createdAt": "2026-11-27T04:51:45.574Z"
+                     *           "commentCount": 0,
+                     *           "answeredCommentId": null,
+                     *           "createdAt": "2026-11-27T06:50:42.003Z"
                      *         },
                      *         {
-                     *           "id": "01a21b58-5d38-72c8-912b-867b29d23266",
-                     *           "spaceId": "01a21b58-5cec-759a-951a-c4d16b65a23b",
+                     *           "id": "01a21bc5-41d6-7331-b490-8200e2b9083f",
+                     *           "spaceId": "01a21bc5-41bc-706e-bef5-606f29d96c34",
                      *           "spaceName": "Creator's",
                      *           "index": 1,
                      *           "title": "Everywhere",
@@ -49087,15 +49140,16 @@ export interface operations {
                      *           "isPinned": false,
                      *           "allowFileDownload": true,
                      *           "status": "PUBLISHED",
-                     *           "publishAt": "2026-11-27T04:51:45.574Z",
+                     *           "publishAt": "2026-11-27T06:50:42.003Z",
+                     *           "authorId": "01a21bc5-41b2-7563-a6dc-a24a7bf77013",
                      *           "authorName": "Creator",
                      *           "attachments": [
                      *             {
-                     *               "fileId": "01a21b58-5cf9-7031-a0ab-6d75dccf91da",
+                     *               "fileId": "01a21bc5-41c2-70ba-98de-e2899894097c",
                      *               "name": "notes.txt",
                      *               "contentType": "text/plain",
                      *               "size": 5,
-                     *               "url": "http://localhost:35217/api/v1/files/01a21b58-5cf9-7031-a0ab-6d75dccf91da/content?token=WyJkIiwiNzc4NDcxZWYtOTQwNy00Y2RlLTk4MDctNWRkN2YyZjY0MzMyIiwiMDFhMjFiNTgtNWNmOS03MDMxLWEwYWItNmQ3NWRjY2Y5MWRhIiwxNzk1NzU4NzA1NjAwLCIwMWEyMWI1OC01Y2Q4LTczNDctOGVjZS0xMDUzODg2YzA2MDQiLCJwb3N0OjAxYTIxYjU4LTVkMzgtNzJjOC05MTJiLTg2N2IyOWQyMzI2NiJd.qTiw2xThgXkfTgSeDHe6qP_oZIZTob3sRAooxFkU6iA",
+                     *               "url": "http://localhost:40695/api/v1/files/01a21bc5-41c2-70ba-98de-e2899894097c/content?token=WyJkIiwiNTljMTczNTYtYzAzMi00NDZiLWI1YzMtMTJiMzhkMjgyYjU5IiwiMDFhMjFiYzUtNDFjMi03MGJhLTk4ZGUtZTI4OTk4OTQwOTdjIiwxNzk1NzY1ODQyMDEwLCIwMWEyMWJjNS00MWIyLTc1NjMtYTZkYy1hMjRhN2JmNzcwMTMiLCJwb3N0OjAxYTIxYmM1LTQxZDYtNzMzMS1iNDkwLTgyMDBlMmI5MDgzZiJd.numE_PP38KeNDNdT5ajpZu0J67x2lC0tNxooQq3BCTM",
                      *               "preview": {
                      *                 "status": "none",
                      *                 "pdfUrl": null,
@@ -49104,7 +49158,9 @@ export interface operations {
                      *               }
                      *             }
                      *           ],
-                     *           "createdAt": "2026-11-27T04:51:45.574Z"
+                     *           "commentCount": 0,
+                     *           "answeredCommentId": null,
+                     *           "createdAt": "2026-11-27T06:50:42.003Z"
                      *         }
                      *       ]
                      *     }
@@ -49306,40 +49362,50 @@ export interface operations {
                      * @example {
                      *       "posts": [
                      *         {
-                     *           "id": "01a21b58-5d38-72c8-912b-867b29d23266",
-                     *           "spaceId": "01a21b58-5cec-759a-951a-c4d16b65a23b",
-                     *           "spaceName": "Creator's",
-                     *           "index": 1,
-                     *           "title": "Everywhere",
+                     *           "id": "01a21bc5-4289-7056-a219-a787c8acfd36",
+                     *           "spaceId": "01a21bc5-425a-70ee-bacb-2bceaf0c2f47",
+                     *           "spaceName": "Listing",
+                     *           "index": 5,
+                     *           "title": "archived",
                      *           "content": "",
-                     *           "type": "NOTICE",
+                     *           "type": "GENERAL",
+                     *           "tags": [],
+                     *           "isEmergency": false,
+                     *           "isPinned": false,
+                     *           "allowFileDownload": true,
+                     *           "status": "ARCHIVED",
+                     *           "publishAt": "2026-11-27T06:50:42.184Z",
+                     *           "authorId": "01a21bc5-3960-735b-a4d5-15c8e155259e",
+                     *           "authorName": "Owner",
+                     *           "attachments": [],
+                     *           "commentCount": 0,
+                     *           "answeredCommentId": null,
+                     *           "createdAt": "2026-11-27T06:50:42.184Z"
+                     *         },
+                     *         {
+                     *           "id": "01a21bc5-426d-7207-9649-07d9d9c052b7",
+                     *           "spaceId": "01a21bc5-425a-70ee-bacb-2bceaf0c2f47",
+                     *           "spaceName": "Listing",
+                     *           "index": 2,
+                     *           "title": "general chat",
+                     *           "content": "about the Banana exam",
+                     *           "type": "GENERAL",
                      *           "tags": [],
                      *           "isEmergency": false,
                      *           "isPinned": false,
                      *           "allowFileDownload": true,
                      *           "status": "PUBLISHED",
-                     *           "publishAt": "2026-11-27T04:51:45.574Z",
-                     *           "authorName": "Creator",
-                     *           "attachments": [
-                     *             {
-                     *               "fileId": "01a21b58-5cf9-7031-a0ab-6d75dccf91da",
-                     *               "name": "notes.txt",
-                     *               "contentType": "text/plain",
-                     *               "size": 5,
-                     *               "url": "http://localhost:35217/api/v1/files/01a21b58-5cf9-7031-a0ab-6d75dccf91da/content?token=WyJkIiwiNzc4NDcxZWYtOTQwNy00Y2RlLTk4MDctNWRkN2YyZjY0MzMyIiwiMDFhMjFiNTgtNWNmOS03MDMxLWEwYWItNmQ3NWRjY2Y5MWRhIiwxNzk1NzU4NzA1NjM2LCIwMWEyMWI1OC01Y2Q4LTczNDctOGVjZS0xMDUzODg2YzA2MDQiLCJwb3N0OjAxYTIxYjU4LTVkMzgtNzJjOC05MTJiLTg2N2IyOWQyMzI2NiJd.7I6TgvrZfr2bPlAoFcgSK7ruwj-JBXuXbHU3ZCfYKS4",
-                     *               "preview": {
-                     *                 "status": "none",
-                     *                 "pdfUrl": null,
-                     *                 "pageCount": null,
-                     *                 "reason": null
-                     *               }
-                     *             }
-                     *           ],
-                     *           "createdAt": "2026-11-27T04:51:45.574Z"
+                     *           "publishAt": "2026-11-27T06:50:42.156Z",
+                     *           "authorId": "01a21bc5-3960-735b-a4d5-15c8e155259e",
+                     *           "authorName": "Owner",
+                     *           "attachments": [],
+                     *           "commentCount": 0,
+                     *           "answeredCommentId": null,
+                     *           "createdAt": "2026-11-27T06:50:42.156Z"
                      *         }
                      *       ],
-                     *       "total": 1,
-                     *       "nextCursor": null
+                     *       "total": 5,
+                     *       "nextCursor": "WzAsMTc5NTc2MjI0MjE1NiwiMDFhMjFiYzUtNDI2ZC03MjA3LTk2NDktMDdkOWQ5YzA1MmI3Il0.GEc4NwrPHvmfAoj2tvC6myhcIf7v3vXj8t_2O7QvG5U"
                      *     }
                      */
                     "application/json": {
@@ -49530,11 +49596,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "spaceId": "01a21bac-4886-7434-9124-a433dcb480eb",
-                 *       "title": "Later",
-                 *       "content": "x",
-                 *       "type": "NOTICE",
-                 *       "publishAt": "2026-11-29T06:23:28.484Z"
+                 *       "spaceId": "01a21bc5-3a25-7624-bd03-5a7d6bf4d152",
+                 *       "title": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+                 *       "content": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…",
+                 *       "tags": [
+                 *         "0ttttttttttttttttttttttttttttttttttttttttttttttttt",
+                 *         "1ttttttttttttttttttttttttttttttttttttttttttttttttt"
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -49560,22 +49628,28 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bac-54f0-73c6-b6c2-3e7cc64078a6",
-                     *       "spaceId": "01a21bac-4886-7434-9124-a433dcb480eb",
-                     *       "spaceName": "Maths",
-                     *       "index": 3,
-                     *       "title": "Later",
-                     *       "content": "x",
+                     *       "id": "01a21bc5-4188-7724-813c-329a5f027523",
+                     *       "spaceId": "01a21bc5-3a25-7624-bd03-5a7d6bf4d152",
+                     *       "spaceName": "Main",
+                     *       "index": 8,
+                     *       "title": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+                     *       "content": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…",
                      *       "type": "NOTICE",
-                     *       "tags": [],
+                     *       "tags": [
+                     *         "0ttttttttttttttttttttttttttttttttttttttttttttttttt",
+                     *         "1ttttttttttttttttttttttttttttttttttttttttttttttttt"
+                     *       ],
                      *       "isEmergency": false,
                      *       "isPinned": false,
                      *       "allowFileDownload": true,
-                     *       "status": "SCHEDULED",
-                     *       "publishAt": "2026-11-29T06:23:28.484Z",
+                     *       "status": "PUBLISHED",
+                     *       "publishAt": "2026-11-27T06:50:41.927Z",
+                     *       "authorId": "01a21bc5-3960-735b-a4d5-15c8e155259e",
                      *       "authorName": "Owner",
                      *       "attachments": [],
-                     *       "createdAt": "2026-11-27T06:23:28.496Z"
+                     *       "commentCount": 0,
+                     *       "answeredCommentId": null,
+                     *       "createdAt": "2026-11-27T06:50:41.927Z"
                      *     }
                      */
                     "application/json": {
@@ -49678,9 +49752,9 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Forbidden",
                      *       "status": 403,
-                     *       "detail": "You may not do this.",
+                     *       "detail": "A participant posts GENERAL and QUESTION posts only, without emergency, pin or schedule.",
                      *       "code": "FORBIDDEN",
-                     *       "message": "You may not do this."
+                     *       "message": "A participant posts GENERAL and QUESTION posts only, without emergency, pin or schedule."
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -49711,6 +49785,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This space is archived: it is read-only.",
+                     *       "code": "INVALID_STATE",
+                     *       "message": "This space is archived: it is read-only."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -49780,8 +49864,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b58-617d-7624-91b4-ced478892643",
-                     *       "spaceId": "01a21b58-5524-77d0-935a-2f5d6931e035",
+                     *       "id": "01a21bc5-4624-773a-946b-b724a473a04d",
+                     *       "spaceId": "01a21bc5-3a25-7624-bd03-5a7d6bf4d152",
                      *       "spaceName": "Main",
                      *       "index": 26,
                      *       "title": "Post",
@@ -49792,15 +49876,16 @@ export interface operations {
                      *       "isPinned": false,
                      *       "allowFileDownload": false,
                      *       "status": "PUBLISHED",
-                     *       "publishAt": "2026-11-27T04:51:46.684Z",
+                     *       "publishAt": "2026-11-27T06:50:43.107Z",
+                     *       "authorId": "01a21bc5-3960-735b-a4d5-15c8e155259e",
                      *       "authorName": "Owner",
                      *       "attachments": [
                      *         {
-                     *           "fileId": "01a21b58-616c-7728-b9b7-e6acfbb1278e",
+                     *           "fileId": "01a21bc5-460f-7444-92f2-5786b09d5825",
                      *           "name": "notes.txt",
                      *           "contentType": "text/plain",
                      *           "size": 6,
-                     *           "url": "http://localhost:35217/api/v1/files/01a21b58-616c-7728-b9b7-e6acfbb1278e/content?token=WyJkIiwiNzc4NDcxZWYtOTQwNy00Y2RlLTk4MDctNWRkN2YyZjY0MzMyIiwiMDFhMjFiNTgtNjE2Yy03NzI4LWI5YjctZTZhY2ZiYjEyNzhlIiwxNzk1NzU4NzA2NzUyLCIwMWEyMWI1OC01NGY3LTcwNGItOTdkZS1lY2QxYjNhZTA0ODgiLCJwb3N0OjAxYTIxYjU4LTYxN2QtNzYyNC05MWI0LWNlZDQ3ODg5MjY0MyJd.7FCI6F68OlFcU0zeu6_uuy2Yr2tR0vDOsWsoXHkVG-4",
+                     *           "url": "http://localhost:40695/api/v1/files/01a21bc5-460f-7444-92f2-5786b09d5825/content?token=WyJkIiwiNTljMTczNTYtYzAzMi00NDZiLWI1YzMtMTJiMzhkMjgyYjU5IiwiMDFhMjFiYzUtNDYwZi03NDQ0LTkyZjItNTc4NmIwOWQ1ODI1IiwxNzk1NzY1ODQzMTQ2LCIwMWEyMWJjNS0zOWQ2LTcwY2YtOWVjMy1mMDEzMWRmNDA2ZTgiLCJwb3N0OjAxYTIxYmM1LTQ2MjQtNzczYS05NDZiLWI3MjRhNDczYTA0ZCJd.EcSm5FKbSaPJKTa5jXUL_F56gZCKm_qmJ6Pu8EtxWQ4",
                      *           "preview": {
                      *             "status": "none",
                      *             "pdfUrl": null,
@@ -49809,7 +49894,9 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "createdAt": "2026-11-27T04:51:46.684Z"
+                     *       "commentCount": 0,
+                     *       "answeredCommentId": null,
+                     *       "createdAt": "2026-11-27T06:50:43.107Z"
                      *     }
                      */
                     "application/json": {
@@ -50058,6 +50145,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This space is archived: it is read-only.",
+                     *       "code": "INVALID_STATE",
+                     *       "message": "This space is archived: it is read-only."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50121,7 +50218,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "title": "Field trip (rain)"
+                 *       "fileIds": [
+                 *         "01a21bc5-4479-7722-b4f9-65a2d009119c",
+                 *         "01a21bc5-4465-73da-b4a7-7f5257ae2b09"
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -50147,22 +50247,52 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b79-a0b4-723e-b552-67d110c738b3",
-                     *       "spaceId": "01a21b79-9e69-7233-8e0f-543f4487ff9e",
-                     *       "spaceName": "Notices",
-                     *       "index": 1,
-                     *       "title": "Field trip (rain)",
-                     *       "content": "Bring lunch",
+                     *       "id": "01a21bc5-4470-73b5-8738-00aebc69a1c1",
+                     *       "spaceId": "01a21bc5-3a25-7624-bd03-5a7d6bf4d152",
+                     *       "spaceName": "Main",
+                     *       "index": 21,
+                     *       "title": "Post",
+                     *       "content": "",
                      *       "type": "NOTICE",
                      *       "tags": [],
                      *       "isEmergency": false,
                      *       "isPinned": false,
                      *       "allowFileDownload": true,
                      *       "status": "PUBLISHED",
-                     *       "publishAt": "2026-11-27T05:28:05.534Z",
+                     *       "publishAt": "2026-11-27T06:50:42.672Z",
+                     *       "authorId": "01a21bc5-3960-735b-a4d5-15c8e155259e",
                      *       "authorName": "Owner",
-                     *       "attachments": [],
-                     *       "createdAt": "2026-11-27T05:28:05.534Z"
+                     *       "attachments": [
+                     *         {
+                     *           "fileId": "01a21bc5-4479-7722-b4f9-65a2d009119c",
+                     *           "name": "notes.txt",
+                     *           "contentType": "text/plain",
+                     *           "size": 5,
+                     *           "url": "http://localhost:40695/api/v1/files/01a21bc5-4479-7722-b4f9-65a2d009119c/content?token=WyJkIiwiNTljMTczNTYtYzAzMi00NDZiLWI1YzMtMTJiMzhkMjgyYjU5IiwiMDFhMjFiYzUtNDQ3OS03NzIyLWI0ZjktNjVhMmQwMDkxMTljIiwxNzk1NzY1ODQyNzAwLCIwMWEyMWJjNS0zOWQ2LTcwY2YtOWVjMy1mMDEzMWRmNDA2ZTgiLCJwb3N0OjAxYTIxYmM1LTQ0NzAtNzNiNS04NzM4LTAwYWViYzY5YTFjMSJd.lto8RmAPqTDdG6MW9wE4XiD9UcBMctjLVuki8sW4eNc",
+                     *           "preview": {
+                     *             "status": "none",
+                     *             "pdfUrl": null,
+                     *             "pageCount": null,
+                     *             "reason": null
+                     *           }
+                     *         },
+                     *         {
+                     *           "fileId": "01a21bc5-4465-73da-b4a7-7f5257ae2b09",
+                     *           "name": "notes.txt",
+                     *           "contentType": "text/plain",
+                     *           "size": 5,
+                     *           "url": "http://localhost:40695/api/v1/files/01a21bc5-4465-73da-b4a7-7f5257ae2b09/content?token=WyJkIiwiNTljMTczNTYtYzAzMi00NDZiLWI1YzMtMTJiMzhkMjgyYjU5IiwiMDFhMjFiYzUtNDQ2NS03M2RhLWI0YTctN2Y1MjU3YWUyYjA5IiwxNzk1NzY1ODQyNzAwLCIwMWEyMWJjNS0zOWQ2LTcwY2YtOWVjMy1mMDEzMWRmNDA2ZTgiLCJwb3N0OjAxYTIxYmM1LTQ0NzAtNzNiNS04NzM4LTAwYWViYzY5YTFjMSJd.qo2A8b4zarUwT-AgGWbtn_Vi0DWv8mQ3N42nGbm4Fx8",
+                     *           "preview": {
+                     *             "status": "none",
+                     *             "pdfUrl": null,
+                     *             "pageCount": null,
+                     *             "reason": null
+                     *           }
+                     *         }
+                     *       ],
+                     *       "commentCount": 0,
+                     *       "answeredCommentId": null,
+                     *       "createdAt": "2026-11-27T06:50:42.672Z"
                      *     }
                      */
                     "application/json": {
@@ -50298,6 +50428,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This space is archived: it is read-only.",
+                     *       "code": "INVALID_STATE",
+                     *       "message": "This space is archived: it is read-only."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50368,6 +50508,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "comments": [
+                     *         {
+                     *           "id": "01a21bc4-6a33-73e5-bd66-1acbae5877e7",
+                     *           "postId": "01a21bc4-6a2a-706b-8cfe-385596d6cb05",
+                     *           "authorId": "01a21bc4-6797-774a-baa4-4e6c10578063",
+                     *           "authorName": "Ann",
+                     *           "body": "1",
+                     *           "attachments": [],
+                     *           "createdAt": "2026-11-27T06:49:46.801Z",
+                     *           "updatedAt": "2026-11-27T06:49:46.801Z",
+                     *           "isAnswer": false
+                     *         },
+                     *         {
+                     *           "id": "01a21bc4-6a4b-737d-bdf9-6e2ef6936d7f",
+                     *           "postId": "01a21bc4-6a2a-706b-8cfe-385596d6cb05",
+                     *           "authorId": "01a21bc4-6797-774a-baa4-4e6c10578063",
+                     *           "authorName": "Ann",
+                     *           "body": "2",
+                     *           "attachments": [],
+                     *           "createdAt": "2026-11-27T06:49:46.809Z",
+                     *           "updatedAt": "2026-11-27T06:49:46.809Z",
+                     *           "isAnswer": false
+                     *         }
+                     *       ],
+                     *       "nextCursor": "WzE3OTU3NjIxODY4MDksIjAxYTIxYmM0LTZhNGItNzM3ZC1iZGY5LTZlMmVmNjkzNmQ3ZiJd.YbLGIGJnUrv53fTIyNCdDp4UJeB7vkHNpPjnfSWd2vI"
+                     *     }
+                     */
                     "application/json": {
                         comments: {
                             id: string;
@@ -50411,6 +50580,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "query",
+                     *           "field": "limit",
+                     *           "message": "Expected integer to be less or equal to 100"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50420,6 +50606,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50438,6 +50634,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50508,6 +50714,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥…"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: ls-chars-1-5000
@@ -50525,6 +50736,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "01a21bc4-6ab7-71ad-b4ee-9ace7fc3f453",
+                     *       "postId": "01a21bc4-69d7-74cf-aea5-0f85f7d407e9",
+                     *       "authorId": "01a21bc4-6797-774a-baa4-4e6c10578063",
+                     *       "authorName": "Ann",
+                     *       "body": "🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥🔥…",
+                     *       "attachments": [],
+                     *       "createdAt": "2026-11-27T06:49:46.934Z",
+                     *       "updatedAt": "2026-11-27T06:49:46.934Z",
+                     *       "isAnswer": false
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         postId: string;
@@ -50565,6 +50789,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "body",
+                     *           "field": "fileIds[0]",
+                     *           "message": "must be one of your own uploaded (ready) files"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50574,6 +50815,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50583,6 +50834,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50592,6 +50853,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50601,6 +50872,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This space is archived: it is read-only.",
+                     *       "code": "INVALID_STATE",
+                     *       "message": "This space is archived: it is read-only."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50685,6 +50966,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50694,6 +50985,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50703,6 +51004,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50712,6 +51023,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This space is archived: it is read-only.",
+                     *       "code": "INVALID_STATE",
+                     *       "message": "This space is archived: it is read-only."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50774,6 +51095,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "First"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: ls-chars-1-5000
@@ -50790,6 +51116,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "01a21bc4-6c4e-73b8-a5e4-04dafbf630e6",
+                     *       "postId": "01a21bc4-6c3d-70a3-bb74-d3b18797b054",
+                     *       "authorId": "01a21bc4-6797-774a-baa4-4e6c10578063",
+                     *       "authorName": "Ann",
+                     *       "body": "First",
+                     *       "attachments": [],
+                     *       "createdAt": "2026-11-27T06:49:47.341Z",
+                     *       "updatedAt": "2026-11-27T06:49:47.364Z",
+                     *       "isAnswer": false
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         postId: string;
@@ -50830,6 +51169,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "body",
+                     *           "field": "body",
+                     *           "message": "must be 1..5000 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50839,6 +51195,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50848,6 +51214,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50857,6 +51233,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50866,6 +51252,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This space is archived: it is read-only.",
+                     *       "code": "INVALID_STATE",
+                     *       "message": "This space is archived: it is read-only."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50927,6 +51323,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "commentId": "01a21bc4-6cdc-7635-9542-07bf2f2b8d8b"
+                 *     }
+                 */
                 "application/json": {
                     commentId?: string | null;
                 };
@@ -50939,6 +51340,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "01a21bc4-6cce-727e-9aac-b078edbcae7a",
+                     *       "spaceId": "01a21bc4-6cc5-742c-9711-03abe47c9e67",
+                     *       "spaceName": "Extra",
+                     *       "index": 1,
+                     *       "title": "How long is the essay?",
+                     *       "content": "",
+                     *       "type": "QUESTION",
+                     *       "tags": [],
+                     *       "isEmergency": false,
+                     *       "isPinned": false,
+                     *       "allowFileDownload": true,
+                     *       "status": "PUBLISHED",
+                     *       "publishAt": "2026-11-27T06:49:47.470Z",
+                     *       "authorId": "01a21bc4-6797-774a-baa4-4e6c10578063",
+                     *       "authorName": "Ann",
+                     *       "attachments": [],
+                     *       "commentCount": 1,
+                     *       "answeredCommentId": "01a21bc4-6cdc-7635-9542-07bf2f2b8d8b",
+                     *       "createdAt": "2026-11-27T06:49:47.470Z"
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         spaceId: string;
@@ -50989,6 +51413,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "body",
+                     *           "field": "commentId",
+                     *           "message": "must be a comment of this post"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -50998,6 +51439,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -51007,6 +51458,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -51016,6 +51477,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -51025,6 +51496,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "Only a QUESTION post has an answer.",
+                     *       "code": "INVALID_STATE",
+                     *       "message": "Only a QUESTION post has an answer."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -51095,6 +51576,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "conversations": [
+                     *         {
+                     *           "profileId": "01a21bc4-71d9-7359-b6b2-b74aafb39bb9",
+                     *           "displayName": "Ben",
+                     *           "lastMessageAt": "2026-11-27T06:49:48.976Z",
+                     *           "lastMessagePreview": "Ben, please see me after class.",
+                     *           "unreadCount": 0
+                     *         },
+                     *         {
+                     *           "profileId": "01a21bc4-71d3-7713-9ff6-bd4a026046a0",
+                     *           "displayName": "Ann",
+                     *           "lastMessageAt": "2026-11-27T06:49:48.899Z",
+                     *           "lastMessagePreview": "Yes, Monday is fine.",
+                     *           "unreadCount": 0
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         conversations: {
                             profileId: string;
@@ -51113,6 +51615,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "query",
+                     *           "field": "limit",
+                     *           "message": "Expected integer to be greater or equal to 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -51122,6 +51641,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -51131,6 +51660,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -51140,6 +51679,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -51220,6 +51769,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "messages": [
+                     *         {
+                     *           "id": "01a21bc4-72fb-7546-be44-bcc8ad544d68",
+                     *           "authorId": "01a21bc4-71d3-7712-ad67-2d2ea9ff9298",
+                     *           "authorName": "Ann",
+                     *           "body": "Doctor's note",
+                     *           "attachments": [
+                     *             {
+                     *               "fileId": "01a21bc4-72f0-77d3-b957-f29996af5dfa",
+                     *               "name": "a.txt",
+                     *               "contentType": "text/plain",
+                     *               "size": 9,
+                     *               "url": "http://localhost:37435/api/v1/files/01a21bc4-72f0-77d3-b957-f29996af5dfa/content?token=WyJkIiwiMGQzYzAyNjMtZjEyMS00MDczLTlmYjQtYjJiOTE1MjNjYTExIiwiMDFhMjFiYzQtNzJmMC03N2QzLWI5NTctZjI5OTk2YWY1ZGZhIiwxNzk1NzY1Nzg5MDczLCIwMWEyMWJjNC03MWM3LTcxZmQtYmRlMy1lMTcwN2YyMGQ0MWEiLCJtZXNzYWdlOjAxYTIxYmM0LTcyZmItNzU0Ni1iZTQ0LWJjYzhhZDU0NGQ2OCJd.GxnH8-0nJ_E9zbg4GzTLER7B2ThSqdqCFvwy3-qQXqE",
+                     *               "preview": {
+                     *                 "status": "none",
+                     *                 "pdfUrl": null,
+                     *                 "pageCount": null,
+                     *                 "reason": null
+                     *               }
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-11-27T06:49:49.050Z"
+                     *         },
+                     *         {
+                     *           "id": "01a21bc4-7265-74f6-8e5a-6c3fbf51121b",
+                     *           "authorId": "01a21bc4-71c7-71fd-bde3-e1707f20d41a",
+                     *           "authorName": "Admin Two",
+                     *           "body": "Yes, Monday is fine.",
+                     *           "attachments": [],
+                     *           "createdAt": "2026-11-27T06:49:48.899Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         messages: {
                             id: string;
@@ -51256,6 +51842,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "query",
+                     *           "field": "limit",
+                     *           "message": "Expected integer to be less or equal to 100"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -51265,6 +51868,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -51283,6 +51896,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -51354,6 +51977,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "Doctor's note",
+                 *       "fileIds": [
+                 *         "01a21bc4-72f0-77d3-b957-f29996af5dfa"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: ls-chars-1-5000
@@ -51371,6 +52002,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "01a21bc4-72fb-7546-be44-bcc8ad544d68",
+                     *       "authorId": "01a21bc4-71d3-7712-ad67-2d2ea9ff9298",
+                     *       "authorName": "Ann",
+                     *       "body": "Doctor's note",
+                     *       "attachments": [
+                     *         {
+                     *           "fileId": "01a21bc4-72f0-77d3-b957-f29996af5dfa",
+                     *           "name": "a.txt",
+                     *           "contentType": "text/plain",
+                     *           "size": 9,
+                     *           "url": "http://localhost:37435/api/v1/files/01a21bc4-72f0-77d3-b957-f29996af5dfa/content?token=WyJkIiwiMGQzYzAyNjMtZjEyMS00MDczLTlmYjQtYjJiOTE1MjNjYTExIiwiMDFhMjFiYzQtNzJmMC03N2QzLWI5NTctZjI5OTk2YWY1ZGZhIiwxNzk1NzY1Nzg5MDU0LCIwMWEyMWJjNC03MWQzLTc3MTItYWQ2Ny0yZDJlYTlmZjkyOTgiLCJtZXNzYWdlOjAxYTIxYmM0LTcyZmItNzU0Ni1iZTQ0LWJjYzhhZDU0NGQ2OCJd.5ZNKjvS89NBjXQYtzcHqr9cw-0MOpnhVzafmC2Lo6eE",
+                     *           "preview": {
+                     *             "status": "none",
+                     *             "pdfUrl": null,
+                     *             "pageCount": null,
+                     *             "reason": null
+                     *           }
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-11-27T06:49:49.050Z"
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         authorId: string | null;
@@ -51404,6 +52059,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "body",
+                     *           "field": "fileIds[0]",
+                     *           "message": "must be one of your own uploaded (ready) files"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -51413,6 +52085,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -51431,6 +52113,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -51440,6 +52132,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "This space is archived: it is read-only.",
+                     *       "code": "INVALID_STATE",
+                     *       "message": "This space is archived: it is read-only."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -52182,58 +52884,40 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "passScore": 9007199254740991,
-                     *       "maxAttempts": 5000,
-                     *       "timeLimitMin": 9007199254740991,
+                     *       "passScore": null,
+                     *       "maxAttempts": 3,
+                     *       "timeLimitMin": null,
                      *       "shuffleQuestions": false,
                      *       "shuffleOptions": false,
                      *       "resultExposeLevel": "ALL",
                      *       "scoreAggregation": "HIGHEST",
                      *       "partialCreditMultiple": false,
-                     *       "opensAt": null,
-                     *       "closesAt": null,
+                     *       "opensAt": "2026-11-27T05:49:44.384Z",
+                     *       "closesAt": "2026-11-27T07:49:44.384Z",
                      *       "questions": [
                      *         {
-                     *           "id": "01a21b55-f5d4-7275-9ea1-161c76bd16ac",
+                     *           "id": "01a21bc4-6132-74b9-80d3-da6042d177e3",
                      *           "type": "SINGLE",
-                     *           "body": "Pick A",
+                     *           "body": "1+1",
                      *           "point": 2,
-                     *           "explanation": "A is first",
-                     *           "attachments": [],
-                     *           "options": [
+                     *           "explanation": null,
+                     *           "attachments": [
                      *             {
-                     *               "id": "01a21b55-f5d4-7272-89ac-318fb65288ea",
-                     *               "body": "A",
-                     *               "isCorrect": true,
-                     *               "attachments": []
-                     *             },
-                     *             {
-                     *               "id": "01a21b55-f5d4-7273-b839-2f3f3f8a7f77",
-                     *               "body": "B",
-                     *               "isCorrect": false,
-                     *               "attachments": []
+                     *               "fileId": "01a21bc4-60ad-74ec-a783-eed606192581",
+                     *               "url": "http://localhost:40587/api/v1/files/01a21bc4-60ad-74ec-a783-eed606192581/content?token=WyJkIiwiODFmMzY3MDMtMWY5Ni00YzRkLWJlYmItZDI4YmMwMmE0M2FjIiwiMDFhMjFiYzQtNjBhZC03NGVjLWE3ODMtZWVkNjA2MTkyNTgxIiwxNzk1NzY1Nzg0NjY3LCIwMWEyMWJjNC01ZmIxLTc3MjktODBlNi00ZmFhY2EzZDVlYmQiLCJxdWl6OjAxYTIxYmM0LTYwZDUtNzRiMy1hZDk5LWRiMGEzYTRmMzY2OCJd.LCKkrUqu_8MkyC0s3D3dl-rM-ilfJqiwtx0BqXUPPBM"
                      *             }
                      *           ],
-                     *           "answerCandidates": []
-                     *         },
-                     *         {
-                     *           "id": "01a21b55-f5d4-727a-91b6-070fc4e63de2",
-                     *           "type": "MULTIPLE",
-                     *           "body": "Pick W and X",
-                     *           "point": 4,
-                     *           "explanation": null,
-                     *           "attachments": [],
                      *           "options": [
                      *             {
-                     *               "id": "01a21b55-f5d4-7276-863b-35897e0bc121",
-                     *               "body": "W",
+                     *               "id": "01a21bc4-6132-74b7-9c5d-460e027e3547",
+                     *               "body": "2",
                      *               "isCorrect": true,
                      *               "attachments": []
                      *             },
                      *             {
-                     *               "id": "01a21b55-f5d4-7277-a7f3-47a6c40eaad6",
-                     *               "body": "X",
-                     *               "isCorrect": true,
+                     *               "id": "01a21bc4-6132-74b8-8705-ff6dc807a978",
+                     *               "body": "3",
+                     *               "isCorrect": false,
                      *               "attachments": []
                      *             }
                      *           ],
@@ -52420,34 +53104,25 @@ export interface operations {
                  *       "questions": [
                  *         {
                  *           "type": "SINGLE",
-                 *           "body": "2+2",
+                 *           "body": "1+1",
                  *           "point": 2,
                  *           "options": [
                  *             {
-                 *               "body": "4",
+                 *               "body": "2",
                  *               "isCorrect": true
                  *             },
                  *             {
-                 *               "body": "5"
+                 *               "body": "3"
                  *             }
-                 *           ]
-                 *         },
-                 *         {
-                 *           "type": "SINGLE",
-                 *           "body": "3+3",
-                 *           "point": 3,
-                 *           "options": [
-                 *             {
-                 *               "body": "6",
-                 *               "isCorrect": true
-                 *             },
-                 *             {
-                 *               "body": "7"
-                 *             }
+                 *           ],
+                 *           "attachmentFileIds": [
+                 *             "01a21bc4-60ad-74ec-a783-eed606192581"
                  *           ]
                  *         }
                  *       ],
-                 *       "resultExposeLevel": "STATUS_ONLY"
+                 *       "opensAt": "2026-11-27T05:49:44.384Z",
+                 *       "closesAt": "2026-11-27T07:49:44.384Z",
+                 *       "maxAttempts": 3
                  *     }
                  */
                 "application/json": {
@@ -52499,56 +53174,38 @@ export interface operations {
                     /**
                      * @example {
                      *       "passScore": null,
-                     *       "maxAttempts": null,
+                     *       "maxAttempts": 3,
                      *       "timeLimitMin": null,
                      *       "shuffleQuestions": false,
                      *       "shuffleOptions": false,
-                     *       "resultExposeLevel": "STATUS_ONLY",
+                     *       "resultExposeLevel": "ALL",
                      *       "scoreAggregation": "HIGHEST",
                      *       "partialCreditMultiple": false,
-                     *       "opensAt": null,
-                     *       "closesAt": null,
+                     *       "opensAt": "2026-11-27T05:49:44.384Z",
+                     *       "closesAt": "2026-11-27T07:49:44.384Z",
                      *       "questions": [
                      *         {
-                     *           "id": "01a21bac-2211-732f-b01e-8bc30d3390f2",
+                     *           "id": "01a21bc4-6132-74b9-80d3-da6042d177e3",
                      *           "type": "SINGLE",
-                     *           "body": "2+2",
+                     *           "body": "1+1",
                      *           "point": 2,
                      *           "explanation": null,
-                     *           "attachments": [],
-                     *           "options": [
+                     *           "attachments": [
                      *             {
-                     *               "id": "01a21bac-2211-732d-aacd-99d9e2fbb95d",
-                     *               "body": "4",
-                     *               "isCorrect": true,
-                     *               "attachments": []
-                     *             },
-                     *             {
-                     *               "id": "01a21bac-2211-732e-a102-600831469c45",
-                     *               "body": "5",
-                     *               "isCorrect": false,
-                     *               "attachments": []
+                     *               "fileId": "01a21bc4-60ad-74ec-a783-eed606192581",
+                     *               "url": "http://localhost:40587/api/v1/files/01a21bc4-60ad-74ec-a783-eed606192581/content?token=WyJkIiwiODFmMzY3MDMtMWY5Ni00YzRkLWJlYmItZDI4YmMwMmE0M2FjIiwiMDFhMjFiYzQtNjBhZC03NGVjLWE3ODMtZWVkNjA2MTkyNTgxIiwxNzk1NzY1Nzg0NTE2LCIwMWEyMWJjNC01ZmIxLTc3MjktODBlNi00ZmFhY2EzZDVlYmQiLCJxdWl6OjAxYTIxYmM0LTYwZDUtNzRiMy1hZDk5LWRiMGEzYTRmMzY2OCJd.Hkxf9EPLe4MGrfvaZtvUhfj19r0B_-82DOkotItZBzc"
                      *             }
                      *           ],
-                     *           "answerCandidates": []
-                     *         },
-                     *         {
-                     *           "id": "01a21bac-2211-7332-b06a-546bae496007",
-                     *           "type": "SINGLE",
-                     *           "body": "3+3",
-                     *           "point": 3,
-                     *           "explanation": null,
-                     *           "attachments": [],
                      *           "options": [
                      *             {
-                     *               "id": "01a21bac-2211-7330-a42b-eafc9b300c72",
-                     *               "body": "6",
+                     *               "id": "01a21bc4-6132-74b7-9c5d-460e027e3547",
+                     *               "body": "2",
                      *               "isCorrect": true,
                      *               "attachments": []
                      *             },
                      *             {
-                     *               "id": "01a21bac-2211-7331-ac3d-299331b5510e",
-                     *               "body": "7",
+                     *               "id": "01a21bc4-6132-74b8-8705-ff6dc807a978",
+                     *               "body": "3",
                      *               "isCorrect": false,
                      *               "attachments": []
                      *             }
@@ -52756,47 +53413,28 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "submittedCount": 2,
-                     *       "gradedCount": 2,
+                     *       "submittedCount": 1,
+                     *       "gradedCount": 1,
                      *       "pendingManualCount": 0,
-                     *       "averageScore": 4.25,
+                     *       "averageScore": 2,
                      *       "passRate": null,
-                     *       "notSubmittedCount": 2,
+                     *       "notSubmittedCount": 1,
                      *       "questions": [
                      *         {
-                     *           "questionId": "01a21bac-21b9-776a-9954-97608bb07288",
-                     *           "body": "2+2",
+                     *           "questionId": "01a21bc4-6132-74b9-80d3-da6042d177e3",
+                     *           "body": "1+1",
                      *           "type": "SINGLE",
-                     *           "answeredCount": 3,
+                     *           "answeredCount": 1,
                      *           "correctRate": 100,
                      *           "options": [
                      *             {
-                     *               "optionId": "01a21bac-21b9-7768-a50a-b857a00a43d4",
-                     *               "body": "4",
-                     *               "selectedCount": 3
+                     *               "optionId": "01a21bc4-6132-74b7-9c5d-460e027e3547",
+                     *               "body": "2",
+                     *               "selectedCount": 1
                      *             },
                      *             {
-                     *               "optionId": "01a21bac-21b9-7769-9fdc-708cd4c7f5ac",
-                     *               "body": "5",
-                     *               "selectedCount": 0
-                     *             }
-                     *           ]
-                     *         },
-                     *         {
-                     *           "questionId": "01a21bac-21b9-776d-bd68-082d99364903",
-                     *           "body": "3+3",
-                     *           "type": "SINGLE",
-                     *           "answeredCount": 2,
-                     *           "correctRate": 100,
-                     *           "options": [
-                     *             {
-                     *               "optionId": "01a21bac-21b9-776b-a972-e2c0a8b87a01",
-                     *               "body": "6",
-                     *               "selectedCount": 2
-                     *             },
-                     *             {
-                     *               "optionId": "01a21bac-21b9-776c-a7dc-37779f23d236",
-                     *               "body": "7",
+                     *               "optionId": "01a21bc4-6132-74b8-8705-ff6dc807a978",
+                     *               "body": "3",
                      *               "selectedCount": 0
                      *             }
                      *           ]
@@ -52978,26 +53616,15 @@ export interface operations {
                      * @example {
                      *       "attempts": [
                      *         {
-                     *           "attemptId": "01a21b57-f3ad-74d2-853f-b76756a3ebdd",
-                     *           "profileId": "01a21b57-f101-77ba-b81f-252e35e07a05",
-                     *           "displayName": "Bob",
-                     *           "score": 5,
-                     *           "passed": null,
-                     *           "submittedAt": "2026-11-27T04:51:18.587Z",
-                     *           "scoringCompletedAt": "2026-11-27T04:51:18.587Z",
-                     *           "hasPendingManual": false,
-                     *           "voidedAt": null
-                     *         },
-                     *         {
-                     *           "attemptId": "01a21b57-f36e-7014-ad24-aff3dfbb0eda",
-                     *           "profileId": "01a21b57-f0eb-73a0-8c07-7ff2a4f6e725",
+                     *           "attemptId": "01a21bc4-6172-716c-97eb-3289cf45ef32",
+                     *           "profileId": "01a21bc4-6018-7036-b8b9-d965eb83d91e",
                      *           "displayName": "Alice",
                      *           "score": 2,
                      *           "passed": null,
-                     *           "submittedAt": "2026-11-27T04:51:18.529Z",
-                     *           "scoringCompletedAt": "2026-11-27T04:51:18.529Z",
+                     *           "submittedAt": "2026-11-27T06:49:44.577Z",
+                     *           "scoringCompletedAt": "2026-11-27T06:49:44.577Z",
                      *           "hasPendingManual": false,
-                     *           "voidedAt": "2026-11-27T04:51:18.630Z"
+                     *           "voidedAt": null
                      *         }
                      *       ],
                      *       "nextCursor": null
@@ -54375,53 +55002,39 @@ export interface operations {
                     /**
                      * @example {
                      *       "passScore": null,
-                     *       "maxAttempts": null,
+                     *       "maxAttempts": 3,
                      *       "timeLimitMin": null,
-                     *       "resultExposeLevel": "STATUS_ONLY",
-                     *       "opensAt": null,
-                     *       "closesAt": null,
-                     *       "questionCount": 2,
-                     *       "totalPoints": 5,
+                     *       "resultExposeLevel": "ALL",
+                     *       "opensAt": "2026-11-27T05:49:44.384Z",
+                     *       "closesAt": "2026-11-27T07:49:44.384Z",
+                     *       "questionCount": 1,
+                     *       "totalPoints": 2,
                      *       "attemptsUsed": 1,
                      *       "attempt": {
-                     *         "attemptId": "01a21bac-28e5-779d-a411-5a5e143f433e",
-                     *         "startedAt": "2026-11-27T06:23:17.191Z",
+                     *         "attemptId": "01a21bc4-6172-716c-97eb-3289cf45ef32",
+                     *         "startedAt": "2026-11-27T06:49:44.556Z",
                      *         "expiresAt": null,
                      *         "questions": [
                      *           {
-                     *             "id": "01a21bac-2211-732f-b01e-8bc30d3390f2",
+                     *             "id": "01a21bc4-6132-74b9-80d3-da6042d177e3",
                      *             "type": "SINGLE",
-                     *             "body": "2+2",
+                     *             "body": "1+1",
                      *             "point": 2,
-                     *             "attachments": [],
-                     *             "options": [
+                     *             "attachments": [
                      *               {
-                     *                 "id": "01a21bac-2211-732d-aacd-99d9e2fbb95d",
-                     *                 "body": "4",
-                     *                 "attachments": []
-                     *               },
-                     *               {
-                     *                 "id": "01a21bac-2211-732e-a102-600831469c45",
-                     *                 "body": "5",
-                     *                 "attachments": []
+                     *                 "fileId": "01a21bc4-60ad-74ec-a783-eed606192581",
+                     *                 "url": "http://localhost:40587/api/v1/files/01a21bc4-60ad-74ec-a783-eed606192581/content?token=WyJkIiwiODFmMzY3MDMtMWY5Ni00YzRkLWJlYmItZDI4YmMwMmE0M2FjIiwiMDFhMjFiYzQtNjBhZC03NGVjLWE3ODMtZWVkNjA2MTkyNTgxIiwxNzk1NzY1Nzg0NTY0LCIwMWEyMWJjNC02MDE4LTcwMzUtOWNhZS1mZDVjN2M1ZWQ2YzAiLCJxdWl6OjAxYTIxYmM0LTYwZDUtNzRiMy1hZDk5LWRiMGEzYTRmMzY2OCJd.JDJ5-QoJnsPbijotCDqV_WDYHa4WGs0ddCAu88jEF_Q"
                      *               }
-                     *             ]
-                     *           },
-                     *           {
-                     *             "id": "01a21bac-2211-7332-b06a-546bae496007",
-                     *             "type": "SINGLE",
-                     *             "body": "3+3",
-                     *             "point": 3,
-                     *             "attachments": [],
+                     *             ],
                      *             "options": [
                      *               {
-                     *                 "id": "01a21bac-2211-7330-a42b-eafc9b300c72",
-                     *                 "body": "6",
+                     *                 "id": "01a21bc4-6132-74b7-9c5d-460e027e3547",
+                     *                 "body": "2",
                      *                 "attachments": []
                      *               },
                      *               {
-                     *                 "id": "01a21bac-2211-7331-ac3d-299331b5510e",
-                     *                 "body": "7",
+                     *                 "id": "01a21bc4-6132-74b8-8705-ff6dc807a978",
+                     *                 "body": "3",
                      *                 "attachments": []
                      *               }
                      *             ]
@@ -54813,15 +55426,9 @@ export interface operations {
                  * @example {
                  *       "answers": [
                  *         {
-                 *           "questionId": "01a21bac-21b9-776a-9954-97608bb07288",
+                 *           "questionId": "01a21bc4-61c3-728d-a676-1f15861d0731",
                  *           "selectedOptionIds": [
-                 *             "01a21bac-21b9-7768-a50a-b857a00a43d4"
-                 *           ]
-                 *         },
-                 *         {
-                 *           "questionId": "01a21bac-21b9-776d-bd68-082d99364903",
-                 *           "selectedOptionIds": [
-                 *             "01a21bac-21b9-776b-a972-e2c0a8b87a01"
+                 *             "01a21bc4-61c3-728e-88e8-cae5da9e4a8b"
                  *           ]
                  *         }
                  *       ]
@@ -54846,40 +55453,26 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "attemptId": "01a21bac-294e-741b-9da0-1c9d54c3c2e9",
-                     *       "startedAt": "2026-11-27T06:23:17.312Z",
+                     *       "attemptId": "01a21bc4-622c-705a-a636-c48dcb86ac81",
+                     *       "startedAt": "2026-11-27T06:49:44.743Z",
                      *       "expiresAt": null,
-                     *       "submittedAt": "2026-11-27T06:23:17.362Z",
-                     *       "score": 5,
+                     *       "submittedAt": "2026-11-27T06:49:44.755Z",
+                     *       "score": 2,
                      *       "passed": null,
                      *       "hasPendingManual": false,
-                     *       "scoringCompletedAt": "2026-11-27T06:23:17.362Z",
+                     *       "scoringCompletedAt": "2026-11-27T06:49:44.755Z",
                      *       "voidedAt": null,
                      *       "answers": [
                      *         {
-                     *           "questionId": "01a21bac-21b9-776a-9954-97608bb07288",
+                     *           "questionId": "01a21bc4-61c3-728d-a676-1f15861d0731",
                      *           "selectedOptionIds": [
-                     *             "01a21bac-21b9-7768-a50a-b857a00a43d4"
+                     *             "01a21bc4-61c3-728e-88e8-cae5da9e4a8b"
                      *           ],
                      *           "textAnswer": null,
                      *           "isCorrect": true,
                      *           "pointsAwarded": 2,
                      *           "correctOptionIds": [
-                     *             "01a21bac-21b9-7768-a50a-b857a00a43d4"
-                     *           ],
-                     *           "explanation": null,
-                     *           "feedback": null
-                     *         },
-                     *         {
-                     *           "questionId": "01a21bac-21b9-776d-bd68-082d99364903",
-                     *           "selectedOptionIds": [
-                     *             "01a21bac-21b9-776b-a972-e2c0a8b87a01"
-                     *           ],
-                     *           "textAnswer": null,
-                     *           "isCorrect": true,
-                     *           "pointsAwarded": 3,
-                     *           "correctOptionIds": [
-                     *             "01a21bac-21b9-776b-a972-e2c0a8b87a01"
+                     *             "01a21bc4-61c3-728e-88e8-cae5da9e4a8b"
                      *           ],
                      *           "explanation": null,
                      *           "feedback": null
@@ -55086,13 +55679,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "config": {
-                     *         "spaceGroupSetId": "01a21b57-d6f3-7533-9285-6058094565a1",
-                     *         "maxScore": 50,
-                     *         "allowLateSubmit": true,
-                     *         "submissionMethod": "ALL_MEMBERS",
-                     *         "bodyRequired": true,
+                     *         "spaceGroupSetId": "01a21bc4-6501-766a-bfb1-9ead06075497",
+                     *         "maxScore": null,
+                     *         "allowLateSubmit": false,
+                     *         "submissionMethod": "ANY_MEMBER",
+                     *         "bodyRequired": false,
                      *         "fileRequired": false,
-                     *         "dueAt": "2030-01-01T18:04:05.000Z"
+                     *         "dueAt": null
                      *       },
                      *       "spaceGroupSetName": "Teams",
                      *       "isLinkValid": true,
@@ -55250,8 +55843,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "spaceGroupSetId": "01a21bac-1fdc-716f-bae7-0006a7d7fc5c",
-                 *       "maxScore": 20
+                 *       "spaceGroupSetId": "01a21bc4-648a-7653-82e8-84e29f557672",
+                 *       "dueAt": "2026-11-27T07:19:45.364Z"
                  *     }
                  */
                 "application/json": {
@@ -55275,13 +55868,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "config": {
-                     *         "spaceGroupSetId": "01a21bac-1fdc-716f-bae7-0006a7d7fc5c",
-                     *         "maxScore": 20,
+                     *         "spaceGroupSetId": "01a21bc4-648a-7653-82e8-84e29f557672",
+                     *         "maxScore": null,
                      *         "allowLateSubmit": false,
                      *         "submissionMethod": "ANY_MEMBER",
                      *         "bodyRequired": false,
                      *         "fileRequired": false,
-                     *         "dueAt": null
+                     *         "dueAt": "2026-11-27T07:19:45.364Z"
                      *       },
                      *       "spaceGroupSetName": "Teams",
                      *       "isLinkValid": true,
@@ -59061,38 +59654,38 @@ export interface operations {
                      * @example {
                      *       "columns": [
                      *         {
-                     *           "contentId": "01a21bac-4a4d-7135-ad03-b8217d9ce882",
-                     *           "type": "ASSIGNMENT",
-                     *           "title": "submittedSoon",
-                     *           "maxScore": 10,
+                     *           "contentId": "01a21bc4-60d5-74b3-ad99-db0a3a4f3668",
+                     *           "type": "QUIZ",
+                     *           "title": "Quiz 1",
+                     *           "maxScore": 2,
                      *           "weight": 1
                      *         },
                      *         {
-                     *           "contentId": "01a21bac-4be3-746c-912f-25b8f08c0fb9",
+                     *           "contentId": "01a21bc4-6269-722f-9bec-d562e1dff946",
                      *           "type": "ASSIGNMENT",
-                     *           "title": "openSoon",
+                     *           "title": "Essay",
                      *           "maxScore": 10,
                      *           "weight": 1
                      *         }
                      *       ],
                      *       "row": {
-                     *         "profileId": "01a21bac-47ee-7323-a4d1-e738396db931",
+                     *         "profileId": "01a21bc4-6018-7036-b8b9-d965eb83d91e",
                      *         "displayName": "Alice",
                      *         "userId": null,
                      *         "isActive": true,
                      *         "cells": [
                      *           {
-                     *             "contentId": "01a21bac-4a4d-7135-ad03-b8217d9ce882",
-                     *             "score": null,
-                     *             "status": "SUBMITTED"
+                     *             "contentId": "01a21bc4-60d5-74b3-ad99-db0a3a4f3668",
+                     *             "score": 2,
+                     *             "status": "GRADED"
                      *           },
                      *           {
-                     *             "contentId": "01a21bac-4be3-746c-912f-25b8f08c0fb9",
+                     *             "contentId": "01a21bc4-6269-722f-9bec-d562e1dff946",
                      *             "score": null,
-                     *             "status": "NOT_SUBMITTED"
+                     *             "status": "SUBMITTED"
                      *           }
                      *         ],
-                     *         "total": 90
+                     *         "total": 100
                      *       }
                      *     }
                      */
@@ -60072,6 +60665,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "nodeId": "01a21bc4-61b6-73f1-9aa7-9f731571f115"
+                 *     }
+                 */
                 "application/json": {
                     nodeId: string;
                     /** @description Default: the source's title */
@@ -60086,6 +60684,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "01a21bc4-61c2-75c8-a0f3-2b2c7c66cf26",
+                     *       "type": "QUIZ",
+                     *       "title": "Quiz 1",
+                     *       "description": "",
+                     *       "visibility": "PRIVATE",
+                     *       "authorProfileId": "01a21bc4-5fb1-772a-ba8b-92867e7a728d",
+                     *       "authorName": "Owner",
+                     *       "ready": true,
+                     *       "createdAt": "2026-11-27T06:49:44.640Z",
+                     *       "updatedAt": "2026-11-27T06:49:44.640Z",
+                     *       "canManage": true,
+                     *       "shares": [],
+                     *       "attachments": [
+                     *         {
+                     *           "fileId": "01a21bc4-60ad-74ec-a783-eed606192581",
+                     *           "name": "sheet.txt",
+                     *           "contentType": "text/plain",
+                     *           "size": 9,
+                     *           "url": "http://localhost:40587/api/v1/files/01a21bc4-60ad-74ec-a783-eed606192581/content?token=WyJkIiwiODFmMzY3MDMtMWY5Ni00YzRkLWJlYmItZDI4YmMwMmE0M2FjIiwiMDFhMjFiYzQtNjBhZC03NGVjLWE3ODMtZWVkNjA2MTkyNTgxIiwxNzk1NzY1Nzg0NjQ1LCIwMWEyMWJjNC01ZmIxLTc3MjktODBlNi00ZmFhY2EzZDVlYmQiLCJjb250ZW50OjAxYTIxYmM0LTYxYzItNzVjOC1hMGYzLTJiMmM3YzY2Y2YyNiJd.n-9IwGpwKUR8M8TuxyNblg0f0bbJblhBvY2WyLaeyDo",
+                     *           "preview": {
+                     *             "status": "none",
+                     *             "pdfUrl": null,
+                     *             "pageCount": null,
+                     *             "reason": null
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         type: "VIDEO" | "URL_VIDEO" | "QUIZ" | "DOCUMENT" | "SURVEY" | "LIVE" | "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "GROUP_PEER_ASSESSMENT";
@@ -60140,6 +60769,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "body",
+                     *           "field": "nodeId",
+                     *           "message": "must be a folder you can see"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -60149,6 +60795,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -60158,6 +60814,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -60167,6 +60833,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -60237,6 +60913,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Maths 2027",
+                 *       "semester": "2027-1",
+                 *       "includePosts": true
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     semester?: string | null;
@@ -60253,6 +60936,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "01a21bc4-64fd-764b-945b-0244606641b0",
+                     *       "name": "Maths 2027",
+                     *       "representativeName": null,
+                     *       "description": null,
+                     *       "thumbnailUrl": null,
+                     *       "semester": "2027-1",
+                     *       "isActive": true,
+                     *       "isPublic": false,
+                     *       "autoJoin": false,
+                     *       "exitRestricted": false,
+                     *       "allowFileDownload": true,
+                     *       "vodConcurrentLimit": false,
+                     *       "retainEnrollmentHistory": false,
+                     *       "startMenu": "announcement",
+                     *       "enabledMenus": [
+                     *         "announcement",
+                     *         "content"
+                     *       ],
+                     *       "messageEnabled": false,
+                     *       "adminCount": 2,
+                     *       "participantCount": 0,
+                     *       "postCount": 0,
+                     *       "contentCount": 0,
+                     *       "createdAt": "2026-11-27T06:49:45.468Z",
+                     *       "fieldValues": []
+                     *     }
+                     */
                     "application/json": {
                         id: string;
                         name: string;
@@ -60294,6 +61006,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The request is not valid.",
+                     *       "code": "VALIDATION_FAILED",
+                     *       "message": "The request is not valid.",
+                     *       "errors": [
+                     *         {
+                     *           "in": "body",
+                     *           "field": "name",
+                     *           "message": "must be 1..255 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -60303,6 +61032,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "detail": "Authentication is required.",
+                     *       "code": "UNAUTHENTICATED",
+                     *       "message": "Authentication is required."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -60312,6 +61051,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "You may not do this.",
+                     *       "code": "FORBIDDEN",
+                     *       "message": "You may not do this."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -60321,6 +61070,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "type": "about:blank",
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Not found.",
+                     *       "code": "NOT_FOUND",
+                     *       "message": "Not found."
+                     *     }
+                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -60905,35 +61664,35 @@ export interface operations {
                      * @example {
                      *       "notifications": [
                      *         {
-                     *           "id": "01a21bac-5c11-7408-9561-a6c34bd9a850",
-                     *           "kind": "GUARDIAN_EMERGENCY",
-                     *           "spaceId": "01a21bac-4886-7434-9124-a433dcb480eb",
-                     *           "spaceName": "Maths",
-                     *           "recordType": "POST",
-                     *           "recordId": "01a21bac-5bee-7632-b2e1-d93f6d40ba92",
-                     *           "titleKo": "[Carol] All clear",
-                     *           "titleEn": "[Carol] All clear",
-                     *           "bodyPreview": "Back",
-                     *           "url": "/spaces?space=01a21bac-4886-7434-9124-a433dcb480eb&tab=stream&post=01a21bac-5bee-7632-b2e1-d93f6d40ba92",
-                     *           "createdAt": "2026-11-27T06:23:30.270Z",
+                     *           "id": "01a21bc4-6eaf-7270-8b1c-f228290b7e2b",
+                     *           "kind": "COMMENT",
+                     *           "spaceId": "01a21bc4-67b2-7612-9436-8d115ec191b5",
+                     *           "spaceName": "Class 3-1",
+                     *           "recordType": "COMMENT",
+                     *           "recordId": "01a21bc4-6ead-71a6-80f0-8e744b88be58",
+                     *           "titleKo": "Owner님의 댓글: Is the test open-book?",
+                     *           "titleEn": "Owner commented on Is the test open-book?",
+                     *           "bodyPreview": "No, closed book.",
+                     *           "url": "/spaces?space=01a21bc4-67b2-7612-9436-8d115ec191b5&tab=stream&post=01a21bc4-6e80-7244-a6a4-276566810bb7",
+                     *           "createdAt": "2026-11-27T06:49:47.949Z",
                      *           "readAt": null
                      *         },
                      *         {
-                     *           "id": "01a21bac-5c11-7406-bd8d-374d707937b9",
-                     *           "kind": "GUARDIAN_EMERGENCY",
-                     *           "spaceId": "01a21bac-4886-7434-9124-a433dcb480eb",
-                     *           "spaceName": "Maths",
-                     *           "recordType": "POST",
-                     *           "recordId": "01a21bac-5bee-7632-b2e1-d93f6d40ba92",
-                     *           "titleKo": "[Alice] All clear",
-                     *           "titleEn": "[Alice] All clear",
-                     *           "bodyPreview": "Back",
-                     *           "url": "/spaces?space=01a21bac-4886-7434-9124-a433dcb480eb&tab=stream&post=01a21bac-5bee-7632-b2e1-d93f6d40ba92",
-                     *           "createdAt": "2026-11-27T06:23:30.270Z",
+                     *           "id": "01a21bc4-6e9e-7337-ba5f-18ca695a0696",
+                     *           "kind": "COMMENT",
+                     *           "spaceId": "01a21bc4-67b2-7612-9436-8d115ec191b5",
+                     *           "spaceName": "Class 3-1",
+                     *           "recordType": "COMMENT",
+                     *           "recordId": "01a21bc4-6e9d-73f4-b49b-6a9b5e6f2d18",
+                     *           "titleKo": "Ben님의 댓글: Is the test open-book?",
+                     *           "titleEn": "Ben commented on Is the test open-book?",
+                     *           "bodyPreview": "I think so",
+                     *           "url": "/spaces?space=01a21bc4-67b2-7612-9436-8d115ec191b5&tab=stream&post=01a21bc4-6e80-7244-a6a4-276566810bb7",
+                     *           "createdAt": "2026-11-27T06:49:47.932Z",
                      *           "readAt": null
                      *         }
                      *       ],
-                     *       "unreadCount": 4,
+                     *       "unreadCount": 20,
                      *       "nextCursor": null
                      *     }
                      */

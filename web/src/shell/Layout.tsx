@@ -1,4 +1,5 @@
 import { Suspense, useEffect } from "react";
+import { Bell } from "../features/notifications/Bell";
 import { roleLabel, useI18n } from "../i18n";
 import { SCREENS } from "./nav";
 import { navigate, useLocation } from "./router";
@@ -29,6 +30,7 @@ export function Layout() {
         <span className="who">
           {user.displayName} · {roleLabel(user.role, t)}
         </span>
+        <Bell />
         <LanguageSelect />
         <SignOutButton />
       </header>

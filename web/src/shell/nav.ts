@@ -34,6 +34,8 @@ export const SCREENS: Screen[] = [
   screen("/todo", "nav.todo", null, () => import("../features/learner/TodoPage")),
   screen("/spaces", "nav.spaces", null, () => import("../features/spaces/SpacesPage")),
   screen("/agreements", "nav.agreements", null, () => import("../features/agreements/MyAgreementsPage")),
+  screen("/notifications", "nav.notifications", null, () => import("../features/notifications/InboxPage")),
+  screen("/account", "nav.account", null, () => import("../features/notifications/AccountPage")),
 ];
 
 /** Starts fetching the chunk of the screen at `path` (called before sign-in is known, so the two overlap). */

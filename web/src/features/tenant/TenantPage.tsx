@@ -15,6 +15,7 @@ export default function TenantPage() {
     contactInfo: "",
     defaultSessionType: "personal",
     publicAbsoluteTimeoutMinutes: "60",
+    timeZone: "Asia/Seoul",
   });
   useEffect(() => {
     if (tenant.data)
@@ -24,6 +25,7 @@ export default function TenantPage() {
         contactInfo: tenant.data.contactInfo ?? "",
         defaultSessionType: tenant.data.sessionPolicy.defaultSessionType,
         publicAbsoluteTimeoutMinutes: String(tenant.data.sessionPolicy.publicAbsoluteTimeoutMinutes),
+        timeZone: tenant.data.timeZone,
       });
   }, [tenant.data]);
   const save = useMutation({
@@ -34,6 +36,7 @@ export default function TenantPage() {
             name: form.name,
             description: form.description || null,
             contactInfo: form.contactInfo || null,
+            timeZone: form.timeZone,
             sessionPolicy: {
               defaultSessionType: form.defaultSessionType as "personal" | "public",
               publicAbsoluteTimeoutMinutes: Number(form.publicAbsoluteTimeoutMinutes),
@@ -115,7 +118,19 @@ export default function TenantPage() {
           onChange={(e) => setForm({ ...form, publicAbsoluteTimeoutMinutes: e.target.value })}
           error={fieldError(save.error, "sessionPolicy.publicAbsoluteTimeoutMinutes", t)}
         />
-        <FormError error={save.error} fields={["name", "description", "contactInfo", "sessionPolicy"]} />
+        <Field
+          label={t("tenant.timeZone")}
+          value={form.timeZone}
+          list="tenant-time-zones"
+          onChange={(e) => setForm({ ...form, timeZone: e.target.value })}
+          error={fieldError(save.error, "timeZone", t)}
+        />
+        <datalist id="tenant-time-zones">
+          {Intl.supportedValuesOf("timeZone").map((z) => (
+            <option key={z} value={z} />
+          ))}
+        </datalist>
+        <FormError error={save.error} fields={["name", "description", "contactInfo", "sessionPolicy", "timeZone"]} />
         {save.isSuccess && <p role="status">{t("common.saved")}</p>}
         <button type="submit" className="primary">
           {t("common.save")}
