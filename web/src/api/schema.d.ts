@@ -10941,78 +10941,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "members": [
-                     *         {
-                     *           "id": "01a21b59-0304-70f5-a2b2-d025dd4eb049",
-                     *           "userId": null,
-                     *           "displayName": "Bulk 757",
-                     *           "email": null,
-                     *           "role": {
-                     *             "key": "member",
-                     *             "name": "Member"
-                     *           },
-                     *           "isActive": true,
-                     *           "lastLoginAt": null,
-                     *           "createdAt": "1970-01-01T00:00:01.757Z",
-                     *           "pictureUrl": null,
-                     *           "affiliation": null,
-                     *           "externalMemberCode": null,
-                     *           "bio": null,
-                     *           "isIssuedAccount": false,
-                     *           "positionId": null,
-                     *           "fieldValues": [
-                     *             {
-                     *               "fieldId": "01a21b59-00b5-7060-b65c-3d281ab5f14c",
-                     *               "valueText": "B",
-                     *               "valueNumber": null,
-                     *               "valueDate": null
-                     *             },
-                     *             {
-                     *               "fieldId": "01a21b59-00cd-7644-8dd2-cd139c0c2b83",
-                     *               "valueText": "Rare Unit",
-                     *               "valueNumber": null,
-                     *               "valueDate": null
-                     *             }
-                     *           ]
-                     *         },
-                     *         {
-                     *           "id": "01a21b59-0244-7735-b9b2-0cf7b05a5d87",
-                     *           "userId": null,
-                     *           "displayName": "Bulk 507",
-                     *           "email": null,
-                     *           "role": {
-                     *             "key": "member",
-                     *             "name": "Member"
-                     *           },
-                     *           "isActive": true,
-                     *           "lastLoginAt": null,
-                     *           "createdAt": "1970-01-01T00:00:01.507Z",
-                     *           "pictureUrl": null,
-                     *           "affiliation": null,
-                     *           "externalMemberCode": null,
-                     *           "bio": null,
-                     *           "isIssuedAccount": false,
-                     *           "positionId": null,
-                     *           "fieldValues": [
-                     *             {
-                     *               "fieldId": "01a21b59-00b5-7060-b65c-3d281ab5f14c",
-                     *               "valueText": "B",
-                     *               "valueNumber": null,
-                     *               "valueDate": null
-                     *             },
-                     *             {
-                     *               "fieldId": "01a21b59-00cd-7644-8dd2-cd139c0c2b83",
-                     *               "valueText": "Rare Unit",
-                     *               "valueNumber": null,
-                     *               "valueDate": null
-                     *             }
-                     *           ]
-                     *         }
-                     *       ],
-                     *       "total": 4,
+                     *       "members": [],
+                     *       "total": 0,
                      *       "page": 1,
-                     *       "pageSize": 100,
-                     *       "totalPages": 1
+                     *       "pageSize": 20,
+                     *       "totalPages": 0
                      *     }
                      */
                     "application/json": {
@@ -11434,14 +11367,29 @@ export interface operations {
                  * @example {
                  *       "members": [
                  *         {
-                 *           "displayName": "Student 0",
-                 *           "userId": "roll-mwymggpb-0",
-                 *           "roleKey": "member"
+                 *           "displayName": "Kid",
+                 *           "userId": "kid-1795763201425",
+                 *           "roleKey": "member",
+                 *           "affiliation": "3-1",
+                 *           "externalMemberCode": "K1",
+                 *           "fieldValues": [
+                 *             {
+                 *               "fieldId": "01a21bd3-dfe0-70cc-94c7-e8ac83a8411a",
+                 *               "value": "3"
+                 *             }
+                 *           ],
+                 *           "spaceIds": [
+                 *             "01a21bd3-e592-765b-b0cb-4e68ec08fe0d"
+                 *           ],
+                 *           "orgUnitIds": [
+                 *             "01a21bd3-e5a0-703c-a25c-f458d68d8e6b"
+                 *           ]
                  *         },
                  *         {
-                 *           "displayName": "Student 1",
-                 *           "userId": "roll-mwymggpb-1",
-                 *           "roleKey": "member"
+                 *           "displayName": "Parent",
+                 *           "email": "parent-1795763201425@example.com",
+                 *           "roleKey": "member",
+                 *           "guardianOf": "KID-1795763201425"
                  *         }
                  *       ]
                  *     }
@@ -11489,9 +11437,9 @@ export interface operations {
                      *         {
                      *           "index": 0,
                      *           "member": {
-                     *             "id": "01a21bc4-da4c-72c4-97b7-ce01cd3ae9a4",
-                     *             "userId": "roll-mwymggpb-0",
-                     *             "displayName": "Student 0",
+                     *             "id": "01a21bd3-e5ae-7471-bcd3-1662132514d7",
+                     *             "userId": "kid-1795763201425",
+                     *             "displayName": "Kid",
                      *             "email": null,
                      *             "role": {
                      *               "key": "member",
@@ -11499,31 +11447,38 @@ export interface operations {
                      *             },
                      *             "isActive": true,
                      *             "lastLoginAt": null,
-                     *             "createdAt": "2026-11-27T06:50:14.555Z",
+                     *             "createdAt": "2026-11-27T07:06:41.445Z",
                      *             "pictureUrl": null,
-                     *             "affiliation": null,
-                     *             "externalMemberCode": null,
+                     *             "affiliation": "3-1",
+                     *             "externalMemberCode": "K1",
                      *             "bio": null,
                      *             "isIssuedAccount": true,
                      *             "positionId": null,
-                     *             "fieldValues": []
+                     *             "fieldValues": [
+                     *               {
+                     *                 "fieldId": "01a21bd3-dfe0-70cc-94c7-e8ac83a8411a",
+                     *                 "valueText": "3",
+                     *                 "valueNumber": null,
+                     *                 "valueDate": null
+                     *               }
+                     *             ]
                      *           },
-                     *           "tempPassword": "VHSnuV5ttu87uHSD"
+                     *           "tempPassword": "X6WFU6nckaSYWzjs"
                      *         },
                      *         {
                      *           "index": 1,
                      *           "member": {
-                     *             "id": "01a21bc4-da4d-70d2-8056-008453049770",
-                     *             "userId": "roll-mwymggpb-1",
-                     *             "displayName": "Student 1",
-                     *             "email": null,
+                     *             "id": "01a21bd3-e5b1-7734-a20b-a36ad29cd0f5",
+                     *             "userId": null,
+                     *             "displayName": "Parent",
+                     *             "email": "parent-1795763201425@example.com",
                      *             "role": {
                      *               "key": "member",
                      *               "name": "Member"
                      *             },
                      *             "isActive": true,
                      *             "lastLoginAt": null,
-                     *             "createdAt": "2026-11-27T06:50:14.555Z",
+                     *             "createdAt": "2026-11-27T07:06:41.445Z",
                      *             "pictureUrl": null,
                      *             "affiliation": null,
                      *             "externalMemberCode": null,
@@ -11532,10 +11487,20 @@ export interface operations {
                      *             "positionId": null,
                      *             "fieldValues": []
                      *           },
-                     *           "tempPassword": "eD64ycrHHXQvnSTw"
+                     *           "tempPassword": "PAPT6wBt4srw65Ag"
                      *         }
                      *       ],
-                     *       "failed": []
+                     *       "updated": [],
+                     *       "failed": [
+                     *         {
+                     *           "index": 2,
+                     *           "reason": "INVALID: guardianOf does not name a member of this tenant"
+                     *         },
+                     *         {
+                     *           "index": 3,
+                     *           "reason": "INVALID: guardianOf a member cannot be their own guardian"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": {
@@ -11758,21 +11723,21 @@ export interface operations {
                  * @example {
                  *       "members": [
                  *         {
-                 *           "id": "01a21bc4-da4c-72c4-97b7-ce01cd3ae9a4",
+                 *           "id": "01a21bd3-e28b-765c-abe9-3c9aa8c4a2cb",
                  *           "affiliation": "Year 2",
                  *           "fieldValues": [
                  *             {
-                 *               "fieldId": "01a21bc4-d5a7-7338-8719-f69bbbda146f",
+                 *               "fieldId": "01a21bd3-dfe0-70cc-94c7-e8ac83a8411a",
                  *               "value": "2"
                  *             }
                  *           ]
                  *         },
                  *         {
-                 *           "id": "01a21bc4-da4d-70d2-8056-008453049770",
+                 *           "id": "01a21bd3-e28c-774e-8e51-5a70ca749148",
                  *           "affiliation": "Year 2",
                  *           "fieldValues": [
                  *             {
-                 *               "fieldId": "01a21bc4-d5a7-7338-8719-f69bbbda146f",
+                 *               "fieldId": "01a21bd3-dfe0-70cc-94c7-e8ac83a8411a",
                  *               "value": "2"
                  *             }
                  *           ]
@@ -11817,8 +11782,8 @@ export interface operations {
                      *         {
                      *           "index": 0,
                      *           "member": {
-                     *             "id": "01a21bc4-da4c-72c4-97b7-ce01cd3ae9a4",
-                     *             "userId": "roll-mwymggpb-0",
+                     *             "id": "01a21bd3-e28b-765c-abe9-3c9aa8c4a2cb",
+                     *             "userId": "roll-mwyn1l5k-0",
                      *             "displayName": "Student 0",
                      *             "email": null,
                      *             "role": {
@@ -11827,7 +11792,7 @@ export interface operations {
                      *             },
                      *             "isActive": true,
                      *             "lastLoginAt": null,
-                     *             "createdAt": "2026-11-27T06:50:14.555Z",
+                     *             "createdAt": "2026-11-27T07:06:40.101Z",
                      *             "pictureUrl": null,
                      *             "affiliation": "Year 2",
                      *             "externalMemberCode": null,
@@ -11836,7 +11801,7 @@ export interface operations {
                      *             "positionId": null,
                      *             "fieldValues": [
                      *               {
-                     *                 "fieldId": "01a21bc4-d5a7-7338-8719-f69bbbda146f",
+                     *                 "fieldId": "01a21bd3-dfe0-70cc-94c7-e8ac83a8411a",
                      *                 "valueText": "2",
                      *                 "valueNumber": null,
                      *                 "valueDate": null
@@ -11847,8 +11812,8 @@ export interface operations {
                      *         {
                      *           "index": 1,
                      *           "member": {
-                     *             "id": "01a21bc4-da4d-70d2-8056-008453049770",
-                     *             "userId": "roll-mwymggpb-1",
+                     *             "id": "01a21bd3-e28c-774e-8e51-5a70ca749148",
+                     *             "userId": "roll-mwyn1l5k-1",
                      *             "displayName": "Student 1",
                      *             "email": null,
                      *             "role": {
@@ -11857,7 +11822,7 @@ export interface operations {
                      *             },
                      *             "isActive": true,
                      *             "lastLoginAt": null,
-                     *             "createdAt": "2026-11-27T06:50:14.555Z",
+                     *             "createdAt": "2026-11-27T07:06:40.101Z",
                      *             "pictureUrl": null,
                      *             "affiliation": "Year 2",
                      *             "externalMemberCode": null,
@@ -11866,7 +11831,7 @@ export interface operations {
                      *             "positionId": null,
                      *             "fieldValues": [
                      *               {
-                     *                 "fieldId": "01a21bc4-d5a7-7338-8719-f69bbbda146f",
+                     *                 "fieldId": "01a21bd3-dfe0-70cc-94c7-e8ac83a8411a",
                      *                 "valueText": "2",
                      *                 "valueNumber": null,
                      *                 "valueDate": null
@@ -12270,17 +12235,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bc4-e075-7124-bd83-e29ffc84a1ff",
+                     *       "id": "01a21bd3-e4f6-75ed-ae16-bad1e5a847b7",
                      *       "userId": null,
                      *       "displayName": "Leaving",
-                     *       "email": "member8-8gjrv6@example.com",
+                     *       "email": "member8-c95rsx@example.com",
                      *       "role": {
                      *         "key": "fixture-role-8",
                      *         "name": "fixture-role-8"
                      *       },
                      *       "isActive": true,
                      *       "lastLoginAt": null,
-                     *       "createdAt": "2026-11-27T06:50:17.077Z",
+                     *       "createdAt": "2026-11-27T07:06:41.270Z",
                      *       "pictureUrl": null,
                      *       "affiliation": null,
                      *       "externalMemberCode": null,
@@ -13341,16 +13306,10 @@ export interface operations {
                      * @example {
                      *       "guardians": [
                      *         {
-                     *           "id": "01a21bac-559b-748c-b26a-df54b3fde08f",
-                     *           "userId": "g0-1795760608666",
-                     *           "displayName": "G0",
-                     *           "email": "member28-zc47yp@example.com"
-                     *         },
-                     *         {
-                     *           "id": "01a21bac-55b2-75d7-aa10-771317cb997b",
-                     *           "userId": "g1-1795760608690",
-                     *           "displayName": "G1",
-                     *           "email": "member29-bhr6dx@example.com"
+                     *           "id": "01a21bd3-e5b1-7734-a20b-a36ad29cd0f5",
+                     *           "userId": null,
+                     *           "displayName": "Parent",
+                     *           "email": "parent-1795763201425@example.com"
                      *         }
                      *       ]
                      *     }
@@ -13848,7 +13807,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "toMemberId": "01a21bc4-e07c-75d3-bb39-c88a08a29911"
+                 *       "toMemberId": "01a21bd3-e4fb-7581-b150-078246105e3c"
                  *     }
                  */
                 "application/json": {
@@ -13866,10 +13825,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "spaces": [
-                     *         "01a21bc4-e09a-730a-b26e-a269c0df190f"
+                     *         "01a21bd3-e512-75ff-b6f2-4a8b35dc7e6c"
                      *       ],
                      *       "contents": [
-                     *         "01a21bc4-e0eb-7474-84bd-7794f893e05f"
+                     *         "01a21bd3-e52c-708e-9153-9614518ac88c"
                      *       ]
                      *     }
                      */
@@ -14041,17 +14000,17 @@ export interface operations {
                      * @example {
                      *       "spaces": [
                      *         {
-                     *           "id": "01a21bc4-e09a-730a-b26e-a269c0df190f",
+                     *           "id": "01a21bd3-e512-75ff-b6f2-4a8b35dc7e6c",
                      *           "name": "7B",
                      *           "isActive": true
                      *         }
                      *       ],
                      *       "contents": [
                      *         {
-                     *           "id": "01a21bc4-e0eb-7474-84bd-7794f893e05f",
+                     *           "id": "01a21bd3-e52c-708e-9153-9614518ac88c",
                      *           "title": "Essay",
                      *           "type": "ASSIGNMENT",
-                     *           "spaceId": "01a21bc4-e09a-730a-b26e-a269c0df190f"
+                     *           "spaceId": "01a21bd3-e512-75ff-b6f2-4a8b35dc7e6c"
                      *         }
                      *       ]
                      *     }
@@ -22008,7 +21967,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bc4-d5a7-7338-8719-f69bbbda146f",
+                     *       "id": "01a21bd3-dfe0-70cc-94c7-e8ac83a8411a",
                      *       "key": "grade",
                      *       "label": "Grade",
                      *       "type": "SHORT_TEXT",
@@ -28402,8 +28361,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Child",
-                 *       "parentId": "01a21b58-a3a3-7645-a51e-063e0b788883"
+                 *       "name": "Unit 1795763201425"
                  *     }
                  */
                 "application/json": {
@@ -28421,9 +28379,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21b58-a3a8-7379-a1b7-fe722f512c7a",
-                     *       "parentId": "01a21b58-a3a3-7645-a51e-063e0b788883",
-                     *       "name": "Child",
+                     *       "id": "01a21bd3-e5a0-703c-a25c-f458d68d8e6b",
+                     *       "parentId": null,
+                     *       "name": "Unit 1795763201425",
                      *       "order": 0,
                      *       "leaderUserId": null,
                      *       "leaderName": null,
@@ -28939,19 +28897,13 @@ export interface operations {
                      * @example {
                      *       "members": [
                      *         {
-                     *           "id": "01a21b58-9f80-7264-9c01-b63523f20540",
-                     *           "userId": "alice",
-                     *           "displayName": "Alice",
-                     *           "email": "member682-3zkkco@example.com"
-                     *         },
-                     *         {
-                     *           "id": "01a21b58-9f82-707b-af6a-4a1c85fc5933",
-                     *           "userId": null,
-                     *           "displayName": "Bob",
-                     *           "email": "member683-qcvwnd@example.com"
+                     *           "id": "01a21bd3-e5ae-7471-bcd3-1662132514d7",
+                     *           "userId": "kid-1795763201425",
+                     *           "displayName": "Kid",
+                     *           "email": null
                      *         }
                      *       ],
-                     *       "nextCursor": "WyJCb2IiLCIwMWEyMWI1OC05ZjgyLTcwN2ItYWY2YS00YTFjODVmYzU5MzMiXQ.94uzoxZkriXJ7g3nLkRVNA12UCQ9ai8H8suv-GmNjsM"
+                     *       "nextCursor": null
                      *     }
                      */
                     "application/json": {
@@ -31365,7 +31317,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "No downloads"
+                 *       "name": "Bulk space"
                  *     }
                  */
                 "application/json": {
@@ -31392,8 +31344,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bc5-464e-716d-94aa-ef13cedd2c5b",
-                     *       "name": "No downloads",
+                     *       "id": "01a21bd3-e592-765b-b0cb-4e68ec08fe0d",
+                     *       "name": "Bulk space",
                      *       "representativeName": null,
                      *       "description": null,
                      *       "thumbnailUrl": null,
@@ -31415,7 +31367,7 @@ export interface operations {
                      *       "participantCount": 0,
                      *       "postCount": 0,
                      *       "contentCount": 0,
-                     *       "createdAt": "2026-11-27T06:50:43.149Z",
+                     *       "createdAt": "2026-11-27T07:06:41.426Z",
                      *       "fieldValues": []
                      *     }
                      */
@@ -33458,18 +33410,18 @@ export interface operations {
                      * @example {
                      *       "members": [
                      *         {
-                     *           "id": "01a21bc4-e075-7124-bd83-e29ffc84a1ff",
+                     *           "id": "01a21bd3-e4f6-75ed-ae16-bad1e5a847b7",
                      *           "userId": null,
                      *           "displayName": "Leaving",
-                     *           "email": "member8-8gjrv6@example.com",
+                     *           "email": "member8-c95rsx@example.com",
                      *           "role": "ADMIN",
                      *           "isOwner": false
                      *         },
                      *         {
-                     *           "id": "01a21bc4-e07c-75d3-bb39-c88a08a29911",
+                     *           "id": "01a21bd3-e4fb-7581-b150-078246105e3c",
                      *           "userId": null,
                      *           "displayName": "Colleague",
-                     *           "email": "member9-wzcf3u@example.com",
+                     *           "email": "member9-g3qq9p@example.com",
                      *           "role": "ADMIN",
                      *           "isOwner": true
                      *         }
@@ -37357,7 +37309,7 @@ export interface operations {
                  * @example {
                  *       "type": "ASSIGNMENT",
                  *       "title": "Essay",
-                 *       "nodeId": "01a21bc4-e0c0-7363-bdfb-13ae24d52429",
+                 *       "nodeId": "01a21bd3-e520-77d8-b749-6f96fda89eae",
                  *       "visibility": "SHARED"
                  *     }
                  */
@@ -37380,16 +37332,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bc4-e0eb-7474-84bd-7794f893e05f",
+                     *       "id": "01a21bd3-e52c-708e-9153-9614518ac88c",
                      *       "type": "ASSIGNMENT",
                      *       "title": "Essay",
                      *       "description": "",
                      *       "visibility": "SHARED",
-                     *       "authorProfileId": "01a21bc4-e075-7125-9ffa-094ee6965849",
+                     *       "authorProfileId": "01a21bd3-e4f6-75ee-a548-58f5a8915c82",
                      *       "authorName": "Leaving",
                      *       "ready": true,
-                     *       "createdAt": "2026-11-27T06:50:17.194Z",
-                     *       "updatedAt": "2026-11-27T06:50:17.194Z",
+                     *       "createdAt": "2026-11-27T07:06:41.323Z",
+                     *       "updatedAt": "2026-11-27T07:06:41.323Z",
                      *       "canManage": true,
                      *       "shares": [],
                      *       "attachments": []
@@ -37591,16 +37543,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bc4-e0eb-7474-84bd-7794f893e05f",
+                     *       "id": "01a21bd3-e52c-708e-9153-9614518ac88c",
                      *       "type": "ASSIGNMENT",
                      *       "title": "Essay",
                      *       "description": "",
                      *       "visibility": "SHARED",
-                     *       "authorProfileId": "01a21bc4-e07c-75d4-9094-80697ad4405f",
+                     *       "authorProfileId": "01a21bd3-e4fb-7582-8594-0500d0840bc2",
                      *       "authorName": "Colleague",
                      *       "ready": true,
-                     *       "createdAt": "2026-11-27T06:50:17.194Z",
-                     *       "updatedAt": "2026-11-27T06:50:17.272Z",
+                     *       "createdAt": "2026-11-27T07:06:41.323Z",
+                     *       "updatedAt": "2026-11-27T07:06:41.369Z",
                      *       "canManage": true,
                      *       "shares": [],
                      *       "attachments": []
@@ -39498,7 +39450,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "title": "Folder",
-                 *       "spaceId": "01a21bc4-e09a-730a-b26e-a269c0df190f"
+                 *       "spaceId": "01a21bd3-e512-75ff-b6f2-4a8b35dc7e6c"
                  *     }
                  */
                 "application/json": {
@@ -39519,9 +39471,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bc4-e0c0-7363-bdfb-13ae24d52429",
+                     *       "id": "01a21bd3-e520-77d8-b749-6f96fda89eae",
                      *       "scope": "LIBRARY",
-                     *       "spaceId": "01a21bc4-e09a-730a-b26e-a269c0df190f",
+                     *       "spaceId": "01a21bd3-e512-75ff-b6f2-4a8b35dc7e6c",
                      *       "parentId": null,
                      *       "title": "Folder",
                      *       "rank": "V",
