@@ -12,6 +12,7 @@ import { library } from "./library";
 import { school } from "./school";
 import { settings } from "./settings";
 import { spaces } from "./spaces";
+import { quietStream } from "./stream";
 import { work } from "./work";
 
 const root = join(import.meta.dir, "..", "..");
@@ -153,12 +154,7 @@ async function main() {
     browser = await launchChromium();
     const context = async (locale = "en-US"): Promise<BrowserContext> => {
       const ctx = await browser!.newContext({ locale, viewport: { width: 1280, height: 860 } });
-      // The bell's live stream never ends, so "networkidle" (which these checks wait for) would never
-      // come: here it answers one unread event and closes (the bell reconnects). The stream itself is
-      // checked over real SSE in test/notifications.test.ts.
-      await ctx.route("**/api/v1/me/notifications/stream", (r) =>
-        r.fulfill({ status: 200, contentType: "text/event-stream", body: 'event: unread\ndata: {"unreadCount":0}\n\n' }),
-      );
+      await quietStream(ctx);
       return ctx;
     };
     openPages = () => browser?.contexts().flatMap((c) => c.pages()) ?? [];

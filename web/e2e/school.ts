@@ -3,6 +3,7 @@
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import type { Helpers } from "./steps";
+import { quietStream } from "./stream";
 
 const LANGS = ["en", "ko"] as const;
 
@@ -173,6 +174,7 @@ export async function school(h: Helpers) {
           viewport: { width: 1280, height: 860 },
           extraHTTPHeaders: { "Accept-Encoding": "br, gzip" },
         });
+        await quietStream(c);
         const p = await c.newPage();
         await h.signIn(p, base, "owner@demo.school");
         await p.waitForLoadState("networkidle");
@@ -258,6 +260,8 @@ export async function school(h: Helpers) {
       await page.goto(`${base}/members?q=s${2650 + i}`);
       await page.locator("tbody tr button.link").first().click();
       const dialog = page.getByRole("dialog");
+      // The heading reads "Member" until the record has loaded; its buttons come with the record.
+      await dialog.getByRole("button", { name: w.deactivate, exact: true }).waitFor();
       const name = ((await dialog.getByRole("heading").first().textContent()) ?? "").trim();
       const asked: string[] = [];
       const answer = (yes: boolean) => page.once("dialog", (d) => void (asked.push(d.message()), yes ? d.accept() : d.dismiss()));
