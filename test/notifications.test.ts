@@ -216,8 +216,8 @@ describe("POST /api/v1/public/notification-unsubscribe — unsubscribeNotificati
     expect(res.body).toEqual({ email: "OFF" });
     expect((await as(ann).get("/me/notification-settings")).body.email).toBe("OFF");
     const forged = `${token.slice(0, -4)}AAAA`;
-    expectProblem(await api.anon("POST", `/public/notification-unsubscribe?token=${encodeURIComponent(forged)}`), 400, "INVALID_TOKEN");
-    expectProblem(await api.anon("POST", "/public/notification-unsubscribe?token=nonsense"), 400, "INVALID_TOKEN");
+    expectProblem(await api.anon("POST", `/public/notification-unsubscribe?token=${encodeURIComponent(forged)}`), 400, "VALIDATION_FAILED");
+    expectProblem(await api.anon("POST", "/public/notification-unsubscribe?token=nonsense"), 400, "VALIDATION_FAILED");
     expect(fieldOf(await api.anon("POST", "/public/notification-unsubscribe"))).toBe("token");
   });
 });

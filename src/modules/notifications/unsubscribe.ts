@@ -2,13 +2,13 @@
 import { eq } from "drizzle-orm";
 import { TenantFileMissingError } from "../../platform/db/tenant-store";
 import { write } from "../../platform/db/types";
-import { badRequest } from "../../platform/http/errors";
+import { invalid } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { members } from "../../schema/members";
 import { readUnsubscribeToken } from "./mail";
 import { readSettings, storeSettings } from "./settings";
 
-const bad = () => badRequest("INVALID_TOKEN", "The unsubscribe link is not valid.");
+const bad = () => invalid("token", "The unsubscribe link is not valid.", "query");
 
 /** Sets the token's member's e-mail to OFF; a forged token, or one naming nobody, is 400. */
 export function unsubscribe(rt: Runtime, token: string): { email: "OFF" } {

@@ -6818,7 +6818,7 @@ export interface paths {
         put?: never;
         /**
          * One-click unsubscribe from notification e-mails (RFC 8058)
-         * @description The `token` of a notification mail's `List-Unsubscribe` link (MAC-signed, names the member and tenant, does not expire) sets that member's `email` to OFF; a bad token: 400 `INVALID_TOKEN`. A GET of the same URL shows a confirm page and changes nothing.
+         * @description The `token` of a notification mail's `List-Unsubscribe` link (MAC-signed, names the member and tenant, does not expire) sets that member's `email` to OFF; a bad token: 400 `VALIDATION_FAILED` naming `token`. A GET of the same URL shows a confirm page and changes nothing.
          *
          *     **Who may call**: Public: no access token.
          *
