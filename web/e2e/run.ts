@@ -85,7 +85,11 @@ function watch(page: Page) {
     if (m.type() === "error") problems.push(`console: ${m.text()} (${m.location().url})`);
   });
   page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("requestfailed", (r) => problems.push(`failed: ${r.method()} ${r.url()} ${r.failure()?.errorText}`));
+  page.on("requestfailed", (r) => {
+    // The bell's stream is cut by design when the page navigates or downloads (it reconnects).
+    if (r.url().endsWith("/api/v1/me/notifications/stream") && r.failure()?.errorText === "net::ERR_ABORTED") return;
+    problems.push(`failed: ${r.method()} ${r.url()} ${r.failure()?.errorText}`);
+  });
   page.on("response", (r) => {
     if (r.status() >= 400 && !r.url().endsWith("/favicon.ico")) problems.push(`http ${r.status()}: ${r.request().method()} ${r.url()}`);
   });
