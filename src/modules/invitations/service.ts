@@ -18,6 +18,31 @@ import type { BulkIdsBody, CheckEmailsBody, CreateInvitationsBody, INVITATION_ST
 import { invitations } from "./tables";
 
 export const INVITATION_VALID_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** A new pending invitation of `role` for `email`: stores the token's hash, valid INVITATION_VALID_MS from `now`. */
+function pendingInvitation(
+  rt: Runtime,
+  role: { id: string; key: string; name: string },
+  email: string,
+  token: string,
+  now: number,
+): InvitationRow {
+  return {
+    id: Bun.randomUUIDv7(),
+    email,
+    roleId: role.id,
+    roleKey: role.key,
+    roleName: role.name,
+    status: "pending",
+    tokenHash: tokenHash(rt, token),
+    sentAt: now,
+    expiresAt: now + INVITATION_VALID_MS,
+    acceptedAt: null,
+    memberId: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
 export const RESEND_COOLDOWN_MS = 60 * 1000;
 
 type InvitationRow = typeof invitations.$inferSelect;
@@ -102,23 +127,9 @@ export async function createInvitations(rt: Runtime, actor: Actor, input: Static
       }
       invitedEmails.add(lower);
       const token = newToken(actor.tenantId);
-      const expiresAt = now + INVITATION_VALID_MS;
-      rows.push({
-        id: Bun.randomUUIDv7(),
-        email: lower,
-        roleId: role.id,
-        roleKey: role.key,
-        roleName: role.name,
-        status: "pending",
-        tokenHash: tokenHash(rt, token),
-        sentAt: now,
-        expiresAt,
-        acceptedAt: null,
-        memberId: null,
-        createdAt: now,
-        updatedAt: now,
-      });
-      mails.push(invitationMail(rt, tenant, lower, token, expiresAt));
+      const row = pendingInvitation(rt, role, lower, token, now);
+      rows.push(row);
+      mails.push(invitationMail(rt, tenant, lower, token, row.expiresAt));
     }
     if (rows.length) tx.insert(invitations).values(rows).run();
     return { invited: rows.map((inv) => toInvitation({ inv, roleKey: role.key, roleName: role.name }, now)), failed };
@@ -252,19 +263,7 @@ export async function inviteFirstOwner(rt: Runtime, tenant: { id: string; key: s
       const role = roleByKey(tx, "owner");
       if (!role) throw new Error("owner role missing");
       tx.insert(invitations)
-        .values({
-          id: Bun.randomUUIDv7(),
-          email: lower,
-          roleId: role.id,
-          roleKey: role.key,
-          roleName: role.name,
-          status: "pending",
-          tokenHash: tokenHash(rt, token),
-          sentAt: now,
-          expiresAt,
-          createdAt: now,
-          updatedAt: now,
-        })
+        .values(pendingInvitation(rt, role, lower, token, now))
         .run();
     }),
   );
