@@ -2,20 +2,17 @@
 // link as the copy context maps it, no submissions or extensions.
 import { eq } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
-import type { CopyContext } from "../library/copy";
+import { type CopyContext, copiedGroupSetLink } from "../library/copy";
 import { groupAssignmentConfigs } from "./tables";
 
 export function copyGroupAssignmentConfig(tx: Db, from: string, to: string, ctx: CopyContext) {
   const cfg = tx.select().from(groupAssignmentConfigs).where(eq(groupAssignmentConfigs.contentId, from)).get();
   if (!cfg) return;
-  const setId = cfg.spaceGroupSetId && cfg.linkInvalidReason === null ? ctx.groupSet(cfg.spaceGroupSetId) : null;
   tx.insert(groupAssignmentConfigs)
     .values({
       ...cfg,
       contentId: to,
-      spaceGroupSetId: setId,
-      spaceGroupSetName: setId ? cfg.spaceGroupSetName : null,
-      linkInvalidReason: null,
+      ...copiedGroupSetLink(cfg, ctx),
       dueAt: null,
       updatedAt: ctx.now,
     })

@@ -98,3 +98,10 @@ export function spaceContents(db: Db, spaceId: string): ContentRow[] {
 export type CopyContext = { now: number; groupSet: (setId: string) => string | null };
 /** A content type's copier: its config rows of `from` become `to`'s, without any learner data. */
 export type ConfigCopier = (tx: Db, from: string, to: string, ctx: CopyContext) => void;
+
+type GroupSetLink = { spaceGroupSetId: string | null; spaceGroupSetName: string | null };
+/** A copied config's group-set link: the set `ctx` maps a valid link to, else none (a broken link is not carried). */
+export function copiedGroupSetLink(cfg: GroupSetLink & { linkInvalidReason: string | null }, ctx: CopyContext) {
+  const setId = cfg.spaceGroupSetId && cfg.linkInvalidReason === null ? ctx.groupSet(cfg.spaceGroupSetId) : null;
+  return { spaceGroupSetId: setId, spaceGroupSetName: setId ? cfg.spaceGroupSetName : null, linkInvalidReason: null };
+}

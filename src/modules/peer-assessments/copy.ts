@@ -2,21 +2,18 @@
 // the group-set link as the copy context maps it, no assessments.
 import { eq } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
-import type { CopyContext } from "../library/copy";
+import { type CopyContext, copiedGroupSetLink } from "../library/copy";
 import { peerAssessmentConfigs } from "./tables";
 
 export function copyPeerAssessmentConfig(tx: Db, from: string, to: string, ctx: CopyContext) {
   const cfg = tx.select().from(peerAssessmentConfigs).where(eq(peerAssessmentConfigs.contentId, from)).get();
   if (!cfg) return;
-  const setId = cfg.spaceGroupSetId && cfg.linkInvalidReason === null ? ctx.groupSet(cfg.spaceGroupSetId) : null;
   tx.insert(peerAssessmentConfigs)
     .values({
       ...cfg,
       contentId: to,
       snapshotId: Bun.randomUUIDv7(),
-      spaceGroupSetId: setId,
-      spaceGroupSetName: setId ? cfg.spaceGroupSetName : null,
-      linkInvalidReason: null,
+      ...copiedGroupSetLink(cfg, ctx),
       questions: cfg.questions.map((q) => ({ ...q, id: Bun.randomUUIDv7() })),
       updatedAt: ctx.now,
     })
