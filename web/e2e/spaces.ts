@@ -148,7 +148,7 @@ export async function spaces(h: Helpers) {
       await teacher.getByRole("button", { name: "Schedule" }).click();
       await teacher.locator("form progress").waitFor();
       await snap(teacher, "en-spaces-post-uploading");
-      await teacher.getByRole("status").filter({ hasText: "Scheduled in 2 space(s)." }).waitFor({ timeout: 30_000 });
+      await teacher.getByRole("status").filter({ hasText: "Scheduled in 2 spaces." }).waitFor({ timeout: 30_000 });
       await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
       await cdp.detach();
       for (const path of [clubPath, otherPath]) {
