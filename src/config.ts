@@ -37,6 +37,10 @@ export type Config = {
   metrics: boolean;
   /** Where stored files live: an s3:// URL, or null for `<dataDir>/files` (docs/rules/storage.md#s3-urls). */
   storageUrl: string | null;
+  /** Continuous replication of every SQLite file with Litestream: an s3:// URL, or null = off (docs/rules/replication.md). */
+  replicaUrl: string | null;
+  /** How often Litestream ships each file's new WAL frames to the replica (the RPO's bound). */
+  replicaSyncMs: number;
   /** Who may create a tenant by signUp (docs/rules/trust.md#who-may-create-a-tenant). */
   tenantSignup: "first" | "open" | "closed";
   /** Hosts and CIDR blocks a server-side fetch may reach although private (docs/rules/trust.md#server-side-fetches). */
@@ -190,6 +194,8 @@ const SETTINGS: Setting[] = [
   { key: "metricsToken", env: "LEARNSPACE_METRICS_TOKEN", secret: true, parse: ok, fallback: null },
   { key: "metrics", env: "LEARNSPACE_METRICS", parse: flagValue, fallback: true },
   { key: "storageUrl", env: "LEARNSPACE_STORAGE_URL", parse: s3Url, fallback: null },
+  { key: "replicaUrl", env: "LEARNSPACE_REPLICA_URL", parse: s3Url, fallback: null },
+  { key: "replicaSyncMs", env: "LEARNSPACE_REPLICA_SYNC", parse: duration, fallback: 1_000 },
   {
     key: "tenantSignup",
     env: "LEARNSPACE_TENANT_SIGNUP",

@@ -4,6 +4,7 @@ import { runDemo } from "./cli/demo";
 import { doctorCommand } from "./cli/doctor";
 import { PLATFORM_TERMS_USAGE, platformTermsCommand } from "./cli/platform-terms";
 import { reindex } from "./cli/reindex";
+import { REPLICA_RESTORE_USAGE } from "./cli/replica-restore";
 import { RESTORE_USAGE, restoreCommand } from "./cli/restore";
 import { serveCommand } from "./cli/serve";
 import { CommandError } from "./cli/snapshot";
@@ -23,6 +24,8 @@ Usage:
   learnspace reindex [--data-dir DIR]                          rebuild the e-mail directory from the tenant files
   ${BACKUP_USAGE.padEnd(61)}online, consistent backup into DIR/learnspace-<UTC>/
   ${RESTORE_USAGE.padEnd(61)}verify, then restore into an empty data dir
+  ${REPLICA_RESTORE_USAGE}
+                                                               point-in-time restore of everything (empty data dir) or one tenant from the replica
   learnspace doctor [--data-dir DIR]                           check every file, the directory and the stored files (exit 1 on a problem)
   ${STORAGE_USAGE}
                                                                copy every stored file to another store, verified by sha256 (resumable)
@@ -39,7 +42,9 @@ LEARNSPACE_BACKUP_DIR, LEARNSPACE_BACKUP_EVERY (24h; 30m, 6h …), LEARNSPACE_BA
 LEARNSPACE_METRICS_TOKEN (unset: /metrics for loopback clients only), LEARNSPACE_METRICS=0 (off),
 LEARNSPACE_TRUSTED_PROXIES, LEARNSPACE_CORS_ORIGINS, LEARNSPACE_REQUEST_TIMEOUT, LEARNSPACE_SOCIAL_A_*/_B_*,
 LEARNSPACE_STORAGE_URL (unset: DIR/files; s3://BUCKET[/PREFIX]?endpoint=URL&region=R, credentials from
-AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or S3_ACCESS_KEY_ID/S3_SECRET_ACCESS_KEY).
+AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or S3_ACCESS_KEY_ID/S3_SECRET_ACCESS_KEY),
+LEARNSPACE_REPLICA_URL (unset: no replication; an s3:// URL like the storage one: serve runs Litestream on every
+SQLite file), LEARNSPACE_REPLICA_SYNC (1s), LEARNSPACE_LITESTREAM_BIN (else node_modules/@flydotio, else PATH).
 A bad setting stops the command with one line naming it and exit code 2.
 
 ${TENANT_USAGE}

@@ -4,12 +4,22 @@ import { type Config, ConfigError } from "./config";
 import { startNotificationScheduler, stopNotificationScheduler } from "./modules/notifications/schedule";
 import { resumeSimilarityChecks, stopSimilarityChecks } from "./modules/similarity/jobs";
 import { lockDataDir } from "./platform/db/data-lock";
+import { startReplication } from "./platform/replica/supervisor";
 
 /** The largest upload (1 GiB) plus room: the runtime's own limit never answers before ours. */
 const MAX_REQUEST_BODY = 1024 * 1024 * 1024 + 16 * 1024 * 1024;
 
 /** How long a shutdown waits for in-flight requests (DECISIONS §11). */
 export const DRAIN_MS = 10_000;
+
+/** Litestream for every file of the data dir; a missing binary stops `serve` with one line. */
+function replicate(config: Config, log: (line: object) => void) {
+  try {
+    return startReplication({ dataDir: config.dataDir, replicaUrl: config.replicaUrl as string, syncMs: config.replicaSyncMs, log });
+  } catch (e) {
+    throw new ConfigError(`LEARNSPACE_REPLICA_URL is set but ${(e as Error).message}`);
+  }
+}
 
 export function startServer(config: Config) {
   const { release: unlock, crashed } = lockDataDir(config.dataDir);
@@ -21,11 +31,13 @@ export function startServer(config: Config) {
       const rebuilt = rebuildDirectory(created.rt);
       created.rt.log({ event: "directory.rebuilt", reason: "unclean shutdown", tenants: rebuilt.tenants, failed: rebuilt.failed });
     }
+    if (config.replicaUrl) created.rt.replication = replicate(config, created.rt.log);
     // idleTimeout bounds a request that trickles in or never ends (slow body, endless chunks); Bun
     // itself drops connections that send no complete request head within about 10 s (slowloris).
     created.app.listen({ port: config.port, reusePort: false, maxRequestBodySize: MAX_REQUEST_BODY, idleTimeout: config.requestTimeout });
   } catch (e) {
     created?.rt.close();
+    void created?.rt.replication?.stop();
     unlock();
     if ((e as { code?: string }).code === "EADDRINUSE") throw new ConfigError(`--port ${config.port} is in use by another program`);
     throw e;
@@ -46,6 +58,7 @@ export function startServer(config: Config) {
       await stopNotificationScheduler(rt);
       await app.stop(true);
       rt.close();
+      await rt.replication?.stop();
       unlock();
     },
     /**
@@ -65,6 +78,8 @@ export function startServer(config: Config) {
       await stopNotificationScheduler(rt);
       rt.log({ event: "shutdown", drained, unfinished: Math.max(0, rt.inFlight) });
       rt.close();
+      // After the files are closed: Litestream ships their last frames as it stops.
+      await rt.replication?.stop();
     },
   };
 }

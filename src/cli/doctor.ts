@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config";
 import { knownFileIds, readyFileIds } from "../modules/files/stored";
@@ -11,6 +11,7 @@ import { drizzleOf } from "../platform/db/sqlite";
 import { openFileStore } from "../platform/files/open-store";
 import { isStoredId } from "../platform/files/storage";
 import type { FileStore } from "../platform/files/store";
+import type { ReplicaFileStatus } from "../platform/replica/supervisor";
 import { checkSqlite, schemaProblem } from "./snapshot";
 
 /** Reads a tenant file without migrating or writing it. */
@@ -106,9 +107,34 @@ export async function diagnose(dataDir: string, store: FileStore): Promise<strin
   return problems;
 }
 
+/**
+ * Replication as `serve` last reported it (`replica-status.json`, docs/rules/replication.md#lag): one
+ * line per file, and a problem for a file behind by more than a minute or never synced.
+ */
+function replicationReport(config: Config): { lines: string[]; problems: string[] } {
+  const path = join(config.dataDir, "replica-status.json");
+  if (!config.replicaUrl) return { lines: [], problems: [] };
+  if (!existsSync(path))
+    return { lines: [], problems: ["replication: serve has not reported yet (is it running with LEARNSPACE_REPLICA_URL?)"] };
+  const report = JSON.parse(readFileSync(path, "utf8")) as { at: number; files: ReplicaFileStatus[] };
+  const age = Math.round((Date.now() - report.at) / 1000);
+  const lines = [`replication: status of ${new Date(report.at).toISOString()} (${age} s ago)`];
+  const problems: string[] = [];
+  if (age > 60) problems.push(`replication: the status is ${age} s old: serve is not running or not replicating`);
+  for (const f of report.files) {
+    const sync = f.lastSyncAt ? new Date(f.lastSyncAt).toISOString() : "never";
+    lines.push(`replica ${f.name}: lag ${f.lagSeconds.toFixed(1)} s, ${f.behindBytes} bytes behind, last sync ${sync}`);
+    if (f.lagSeconds > 60) problems.push(`replica ${f.name}: ${Math.round(f.lagSeconds)} s behind (last sync ${sync})`);
+  }
+  return { lines, problems };
+}
+
 /** `learnspace doctor`: prints every problem; exit 1 when there is any. */
 export async function doctorCommand(config: Config): Promise<number> {
   const problems = await diagnose(config.dataDir, openFileStore(config.dataDir, config.storageUrl));
+  const replication = replicationReport(config);
+  for (const l of replication.lines) console.log(l);
+  problems.push(...replication.problems);
   for (const p of problems) console.log(`problem: ${p}`);
   if (problems.length) {
     console.error(`${problems.length} problem(s) in ${config.dataDir}`);

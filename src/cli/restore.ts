@@ -8,6 +8,7 @@ import { openFileStore } from "../platform/files/open-store";
 import { tightenModes } from "../platform/modes";
 import { createRuntime } from "../platform/runtime";
 import { reindex } from "./reindex";
+import { replicaRestoreCommand } from "./replica-restore";
 import { CommandError, digestProblem, isEmptyDir, type Manifest, sqliteCopyProblems, stamp } from "./snapshot";
 
 export const RESTORE_USAGE = "learnspace restore --from FOLDER [--force] [--data-dir DIR]";
@@ -113,6 +114,8 @@ export async function restore(config: Config, opts: { from: string; force: boole
 }
 
 export async function restoreCommand(config: Config, args: string[]): Promise<number> {
+  const replica = flag(args, "from-replica");
+  if (replica) return replicaRestoreCommand(config, args, replica);
   const from = flag(args, "from");
   if (!from) throw new CommandError(`--from is required: ${RESTORE_USAGE}`);
   const { manifest, movedAside } = await restore(config, { from, force: args.includes("--force") });

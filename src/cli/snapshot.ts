@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs
 import { dirname, join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { readyFileIds } from "../modules/files/stored";
+import { checkSqlite } from "../platform/db/check";
 import type { EmbeddedMigration } from "../platform/db/migrate";
 import { drizzleOf } from "../platform/db/sqlite";
 import type { FileStore } from "../platform/files/store";
@@ -19,6 +20,8 @@ export type Manifest = {
   secret?: { bytes: number; sha256: string } | null;
   tenants: TenantEntry[];
 };
+
+export { checkSqlite };
 
 export const VERSION = pkg.version;
 
@@ -52,24 +55,6 @@ export function snapshotSqlite(source: string, target: string) {
   copy.exec("PRAGMA journal_mode = DELETE");
   copy.close();
   chmodSync(target, 0o600);
-}
-
-/** integrity_check and foreign_key_check of one file; the problems found, [] when sound. */
-export function checkSqlite(path: string, opts: { readonly?: boolean } = {}): string[] {
-  let db: Database | null = null;
-  try {
-    db = opts.readonly ? new Database(path, { readonly: true }) : new Database(path, { readwrite: true, create: false });
-    db.exec("PRAGMA busy_timeout = 5000");
-    const integrity = db.query("PRAGMA integrity_check").all() as { integrity_check: string }[];
-    const problems = integrity.map((r) => r.integrity_check).filter((r) => r !== "ok");
-    const fk = db.query("PRAGMA foreign_key_check").all() as { table: string; rowid: number; parent: string }[];
-    for (const r of fk) problems.push(`foreign key: ${r.table} row ${r.rowid} names a missing ${r.parent}`);
-    return problems;
-  } catch (e) {
-    return [(e as Error).message];
-  } finally {
-    db?.close();
-  }
 }
 
 /** The ids of a tenant file's stored files that are ready (their bytes must exist). */

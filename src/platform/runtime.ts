@@ -13,6 +13,7 @@ import type { FileStore } from "./files/store";
 import { type Cursors, createCursors } from "./http/cursor";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { privateFileModes, tightenModes } from "./modes";
+import type { Replication } from "./replica/supervisor";
 import { loadSecret } from "./secret";
 
 /** Everything a request may need beyond its own input; built once per server. */
@@ -30,6 +31,8 @@ export type Runtime = {
   log(line: object): void;
   /** The clock of time-driven work (schedules, digests); tests replace it to move time without sleeping. */
   now: () => number;
+  /** `serve`'s Litestream when LEARNSPACE_REPLICA_URL is set (docs/rules/replication.md), else null. */
+  replication: Replication | null;
   /** Set on SIGTERM/SIGINT: requests that arrive while in-flight ones drain get 503 SHUTTING_DOWN. */
   draining: boolean;
   /** Requests accepted and not yet answered (what a shutdown waits for). */
@@ -61,6 +64,7 @@ export function createRuntime(config: Config, resolveMember: MemberResolver, opt
     resolveMember,
     log,
     now: () => Date.now(),
+    replication: null,
     draining: false,
     inFlight: 0,
     close() {

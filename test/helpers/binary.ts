@@ -40,9 +40,12 @@ export const removeDir = (dir: string) => rmSync(dir, { recursive: true, force: 
 // Tests sign up as many tenants as they need (docs/rules/trust.md#who-may-create-a-tenant).
 const quietEnv = { LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_QUIET: "1", LEARNSPACE_TENANT_SIGNUP: "open" };
 
-/** Runs one CLI command of the compiled binary to completion. */
-export function cli(args: string[], env: Record<string, string> = {}) {
-  const r = Bun.spawnSync([BINARY, ...args], { env: { ...process.env, ...quietEnv, ...env }, stdout: "pipe", stderr: "pipe" });
+/** learnspace from its sources (`bun src/main.ts`), for tests that need no build. */
+export const FROM_SOURCE = [process.execPath, join(root, "src", "main.ts")];
+
+/** Runs one CLI command of the compiled binary (or `command`, e.g. FROM_SOURCE) to completion. */
+export function cli(args: string[], env: Record<string, string> = {}, command = [BINARY]) {
+  const r = Bun.spawnSync([...command, ...args], { env: { ...process.env, ...quietEnv, ...env }, stdout: "pipe", stderr: "pipe" });
   return { code: r.exitCode, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
 }
 
@@ -50,10 +53,10 @@ export type Appliance = Awaited<ReturnType<typeof serve>>;
 
 /**
  * Starts `learnspace serve --dev-codes` on `dataDir` on a free port (port 0: the server prints the
- * one it got); resolves once it answers /readyz. `startLog` is the stdout read until then.
+ * one it got); resolves once it answers /readyz. `command`: the binary, or FROM_SOURCE. `startLog` is the stdout read until then.
  */
-export async function serve(dataDir: string, env: Record<string, string> = {}) {
-  const proc = Bun.spawn([BINARY, "serve", "--port", "0", "--data-dir", dataDir, "--dev-codes"], {
+export async function serve(dataDir: string, env: Record<string, string> = {}, command = [BINARY]) {
+  const proc = Bun.spawn([...command, "serve", "--port", "0", "--data-dir", dataDir, "--dev-codes"], {
     env: { ...process.env, ...quietEnv, ...env },
     stdout: "pipe",
     stderr: "pipe",

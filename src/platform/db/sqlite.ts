@@ -37,7 +37,7 @@ const statementsOf = new WeakMap<Database, Map<string, Statement>>();
 
 /**
  * Closes a connection after refreshing the planner's statistics (PRAGMA optimize) and checkpointing
- * its WAL (TRUNCATE: a stopped server leaves files that copy whole). Its statements
+ * its WAL (PASSIVE: never waits for a reader, docs/rules/replication.md#checkpoints). Its statements
  * are finalized first: a connection with live statements closes only when the garbage collector
  * gets to them, holding its schema and page cache until then (RSS grew with every reopened tenant).
  */
@@ -49,10 +49,12 @@ export function closeSqlite(sqlite: Database) {
     // A statistics refresh never blocks a close (e.g. a busy file during shutdown).
   }
   try {
-    // Everything into the main file and the WAL emptied: a stopped server leaves files that copy whole.
-    sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    // PASSIVE copies what no reader still needs and returns at once: TRUNCATE waited busy_timeout (5 s)
+    // for Litestream's read lock. The last connection's close then checkpoints and removes the WAL
+    // when no other process reads it, so a stopped server without replication still leaves whole files.
+    sqlite.exec("PRAGMA wal_checkpoint(PASSIVE)");
   } catch {
-    // A reader elsewhere (a backup) may hold the WAL; SQLite checkpoints again on the last close.
+    // A checkpoint never blocks a close.
   }
   closeNow(sqlite);
 }

@@ -5,6 +5,7 @@ import { Elysia } from "elysia";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { tenantCount } from "../db/registry";
 import { outboxPending } from "../mail/mailer";
+import type { ReplicaFileStatus } from "../replica/supervisor";
 import type { Runtime } from "../runtime";
 import { clientAddress, inRanges } from "./client-address";
 import { notFound, unauthenticated } from "./errors";
@@ -51,10 +52,61 @@ function processMetrics(registry: Registry) {
   });
 }
 
+/**
+ * Replication lag per file and the last successful sync (docs/rules/replication.md#lag), read from
+ * `serve`'s Litestream when scraped; no series when replication is off.
+ */
+function replicationMetrics(registry: Registry, rt: Runtime) {
+  const perFile = (name: string, help: string, value: (f: ReplicaFileStatus) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["file"] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const f of (await rt.replication?.status()) ?? []) {
+          const v = value(f);
+          if (v !== null) this.set({ file: f.name }, v);
+        }
+      },
+    });
+  perFile(
+    "learnspace_replica_lag_seconds",
+    "Seconds since the last sync of a file that has writes not yet in the replica; 0 when it has all.",
+    (f) => f.lagSeconds,
+  );
+  perFile("learnspace_replica_behind_bytes", "WAL bytes of a file written locally and not yet in the replica.", (f) => f.behindBytes);
+  perFile(
+    "learnspace_replica_last_sync_timestamp_seconds",
+    "When Litestream last wrote a snapshot or WAL segment of the file to the replica.",
+    (f) => (f.lastSyncAt === null ? null : f.lastSyncAt / 1000),
+  );
+  new Gauge({
+    name: "learnspace_replica_up",
+    help: "1 while serve's Litestream runs; absent when LEARNSPACE_REPLICA_URL is unset.",
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (rt.replication) this.set(rt.replication.pid() ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "learnspace_replica_restarts",
+    help: "Times serve restarted Litestream (a new tenant file, or Litestream exited).",
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (rt.replication) this.set(rt.replication.restarts());
+    },
+  });
+}
+
 /** The series of DECISIONS §11 in one registry (never prom-client's global one: tests start many servers). */
 function createRegistry(rt: Runtime) {
   const registry = new Registry();
   processMetrics(registry);
+  replicationMetrics(registry, rt);
   const dataDir = rt.config.dataDir;
   const requests = new Counter({
     name: "learnspace_http_requests_total",

@@ -1,0 +1,278 @@
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import {
+  litestreamConfig,
+  litestreamEnv,
+  platformReplicaName,
+  type ReplicatedFile,
+  requireLitestream,
+  tenantReplicaName,
+} from "./litestream";
+
+type Env = Record<string, string | undefined>;
+
+/** One replicated file as `serve` sees it (docs/rules/replication.md#lag). */
+export type ReplicaFileStatus = {
+  /** `platform.sqlite` or `tenants/<id>.sqlite`. */
+  name: string;
+  /** When Litestream last wrote this file's snapshot or WAL segment to the replica (ms), null before the first. */
+  lastSyncAt: number | null;
+  /** WAL bytes written locally and not yet in the replica (from Litestream's own counters). */
+  behindBytes: number;
+  /** Seconds since the last sync while the file is behind; 0 when the replica has everything. */
+  lagSeconds: number;
+};
+
+export type Replication = {
+  /** Per file, read from Litestream's metrics on demand. */
+  status(): Promise<ReplicaFileStatus[]>;
+  /** Litestream's pid while it runs. */
+  pid(): number | null;
+  restarts(): number;
+  /** Stops Litestream (SIGTERM: it syncs what it has, then exits) and the file scan. */
+  stop(): Promise<void>;
+};
+
+/**
+ * A file SQLite has initialised in WAL mode (header bytes 18–19 are 2): a file being created is left
+ * for the next scan, or Litestream would initialise it first (with its own page size).
+ */
+function inWalMode(path: string): boolean {
+  try {
+    const fd = openSync(path, "r");
+    try {
+      const header = Buffer.alloc(20);
+      return (
+        readSync(fd, header, 0, 20, 0) === 20 &&
+        header.toString("latin1", 0, 15) === "SQLite format 3" &&
+        header[18] === 2 &&
+        header[19] === 2
+      );
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+/** The files of a data dir that are replicated: the platform file and every tenant file SQLite has initialised. */
+export function replicatedFiles(dataDir: string): ReplicatedFile[] {
+  const files: ReplicatedFile[] = [{ path: join(dataDir, "platform.sqlite"), name: platformReplicaName }];
+  const dir = join(dataDir, "tenants");
+  const names = existsSync(dir) ? readdirSync(dir).filter((n) => /^[0-9a-f-]{36}\.sqlite$/.test(n)) : [];
+  for (const n of names.sort()) {
+    const path = join(dir, n);
+    if (inWalMode(path)) files.push({ path, name: tenantReplicaName(n.slice(0, -".sqlite".length)) });
+  }
+  return files;
+}
+
+/** A free loopback port for Litestream's metrics listener. */
+function freePort(): number {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  return port;
+}
+
+/** A Litestream left running by a server killed with SIGKILL: stopped before a new one starts on the same files. */
+function stopOrphan(pidFile: string) {
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, "utf8").trim());
+  rmSync(pidFile, { force: true });
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  try {
+    if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("litestream")) return;
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // Gone already (or no /proc: nothing to check it against).
+  }
+}
+
+/** `name{labels} value` lines of Prometheus text, for the series asked for. */
+function series(text: string, names: string[]) {
+  const out: { name: string; db: string; value: number }[] = [];
+  for (const line of text.split("\n")) {
+    const m = /^(\w+)\{[^}]*db="([^"]*)"[^}]*\} (\S+)$/.exec(line);
+    if (m && names.includes(m[1] as string)) out.push({ name: m[1] as string, db: m[2] as string, value: Number(m[3]) });
+  }
+  return out;
+}
+
+/**
+ * `serve`'s Litestream (docs/rules/replication.md#supervision): the platform binary started as a
+ * child with a generated configuration naming the platform file and every tenant file, restarted
+ * with a new configuration when a tenant file appears or goes (checked every `scanMs`), and
+ * restarted after a crash (backoff up to 30 s). A new tenant's first snapshot holds every write made
+ * before Litestream picked it up, so none is lost to the replica.
+ */
+export function startReplication(opts: {
+  dataDir: string;
+  replicaUrl: string;
+  syncMs: number;
+  log: (line: object) => void;
+  env?: Env;
+  scanMs?: number;
+}): Replication {
+  const startedAt = Date.now();
+  const env = opts.env ?? process.env;
+  const bin = requireLitestream(env);
+  const childEnv = litestreamEnv(opts.replicaUrl, env);
+  const configPath = join(opts.dataDir, "litestream.yml");
+  const pidFile = join(opts.dataDir, "litestream.pid");
+  stopOrphan(pidFile);
+  const lastSync = new Map<string, number>();
+  let files: ReplicatedFile[] = [];
+  let child: Subprocess<"ignore", "pipe", "pipe"> | null = null;
+  let metricsAddr = "";
+  let stopping = false;
+  let restarts = 0;
+  let backoff = 1000;
+  let respawn: Timer | null = null;
+
+  const readLog = async (stream: ReadableStream<Uint8Array>) => {
+    let rest = "";
+    const decoder = new TextDecoder();
+    for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+      const lines = (rest + decoder.decode(chunk, { stream: true })).split("\n");
+      rest = lines.pop() ?? "";
+      for (const line of lines) {
+        const db = /\bdb=(\S+)/.exec(line)?.[1];
+        if (db && /msg="(wal segment|snapshot) written"/.test(line)) {
+          lastSync.set(db, Date.now());
+          backoff = 1000;
+        } else if (/level=(ERROR|WARN)/.test(line)) {
+          opts.log({ level: "error", event: "replica.litestream", line });
+        }
+      }
+    }
+  };
+
+  const spawn = () => {
+    files = replicatedFiles(opts.dataDir);
+    metricsAddr = `127.0.0.1:${freePort()}`;
+    writeFileSync(
+      configPath,
+      JSON.stringify(litestreamConfig({ replicaUrl: opts.replicaUrl, files, syncMs: opts.syncMs, metricsAddr }, env)),
+      {
+        mode: 0o600,
+      },
+    );
+    const proc = Bun.spawn([bin, "replicate", "-config", configPath, "-no-expand-env"], {
+      env: childEnv,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    child = proc;
+    writeFileSync(pidFile, `${proc.pid}\n`, { mode: 0o600 });
+    void readLog(proc.stdout);
+    void readLog(proc.stderr);
+    opts.log({ event: "replica.started", pid: proc.pid, files: files.length, bin });
+    void proc.exited.then((code) => {
+      if (child !== proc || stopping) return;
+      child = null;
+      opts.log({ level: "error", event: "replica.exited", code, retryInMs: backoff });
+      respawn = setTimeout(() => {
+        respawn = null;
+        restarts++;
+        if (!stopping) spawn();
+      }, backoff);
+      backoff = Math.min(backoff * 2, 30_000);
+    });
+  };
+
+  const halt = async () => {
+    const proc = child;
+    child = null;
+    if (!proc) return;
+    proc.kill("SIGTERM");
+    const timer = setTimeout(() => proc.kill("SIGKILL"), 10_000);
+    await proc.exited;
+    clearTimeout(timer);
+  };
+
+  // A tenant created (or imported, restored, deleted) since the last start: Litestream 0.3 reads its
+  // list of files once, so it is restarted on the new list.
+  let restarting = false;
+  const scan = setInterval(async () => {
+    if (stopping || restarting || !child) return;
+    const now = replicatedFiles(opts.dataDir);
+    if (now.length === files.length && now.every((f, i) => f.path === files[i]?.path)) return;
+    restarting = true;
+    try {
+      await halt();
+      restarts++;
+      if (!stopping) spawn();
+    } finally {
+      restarting = false;
+    }
+  }, opts.scanMs ?? 1000);
+
+  spawn();
+
+  let cached: { at: number; value: Promise<ReplicaFileStatus[]> } | null = null;
+  const status = () => {
+    // One reading of Litestream's counters serves every gauge of a scrape.
+    if (!cached || Date.now() - cached.at > 500) cached = { at: Date.now(), value: readStatus() };
+    return cached.value;
+  };
+  // For `doctor`, which runs in another process: the same status, every 5 s.
+  const statusFile = join(opts.dataDir, "replica-status.json");
+  const report = setInterval(async () => {
+    const files = await status();
+    if (!stopping) writeFileSync(statusFile, JSON.stringify({ at: Date.now(), litestream: child?.pid ?? null, files }), { mode: 0o600 });
+  }, 5000);
+
+  async function readStatus(): Promise<ReplicaFileStatus[]> {
+    const behind = new Map<string, number>();
+    if (child) {
+      try {
+        const text = await (await fetch(`http://${metricsAddr}/metrics`, { signal: AbortSignal.timeout(2000) })).text();
+        const got = series(text, [
+          "litestream_shadow_wal_index",
+          "litestream_shadow_wal_size",
+          "litestream_replica_wal_index",
+          "litestream_replica_wal_offset",
+        ]);
+        const pos = new Map<string, { shadow: [number, number]; replica: [number, number] }>();
+        for (const s of got) {
+          const p = pos.get(s.db) ?? { shadow: [0, 0], replica: [0, 0] };
+          if (s.name === "litestream_shadow_wal_index") p.shadow[0] = s.value;
+          if (s.name === "litestream_shadow_wal_size") p.shadow[1] = s.value;
+          if (s.name === "litestream_replica_wal_index") p.replica[0] = s.value;
+          if (s.name === "litestream_replica_wal_offset") p.replica[1] = s.value;
+          pos.set(s.db, p);
+        }
+        for (const [db, p] of pos) {
+          // A later WAL index starts from 0: what is behind is then at least the new index's bytes.
+          behind.set(db, p.shadow[0] > p.replica[0] ? Math.max(1, p.shadow[1]) : Math.max(0, p.shadow[1] - p.replica[1]));
+        }
+      } catch {
+        // Litestream is starting or restarting: every file counts as behind until it answers.
+      }
+    }
+    const now = Date.now();
+    return files.map((f) => {
+      const at = lastSync.get(f.path) ?? null;
+      const bytes = behind.get(f.path) ?? (existsSync(`${f.path}-wal`) ? statSync(`${f.path}-wal`).size : 0);
+      return { name: f.name, lastSyncAt: at, behindBytes: bytes, lagSeconds: bytes > 0 ? (now - (at ?? startedAt)) / 1000 : 0 };
+    });
+  }
+
+  return {
+    status,
+    pid: () => child?.pid ?? null,
+    restarts: () => restarts,
+    async stop() {
+      stopping = true;
+      clearInterval(scan);
+      clearInterval(report);
+      if (respawn) clearTimeout(respawn);
+      await halt();
+      rmSync(pidFile, { force: true });
+    },
+  };
+}
