@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { navigate } from "../../shell/router";
+import { navigate } from "../../ui/router";
 
 /**
  * The frame's bell: the live unread count from streamMyNotifications (Server-Sent Events read through
