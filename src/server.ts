@@ -9,7 +9,7 @@ import { startReplication } from "./platform/replica/supervisor";
 /** The largest upload (1 GiB) plus room: the runtime's own limit never answers before ours. */
 const MAX_REQUEST_BODY = 1024 * 1024 * 1024 + 16 * 1024 * 1024;
 
-/** How long a shutdown waits for in-flight requests (DECISIONS §11). */
+/** How long a shutdown waits for in-flight requests (docs/operating.md#shutdown). */
 export const DRAIN_MS = 10_000;
 
 /** Litestream for every file of the data dir; a missing binary stops `serve` with one line. */
