@@ -115,7 +115,10 @@ describe.skipIf(!endpoint)("replication to S3 with Litestream", () => {
     const [metrics, doctor] = await Promise.all([
       app.call("GET", "/metrics"),
       Bun.sleep(5500).then(async () => {
-        const run = Bun.spawn([...FROM_SOURCE, "doctor", "--data-dir", join(live, "data")], { env: { ...process.env, ...env }, stdout: "pipe" });
+        const run = Bun.spawn([...FROM_SOURCE, "doctor", "--data-dir", join(live, "data")], {
+          env: { ...process.env, ...env },
+          stdout: "pipe",
+        });
         return new Response(run.stdout).text();
       }),
       Bun.sleep(3000),
