@@ -20,6 +20,7 @@ const screen = (path: string, label: string, permission: string | null, load: ()
 // Each screen is its own chunk, so the first load carries only the shell.
 export const SCREENS: Screen[] = [
   screen("/members", "nav.members", "member:read", () => import("../features/members/MembersPage")),
+  screen("/rollover", "nav.rollover", "member:manage", () => import("../features/rollover/RolloverPage")),
   screen("/groups", "nav.groups", "member:read", () => import("../features/groups/GroupsPage")),
   screen("/org", "nav.org", "member:read", () => import("../features/org/OrgPage")),
   screen("/invitations", "nav.invitations", "member:invite", () => import("../features/invitations/InvitationsPage")),

@@ -1,0 +1,181 @@
+// Into next year (issue 21, console): a teacher copies a class and a quiz for next year; the owner rolls the
+// school over from a class list (preview row by row, then applied). Each check runs as a person would, in
+// both languages. Called by run.ts with its helpers, so it shares the browser and the demo school.
+import type { Page } from "playwright-core";
+import { type Helpers, steps } from "./steps";
+
+const LANGS = ["en", "ko"] as const;
+const SOURCE = "1-1반 국어";
+const QUIZ = "단원 평가 Unit quiz";
+const T = {
+  en: {
+    settings: "Settings",
+    copyTitle: "Copy class for next year",
+    copyName: "Name of the new space",
+    copySubmit: "Copy the class",
+    classwork: "Classwork",
+    members: "Members",
+    draft: "Draft",
+    copyTo: "Copy to…",
+    target: "Folder to copy into",
+    makeCopy: "Make a copy",
+    copied: "was copied as a draft",
+    openCopy: "Open the copy",
+    file: "Class list (CSV)",
+    leavers: "Members missing from the file",
+    apply: /^Apply:/,
+    unknownClass: "no active space has this class name",
+  },
+  ko: {
+    settings: "설정",
+    copyTitle: "다음 학년도로 수업 복사",
+    copyName: "새 공간 이름",
+    copySubmit: "수업 복사",
+    classwork: "수업",
+    members: "구성원",
+    draft: "임시 저장",
+    copyTo: "다른 곳에 복사…",
+    target: "복사할 폴더",
+    makeCopy: "복사본 만들기",
+    copied: "초안으로 복사했습니다",
+    openCopy: "복사본 열기",
+    file: "명단 (CSV)",
+    leavers: "명단에 없는 구성원",
+    apply: /^적용:/,
+    unknownClass: "이 반 이름의 활성 공간이 없습니다",
+  },
+};
+
+export async function year(h: Helpers) {
+  const { base, check } = h;
+  const assert: Helpers["assert"] = h.assert;
+  const { snap, problems, signIn } = steps(h);
+  const copyName = (lang: string) => `E2E ${SOURCE} 2027 ${lang}`;
+  const as = async (who: string, lang: "en" | "ko") => {
+    const ctx = await h.context(lang === "ko" ? "ko-KR" : "en-US");
+    const page = await ctx.newPage();
+    const errors = h.watch(page);
+    await signIn(page, who);
+    await h.setLang(page, lang);
+    return { ctx, page, errors };
+  };
+  const openSpace = async (page: Page, name: string) => {
+    await page.goto(`${base}/spaces`);
+    await page.getByRole("link", { name, exact: true }).click();
+    await page.getByRole("heading", { level: 1, name }).waitFor();
+    await page.waitForLoadState("networkidle");
+  };
+
+  for (const lang of LANGS) {
+    const w = T[lang];
+    await check(`year: the teacher copies a class for next year; its classwork comes as drafts and no students (${lang})`, async () => {
+      const { ctx, page, errors } = await as("t-kim", lang);
+      await openSpace(page, SOURCE);
+      await page.getByRole("tab", { name: w.settings, exact: true }).click();
+      const panel = page.getByRole("region", { name: w.copyTitle });
+      await panel.getByLabel(w.copyName).fill(copyName(lang));
+      await h.axe(page, `${lang} copy class`);
+      await panel.getByRole("button", { name: w.copySubmit }).click();
+      await page.getByRole("heading", { level: 1, name: copyName(lang) }).waitFor();
+      await page.getByRole("tab", { name: w.classwork, exact: true }).click();
+      await page.getByRole("link", { name: QUIZ }).waitFor();
+      await snap(page, `${lang}-year-copied-class`);
+      await h.axe(page, `${lang} copied class`);
+      await page.getByRole("tab", { name: w.members, exact: true }).click();
+      await page.waitForLoadState("networkidle");
+      assert((await page.getByRole("cell", { name: "s2601", exact: true }).count()) === 0, "no student came along");
+      await page.getByRole("tab", { name: w.classwork, exact: true }).click();
+      await page.getByRole("link", { name: QUIZ }).click();
+      await page.getByText(w.draft, { exact: true }).first().waitFor();
+      problems(page, errors);
+      await ctx.close();
+    });
+
+    await check(`year: the teacher copies a quiz into next year's class (${lang})`, async () => {
+      const { ctx, page, errors } = await as("t-kim", lang);
+      await openSpace(page, SOURCE);
+      await page.getByRole("tab", { name: w.classwork, exact: true }).click();
+      await page.getByRole("link", { name: QUIZ }).click();
+      await page.getByRole("button", { name: w.copyTo }).click();
+      const dialog = page.getByRole("dialog");
+      const target = dialog.getByLabel(w.target);
+      // The copied class's folder: the option under its space's group.
+      const value = await target.evaluate((el: HTMLSelectElement, space) => {
+        const group = [...el.querySelectorAll("optgroup")].find((g) => g.label === space);
+        return group?.querySelector("option")?.value ?? "";
+      }, copyName(lang));
+      assert(value, "the copied class's folder is offered");
+      await target.selectOption(value);
+      await dialog.getByLabel(lang === "en" ? "Title" : "제목").fill(`${QUIZ} (${lang})`);
+      await page.screenshot({ path: `${h.shots}/${lang}-year-copy-content.png` });
+      await h.axe(page, `${lang} copy content`);
+      await dialog.getByRole("button", { name: w.makeCopy }).click();
+      await dialog.getByText(w.copied).waitFor();
+      await dialog.getByRole("link", { name: w.openCopy }).click();
+      await page.getByRole("heading", { name: `${QUIZ} (${lang})` }).waitFor();
+      await page.getByText(w.draft, { exact: true }).first().waitFor();
+      problems(page, errors);
+      await ctx.close();
+    });
+  }
+
+  // en: t-park is missing from the file and deactivated (leavers of the teacher role); ko: t-park comes back.
+  const CSV = {
+    en: [
+      "name,userId,role,class,affiliation,studentNumber",
+      "김선생,t-kim,teacher,,,",
+      "이선생,t-lee,teacher,,,",
+      `Rolled Over 2650,s2650,member,${copyName("en")},2-1,20250`,
+      `New Student EN,rollover-en,member,${copyName("en")},2-1,20301`,
+      "Nobody,rollover-bad,member,No such class,,",
+    ],
+    ko: ["이름,아이디,역할,반,소속", "박선생,t-park,teacher,,", `새학생,rollover-ko,member,${copyName("ko")},2-2`],
+  };
+  const SUMMARY = {
+    en: /^5 rows: 1 new, 1 to update, 2 unchanged, 1 with a problem; \d+ members? to deactivate\.$/,
+    ko: /^2줄: 새 구성원 1명, 변경 1명, 변경 없음 0명, 문제 0줄; 비활성화 0명\.$/,
+  };
+  const RESULT = { en: /^1 created, 1 updated, 0 failed, [1-9]\d* deactivated\.$/, ko: /^1명 생성, 1명 변경, 0명 실패, 0명 비활성화\.$/ };
+  for (const lang of LANGS) {
+    const w = T[lang];
+    await check(`year: the roll-over preview shows each row's change, then creates, updates, enrols and deactivates (${lang})`, async () => {
+      const { ctx, page, errors } = await as("owner@demo.school", lang);
+      await page.goto(`${base}/rollover`);
+      await page.locator("#main h1").waitFor();
+      await page.waitForLoadState("networkidle");
+      await h.axe(page, `${lang} rollover empty`);
+      await page.getByLabel(w.file).setInputFiles({
+        name: "next-year.csv",
+        mimeType: "text/csv",
+        buffer: Buffer.from(`${CSV[lang].join("\n")}\n`),
+      });
+      if (lang === "en") await page.getByLabel(w.leavers).selectOption("teacher");
+      const status = page.getByRole("status");
+      await status.filter({ hasText: SUMMARY[lang] }).waitFor();
+      if (lang === "en") {
+        await page.getByText(w.unknownClass).waitFor();
+        await page.getByText("Affiliation: — → 2-1").waitFor();
+        await page.getByRole("listitem").filter({ hasText: "박선생" }).waitFor();
+      } else await page.getByText("다시 활성화").waitFor();
+      await snap(page, `${lang}-year-rollover-preview`);
+      await h.axe(page, `${lang} rollover preview`);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await snap(page, `${lang}-year-rollover-preview-phone`);
+      await page.setViewportSize({ width: 1280, height: 860 });
+      await page.getByRole("button", { name: w.apply }).click();
+      await status.filter({ hasText: RESULT[lang] }).waitFor({ timeout: 20_000 });
+      await page.locator("code.secret").first().waitFor();
+      await snap(page, `${lang}-year-rollover-done`);
+      await h.axe(page, `${lang} rollover done`);
+      problems(page, errors);
+      await ctx.close();
+      // The new student is enrolled in next year's class, as its teacher sees.
+      const t = await as("t-kim", lang);
+      await openSpace(t.page, copyName(lang));
+      await t.page.getByRole("tab", { name: w.members, exact: true }).click();
+      await t.page.getByText(lang === "en" ? "New Student EN" : "새학생").first().waitFor();
+      problems(t.page, t.errors);
+      await t.ctx.close();
+    });
+  }
+}
