@@ -138,44 +138,50 @@ export async function year(h: Helpers) {
   const RESULT = { en: /^1 created, 1 updated, 0 failed, [1-9]\d* deactivated\.$/, ko: /^1명 생성, 1명 변경, 0명 실패, 0명 비활성화\.$/ };
   for (const lang of LANGS) {
     const w = T[lang];
-    await check(`year: the roll-over preview shows each row's change, then creates, updates, enrols and deactivates (${lang})`, async () => {
-      const { ctx, page, errors } = await as("owner@demo.school", lang);
-      await page.goto(`${base}/rollover`);
-      await page.locator("#main h1").waitFor();
-      await page.waitForLoadState("networkidle");
-      await h.axe(page, `${lang} rollover empty`);
-      await page.getByLabel(w.file).setInputFiles({
-        name: "next-year.csv",
-        mimeType: "text/csv",
-        buffer: Buffer.from(`${CSV[lang].join("\n")}\n`),
-      });
-      if (lang === "en") await page.getByLabel(w.leavers).selectOption("teacher");
-      const status = page.getByRole("status");
-      await status.filter({ hasText: SUMMARY[lang] }).waitFor();
-      if (lang === "en") {
-        await page.getByText(w.unknownClass).waitFor();
-        await page.getByText("Affiliation: — → 2-1").waitFor();
-        await page.getByRole("listitem").filter({ hasText: "박선생" }).waitFor();
-      } else await page.getByText("다시 활성화").waitFor();
-      await snap(page, `${lang}-year-rollover-preview`);
-      await h.axe(page, `${lang} rollover preview`);
-      await page.setViewportSize({ width: 390, height: 844 });
-      await snap(page, `${lang}-year-rollover-preview-phone`);
-      await page.setViewportSize({ width: 1280, height: 860 });
-      await page.getByRole("button", { name: w.apply }).click();
-      await status.filter({ hasText: RESULT[lang] }).waitFor({ timeout: 20_000 });
-      await page.locator("code.secret").first().waitFor();
-      await snap(page, `${lang}-year-rollover-done`);
-      await h.axe(page, `${lang} rollover done`);
-      problems(page, errors);
-      await ctx.close();
-      // The new student is enrolled in next year's class, as its teacher sees.
-      const t = await as("t-kim", lang);
-      await openSpace(t.page, copyName(lang));
-      await t.page.getByRole("tab", { name: w.members, exact: true }).click();
-      await t.page.getByText(lang === "en" ? "New Student EN" : "새학생").first().waitFor();
-      problems(t.page, t.errors);
-      await t.ctx.close();
-    });
+    await check(
+      `year: the roll-over preview shows each row's change, then creates, updates, enrols and deactivates (${lang})`,
+      async () => {
+        const { ctx, page, errors } = await as("owner@demo.school", lang);
+        await page.goto(`${base}/rollover`);
+        await page.locator("#main h1").waitFor();
+        await page.waitForLoadState("networkidle");
+        await h.axe(page, `${lang} rollover empty`);
+        await page.getByLabel(w.file).setInputFiles({
+          name: "next-year.csv",
+          mimeType: "text/csv",
+          buffer: Buffer.from(`${CSV[lang].join("\n")}\n`),
+        });
+        if (lang === "en") await page.getByLabel(w.leavers).selectOption("teacher");
+        const status = page.getByRole("status");
+        await status.filter({ hasText: SUMMARY[lang] }).waitFor();
+        if (lang === "en") {
+          await page.getByText(w.unknownClass).waitFor();
+          await page.getByText("Affiliation: — → 2-1").waitFor();
+          await page.getByRole("listitem").filter({ hasText: "박선생" }).waitFor();
+        } else await page.getByText("다시 활성화").waitFor();
+        await snap(page, `${lang}-year-rollover-preview`);
+        await h.axe(page, `${lang} rollover preview`);
+        await page.setViewportSize({ width: 390, height: 844 });
+        await snap(page, `${lang}-year-rollover-preview-phone`);
+        await page.setViewportSize({ width: 1280, height: 860 });
+        await page.getByRole("button", { name: w.apply }).click();
+        await status.filter({ hasText: RESULT[lang] }).waitFor({ timeout: 20_000 });
+        await page.locator("code.secret").first().waitFor();
+        await snap(page, `${lang}-year-rollover-done`);
+        await h.axe(page, `${lang} rollover done`);
+        problems(page, errors);
+        await ctx.close();
+        // The new student is enrolled in next year's class, as its teacher sees.
+        const t = await as("t-kim", lang);
+        await openSpace(t.page, copyName(lang));
+        await t.page.getByRole("tab", { name: w.members, exact: true }).click();
+        await t.page
+          .getByText(lang === "en" ? "New Student EN" : "새학생")
+          .first()
+          .waitFor();
+        problems(t.page, t.errors);
+        await t.ctx.close();
+      },
+    );
   }
 }

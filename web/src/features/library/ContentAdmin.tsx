@@ -75,7 +75,11 @@ export default function ContentAdmin({ content, back }: { content: Detail; back:
       <Modal open={open === "share"} onOpenChange={(o) => setOpen(o ? "share" : null)} title={t("library.sharing")}>
         {open === "share" && <ShareForm content={content} onSaved={updated} />}
       </Modal>
-      <Modal open={open === "copy"} onOpenChange={(o) => setOpen(o ? "copy" : null)} title={t("library.copy.title", { title: content.title })}>
+      <Modal
+        open={open === "copy"}
+        onOpenChange={(o) => setOpen(o ? "copy" : null)}
+        title={t("library.copy.title", { title: content.title })}
+      >
         {open === "copy" && <CopyContent contentId={content.id} title={content.title} />}
       </Modal>
     </div>

@@ -6,7 +6,7 @@ import { can, useUser } from "../../shell/session";
 import { FormError, Loading, Select } from "../../shell/ui";
 import { type CsvRow, downloadCsv, readCsvRows, reasonText } from "../members/csvRows";
 import { useRoles } from "../members/queries";
-import { createItem, makePlan, type Member, type PlanRow } from "./plan";
+import { createItem, type Member, makePlan, type PlanRow } from "./plan";
 
 const BATCH = 500; // createMembers and updateMembers take at most 500 a call
 
@@ -115,7 +115,12 @@ export default function RolloverPage() {
         <div className="stack">
           <div className="field">
             <label htmlFor="rollover-file">{t("rollover.file")}</label>
-            <input id="rollover-file" type="file" accept=".csv,text/csv" onChange={(e) => e.target.files?.[0] && void read(e.target.files[0])} />
+            <input
+              id="rollover-file"
+              type="file"
+              accept=".csv,text/csv"
+              onChange={(e) => e.target.files?.[0] && void read(e.target.files[0])}
+            />
             {parseError && <small className="error">{t("import.noNameColumn")}</small>}
           </div>
           <Select
@@ -190,11 +195,15 @@ function PreviewTable({ rows }: { rows: PlanRow[] }) {
               </td>
               <td>
                 {r.problem ? (
-                  <span className="error">{t(r.problem === "unknownClass" ? "rollover.unknownClass" : `import.problems.${r.problem}`)}</span>
+                  <span className="error">
+                    {t(r.problem === "unknownClass" ? "rollover.unknownClass" : `import.problems.${r.problem}`)}
+                  </span>
                 ) : (
                   <ul className="list">
                     {r.changes.map((c) => (
-                      <li key={c.field}>{t("rollover.change", { field: t(`rollover.fields.${c.field}`), from: c.from || "—", to: c.to })}</li>
+                      <li key={c.field}>
+                        {t("rollover.change", { field: t(`rollover.fields.${c.field}`), from: c.from || "—", to: c.to })}
+                      </li>
                     ))}
                     {r.reactivate && <li>{t("rollover.reactivate")}</li>}
                     {r.spaces.length > 0 && <li>{t("rollover.enrol", { spaces: r.spaces.map((s) => s.name).join(", ") })}</li>}
@@ -239,9 +248,7 @@ function Results({ deactivated, outcomes }: { deactivated: number; outcomes: Out
   return (
     <div className="stack">
       <h2>{t("rollover.done")}</h2>
-      <p role="status">
-        {t("rollover.result", { created: n("created"), updated: n("updated"), failed: n("failed"), deactivated })}
-      </p>
+      <p role="status">{t("rollover.result", { created: n("created"), updated: n("updated"), failed: n("failed"), deactivated })}</p>
       {n("created") > 0 && (
         <p>
           {t("members.tempPasswordOnce")}{" "}

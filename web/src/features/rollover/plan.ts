@@ -26,7 +26,13 @@ const key = (v: string | null | undefined) => (v ?? "").trim().toLowerCase();
  * fields it would change; `leaverRole` (a role key, or null) names the members of that role who are
  * missing from the file: they would be deactivated.
  */
-export function makePlan(rows: CsvRow[], members: Member[], spaces: SpaceRef[], roleKeys: Set<string> | null, leaverRole: string | null): Plan {
+export function makePlan(
+  rows: CsvRow[],
+  members: Member[],
+  spaces: SpaceRef[],
+  roleKeys: Set<string> | null,
+  leaverRole: string | null,
+): Plan {
   const byUserId = new Map(members.filter((m) => m.userId).map((m) => [key(m.userId), m]));
   const byEmail = new Map(members.filter((m) => m.email).map((m) => [key(m.email), m]));
   const spaceByName = new Map(spaces.map((s) => [key(s.name), s]));
@@ -50,7 +56,13 @@ export function makePlan(rows: CsvRow[], members: Member[], spaces: SpaceRef[], 
     }
     const spacesOf = found.filter((s): s is SpaceRef => !!s);
     const reactivate = !!member && !member.isActive;
-    const action = problem ? "error" : !member ? "create" : changes.length || spacesOf.length || reactivate || row.guardianOf ? "update" : "same";
+    const action = problem
+      ? "error"
+      : !member
+        ? "create"
+        : changes.length || spacesOf.length || reactivate || row.guardianOf
+          ? "update"
+          : "same";
     return { line: i + 2, row, problem, member, action, changes, reactivate, spaces: spacesOf };
   });
   const leavers = leaverRole ? members.filter((m) => m.isActive && m.role.key === leaverRole && !seen.has(m.id)) : [];

@@ -7,8 +7,7 @@ import { Field, FormError, fieldError } from "../../shell/ui";
 import { type Space, spacePath } from "./queries";
 
 /** The year after a "2026-1" semester ("2027-1"); any other text is kept as it is. */
-export const nextYearSemester = (semester: string | null) =>
-  semester?.replace(/^(\d{4})(?=\D|$)/, (y) => String(Number(y) + 1)) ?? "";
+export const nextYearSemester = (semester: string | null) => semester?.replace(/^(\d{4})(?=\D|$)/, (y) => String(Number(y) + 1)) ?? "";
 
 /**
  * "Copy class for next year" (copySpace): the space's settings, folders and classwork (as drafts)
