@@ -2,8 +2,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { Link } from "../../shell/Link";
-import { Field, FormError, fieldError, Loading } from "../../shell/ui";
+import { Link } from "../../ui/Link";
+import { Field, FormError, fieldError, Loading } from "../../ui/ui";
 import { spacePath } from "../spaces/queries";
 import { type Node, spaceTree, useNodes } from "./folders";
 

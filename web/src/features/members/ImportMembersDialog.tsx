@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
+import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
-import { can, useUser } from "../../shell/session";
-import { FormError, Modal } from "../../shell/ui";
+import { FormError, Modal } from "../../ui/ui";
 import { type CsvRow, downloadCsv, readCsvRows, reasonText, rowProblem } from "./csvRows";
 import { useRoles } from "./queries";
 

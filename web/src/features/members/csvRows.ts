@@ -1,5 +1,5 @@
 // A class list read from a CSV file, as the import dialog and the roll-over page both take it.
-import { readText } from "../../shell/decodeText";
+import { readText } from "../../ui/decodeText";
 
 export type CsvRow = {
   displayName: string;

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
+import { can, useUser } from "../../app/session";
 import { roleLabel, useI18n } from "../../i18n";
-import { can, useUser } from "../../shell/session";
-import { FormError, Loading, Select } from "../../shell/ui";
+import { FormError, Loading, Select } from "../../ui/ui";
 import { type CsvRow, downloadCsv, readCsvRows, reasonText } from "../members/csvRows";
 import { useRoles } from "../members/queries";
 import { createItem, type Member, makePlan, type PlanRow } from "./plan";

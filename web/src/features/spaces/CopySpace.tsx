@@ -2,8 +2,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { navigate } from "../../shell/router";
-import { Field, FormError, fieldError } from "../../shell/ui";
+import { navigate } from "../../ui/router";
+import { Field, FormError, fieldError } from "../../ui/ui";
 import { type Space, spacePath } from "./queries";
 
 /** The year after a "2026-1" semester ("2027-1"); any other text is kept as it is. */
