@@ -25,6 +25,16 @@ const T = {
     leavers: "Members missing from the file",
     apply: /^Apply:/,
     unknownClass: "no active space has this class name",
+    gradebook: "Gradebook",
+    addColumn: "Add a column",
+    addTheColumn: "Add the column",
+    columnTitle: "Column title",
+    maxScore: "Maximum score",
+    weight: "Weight in the total",
+    weights: "Weights",
+    save: "Save",
+    saved: "Saved.",
+    deleteColumn: "Delete the column",
   },
   ko: {
     settings: "설정",
@@ -43,6 +53,16 @@ const T = {
     leavers: "명단에 없는 구성원",
     apply: /^적용:/,
     unknownClass: "이 반 이름의 활성 공간이 없습니다",
+    gradebook: "성적부",
+    addColumn: "열 추가",
+    addTheColumn: "열 추가하기",
+    columnTitle: "열 제목",
+    maxScore: "만점",
+    weight: "총점 반영 비율(가중치)",
+    weights: "가중치",
+    save: "저장",
+    saved: "저장했습니다.",
+    deleteColumn: "열 삭제",
   },
 };
 
@@ -114,6 +134,65 @@ export async function year(h: Helpers) {
       await dialog.getByRole("link", { name: w.openCopy }).click();
       await page.getByRole("heading", { name: `${QUIZ} (${lang})` }).waitFor();
       await page.getByText(w.draft, { exact: true }).first().waitFor();
+      problems(page, errors);
+      await ctx.close();
+    });
+  }
+
+  for (const lang of LANGS) {
+    const w = T[lang];
+    await check(`year: the teacher adds a manual grade column, types scores in place and weights it in the total (${lang})`, async () => {
+      const { ctx, page, errors } = await as("t-kim", lang);
+      const title = `E2E 중간고사 Midterm ${lang}`;
+      await openSpace(page, SOURCE);
+      await page.getByRole("tab", { name: w.gradebook, exact: true }).click();
+      await page.getByRole("button", { name: w.addColumn }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByLabel(w.columnTitle).fill(title);
+      await dialog.getByLabel(w.maxScore).fill("50");
+      await dialog.getByLabel(w.weight).fill("2");
+      await h.axe(page, `${lang} new grade column`);
+      await dialog.getByRole("button", { name: w.addTheColumn }).click();
+      await page.getByRole("columnheader", { name: new RegExp(title) }).waitFor();
+      // The first two students get a score, typed into the cell (Enter or leaving the cell saves it).
+      const cells = page.getByRole("spinbutton", { name: new RegExp(title) });
+      await cells.nth(0).fill("40");
+      await cells.nth(0).press("Enter");
+      await page.getByRole("status").filter({ hasText: w.saved }).waitFor();
+      await cells.nth(1).fill("25");
+      await cells.nth(1).press("Tab");
+      await page.waitForLoadState("networkidle");
+      // The total of a student with only this score is that share of its maximum: 40 / 50 → 80 (when nothing else counts).
+      const row = page.getByRole("row").filter({ has: cells.nth(0) });
+      const total = (await row.locator("td").last().textContent()) ?? "";
+      assert(Number(total) > 0, `the first row has a total (${total})`);
+      await page.reload();
+      await page
+        .getByRole("spinbutton", { name: new RegExp(title) })
+        .first()
+        .waitFor();
+      assert((await cells.nth(0).inputValue()) === "40", "the typed score is kept");
+      await page.getByRole("button", { name: w.weights, exact: true }).click();
+      assert((await page.getByRole("dialog").getByLabel(title).inputValue()) === "2", "the column's weight is 2");
+      await h.axe(page, `${lang} gradebook weights`);
+      await page.keyboard.press("Escape");
+      await snap(page, `${lang}-year-gradebook`);
+      await h.axe(page, `${lang} gradebook`);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await snap(page, `${lang}-year-gradebook-phone`);
+      await page.setViewportSize({ width: 1280, height: 860 });
+      if (lang === "en") {
+        // Renamed, then deleted with its scores.
+        await page.getByRole("button", { name: title, exact: true }).click();
+        await page.getByRole("dialog").getByLabel(w.columnTitle).fill(`${title} (old)`);
+        await page.getByRole("dialog").getByRole("button", { name: w.save }).click();
+        await page.getByRole("button", { name: `${title} (old)`, exact: true }).click();
+        page.once("dialog", (d) => void d.accept());
+        await page.getByRole("dialog").getByRole("button", { name: w.deleteColumn }).click();
+        await page.getByRole("dialog").waitFor({ state: "detached" });
+        await page.waitForLoadState("networkidle");
+        assert((await page.getByRole("columnheader", { name: new RegExp(title) }).count()) === 0, "the column is gone");
+      }
       problems(page, errors);
       await ctx.close();
     });

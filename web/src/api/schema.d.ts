@@ -4587,7 +4587,7 @@ export interface paths {
         };
         /**
          * List an assignment's submissions
-         * @description A page of submitters' latest revisions, newest first, filtered by `status`; `pendingCount` counts those still SUBMITTED. Managers see `similarity`.
+         * @description A page of submitters' latest revisions, newest first, filtered by `status`; `pendingCount` counts those still SUBMITTED. Managers see `similarity`. `extensions` lists every participant's own deadline (setSubmissionExtension), including those who have not submitted, so a roster can show them.
          *
          *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
          *
@@ -31317,7 +31317,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Bulk space"
+                 *       "name": "History"
                  *     }
                  */
                 "application/json": {
@@ -31344,8 +31344,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bd3-e592-765b-b0cb-4e68ec08fe0d",
-                     *       "name": "Bulk space",
+                     *       "id": "01a21c30-f7d8-757f-a978-4e58372c07a9",
+                     *       "name": "History",
                      *       "representativeName": null,
                      *       "description": null,
                      *       "thumbnailUrl": null,
@@ -31367,7 +31367,7 @@ export interface operations {
                      *       "participantCount": 0,
                      *       "postCount": 0,
                      *       "contentCount": 0,
-                     *       "createdAt": "2026-11-27T07:06:41.426Z",
+                     *       "createdAt": "2026-11-27T08:48:20.910Z",
                      *       "fieldValues": []
                      *     }
                      */
@@ -33595,7 +33595,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "userIds": [
-                 *         "01a21bc5-39e0-70f4-afc1-377c34d84b37"
+                 *         "01a21c30-f5b5-75a2-a032-1507df091fbf",
+                 *         "01a21c30-f5f7-71fb-baab-c04dcdb56027"
                  *       ],
                  *       "role": "PARTICIPANT"
                  *     }
@@ -33617,18 +33618,18 @@ export interface operations {
                      * @example {
                      *       "members": [
                      *         {
-                     *           "id": "01a21bc5-3960-735b-a4d5-15c8e155259e",
+                     *           "id": "01a21c30-f166-70f2-8ecf-b1775e517e8b",
                      *           "userId": null,
                      *           "displayName": "Owner",
-                     *           "email": "owner-t1-29qj6t@example.com",
+                     *           "email": "owner-t1-mk9x5x@example.com",
                      *           "role": "ADMIN",
                      *           "isOwner": true
                      *         },
                      *         {
-                     *           "id": "01a21bc5-39e0-70f4-afc1-377c34d84b37",
+                     *           "id": "01a21c30-f5b5-75a2-a032-1507df091fbf",
                      *           "userId": null,
-                     *           "displayName": "Participant",
-                     *           "email": "member4-mjm7g7@example.com",
+                     *           "displayName": "Alice",
+                     *           "email": "member4-pgz9n2@example.com",
                      *           "role": "PARTICIPANT",
                      *           "isOwner": false
                      *         }
@@ -37309,7 +37310,7 @@ export interface operations {
                  * @example {
                  *       "type": "ASSIGNMENT",
                  *       "title": "Essay",
-                 *       "nodeId": "01a21bd3-e520-77d8-b749-6f96fda89eae",
+                 *       "nodeId": "01a21c30-fd56-72a3-a1a7-5e68a25ba1bf",
                  *       "visibility": "SHARED"
                  *     }
                  */
@@ -37332,16 +37333,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bd3-e52c-708e-9153-9614518ac88c",
+                     *       "id": "01a21c31-21ef-7619-853d-5039a7b54a0e",
                      *       "type": "ASSIGNMENT",
                      *       "title": "Essay",
                      *       "description": "",
                      *       "visibility": "SHARED",
-                     *       "authorProfileId": "01a21bd3-e4f6-75ee-a548-58f5a8915c82",
-                     *       "authorName": "Leaving",
+                     *       "authorProfileId": "01a21c30-f166-70f3-a422-e03b9862a876",
+                     *       "authorName": "Owner",
                      *       "ready": true,
-                     *       "createdAt": "2026-11-27T07:06:41.323Z",
-                     *       "updatedAt": "2026-11-27T07:06:41.323Z",
+                     *       "createdAt": "2026-11-27T08:48:31.640Z",
+                     *       "updatedAt": "2026-11-27T08:48:31.640Z",
                      *       "canManage": true,
                      *       "shares": [],
                      *       "attachments": []
@@ -39450,7 +39451,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "title": "Folder",
-                 *       "spaceId": "01a21bd3-e512-75ff-b6f2-4a8b35dc7e6c"
+                 *       "spaceId": "01a21c30-f7d8-757f-a978-4e58372c07a9"
                  *     }
                  */
                 "application/json": {
@@ -39471,9 +39472,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bd3-e520-77d8-b749-6f96fda89eae",
+                     *       "id": "01a21c30-fd56-72a3-a1a7-5e68a25ba1bf",
                      *       "scope": "LIBRARY",
-                     *       "spaceId": "01a21bd3-e512-75ff-b6f2-4a8b35dc7e6c",
+                     *       "spaceId": "01a21c30-f7d8-757f-a978-4e58372c07a9",
                      *       "parentId": null,
                      *       "title": "Folder",
                      *       "rank": "V",
@@ -42633,12 +42634,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "maxScore": 10,
+                     *       "maxScore": null,
                      *       "allowLateSubmit": false,
                      *       "allowResubmit": false,
                      *       "bodyRequired": false,
                      *       "fileRequired": false,
-                     *       "dueAt": null
+                     *       "dueAt": "2026-11-27T06:48:22.502Z"
                      *     }
                      */
                     "application/json": {
@@ -42776,8 +42777,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "maxScore": 10,
-                 *       "dueAt": "2026-11-27T07:49:44.807Z"
+                 *       "dueAt": "2026-11-27T06:48:29.898Z",
+                 *       "allowLateSubmit": true,
+                 *       "allowResubmit": true
                  *     }
                  */
                 "application/json": {
@@ -42799,12 +42801,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "maxScore": 10,
-                     *       "allowLateSubmit": false,
-                     *       "allowResubmit": false,
+                     *       "maxScore": null,
+                     *       "allowLateSubmit": true,
+                     *       "allowResubmit": true,
                      *       "bodyRequired": false,
                      *       "fileRequired": false,
-                     *       "dueAt": "2026-11-27T07:49:44.807Z"
+                     *       "dueAt": "2026-11-27T06:48:29.898Z"
                      *     }
                      */
                     "application/json": {
@@ -43432,6 +43434,11 @@ export interface operations {
                             } | null;
                         }[];
                         pendingCount: number;
+                        /** @description Every participant's own deadline for this assignment (setSubmissionExtension), submitted or not */
+                        extensions: {
+                            profileId: string;
+                            dueAt: string | null;
+                        }[];
                     };
                 };
             };
@@ -43587,7 +43594,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "body": "mine"
+                 *       "body": "on time now"
                  *     }
                  */
                 "application/json": {
@@ -43605,15 +43612,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bc4-62c3-770f-8050-26d15c10fe80",
-                     *       "profileId": "01a21bc4-6018-7036-b8b9-d965eb83d91e",
-                     *       "displayName": "Alice",
-                     *       "body": "mine",
+                     *       "id": "01a21c31-1e91-753d-8ced-a37845046b49",
+                     *       "profileId": "01a21c30-f5f7-71fc-b352-6fb5970b6b76",
+                     *       "displayName": "Bob",
+                     *       "body": "on time now",
                      *       "attachments": [],
-                     *       "revision": 1,
+                     *       "revision": 2,
                      *       "status": "SUBMITTED",
-                     *       "submittedAt": "2026-11-27T06:49:44.896Z",
-                     *       "dueAtAtSubmit": "2026-11-27T07:49:44.807Z",
+                     *       "submittedAt": "2026-11-27T08:48:30.862Z",
+                     *       "dueAtAtSubmit": "2026-11-27T09:48:30.491Z",
                      *       "isLate": false,
                      *       "score": null,
                      *       "feedback": null,
@@ -43761,9 +43768,9 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Conflict",
                      *       "status": 409,
-                     *       "detail": "This assignment does not allow resubmitting.",
-                     *       "code": "RESUBMIT_NOT_ALLOWED",
-                     *       "message": "This assignment does not allow resubmitting."
+                     *       "detail": "The deadline of this assignment has passed.",
+                     *       "code": "DEADLINE_PASSED",
+                     *       "message": "The deadline of this assignment has passed."
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -45010,7 +45017,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "dueAt": "2026-11-27T08:49:44.912Z"
+                 *       "dueAt": "2026-11-27T09:48:30.491Z"
                  *     }
                  */
                 "application/json": {
@@ -45027,8 +45034,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "profileId": "01a21bc4-6028-760e-81da-25a14c4abe1b",
-                     *       "dueAt": "2026-11-27T08:49:44.912Z"
+                     *       "profileId": "01a21c30-f5f7-71fc-b352-6fb5970b6b76",
+                     *       "dueAt": "2026-11-27T09:48:30.491Z"
                      *     }
                      */
                     "application/json": {
@@ -45053,9 +45060,9 @@ export interface operations {
                      *       "message": "The request is not valid.",
                      *       "errors": [
                      *         {
-                     *           "in": "body",
-                     *           "field": "dueAt",
-                     *           "message": "must be an ISO 8601 date-time with an offset"
+                     *           "in": "path",
+                     *           "field": "profileId",
+                     *           "message": "must be a participant of this content's space"
                      *         }
                      *       ]
                      *     }

@@ -173,7 +173,7 @@ function PreviewTable({ rows }: { rows: PlanRow[] }) {
   const { t } = useI18n();
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll box must take focus so a keyboard can scroll it (axe scrollable-region-focusable)
-    <div className="scroll" tabIndex={0} role="region" aria-label={t("rollover.preview")}>
+    <section className="scroll" tabIndex={0} aria-label={t("rollover.preview")}>
       <table>
         <thead>
           <tr>
@@ -215,7 +215,7 @@ function PreviewTable({ rows }: { rows: PlanRow[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 
@@ -258,7 +258,7 @@ function Results({ deactivated, outcomes }: { deactivated: number; outcomes: Out
         </p>
       )}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll box must take focus so a keyboard can scroll it (axe scrollable-region-focusable) */}
-      <div className="scroll" tabIndex={0} role="region" aria-label={t("rollover.done")}>
+      <section className="scroll" tabIndex={0} aria-label={t("rollover.done")}>
         <table>
           <thead>
             <tr>
@@ -285,7 +285,7 @@ function Results({ deactivated, outcomes }: { deactivated: number; outcomes: Out
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
     </div>
   );
 }
