@@ -57,7 +57,9 @@ describe("PUT /api/v1/assignments/{contentId}/extensions/{profileId} — setSubm
     // Another assignment's extensions are not listed here.
     const otherId = await assignment({ dueAt: at(-2) });
     await as(owner).put(`/assignments/${otherId}/extensions/${bob.profileId}`, { dueAt: until });
-    expect((await as(admin2).get(`/assignments/${id}/submissions`)).body.extensions).toEqual([{ profileId: alice.profileId, dueAt: until }]);
+    expect((await as(admin2).get(`/assignments/${id}/submissions`)).body.extensions).toEqual([
+      { profileId: alice.profileId, dueAt: until },
+    ]);
     await as(owner).put(`/assignments/${id}/extensions/${alice.profileId}`, { dueAt: null });
     expect((await as(owner).get(`/assignments/${id}/submissions`)).body.extensions).toEqual([]);
     // A participant cannot read the list (contentManager).

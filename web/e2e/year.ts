@@ -35,6 +35,14 @@ const T = {
     save: "Save",
     saved: "Saved.",
     deleteColumn: "Delete the column",
+    roster: "Due dates and extensions",
+    notYet: "Not yet",
+    giveExtension: "Give an extension",
+    ownDue: "Due date for this student",
+    giveException: "Set an exception",
+    maxAttempts: "Attempts allowed",
+    closesAt: "Closes at",
+    twoAttempts: "2 attempts",
   },
   ko: {
     settings: "설정",
@@ -63,6 +71,14 @@ const T = {
     save: "저장",
     saved: "저장했습니다.",
     deleteColumn: "열 삭제",
+    roster: "마감일과 연장",
+    notYet: "아직",
+    giveExtension: "연장하기",
+    ownDue: "이 학생의 마감일",
+    giveException: "예외 정하기",
+    maxAttempts: "응시 가능 횟수",
+    closesAt: "마감 시각",
+    twoAttempts: "2회",
   },
 };
 
@@ -190,9 +206,142 @@ export async function year(h: Helpers) {
         page.once("dialog", (d) => void d.accept());
         await page.getByRole("dialog").getByRole("button", { name: w.deleteColumn }).click();
         await page.getByRole("dialog").waitFor({ state: "detached" });
-        await page.waitForLoadState("networkidle");
-        assert((await page.getByRole("columnheader", { name: new RegExp(title) }).count()) === 0, "the column is gone");
+        await page.getByRole("columnheader", { name: new RegExp(title) }).waitFor({ state: "detached" });
       }
+      problems(page, errors);
+      await ctx.close();
+    });
+  }
+
+  const HOME = {
+    en: { title: "My classes", toGrade: /^\d+ to grade$/, grading: /^(Grading|Results and statistics)$/ },
+    ko: { title: "내 수업", toGrade: /^채점할 것 \d+개$/, grading: /^(채점|결과와 통계)$/ },
+  };
+  for (const lang of LANGS) {
+    const w = HOME[lang];
+    await check(`year: a teacher lands on My classes, with what waits to be graded in each (${lang})`, async () => {
+      const { ctx, page, errors } = await as("t-kim", lang);
+      await page.goto(`${base}/`);
+      await page.getByRole("heading", { level: 1, name: w.title }).waitFor();
+      assert(new URL(page.url()).pathname === "/classes", `landed on ${page.url()}`);
+      const card = page.getByRole("listitem").filter({ has: page.getByRole("link", { name: SOURCE, exact: true }) });
+      await card.waitFor();
+      await page.waitForLoadState("networkidle");
+      await snap(page, `${lang}-year-my-classes`);
+      await h.axe(page, `${lang} my classes`);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await snap(page, `${lang}-year-my-classes-phone`);
+      await page.setViewportSize({ width: 1280, height: 860 });
+      const waiting = card.getByText(w.toGrade);
+      if ((await waiting.count()) > 0) {
+        await card.getByRole("listitem").filter({ has: waiting.first() }).getByRole("link").click();
+        await page.waitForURL(/content=/);
+        await page.getByRole("tab", { name: w.grading, selected: true }).waitFor();
+      }
+      problems(page, errors);
+      await ctx.close();
+    });
+  }
+
+  const ENROL = {
+    en: {
+      group: "A group",
+      enrolGroup: "Enrol the group",
+      groupDone: /^1-2반: 20 members enrolled/,
+      list: "A pasted list",
+      enrolList: "Enrol the list",
+      listDone: "2 members enrolled.",
+      missing: "Not found or already in the space: nobody-here",
+    },
+    ko: {
+      group: "그룹",
+      enrolGroup: "그룹 등록",
+      groupDone: /^1-3반: 20명을 등록했습니다/,
+      list: "붙여 넣은 명단",
+      enrolList: "명단 등록",
+      listDone: "2명을 등록했습니다.",
+      missing: "찾지 못했거나 이미 있는 사람: nobody-here",
+    },
+  };
+  for (const lang of LANGS) {
+    const w = { ...T[lang], ...ENROL[lang] };
+    await check(`year: the teacher enrols a whole group in one step and a pasted list, the unknown named (${lang})`, async () => {
+      const { ctx, page, errors } = await as("t-kim", lang);
+      await openSpace(page, copyName(lang));
+      await page.getByRole("tab", { name: w.members, exact: true }).click();
+      await page.getByLabel(w.group, { exact: true }).selectOption({ label: lang === "en" ? "1-2반 (20 members)" : "1-3반 (20명)" });
+      await page.getByRole("button", { name: w.enrolGroup }).click();
+      await page.getByRole("status").filter({ hasText: w.groupDone }).waitFor();
+      await page.getByLabel(w.list).fill("s2601, s2602\nnobody-here");
+      await page.getByRole("button", { name: w.enrolList }).click();
+      await page.getByText(w.listDone).waitFor();
+      await page.getByText(w.missing).waitFor();
+      await page.getByRole("cell", { name: "s2601", exact: true }).waitFor();
+      await snap(page, `${lang}-year-enrol`);
+      await h.axe(page, `${lang} enrol a class`);
+      problems(page, errors);
+      await ctx.close();
+    });
+  }
+
+  const ASSIGNMENT = "독서 감상문 Book report";
+  for (const lang of LANGS) {
+    const w = T[lang];
+    await check(
+      `year: from the roster the teacher gives an extension to a student who has not handed in; it shows after a reload (${lang})`,
+      async () => {
+        const { ctx, page, errors } = await as("t-kim", lang);
+        await openSpace(page, SOURCE);
+        await page.getByRole("tab", { name: w.classwork, exact: true }).click();
+        await page.getByRole("link", { name: ASSIGNMENT }).click();
+        await page.getByRole("tab", { name: w.roster }).click();
+        const row = page
+          .getByRole("row")
+          .filter({ hasText: w.notYet })
+          .filter({ has: page.getByRole("button", { name: w.giveExtension }) })
+          .first();
+        const name = ((await row.locator("th").textContent()) ?? "").trim();
+        await row.getByRole("button", { name: w.giveExtension }).click();
+        await page.getByRole("dialog").getByLabel(w.ownDue).fill("2030-01-15T10:00");
+        await h.axe(page, `${lang} extension dialog`);
+        await page.getByRole("dialog").getByRole("button", { name: w.save }).click();
+        await page.getByRole("dialog").waitFor({ state: "detached" });
+        await page.reload();
+        const again = page.getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
+        await again.getByText("2030").waitFor();
+        await snap(page, `${lang}-year-roster-assignment`);
+        await h.axe(page, `${lang} assignment roster`);
+        problems(page, errors);
+        await ctx.close();
+      },
+    );
+
+    await check(`year: from a quiz's roster the teacher gives one student an exception (window and attempts) (${lang})`, async () => {
+      const { ctx, page, errors } = await as("t-kim", lang);
+      await openSpace(page, SOURCE);
+      await page.getByRole("tab", { name: w.classwork, exact: true }).click();
+      await page.getByRole("link", { name: QUIZ, exact: true }).click();
+      await page.getByRole("tab", { name: w.roster }).click();
+      const row = page
+        .getByRole("row")
+        .filter({ has: page.getByRole("button", { name: w.giveException }) })
+        .first();
+      const name = ((await row.locator("th").textContent()) ?? "").trim();
+      await row.getByRole("button", { name: w.giveException }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByLabel(w.closesAt).fill("2030-02-01T18:00");
+      await dialog.getByLabel(w.maxAttempts).fill("2");
+      await h.axe(page, `${lang} quiz exception dialog`);
+      await page.screenshot({ path: `${h.shots}/${lang}-year-quiz-exception.png` });
+      await dialog.getByRole("button", { name: w.save }).click();
+      await dialog.waitFor({ state: "detached" });
+      await page.reload();
+      const again = page.getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
+      await again.getByText(w.twoAttempts).waitFor();
+      await snap(page, `${lang}-year-roster-quiz`);
+      await h.axe(page, `${lang} quiz roster`);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await snap(page, `${lang}-year-roster-quiz-phone`);
       problems(page, errors);
       await ctx.close();
     });
@@ -262,5 +411,49 @@ export async function year(h: Helpers) {
         await t.ctx.close();
       },
     );
+  }
+
+  const HAND = {
+    en: {
+      who: "t-lee",
+      name: "이선생",
+      owns: /^Owns 1 space/,
+      successor: "Who takes over",
+      pick: "Choose 김선생",
+      submit: "Hand over and deactivate",
+      done: /^1 space and \d+ contents? went to 김선생/,
+      reactivate: "Reactivate",
+    },
+    ko: {
+      who: "t-park",
+      name: "박선생",
+      owns: /^공간 1개/,
+      successor: "인계받을 사람",
+      pick: "김선생 선택",
+      submit: "인계하고 비활성화",
+      done: /^공간 1개와 콘텐츠 \d+개를 김선생에게/,
+      reactivate: "다시 활성화",
+    },
+  };
+  for (const lang of LANGS) {
+    const w = HAND[lang];
+    await check(`year: the owner hands a leaving teacher's classes over to a colleague and deactivates them (${lang})`, async () => {
+      const { ctx, page, errors } = await as("owner@demo.school", lang);
+      await page.goto(`${base}/members?q=${w.who}`);
+      await page.locator("tbody tr button.link").first().click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByText(w.owns).waitFor();
+      await dialog.getByLabel(w.successor).fill("t-kim");
+      await dialog.getByRole("button", { name: w.pick }).click();
+      await h.axe(page, `${lang} hand over`);
+      await page.screenshot({ path: `${h.shots}/${lang}-year-hand-over.png` });
+      page.once("dialog", (d) => void d.accept());
+      await dialog.getByRole("button", { name: w.submit }).click();
+      await dialog.getByRole("status").filter({ hasText: w.done }).waitFor();
+      await dialog.getByRole("button", { name: w.reactivate, exact: true }).waitFor();
+      await page.screenshot({ path: `${h.shots}/${lang}-year-handed-over.png` });
+      problems(page, errors);
+      await ctx.close();
+    });
   }
 }

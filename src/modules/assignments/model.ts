@@ -138,5 +138,4 @@ export const FeedbackBody = t.Object({
 
 export { ExtensionBody } from "../submissions/model";
 
-
 export const ReturnAllResult = t.Object({ returned: Int({ description: "How many submissions were returned" }) });

@@ -42,11 +42,10 @@ export function deadlineFor(db: Db, x: ExtensionStore, contentId: string, ownerI
   return row?.dueAt ?? configDueAt;
 }
 
-/** Every owner's deadline of one content (the primary key's content_id prefix), oldest change first. */
+/** Every owner's deadline of one content (walks the primary key's content_id prefix). */
 export function listExtensions(db: Db, x: ExtensionStore, contentId: string): { ownerId: string; dueAt: number }[] {
-  return db
-    .select({ ownerId: x.owner, dueAt: x.dueAt })
-    .from(x.table)
-    .where(eq(x.contentId, contentId))
-    .all() as { ownerId: string; dueAt: number }[];
+  return db.select({ ownerId: x.owner, dueAt: x.dueAt }).from(x.table).where(eq(x.contentId, contentId)).all() as {
+    ownerId: string;
+    dueAt: number;
+  }[];
 }

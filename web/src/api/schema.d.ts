@@ -3095,7 +3095,7 @@ export interface paths {
         };
         /**
          * List spaces
-         * @description The spaces the caller can see (enrolled, public, or all with `space:create` or `tenant-settings:manage`), filtered by `search`, `isActive`, `semester`, `autoJoin`, `exitRestricted`, a cursor page at a time.
+         * @description The spaces the caller can see (enrolled, public, or all with `space:create` or `tenant-settings:manage`), filtered by `search`, `isActive`, `semester`, `autoJoin`, `exitRestricted` and `myRole` (only those the caller is enrolled in with that role: a teacher's own classes), a cursor page at a time.
          *
          *     **Who may call**: Any signed-in member of the tenant.
          *
@@ -31071,6 +31071,7 @@ export interface operations {
                 semester?: string;
                 autoJoin?: "true" | "false";
                 exitRestricted?: "true" | "false";
+                myRole?: "ADMIN" | "PARTICIPANT";
                 cursor?: string;
                 limit?: string | number;
             };

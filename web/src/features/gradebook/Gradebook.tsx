@@ -50,7 +50,7 @@ export default function Gradebook({ spaceId }: { spaceId: string }) {
         <button type="button" onClick={() => csv.mutate()}>
           {t("grades.downloadCsv")}
         </button>
-        <label>
+        <label className="check">
           <input type="checkbox" checked={inactive} onChange={(e) => setInactive(e.target.checked)} /> {t("grades.showInactive")}
         </label>
       </div>
