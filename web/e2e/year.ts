@@ -456,4 +456,35 @@ export async function year(h: Helpers) {
       await ctx.close();
     });
   }
+
+  const TAKE = {
+    en: { space: "1-3반 과학", button: "Join as a teacher", settings: "Settings" },
+    ko: { space: "1-2반 수학", button: "소유자 되기", settings: "설정" },
+  };
+  for (const lang of LANGS) {
+    const w = TAKE[lang];
+    await check(`year: the school admin takes over a class they are not in from the console (${lang})`, async () => {
+      const { ctx, page, errors } = await as("owner@demo.school", lang);
+      await openSpace(page, w.space);
+      const panel = page.getByRole("region", { name: lang === "en" ? "Take over this class" : "이 수업 넘겨받기" });
+      await h.axe(page, `${lang} take over`);
+      await page.screenshot({ path: `${h.shots}/${lang}-year-take-over.png` });
+      if (lang === "ko") page.once("dialog", (d) => void d.accept());
+      await panel.getByRole("button", { name: w.button }).click();
+      await page.getByRole("tab", { name: w.settings, exact: true }).waitFor();
+      problems(page, errors);
+      await ctx.close();
+    });
+  }
+
+  for (const lang of LANGS) {
+    await check(`year: school settings name the sign-in identifier in words, not a raw value (${lang})`, async () => {
+      const { ctx, page, errors } = await as("owner@demo.school", lang);
+      await page.goto(`${base}/settings`);
+      await page.getByText(lang === "en" ? "User ID (or e-mail)" : "아이디 (또는 이메일)", { exact: true }).waitFor();
+      assert((await page.getByText("userId", { exact: true }).count()) === 0, "no raw userId on the screen");
+      problems(page, errors);
+      await ctx.close();
+    });
+  }
 }
