@@ -31345,7 +31345,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21c30-f7d8-757f-a978-4e58372c07a9",
+                     *       "id": "01a21c49-49b5-76a8-9eff-30e05c8f7cb2",
                      *       "name": "History",
                      *       "representativeName": null,
                      *       "description": null,
@@ -31368,7 +31368,7 @@ export interface operations {
                      *       "participantCount": 0,
                      *       "postCount": 0,
                      *       "contentCount": 0,
-                     *       "createdAt": "2026-11-27T08:48:20.910Z",
+                     *       "createdAt": "2026-11-27T09:14:54.764Z",
                      *       "fieldValues": []
                      *     }
                      */
@@ -33596,8 +33596,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "userIds": [
-                 *         "01a21c30-f5b5-75a2-a032-1507df091fbf",
-                 *         "01a21c30-f5f7-71fb-baab-c04dcdb56027"
+                 *         "01a21c49-46fd-75f1-81b3-17cf8756fe6d",
+                 *         "01a21c49-472b-7626-9916-6d6504efd0cb"
                  *       ],
                  *       "role": "PARTICIPANT"
                  *     }
@@ -33619,18 +33619,18 @@ export interface operations {
                      * @example {
                      *       "members": [
                      *         {
-                     *           "id": "01a21c30-f166-70f2-8ecf-b1775e517e8b",
+                     *           "id": "01a21c49-4396-7552-9c21-9bebf4677dea",
                      *           "userId": null,
                      *           "displayName": "Owner",
-                     *           "email": "owner-t1-mk9x5x@example.com",
+                     *           "email": "owner-t1-le5vkv@example.com",
                      *           "role": "ADMIN",
                      *           "isOwner": true
                      *         },
                      *         {
-                     *           "id": "01a21c30-f5b5-75a2-a032-1507df091fbf",
+                     *           "id": "01a21c49-46fd-75f1-81b3-17cf8756fe6d",
                      *           "userId": null,
                      *           "displayName": "Alice",
-                     *           "email": "member4-pgz9n2@example.com",
+                     *           "email": "member4-464ebc@example.com",
                      *           "role": "PARTICIPANT",
                      *           "isOwner": false
                      *         }
@@ -37311,7 +37311,7 @@ export interface operations {
                  * @example {
                  *       "type": "ASSIGNMENT",
                  *       "title": "Essay",
-                 *       "nodeId": "01a21c30-fd56-72a3-a1a7-5e68a25ba1bf",
+                 *       "nodeId": "01a21c49-4d57-72e3-b32e-4acb0813219e",
                  *       "visibility": "SHARED"
                  *     }
                  */
@@ -37334,16 +37334,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21c31-21ef-7619-853d-5039a7b54a0e",
+                     *       "id": "01a21c49-6a57-7048-99a5-b28f1d361a10",
                      *       "type": "ASSIGNMENT",
                      *       "title": "Essay",
                      *       "description": "",
                      *       "visibility": "SHARED",
-                     *       "authorProfileId": "01a21c30-f166-70f3-a422-e03b9862a876",
+                     *       "authorProfileId": "01a21c49-4396-7553-87ae-80c7a48db5ed",
                      *       "authorName": "Owner",
                      *       "ready": true,
-                     *       "createdAt": "2026-11-27T08:48:31.640Z",
-                     *       "updatedAt": "2026-11-27T08:48:31.640Z",
+                     *       "createdAt": "2026-11-27T09:15:03.056Z",
+                     *       "updatedAt": "2026-11-27T09:15:03.056Z",
                      *       "canManage": true,
                      *       "shares": [],
                      *       "attachments": []
@@ -39452,7 +39452,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "title": "Folder",
-                 *       "spaceId": "01a21c30-f7d8-757f-a978-4e58372c07a9"
+                 *       "spaceId": "01a21c49-49b5-76a8-9eff-30e05c8f7cb2"
                  *     }
                  */
                 "application/json": {
@@ -39473,9 +39473,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21c30-fd56-72a3-a1a7-5e68a25ba1bf",
+                     *       "id": "01a21c49-4d57-72e3-b32e-4acb0813219e",
                      *       "scope": "LIBRARY",
-                     *       "spaceId": "01a21c30-f7d8-757f-a978-4e58372c07a9",
+                     *       "spaceId": "01a21c49-49b5-76a8-9eff-30e05c8f7cb2",
                      *       "parentId": null,
                      *       "title": "Folder",
                      *       "rank": "V",
@@ -42640,7 +42640,7 @@ export interface operations {
                      *       "allowResubmit": false,
                      *       "bodyRequired": false,
                      *       "fileRequired": false,
-                     *       "dueAt": "2026-11-27T06:48:22.502Z"
+                     *       "dueAt": "2026-11-27T07:14:55.759Z"
                      *     }
                      */
                     "application/json": {
@@ -42778,7 +42778,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "dueAt": "2026-11-27T06:48:29.898Z",
+                 *       "dueAt": "2026-11-27T07:15:00.869Z",
                  *       "allowLateSubmit": true,
                  *       "allowResubmit": true
                  *     }
@@ -42807,7 +42807,7 @@ export interface operations {
                      *       "allowResubmit": true,
                      *       "bodyRequired": false,
                      *       "fileRequired": false,
-                     *       "dueAt": "2026-11-27T06:48:29.898Z"
+                     *       "dueAt": "2026-11-27T07:15:00.869Z"
                      *     }
                      */
                     "application/json": {
@@ -43374,12 +43374,42 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "total": 0,
+                     *       "total": 1,
                      *       "page": 1,
                      *       "pageSize": 20,
-                     *       "totalPages": 0,
-                     *       "submissions": [],
-                     *       "pendingCount": 0
+                     *       "totalPages": 1,
+                     *       "submissions": [
+                     *         {
+                     *           "id": "01a21c49-6575-74aa-8172-908d97cce2ab",
+                     *           "profileId": "01a21c49-472b-7627-ad61-1c85b29620b1",
+                     *           "displayName": "Bob",
+                     *           "body": "late",
+                     *           "attachments": [],
+                     *           "revision": 1,
+                     *           "status": "SUBMITTED",
+                     *           "submittedAt": "2026-11-27T09:15:01.641Z",
+                     *           "dueAtAtSubmit": "2026-11-27T07:15:00.869Z",
+                     *           "isLate": true,
+                     *           "score": null,
+                     *           "feedback": null,
+                     *           "gradedAt": null,
+                     *           "returnedAt": null,
+                     *           "rubricEvaluation": null,
+                     *           "similarity": {
+                     *             "status": "PENDING",
+                     *             "copyRatio": null,
+                     *             "gptCopyRatio": null,
+                     *             "matches": []
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pendingCount": 1,
+                     *       "extensions": [
+                     *         {
+                     *           "profileId": "01a21c49-472b-7627-ad61-1c85b29620b1",
+                     *           "dueAt": "2026-11-27T10:15:02.086Z"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": {
@@ -43613,15 +43643,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21c31-1e91-753d-8ced-a37845046b49",
-                     *       "profileId": "01a21c30-f5f7-71fc-b352-6fb5970b6b76",
+                     *       "id": "01a21c49-6841-7113-af05-bd31d32502a4",
+                     *       "profileId": "01a21c49-472b-7627-ad61-1c85b29620b1",
                      *       "displayName": "Bob",
                      *       "body": "on time now",
                      *       "attachments": [],
                      *       "revision": 2,
                      *       "status": "SUBMITTED",
-                     *       "submittedAt": "2026-11-27T08:48:30.862Z",
-                     *       "dueAtAtSubmit": "2026-11-27T09:48:30.491Z",
+                     *       "submittedAt": "2026-11-27T09:15:02.559Z",
+                     *       "dueAtAtSubmit": "2026-11-27T10:15:02.086Z",
                      *       "isLate": false,
                      *       "score": null,
                      *       "feedback": null,
@@ -45018,7 +45048,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "dueAt": "2026-11-27T09:48:30.491Z"
+                 *       "dueAt": "2026-11-27T10:15:02.086Z"
                  *     }
                  */
                 "application/json": {
@@ -45035,8 +45065,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "profileId": "01a21c30-f5f7-71fc-b352-6fb5970b6b76",
-                     *       "dueAt": "2026-11-27T09:48:30.491Z"
+                     *       "profileId": "01a21c49-472b-7627-ad61-1c85b29620b1",
+                     *       "dueAt": "2026-11-27T10:15:02.086Z"
                      *     }
                      */
                     "application/json": {
