@@ -14,6 +14,7 @@ import { settings } from "./settings";
 import { spaces } from "./spaces";
 import { quietStream } from "./stream";
 import { work } from "./work";
+import { year } from "./year";
 
 const root = join(import.meta.dir, "..", "..");
 const binary = join(root, "dist", "learnspace");
@@ -349,6 +350,7 @@ async function main() {
     await section("the settings screens", () => settings(harness));
     await section("teaching work", () => work(harness));
     await section("spaces, posts and challenges", () => spaces(harness));
+    await section("community, messages and guardians", () => year(harness));
 
     const left = ownerErrors.take();
     await check("no console errors or failed requests were left over", async () => {

@@ -7,7 +7,7 @@ import { readText } from "../../ui/decodeText";
 import { FormError, Modal } from "../../ui/ui";
 import { useRoles } from "./queries";
 
-type Row = { displayName: string; userId: string; email: string; roleKey: string; password: string };
+type Row = { displayName: string; userId: string; email: string; roleKey: string; password: string; guardianOf: string };
 type Result = { row: Row; line: number; tempPassword?: string; reason?: string };
 
 // Header names a school's spreadsheet may use, in either language.
@@ -26,6 +26,11 @@ const COLUMNS: Record<string, keyof Row> = {
   역할: "roleKey",
   password: "password",
   비밀번호: "password",
+  // A parent's row names their child (a student's ID or e-mail, in the school or on an earlier row).
+  guardianof: "guardianOf",
+  guardian_of: "guardianOf",
+  보호대상: "guardianOf",
+  자녀: "guardianOf",
 };
 const BATCH = 500; // createMembers takes at most 500 a call
 
@@ -48,7 +53,13 @@ function reasonText(reason: string, t: (k: string, v?: Record<string, string | n
     return known.startsWith("errors.") ? t("errors.INTERNAL") : known;
   }
   const field = rest.split(" ")[0] ?? "";
-  const label = { displayName: "members.name", userId: "members.userId", email: "members.email", roleKey: "members.role" }[field];
+  const label = {
+    displayName: "members.name",
+    userId: "members.userId",
+    email: "members.email",
+    roleKey: "members.role",
+    guardianOf: "import.guardianOf",
+  }[field];
   return label ? `${t(label)}: ${t("errors.fieldInvalid")}` : t("errors.fieldInvalid");
 }
 
@@ -80,6 +91,7 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
             ...(r.userId ? { userId: r.userId } : {}),
             ...(r.email ? { email: r.email } : {}),
             ...(r.password ? { password: r.password } : {}),
+            ...(r.guardianOf ? { guardianOf: r.guardianOf } : {}),
           })),
         };
         const res = await ok(api.POST("/api/v1/members/bulk-create", { body }));
@@ -111,11 +123,13 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
         email: (d.email ?? "").trim(),
         roleKey: roleKeyOf((d.roleKey ?? "").trim()),
         password: d.password ?? "",
+        guardianOf: (d.guardianOf ?? "").trim(),
       })),
     );
   };
   const problems = (rows ?? []).map((r) => rowProblem(r, roleKeys));
   const good = (rows ?? []).filter((_, i) => !problems[i]);
+  const withGuardians = (rows ?? []).some((r) => r.guardianOf);
   const download = (results: Result[]) => {
     const header = ["import.line", "members.name", "members.userId", "members.email", "import.tempPassword", "import.result"];
     const lines = [header.map((k) => csvCell(t(k))).join(",")];
@@ -213,6 +227,7 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
                       <th>{t("members.userId")}</th>
                       <th>{t("members.email")}</th>
                       <th>{t("members.role")}</th>
+                      {withGuardians && <th>{t("import.guardianOf")}</th>}
                       <th>{t("import.check")}</th>
                     </tr>
                   </thead>
@@ -225,6 +240,7 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
                         <td>{r.userId}</td>
                         <td>{r.email}</td>
                         <td>{r.roleKey || "member"}</td>
+                        {withGuardians && <td>{r.guardianOf}</td>}
                         <td>{problems[i] ? <span className="error">{t(`import.problems.${problems[i]}`)}</span> : "✓"}</td>
                       </tr>
                     ))}
