@@ -4,7 +4,7 @@ import { Bell } from "../features/notifications/Bell";
 import { roleLabel, useI18n } from "../i18n";
 import { navigate, useLocation } from "../ui/router";
 import { Loading } from "../ui/ui";
-import { GUARDIAN, SCREENS } from "./nav";
+import { GUARDIAN, homeOf, SCREENS } from "./nav";
 import { LanguageSelect, SignOutButton } from "./SessionControls";
 import { can, useUser } from "./session";
 
@@ -18,7 +18,7 @@ export function Layout() {
   const screens = SCREENS.filter((s) => (s.permission === GUARDIAN ? guardian : can(user, s.permission)));
   const current = screens.find((s) => path === s.path || path.startsWith(`${s.path}/`));
   // Whether the member is a guardian decides their first screen: wait for it before leaving "/".
-  const fallback = current || students.isPending ? null : (screens[0]?.path ?? null);
+  const fallback = current || students.isPending ? null : homeOf(screens, (p) => can(user, p));
   // "/" and a screen the member may not open both lead to the first screen they may.
   useEffect(() => {
     if (fallback) navigate(fallback, true);

@@ -23,6 +23,7 @@ export const GUARDIAN = "guardian";
 // Each screen is its own chunk, so the first load carries only the shell.
 export const SCREENS: Screen[] = [
   screen("/members", "nav.members", "member:read", () => import("../features/members/MembersPage")),
+  screen("/rollover", "nav.rollover", "member:manage", () => import("../features/rollover/RolloverPage")),
   screen("/groups", "nav.groups", "member:read", () => import("../features/groups/GroupsPage")),
   screen("/org", "nav.org", "member:read", () => import("../features/org/OrgPage")),
   screen("/invitations", "nav.invitations", "member:invite", () => import("../features/invitations/InvitationsPage")),
@@ -34,6 +35,7 @@ export const SCREENS: Screen[] = [
   screen("/sso", "nav.sso", "tenant-settings:manage", () => import("../features/sso/SsoPage")),
   screen("/settings", "nav.settings", "tenant-settings:manage", () => import("../features/tenant/TenantPage")),
   // Teaching and learning: every member has these (what they show depends on their role in each space).
+  screen("/classes", "nav.classes", "space:create", () => import("../features/classes/MyClassesPage")),
   // A guardian lands on their children (it comes first of the screens every member has).
   screen("/children", "nav.children", GUARDIAN, () => import("../features/guardians/ChildrenPage")),
   screen("/todo", "nav.todo", null, () => import("../features/learner/TodoPage")),
@@ -46,4 +48,13 @@ export const SCREENS: Screen[] = [
 /** Starts fetching the chunk of the screen at `path` (called before sign-in is known, so the two overlap). */
 export function preloadScreen(path: string) {
   void SCREENS.find((s) => path === s.path || path.startsWith(`${s.path}/`))?.load();
+}
+
+/**
+ * Where "/" (or a screen the member may not open) leads: a teacher (creates spaces, does not run the
+ * school) to their classes, everyone else to the first screen they may open.
+ */
+export function homeOf(screens: Screen[], can: (permission: string) => boolean): string | null {
+  if (can("space:create") && !can("tenant-settings:manage") && screens.some((s) => s.path === "/classes")) return "/classes";
+  return screens[0]?.path ?? null;
 }
