@@ -347,6 +347,56 @@ export async function year(h: Helpers) {
     });
   }
 
+  await check("year: the teacher returns every graded submission at once, after confirming", async () => {
+    const { ctx, page, errors } = await as("t-kim", "en");
+    await openSpace(page, SOURCE);
+    await page.getByRole("tab", { name: "Classwork", exact: true }).click();
+    await page.getByRole("link", { name: ASSIGNMENT }).click();
+    await page.getByRole("tab", { name: "Grading", exact: true }).click();
+    const button = page.getByRole("button", { name: /^Return all graded \((\d+)\)$/ });
+    const graded = Number((/\((\d+)\)/.exec((await button.textContent()) ?? "") ?? [])[1]);
+    assert(graded > 0, "some graded submissions wait to be returned");
+    let asked = "";
+    page.once("dialog", (d) => {
+      asked = d.message();
+      void d.accept();
+    });
+    await button.click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: `${graded} submission${graded === 1 ? "" : "s"} returned.` })
+      .waitFor();
+    assert(asked.includes(String(graded)), `the question names how many: ${asked}`);
+    await page.getByRole("button", { name: "Return all graded (0)" }).waitFor();
+    problems(page, errors);
+    await ctx.close();
+  });
+
+  await check("year: the teacher copies a whole folder of classwork into next year's class", async () => {
+    const { ctx, page, errors } = await as("t-kim", "en");
+    await openSpace(page, SOURCE);
+    await page.getByRole("tab", { name: "Classwork", exact: true }).click();
+    const folder = page.locator("section.panel").filter({ has: page.getByRole("heading", { name: "1학기 Term 1", exact: true }) });
+    await folder.getByRole("button", { name: "Copy to…" }).first().click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Space to copy into").selectOption({ label: copyName("en") });
+    await h.axe(page, "en copy folder");
+    await dialog.getByRole("button", { name: "Make a copy" }).click();
+    await dialog
+      .getByRole("status")
+      .filter({ hasText: /^“1학기 Term 1” was copied to .+ with [1-9]\d* contents? as drafts\.$/ })
+      .waitFor({ timeout: 30_000 });
+    await dialog.getByRole("button", { name: "Done" }).click();
+    await openSpace(page, copyName("en"));
+    await page.getByRole("tab", { name: "Classwork", exact: true }).click();
+    assert(
+      (await page.getByRole("heading", { name: "1학기 Term 1", exact: true }).count()) === 2,
+      "the copied class now has two such folders",
+    );
+    problems(page, errors);
+    await ctx.close();
+  });
+
   // en: t-park is missing from the file and deactivated (leavers of the teacher role); ko: t-park comes back.
   const CSV = {
     en: [
