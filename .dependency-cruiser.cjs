@@ -45,6 +45,20 @@ module.exports = {
       to: { path: "^src/modules/([^/]+)/tables\\.ts$", pathNot: "^src/modules/$1/" },
     },
     {
+      name: "web-ui-knows-no-screen",
+      comment: "web/src/ui holds the parts every screen shares; it sits under the frame (app/) and the features, so it imports neither.",
+      severity: "error",
+      from: { path: "^web/src/(ui|api|i18n)/" },
+      to: { path: "^web/src/(app|features)/" },
+    },
+    {
+      name: "web-features-use-the-session-only",
+      comment: "A feature screen reads the signed-in member (app/session, app/SessionControls); the frame, navigation and screen table are app/'s own.",
+      severity: "error",
+      from: { path: "^web/src/features/" },
+      to: { path: "^web/src/app/", pathNot: "^web/src/app/(session\\.tsx|SessionControls\\.tsx)$" },
+    },
+    {
       name: "web-uses-the-generated-client",
       comment: "The console reaches the server only over HTTP through web/src/api, so an API change is a type error there.",
       severity: "error",

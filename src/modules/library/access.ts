@@ -215,16 +215,26 @@ export type GradableType = (typeof GRADABLE_TYPES)[number];
 
 /** The gradebook's columns: a space's assignments, group assignments and quizzes its participants see (not drafts), oldest first. */
 export function gradableContents(db: Db, spaceId: string): { id: string; type: GradableType; title: string }[] {
+  return participantContents(db, [spaceId], GRADABLE_TYPES);
+}
+
+/** The contents of these types that the spaces' participants see (SHARED or PUBLIC: no drafts), oldest first: one query. */
+export function participantContents<T extends ContentType>(
+  db: Db,
+  spaceIds: string[],
+  types: readonly T[],
+): { id: string; spaceId: string; type: T; title: string }[] {
+  if (spaceIds.length === 0) return [];
   return db
-    .select({ id: libraryContents.id, type: libraryContents.type, title: libraryContents.title })
+    .select({ id: libraryContents.id, spaceId: libraryContents.spaceId, type: libraryContents.type, title: libraryContents.title })
     .from(libraryContents)
     .where(
       and(
-        eq(libraryContents.spaceId, spaceId),
+        inArray(libraryContents.spaceId, spaceIds),
         inArray(libraryContents.visibility, ["SHARED", "PUBLIC"]),
-        inArray(libraryContents.type, GRADABLE_TYPES),
+        inArray(libraryContents.type, types),
       ),
     )
     .orderBy(asc(libraryContents.createdAt), asc(libraryContents.id))
-    .all() as { id: string; type: GradableType; title: string }[];
+    .all() as { id: string; spaceId: string; type: T; title: string }[];
 }

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
-import { FormError, Loading } from "../../shell/ui";
+import { FormError, Loading } from "../../ui/ui";
 import { GradeTable } from "./GradeTable";
 
 type Book = paths["/api/v1/spaces/{spaceId}/gradebook"]["get"]["responses"]["200"]["content"]["application/json"];

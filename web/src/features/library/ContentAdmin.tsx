@@ -2,11 +2,11 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
+import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
-import { MemberPicker } from "../../shell/MemberPicker";
-import { navigate } from "../../shell/router";
-import { can, useUser } from "../../shell/session";
-import { Field, FormError, fieldError, Modal, Select } from "../../shell/ui";
+import { MemberPicker } from "../../ui/MemberPicker";
+import { navigate } from "../../ui/router";
+import { Field, FormError, fieldError, Modal, Select } from "../../ui/ui";
 
 type Detail = paths["/api/v1/library/contents/{contentId}"]["get"]["responses"]["200"]["content"]["application/json"];
 type Share = { targetId: string; targetName: string };

@@ -2,8 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { lazy } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { Link } from "../../shell/Link";
-import { Loading } from "../../shell/ui";
+import { Link } from "../../ui/Link";
+import { Loading } from "../../ui/ui";
 import { spacePath } from "../spaces/queries";
 import ContentAdmin from "./ContentAdmin";
 

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
+import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
-import { readText } from "../../shell/decodeText";
-import { can, useUser } from "../../shell/session";
-import { FormError, Modal } from "../../shell/ui";
+import { readText } from "../../ui/decodeText";
+import { FormError, Modal } from "../../ui/ui";
 import { useRoles } from "./queries";
 
 type Row = { displayName: string; userId: string; email: string; roleKey: string; password: string };

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
+import { can, useUser } from "../../app/session";
 import { roleLabel, useI18n } from "../../i18n";
-import { can, useUser } from "../../shell/session";
-import { Field, FormError, fieldError, formatDate, Loading, Modal } from "../../shell/ui";
+import { Field, FormError, fieldError, formatDate, Loading, Modal } from "../../ui/ui";
 import { MemberPosition } from "./MemberPosition";
 import { useMemberFields, useRoles } from "./queries";
 

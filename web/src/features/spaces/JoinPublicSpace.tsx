@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { FormError } from "../../shell/ui";
+import { FormError } from "../../ui/ui";
 import type { Space } from "./queries";
 
 /** What a visitor who is not enrolled sees: a public space open to join has a button (joinPublicSpace). */

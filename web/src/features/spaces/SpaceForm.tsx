@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { useI18n } from "../../i18n";
-import { Field, FormError, fieldError, Select } from "../../shell/ui";
+import { Field, FormError, fieldError, Select } from "../../ui/ui";
 import { useSpaceCategories } from "./queries";
 
 /** The spec's menus of a space, in the order they are offered. */

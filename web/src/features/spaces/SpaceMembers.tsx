@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
+import { useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
-import { navigate } from "../../shell/router";
-import { useUser } from "../../shell/session";
-import { CheckList, ConfirmButton, Field, FormError, Loading, Modal, MoreButton, Select } from "../../shell/ui";
+import { navigate } from "../../ui/router";
+import { CheckList, ConfirmButton, Field, FormError, Loading, Modal, MoreButton, Select } from "../../ui/ui";
 import { EnrolmentHistory } from "./EnrolmentHistory";
 import { roleOptions, type SpaceRole, useSpace, useSpaceMembers } from "./queries";
 import { SpaceBlocks } from "./SpaceBlocks";

@@ -3,8 +3,8 @@ import { useState } from "react";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
-import { navigate } from "../../shell/router";
-import { ConfirmButton, FormError } from "../../shell/ui";
+import { navigate } from "../../ui/router";
+import { ConfirmButton, FormError } from "../../ui/ui";
 import type { Space } from "./queries";
 import { type SpaceDraft, SpaceForm, spaceBody } from "./SpaceForm";
 

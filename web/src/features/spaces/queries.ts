@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { ApiError, api, ok } from "../../api/client";
-import { useUser } from "../../shell/session";
+import { useUser } from "../../app/session";
 
 export function useSpace(spaceId: string) {
   return useQuery({

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
 import { hasMessage, useI18n } from "../../i18n";
-import { Field, FormError, fieldError, formatDate, Loading, Select } from "../../shell/ui";
+import { Field, FormError, fieldError, formatDate, Loading, Select } from "../../ui/ui";
 
 /** getTenant / updateTenant: name, description, contact, session policy; plan, contract, logo and field limit are read-only. */
 export default function TenantPage() {

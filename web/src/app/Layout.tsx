@@ -1,11 +1,11 @@
 import { Suspense, useEffect } from "react";
 import { Bell } from "../features/notifications/Bell";
 import { roleLabel, useI18n } from "../i18n";
+import { navigate, useLocation } from "../ui/router";
+import { Loading } from "../ui/ui";
 import { SCREENS } from "./nav";
-import { navigate, useLocation } from "./router";
 import { LanguageSelect, SignOutButton } from "./SessionControls";
 import { can, useUser } from "./session";
-import { Loading } from "./ui";
 
 /** The signed-in frame: navigation of the screens the member may open, language switch, sign-out. */
 export function Layout() {

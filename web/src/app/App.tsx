@@ -1,9 +1,9 @@
 import { lazy, Suspense, useState } from "react";
 import { useI18n } from "../i18n";
+import { Field, Loading } from "../ui/ui";
 import { ChangePassword } from "./ChangePassword";
 import { Layout } from "./Layout";
 import { lastTenantKey, useSession } from "./session";
-import { Field, Loading } from "./ui";
 
 // Its own chunk: most sign-ins never see it.
 const ConsentGate = lazy(() => import("../features/agreements/ConsentGate"));
