@@ -40,8 +40,8 @@ function indexEntries(platformFile: string) {
 }
 
 /**
- * Every problem of a data dir (DECISIONS §11 doctor) and its file store; [] when healthy. `notes`
- * gathers what is no problem but worth telling (files the collector will delete).
+ * Every problem of a data dir (docs/operating.md#checking-learnspace-doctor) and its file store; []
+ * when healthy. `notes` gathers what is no problem but worth telling (files the collector will delete).
  */
 export async function diagnose(dataDir: string, store: FileStore, notes: string[] = []): Promise<string[]> {
   const problems: string[] = [];

@@ -1,4 +1,4 @@
-// Download-time checks of emitted file URLs (DECISIONS §9.1: a URL is signed over the file, the
+// Download-time checks of emitted file URLs (docs/rules/files.md#file-urls: a URL is signed over the file, the
 // reader and the record that attaches it). One probe per `attachedTo` prefix, each exported by the
 // module owning the record: "ok" streams, "forbidden" is 403, "gone" (and an unknown prefix) is 404.
 import type { Db } from "../../platform/db/types";

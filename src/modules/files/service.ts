@@ -44,7 +44,7 @@ function fileById(handle: TenantHandle, fileId: string): FileRow | undefined {
   ).get({ id: fileId });
 }
 
-/** A pending file record and its one-use upload URL (DECISIONS §6 Files 1). */
+/** A pending file record and its one-use upload URL (docs/rules/files.md#upload). */
 export function requestUpload(
   rt: Runtime,
   actor: Actor,
@@ -70,7 +70,7 @@ export function requestUpload(
 }
 
 /**
- * Visible to the uploader, or to a caller who can see a record attaching the file (DECISIONS §9.2
+ * Visible to the uploader, or to a caller who can see a record attaching the file (docs/rules/files.md#getfile
  * getFile): a post, challenge, content, assignment or group submission, quiz or survey question;
  * else 404. Each attaching module exports its probe.
  */
@@ -107,7 +107,7 @@ const sameMediaType = (sent: string | null, declared: string) =>
   sent !== null && sent.trim().toLowerCase() === declared.trim().toLowerCase();
 
 /**
- * uploadFileContent (DECISIONS §9.2): the token is the authorization; the bytes stream to disk
+ * uploadFileContent (docs/rules/files.md#upload): the token is the authorization; the bytes stream to disk
  * and must match the declared size and type. One use: the pending → ready change happens once,
  * in the same transaction that publishes the file, so of two racing uploads one gets 409.
  */
@@ -181,7 +181,7 @@ export function byteRange(header: string | null, size: number): { start: number;
 }
 
 /**
- * downloadFileContent (DECISIONS §9.2): streams a ready file to the reader the token names, as an
+ * downloadFileContent (docs/rules/files.md#download-rules): streams a ready file to the reader the token names, as an
  * attachment, while the record the token names still attaches the file and the reader can still see
  * it (download-rules.ts; e.g. a post's allowFileDownload → 403 for non-ADMIN readers).
  */

@@ -1,4 +1,4 @@
-// What each gradable area hands the gradebook (DECISIONS §13 Gradebook): per content, its maximum and
+// What each gradable area hands the gradebook (docs/rules/next-year.md#gradebook): per content, its maximum and
 // one cell per profile that has something; a profile without a cell has NOT_SUBMITTED.
 export const CELL_STATUSES = ["NOT_SUBMITTED", "SUBMITTED", "GRADED", "RETURNED"] as const;
 export type CellStatus = (typeof CELL_STATUSES)[number];

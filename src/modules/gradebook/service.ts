@@ -1,4 +1,4 @@
-// The space gradebook and a participant's own grades (DECISIONS §13 Gradebook; manual columns,
+// The space gradebook and a participant's own grades (docs/rules/next-year.md#gradebook; manual columns,
 // weights and totals: docs/rules/next-year.md#gradebook). A fixed number of queries per gradebook,
 // whatever its size: each area hands over all its cells at once.
 import { eq } from "drizzle-orm";
@@ -18,7 +18,7 @@ import type { Gradebook, GradebookColumn, GradebookRow, MyGrades } from "./model
 
 type Column = Static<typeof GradebookColumn>;
 type Cell = Static<typeof GradebookRow>["cells"][number];
-/** Managers see every score; a participant only released ones (§9.1 Returned grades). */
+/** Managers see every score; a participant only released ones (docs/rules/submissions.md#returned-grades). */
 type View = "manager" | "participant";
 
 const keyOf = (c: { contentId: string | null; columnId?: string }) => (c.contentId ?? c.columnId) as string;

@@ -53403,7 +53403,7 @@ export interface operations {
                         pendingManualCount: number;
                         averageScore: number | null;
                         passRate: number | null;
-                        /** @description Population members without a submitted attempt (DECISIONS §9.3 Who should answer) */
+                        /** @description Population members without a submitted attempt (who should answer: the active participants of the content's space, or the members it is shared with) */
                         notSubmittedCount: number;
                         questions: {
                             questionId: string;
