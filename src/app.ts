@@ -3,21 +3,31 @@ import pkg from "../package.json" with { type: "json" };
 import type { Config } from "./config";
 import { assignmentsModule } from "./modules/assignments";
 import { submissionFileIds } from "./modules/assignments/file-references";
+import { assignmentGrades } from "./modules/assignments/grades";
 import { assignmentDueSource } from "./modules/assignments/notify";
+import { assignmentRevisions } from "./modules/assignments/similarity-source";
+import { canSeeSubmissionFile, submissionFileDownload } from "./modules/assignments/submissions";
 import { authModule } from "./modules/auth";
 import { challengesModule } from "./modules/challenges";
 import { challengeFileIds } from "./modules/challenges/file-references";
+import { canSeeChallengeFile, challengeFileDownload, leaveSpaceChallenges } from "./modules/challenges/hooks";
 import { CHALLENGE_JOB, runChallengeReminders } from "./modules/challenges/notify";
 import { consoleModule } from "./modules/console";
 import { copiesModule } from "./modules/copies";
 import { fieldsModule } from "./modules/fields";
 import { filesModule } from "./modules/files";
+import { registerFileKind } from "./modules/files/download-rules";
 import { registerFileReferences } from "./modules/files/references";
 import { gradebookModule } from "./modules/gradebook";
+import { registerGradeSource } from "./modules/gradebook/cells";
 import { grantsModule } from "./modules/grants";
 import { groupAssignmentsModule } from "./modules/group-assignments";
 import { groupSubmissionFileIds } from "./modules/group-assignments/file-references";
+import { groupAssignmentGrades } from "./modules/group-assignments/grades";
+import { markGroupAssignmentLinksDeleted } from "./modules/group-assignments/link";
 import { groupAssignmentDueSource } from "./modules/group-assignments/notify";
+import { groupAssignmentRevisions } from "./modules/group-assignments/similarity-source";
+import { canSeeGroupSubmissionFile, groupSubmissionFileDownload } from "./modules/group-assignments/submissions";
 import { groupsModule } from "./modules/groups";
 import { guardiansModule } from "./modules/guardians";
 import { healthModule } from "./modules/health";
@@ -25,31 +35,42 @@ import { hostedPagesModule } from "./modules/hosted-pages";
 import { invitationsModule } from "./modules/invitations";
 import { joinCodesModule } from "./modules/join-codes";
 import { libraryModule } from "./modules/library";
+import { canSeeContentFile, contentCounts, contentFileDownload } from "./modules/library/access";
 import { contentFileIds } from "./modules/library/file-references";
 import { loginPageModule } from "./modules/login-page";
 import { loginPageFileIds } from "./modules/login-page/file-references";
+import { loginPageImageDownload } from "./modules/login-page/service";
 import { membersModule } from "./modules/members";
 import { resolveMember } from "./modules/members/actor";
 import { activeGuardiansOf } from "./modules/members/guardians";
 import { messagesModule } from "./modules/messages";
+import { canSeeMessageFile, messageFileDownload } from "./modules/messages/access";
 import { messageFileIds } from "./modules/messages/file-references";
 import { notificationJob, notificationsModule } from "./modules/notifications";
 import { registerDueSource } from "./modules/notifications/due";
 import { registerGuardianLookup } from "./modules/notifications/hooks";
 import { orgModule } from "./modules/org";
 import { peerAssessmentsModule } from "./modules/peer-assessments";
+import { markPeerAssessmentLinksDeleted } from "./modules/peer-assessments/config";
 import { postsModule } from "./modules/posts";
+import { canSeeCommentFile, canSeePostFile, commentFileDownload, postCounts, postFileDownload } from "./modules/posts/access";
 import { postFileIds } from "./modules/posts/file-references";
 import { POST_JOB, runScheduledPost } from "./modules/posts/notify";
 import { quizzesModule } from "./modules/quizzes";
+import { canSeeQuizFile, quizFileDownload } from "./modules/quizzes/config";
 import { quizFileIds } from "./modules/quizzes/file-references";
+import { quizGrades } from "./modules/quizzes/grades";
 import { quizDueSource } from "./modules/quizzes/notify";
 import { rolesModule } from "./modules/roles";
 import { pendingCheckFileIds } from "./modules/similarity/file-references";
+import { registerRevisionSource } from "./modules/similarity/revision";
 import { spacesModule } from "./modules/spaces";
+import { canSeeSpaceThumbnail, spaceThumbnailDownload } from "./modules/spaces/access";
 import { spaceThumbnailFileIds } from "./modules/spaces/file-references";
+import { onEnrolmentEnded, onGroupSetDeleted, registerSpaceCounter } from "./modules/spaces/hooks";
 import { ssoModule } from "./modules/sso";
 import { surveysModule } from "./modules/surveys";
+import { canSeeSurveyFile, surveyFileDownload } from "./modules/surveys/config";
 import { surveyFileIds } from "./modules/surveys/file-references";
 import { surveyDueSource } from "./modules/surveys/notify";
 import { tenantModule } from "./modules/tenant";
@@ -63,10 +84,45 @@ import { securityPlugin } from "./platform/http/security";
 import { createRuntime, type Runtime } from "./platform/runtime";
 
 /**
- * Features that attach files tell the files base which, so its collector keeps them
- * (docs/rules/storage.md#file-collector). Also run by `doctor`, which counts what the collector would take.
+ * What each feature hands the base modules and cores it builds on, so that none of them imports a
+ * feature (docs/architecture.md#registrations). Idempotent: tests start many servers.
  */
-export function registerFileReferenceSources() {
+export function registerFeatures() {
+  // files: each kind of record that attaches files, by the prefix its download URLs are signed for.
+  registerFileKind("post", {
+    canSee: (db, actor, fileId) => canSeePostFile(db, actor.memberId, fileId),
+    download: (db, postId, fileId, reader) => postFileDownload(db, postId, fileId, reader.memberId),
+  });
+  registerFileKind("comment", {
+    canSee: (db, actor, fileId) => canSeeCommentFile(db, actor.memberId, fileId),
+    download: (db, commentId, fileId, reader) => commentFileDownload(db, commentId, fileId, reader.memberId),
+  });
+  registerFileKind("message", {
+    canSee: (db, actor, fileId) => canSeeMessageFile(db, actor.memberId, fileId),
+    download: (db, messageId, fileId, reader) => messageFileDownload(db, messageId, fileId, reader.memberId),
+  });
+  registerFileKind("challenge", { canSee: canSeeChallengeFile, download: challengeFileDownload });
+  registerFileKind("content", { canSee: canSeeContentFile, download: contentFileDownload });
+  registerFileKind("assignment-submission", { canSee: canSeeSubmissionFile, download: submissionFileDownload });
+  registerFileKind("group-submission", { canSee: canSeeGroupSubmissionFile, download: groupSubmissionFileDownload });
+  registerFileKind("quiz", { canSee: canSeeQuizFile, download: quizFileDownload });
+  registerFileKind("survey", { canSee: canSeeSurveyFile, download: surveyFileDownload });
+  registerFileKind("space", { canSee: canSeeSpaceThumbnail, download: spaceThumbnailDownload });
+  registerFileKind("login-page", { publicDownload: loginPageImageDownload });
+  // spaces: what ends with an enrolment or a group set, and the counts a space summary shows.
+  onEnrolmentEnded("challenges", leaveSpaceChallenges);
+  onGroupSetDeleted("group-assignments", markGroupAssignmentLinksDeleted);
+  onGroupSetDeleted("peer-assessments", markPeerAssessmentLinksDeleted);
+  registerSpaceCounter("postCount", postCounts);
+  registerSpaceCounter("contentCount", contentCounts);
+  // similarity: where each submitting feature's revisions are (the back-fill walks them).
+  registerRevisionSource("ASSIGNMENT", assignmentRevisions);
+  registerRevisionSource("GROUP_ASSIGNMENT", groupAssignmentRevisions);
+  // gradebook: each gradable feature's cells.
+  registerGradeSource("ASSIGNMENT", assignmentGrades);
+  registerGradeSource("GROUP_ASSIGNMENT", groupAssignmentGrades);
+  registerGradeSource("QUIZ", quizGrades);
+  // files: the file ids each feature's records attach, which the collector keeps (docs/rules/storage.md#file-collector).
   registerFileReferences("assignment submissions", submissionFileIds);
   registerFileReferences("group submissions", groupSubmissionFileIds);
   registerFileReferences("challenges", challengeFileIds);
@@ -83,6 +139,7 @@ export function registerFileReferenceSources() {
 /** The root Elysia instance: platform plugins first, then every module, listed explicitly. */
 export function createApp(config: Config) {
   const rt = createRuntime(config, resolveMember, { groupCommit: true });
+  registerFeatures();
   // Features hand their time-driven notification jobs to the notifications base (docs/rules/notifications.md#hooks).
   notificationJob(POST_JOB, runScheduledPost);
   notificationJob(CHALLENGE_JOB, runChallengeReminders);
@@ -92,7 +149,6 @@ export function createApp(config: Config) {
   registerDueSource("SURVEY", surveyDueSource);
   // Guardian copies read the links at each notification, so a removed link stops them at once (docs/rules/members.md#guardian-links).
   registerGuardianLookup(activeGuardiansOf);
-  registerFileReferenceSources();
   const metrics = config.metrics ? createMetrics(rt) : null;
   let root: AnyElysia | null = null;
   // normalize "typebox": unknown fields are stripped, but a wrong-typed nested object is a 400, not {}.

@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { registerFileReferenceSources } from "../app";
+import { registerFeatures } from "../app";
 import type { Config } from "../config";
 import { referencedFileIds } from "../modules/files/references";
 import { knownFileIds, readyFileIds } from "../modules/files/stored";
@@ -119,7 +119,7 @@ export async function diagnose(dataDir: string, store: FileStore, notes: string[
 
 /** `learnspace doctor`: prints every problem; exit 1 when there is any. */
 export async function doctorCommand(config: Config): Promise<number> {
-  registerFileReferenceSources();
+  registerFeatures();
   const notes: string[] = [];
   const problems = await diagnose(config.dataDir, openFileStore(config.dataDir, config.storageUrl), notes);
   for (const n of notes) console.log(`note: ${n}`);

@@ -8,16 +8,7 @@ import { ANONYMOUS_READER, type DownloadRule, fileUploadUrl, verifyFileToken } f
 import { conflict, forbidden, invalid, notFound, unauthenticated } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
-import { canSeeSubmissionFile } from "../assignments/submissions";
-import { canSeeChallengeFile } from "../challenges/hooks";
-import { canSeeGroupSubmissionFile } from "../group-assignments/submissions";
-import { canSeeContentFile } from "../library/access";
-import { canSeeMessageFile } from "../messages/access";
-import { canSeeCommentFile, canSeePostFile } from "../posts/access";
-import { canSeeQuizFile } from "../quizzes/config";
-import { canSeeSpaceThumbnail } from "../spaces/access";
-import { canSeeSurveyFile } from "../surveys/config";
-import { downloadRule, publicDownloadRule } from "./download-rules";
+import { canSeeAttachedFile, downloadRule, publicDownloadRule } from "./download-rules";
 import type { FileRecord, RequestUploadBody, UploadTicket } from "./model";
 import { files } from "./tables";
 
@@ -70,26 +61,13 @@ export function requestUpload(
 }
 
 /**
- * Visible to the uploader, or to a caller who can see a record attaching the file (docs/rules/files.md#getfile
- * getFile): a post, challenge, content, assignment or group submission, quiz or survey question;
- * else 404. Each attaching module exports its probe.
+ * Visible to the uploader, or to a caller who can see a record attaching the file
+ * (docs/rules/files.md#getfile): each record kind registers its probe (download-rules.ts); else 404.
  */
 export function getFile(actor: Actor, fileId: string) {
   const row = fileById(actor.handle, fileId);
   if (!row) throw notFound();
-  const visible =
-    row.uploaderMemberId === actor.memberId ||
-    canSeePostFile(actor.db, actor.memberId, fileId) ||
-    canSeeCommentFile(actor.db, actor.memberId, fileId) ||
-    canSeeMessageFile(actor.db, actor.memberId, fileId) ||
-    canSeeChallengeFile(actor.db, actor, fileId) ||
-    canSeeContentFile(actor.db, actor, fileId) ||
-    canSeeSubmissionFile(actor.db, actor, fileId) ||
-    canSeeGroupSubmissionFile(actor.db, actor, fileId) ||
-    canSeeQuizFile(actor.db, actor, fileId) ||
-    canSeeSurveyFile(actor.db, actor, fileId) ||
-    canSeeSpaceThumbnail(actor.db, actor, fileId);
-  if (!visible) throw notFound();
+  if (row.uploaderMemberId !== actor.memberId && !canSeeAttachedFile(actor.db, actor, fileId)) throw notFound();
   return toFileRecord(row);
 }
 

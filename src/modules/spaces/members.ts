@@ -14,9 +14,9 @@ import {
   spaceGroupSets,
   spaceMembers,
 } from "../../schema/spaces";
-import { leaveSpaceChallenges } from "../challenges/hooks";
 import { requireMemberIds } from "../groups/lookup";
 import { requireSpaceAdmin, requireSpaceMember, type SpaceRow, spaceForTakeover } from "./access";
+import { enrolmentEnded } from "./hooks";
 import type { SpaceMember, SpaceMemberPage } from "./model";
 
 const MEMBERS_OP = "listSpaceMembers";
@@ -189,7 +189,7 @@ export function endEnrolment(tx: Db, space: SpaceRow, enrolment: { memberId: str
       ),
     )
     .run();
-  leaveSpaceChallenges(tx, space.id, enrolment.memberId);
+  enrolmentEnded(tx, space.id, enrolment.memberId);
   recordEnrolment(tx, space, [enrolment], reason, now);
 }
 
