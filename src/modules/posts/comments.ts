@@ -191,7 +191,7 @@ export function deletePostComment(actor: Actor, params: { postId: string; commen
     if (row.authorMemberId !== actor.memberId && view.callerRole !== "ADMIN") throw forbidden();
     requireOpen(view, now);
     tx.delete(postComments).where(eq(postComments.id, row.id)).run();
-    forgetNotifications(tx, actor, "COMMENT", [row.id]);
+    forgetNotifications(tx, actor, view.row.spaceId, "COMMENT", [row.id]);
     if (view.row.answeredCommentId === row.id) setAnswer(tx, view.row.id, null, now);
   });
 }
