@@ -181,19 +181,11 @@ export function membersOfProfiles(db: Db, profileIds: readonly string[]): string
  * Records of a space are deleted: the notifications naming them go too, read or not, guardian
  * copies included (docs/rules/notifications.md#deleted-records). Inside the deleting transaction.
  */
-export function forgetNotifications(
-  tx: Db,
-  scope: Scope,
-  spaceId: string,
-  recordType: string,
-  recordIds: readonly string[],
-): number {
+export function forgetNotifications(tx: Db, scope: Scope, spaceId: string, recordType: string, recordIds: readonly string[]): number {
   if (recordIds.length === 0) return 0;
   const gone = tx
     .delete(notifications)
-    .where(
-      and(eq(notifications.spaceId, spaceId), eq(notifications.recordType, recordType), inJsonList(notifications.recordId, recordIds)),
-    )
+    .where(and(eq(notifications.spaceId, spaceId), eq(notifications.recordType, recordType), inJsonList(notifications.recordId, recordIds)))
     .returning({ memberId: notifications.memberId, readAt: notifications.readAt })
     .all();
   afterRemoval(
