@@ -1,6 +1,7 @@
 import { createApp } from "./app";
 import { rebuildDirectory } from "./cli/reindex";
 import { type Config, ConfigError } from "./config";
+import { startFileCollector, stopFileCollector } from "./modules/files/collector";
 import { startNotificationScheduler, stopNotificationScheduler } from "./modules/notifications/schedule";
 import { resumeSimilarityChecks, stopSimilarityChecks } from "./modules/similarity/jobs";
 import { lockDataDir } from "./platform/db/data-lock";
@@ -48,6 +49,7 @@ export function startServer(config: Config) {
   if (config.publicUrl === "http://localhost:0") rt.config.publicUrl = `http://localhost:${port}`;
   resumeSimilarityChecks(rt);
   startNotificationScheduler(rt);
+  startFileCollector(rt);
   return {
     app,
     rt,
@@ -56,6 +58,7 @@ export function startServer(config: Config) {
     async stop() {
       await stopSimilarityChecks(rt);
       await stopNotificationScheduler(rt);
+      await stopFileCollector(rt);
       await app.stop(true);
       rt.close();
       await rt.replication?.stop();
@@ -76,6 +79,7 @@ export function startServer(config: Config) {
       // A check still running finishes; queued ones stay PENDING and run at the next start.
       await stopSimilarityChecks(rt);
       await stopNotificationScheduler(rt);
+      await stopFileCollector(rt);
       rt.log({ event: "shutdown", drained, unfinished: Math.max(0, rt.inFlight) });
       rt.close();
       // After the files are closed: Litestream ships their last frames as it stops.

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Value } from "@sinclair/typebox/value";
+import { registerFeatures } from "../app";
 import { type Config, flag } from "../config";
 import { TenantKey } from "../modules/auth/model";
 import { resolveMember } from "../modules/members/actor";
@@ -102,6 +103,8 @@ export async function replicaRestoreCommand(config: Config, args: string[], url:
   if (at && Number.isNaN(at.getTime())) throw new CommandError(`--at must be a time like 2026-11-25T14:30:00Z, got "${atRaw}"`);
   const o: Options = { url, at, tenant: flag(args, "tenant"), as: flag(args, "as"), force: args.includes("--force") };
   if (o.as && !o.tenant) throw new CommandError(`--as needs --tenant: ${REPLICA_RESTORE_USAGE}`);
+  // doctor's checks ask the features which files their records reference.
+  registerFeatures();
   const t0 = performance.now();
   if (!o.tenant) {
     const { tenants, movedAside } = await restoreAll(config, o);
