@@ -16,7 +16,9 @@ const notes = sqliteTable("notes", { id: integer("id").primaryKey(), body: text(
 function withFile(fn: (sqlite: ReturnType<typeof openSqlite>, db: ReturnType<typeof drizzleOf>) => void) {
   const dir = mkdtempSync(join(tmpdir(), "ls-caches-"));
   const sqlite = openSqlite(join(dir, "t.sqlite"));
-  sqlite.exec("CREATE TABLE people (id TEXT PRIMARY KEY, name TEXT NOT NULL); CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+  sqlite.exec(
+    "CREATE TABLE people (id TEXT PRIMARY KEY, name TEXT NOT NULL); CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)",
+  );
   sqlite.exec("INSERT INTO people VALUES ('a', 'Ann')");
   const db = drizzleOf(sqlite);
   try {
@@ -32,7 +34,11 @@ describe("tableGuardedCache", () => {
     withFile((sqlite, db) => {
       const cache = tableGuardedCache<string>(sqlite, "people", ["people"]);
       let loads = 0;
-      const name = () => cache("a", () => (loads++, db.select().from(people).where(eq(people.id, "a")).get()?.name ?? ""));
+      const name = () =>
+        cache("a", () => {
+          loads++;
+          return db.select().from(people).where(eq(people.id, "a")).get()?.name ?? "";
+        });
       expect(name()).toBe("Ann");
       write(db, (tx) => tx.insert(notes).values({ body: "unrelated" }).run());
       expect(name()).toBe("Ann");
@@ -65,13 +71,17 @@ describe("tableGuardedCache", () => {
     withFile((sqlite, db) => {
       const cache = tableGuardedCache<string>(sqlite, "people", ["people"]);
       let loads = 0;
+      const load = () => {
+        loads++;
+        return "x";
+      };
       write(db, () => {
-        cache("a", () => (loads++, "x"));
-        cache("a", () => (loads++, "x"));
+        cache("a", load);
+        cache("a", load);
       });
       expect(loads).toBe(2);
-      cache("a", () => (loads++, "x"));
-      cache("a", () => (loads++, "x"));
+      cache("a", load);
+      cache("a", load);
       expect(loads).toBe(3);
     });
   });

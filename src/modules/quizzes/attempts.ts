@@ -95,7 +95,12 @@ function closeAttempt(tx: Db, attempt: AttemptRow, cfg: StoredConfig, submittedA
  */
 function storeScores(tx: Db, scored: ({ id: string } & ReturnType<typeof scoreAnswer>)[], submittedAt: number) {
   if (scored.length === 0) return;
-  const rows = scored.map((s) => ({ i: s.id, a: s.answered ? 1 : 0, c: s.isCorrect === null ? null : s.isCorrect ? 1 : 0, p: s.pointsAwarded }));
+  const rows = scored.map((s) => ({
+    i: s.id,
+    a: s.answered ? 1 : 0,
+    c: s.isCorrect === null ? null : s.isCorrect ? 1 : 0,
+    p: s.pointsAwarded,
+  }));
   tx.run(sql`UPDATE quiz_answers SET answered = j.value ->> '$.a', is_correct = j.value ->> '$.c',
     points_awarded = j.value ->> '$.p', submitted_at = ${submittedAt}
     FROM json_each(${JSON.stringify(rows)}) AS j WHERE quiz_answers.id = j.value ->> '$.i'`);
