@@ -27,9 +27,9 @@ type Row = {
 const ACTOR_TABLES = ["members", "roles", "profiles", "grants", "grant_subjects", "group_members"] as const;
 
 /**
- * Effective permissions = role permissions ∪ grants, in enumeration order. Cached per handle until
- * a write to one of the tables it is read from (docs/rules/performance.md#caches): an exam's answers
- * and attempts leave the students' actors cached.
+ * Effective permissions = role permissions ∪ grants, in enumeration order (docs/rules/access.md#permissions).
+ * Cached per handle until a write to one of the tables it is read from (docs/rules/performance.md#caches):
+ * an exam's answers and attempts leave the students' actors cached.
  */
 export const resolveMember: MemberResolver = (handle, memberId) =>
   prepared(handle, "members.actorCache", () => tableGuardedCache<ActorMember | null>(handle.sqlite, "actors", ACTOR_TABLES))(memberId, () =>
