@@ -47,13 +47,18 @@ function control(...flags: string[]) {
   if (r.exitCode !== 0) throw new Error(`callgrind_control ${flags.join(" ")} failed`);
 }
 
-/** The instructions counted since the last zero: the newest dump's totals line. */
-function dumped(): number {
-  const files = readdirSync(outDir)
-    .filter((f) => /^cg\.out\.\d+$/.test(f))
-    .sort((a, b) => Number(a.split(".").pop()) - Number(b.split(".").pop()));
-  const text = readFileSync(join(outDir, files.at(-1) as string), "utf8");
-  return Number(/^totals:\s+(\d+)/m.exec(text)?.[1] ?? Number.NaN);
+const dumps = () => readdirSync(outDir).filter((f) => /^cg\.out\.\d+$/.test(f));
+
+/** The instructions counted since the last zero: the totals line of dump number `n` (waited for: valgrind writes it when it gets to it). */
+async function dumped(n: number): Promise<number> {
+  const file = join(outDir, `cg.out.${n}`);
+  for (let i = 0; i < 6000 && !dumps().includes(`cg.out.${n}`); i++) await Bun.sleep(100);
+  for (let i = 0; i < 600; i++) {
+    const total = /^totals:\s+(\d+)/m.exec(readFileSync(file, "utf8"))?.[1];
+    if (total) return Number(total);
+    await Bun.sleep(100);
+  }
+  throw new Error(`no totals in ${file}`);
 }
 
 async function call(method: string, path: string, token: string | null, body?: unknown) {
@@ -98,6 +103,7 @@ const phases: Record<string, (i: number) => Promise<unknown>> = {
 const perIndex: Record<string, number> = { quizPage: 3 };
 
 const results: Record<string, number> = {};
+let dumpCount = 0;
 try {
   await waitReady(`${base}/readyz`, 600_000);
   // Instrumented from here: the warm-ups then run the same code the measured requests do.
@@ -112,7 +118,7 @@ try {
     for (let i = warm; i < warm + n; i++) await run(i);
     if (!measured) continue;
     control("-d");
-    results[name] = Math.round(dumped() / (n * (perIndex[name] ?? 1)));
+    results[name] = Math.round((await dumped(++dumpCount)) / (n * (perIndex[name] ?? 1)));
     console.error(`${name}: ${results[name]?.toLocaleString("en")} instructions per request`);
   }
 } finally {
