@@ -19,6 +19,9 @@ api.use({
   },
 });
 
+/** The query string a GET operation takes, as the generated `paths` type it (for the query modules' parameters). */
+export type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
+
 export type FieldError = { in?: string; field: string; message: string };
 /** A problem+json answer (DECISIONS §3) thrown by `ok`, so TanStack Query sees it as the error. */
 export class ApiError extends Error {

@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 
@@ -7,10 +7,27 @@ export type Pending =
 export type AgreementRecord =
   paths["/api/v1/me/agreements"]["get"]["responses"]["200"]["content"]["application/json"]["tenantAgreements"][number];
 
+/** The agreements' cache keys: `all` covers the pending, the agreed and the displayed terms. */
+export const agreementKeys = {
+  all: ["agreements"] as const,
+  pending: ["agreements", "pending"] as const,
+  mine: ["agreements", "mine"] as const,
+  display: (tenantKey: string | null) => ["agreements", "display", tenantKey] as const,
+};
+
+export const myAgreementsQuery = () => queryOptions({ queryKey: agreementKeys.mine, queryFn: () => ok(api.GET("/api/v1/me/agreements")) });
+
+/** The school's displayed terms (records carry no titles: these name them). */
+export const displayedTermsQuery = (tenantKey: string | null) =>
+  queryOptions({
+    queryKey: agreementKeys.display(tenantKey),
+    queryFn: () => ok(api.GET("/api/v1/public/agreements", { params: { query: { tenantKey: tenantKey ?? undefined } } })),
+  });
+
 /** listPendingAgreements: active terms at their current version without an effective consent of mine (platform first). */
 export function usePending() {
   return useQuery({
-    queryKey: ["agreements", "pending"],
+    queryKey: agreementKeys.pending,
     queryFn: async () => {
       const r = await ok(api.GET("/api/v1/me/agreements/pending"));
       return { needConsent: r.needConsent, items: [...r.platformAgreements, ...r.tenantAgreements] };

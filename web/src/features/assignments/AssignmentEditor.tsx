@@ -5,7 +5,7 @@ import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { fromLocalInput, toLocalInput } from "../../ui/datetime";
 import { Field, FormError, fieldError, Loading } from "../../ui/ui";
-import { useAssignmentConfig, useRubric } from "./queries";
+import { assignmentKeys, useAssignmentConfig, useRubric } from "./queries";
 
 type Config = paths["/api/v1/assignments/{contentId}/config"]["put"]["requestBody"]["content"]["application/json"];
 type Criterion = paths["/api/v1/assignments/{contentId}/rubric"]["put"]["requestBody"]["content"]["application/json"]["criteria"][number];
@@ -26,7 +26,7 @@ export function AssignmentEditor({ contentId }: { contentId: string }) {
   }, [rubric.data, criteria]);
   const saveCfg = useMutation({
     mutationFn: (body: Config) => ok(api.PUT("/api/v1/assignments/{contentId}/config", { params: { path: { contentId } }, body })),
-    onSuccess: (d) => qc.setQueryData(["assignment-config", contentId], d),
+    onSuccess: (d) => qc.setQueryData(assignmentKeys.config(contentId), d),
   });
   const saveRubric = useMutation({
     mutationFn: (list: Criterion[]) =>
@@ -37,7 +37,7 @@ export function AssignmentEditor({ contentId }: { contentId: string }) {
         }),
       ),
     onSuccess: (d) => {
-      qc.setQueryData(["assignment-rubric", contentId], d);
+      qc.setQueryData(assignmentKeys.rubric(contentId), d);
       setCriteria(d.criteria.map((c) => ({ id: c.id, name: c.name, maxPoints: c.maxPoints })));
     },
   });

@@ -5,19 +5,16 @@ import { useI18n } from "../../i18n";
 import { fromLocalInput } from "../../ui/datetime";
 import { useSearch } from "../../ui/router";
 import { Field, FormError, fieldError, Loading } from "../../ui/ui";
-import { GradeForm, RevisionHistory, SubmissionTable } from "./GradingParts";
-import { useAssignmentConfig, useRubric } from "./queries";
-import { type Submission, SubmissionView } from "./SubmissionView";
+import { GradeForm, SubmissionTable } from "../submissions/GradingParts";
+import { RevisionHistory } from "../submissions/RevisionHistory";
+import { type Submission, SubmissionView } from "../submissions/SubmissionView";
+import { assignmentKeys, submissionsQuery, submitterHistoryQuery, useAssignmentConfig, useRubric } from "./queries";
 
 /** Every latest submission, and one opened (?sub=) with its history, rubric scoring, feedback, grade and return. */
 export function Grading({ contentId }: { contentId: string }) {
   const { t } = useI18n();
   const { get, set } = useSearch();
-  const list = useQuery({
-    queryKey: ["submissions", contentId],
-    queryFn: () =>
-      ok(api.GET("/api/v1/assignments/{contentId}/submissions", { params: { path: { contentId }, query: { pageSize: 100 } } })),
-  });
+  const list = useQuery(submissionsQuery(contentId));
   if (!list.data) return <Loading />;
   const open = list.data.submissions.find((s) => s.id === get("sub"));
   return (
@@ -40,18 +37,10 @@ function GradePanel({ contentId, submission }: { contentId: string; submission: 
   const qc = useQueryClient();
   const rubric = useRubric(contentId);
   const config = useAssignmentConfig(contentId);
-  const history = useQuery({
-    queryKey: ["submitter-history", contentId, submission.profileId],
-    queryFn: () =>
-      ok(
-        api.GET("/api/v1/assignments/{contentId}/submitters/{profileId}/history", {
-          params: { path: { contentId, profileId: submission.profileId } },
-        }),
-      ),
-  });
+  const history = useQuery(submitterHistoryQuery(contentId, submission.profileId));
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ["submissions", contentId] });
-    void qc.invalidateQueries({ queryKey: ["submitter-history", contentId, submission.profileId] });
+    void qc.invalidateQueries({ queryKey: assignmentKeys.submissions(contentId) });
+    void qc.invalidateQueries({ queryKey: assignmentKeys.history(contentId, submission.profileId) });
   };
   const path = { contentId, submissionId: submission.id };
   return (

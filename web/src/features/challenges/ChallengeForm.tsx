@@ -4,7 +4,7 @@ import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { fromLocalInput, toLocalInput } from "../../ui/datetime";
 import { Field, FormError, fieldError } from "../../ui/ui";
-import type { ChallengeBody, ChallengeDetail } from "./queries";
+import { type ChallengeBody, type ChallengeDetail, challengeKeys } from "./queries";
 
 type TaskDraft = { id?: string; title: string; guide: string; startedAt: string; deadline: string };
 
@@ -61,8 +61,8 @@ export function ChallengeForm(props: { spaceId: string; challenge?: ChallengeDet
         : ok(api.POST("/api/v1/spaces/{spaceId}/challenges", { params: { path }, body: payload }));
     },
     onSuccess: (r) => {
-      void qc.invalidateQueries({ queryKey: ["challenges", props.spaceId] });
-      void qc.invalidateQueries({ queryKey: ["challenge", props.spaceId, r.id] });
+      void qc.invalidateQueries({ queryKey: challengeKeys.space(props.spaceId) });
+      void qc.invalidateQueries({ queryKey: challengeKeys.challenge(props.spaceId, r.id) });
       props.onDone(r.id);
     },
   });

@@ -7,7 +7,7 @@ import { ConfirmButton, FormError, formatDate, Loading } from "../../ui/ui";
 import { AttachmentList } from "../files/Attachments";
 import { ChallengeForm } from "./ChallengeForm";
 import { ChallengeMembers } from "./ChallengeMembers";
-import { challengeKey } from "./queries";
+import { challengeKeys, challengeQuery } from "./queries";
 import { AddTask, TaskStatus } from "./TaskStatus";
 
 /**
@@ -23,14 +23,11 @@ export function ChallengeView(props: { spaceId: string; challengeId: string; adm
   // A ticked box shows its new state at once; the server's answer then replaces it.
   const [ticked, setTicked] = useState<Record<string, boolean>>({});
   const path = { spaceId, challengeId };
-  const challenge = useQuery({
-    queryKey: challengeKey(spaceId, challengeId),
-    queryFn: () => ok(api.GET("/api/v1/spaces/{spaceId}/challenges/{challengeId}", { params: { path } })),
-  });
+  const challenge = useQuery(challengeQuery(spaceId, challengeId));
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ["challenge", spaceId, challengeId] });
-    void qc.invalidateQueries({ queryKey: ["challenges", spaceId] });
-    void qc.invalidateQueries({ queryKey: ["challenge-members", spaceId, challengeId] });
+    void qc.invalidateQueries({ queryKey: challengeKeys.challenge(spaceId, challengeId) });
+    void qc.invalidateQueries({ queryKey: challengeKeys.space(spaceId) });
+    void qc.invalidateQueries({ queryKey: challengeKeys.members(spaceId, challengeId) });
   };
   const join = useMutation({
     mutationFn: () =>
@@ -50,7 +47,7 @@ export function ChallengeView(props: { spaceId: string; challengeId: string; adm
     },
     onSuccess: (mine) => {
       // The answer is my progress: shown at once, before the refetch.
-      qc.setQueryData(challengeKey(spaceId, challengeId), (old: typeof challenge.data) =>
+      qc.setQueryData(challengeKeys.challenge(spaceId, challengeId), (old: typeof challenge.data) =>
         old ? { ...old, tasks: mine.tasks, progress: mine.progress, doneTaskCount: mine.doneTaskCount } : old,
       );
       refresh();
@@ -61,7 +58,7 @@ export function ChallengeView(props: { spaceId: string; challengeId: string; adm
   const remove = useMutation({
     mutationFn: () => ok(api.DELETE("/api/v1/spaces/{spaceId}/challenges/{challengeId}", { params: { path } })),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["challenges", spaceId] });
+      void qc.invalidateQueries({ queryKey: challengeKeys.space(spaceId) });
       props.onClose();
     },
   });

@@ -1,8 +1,85 @@
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 
 export type ChallengeDetail =
   paths["/api/v1/spaces/{spaceId}/challenges/{challengeId}"]["get"]["responses"]["200"]["content"]["application/json"];
 export type ChallengeBody = NonNullable<paths["/api/v1/spaces/{spaceId}/challenges"]["post"]["requestBody"]>["content"]["application/json"];
 
-/** The challenge's query-string key (the space's home keeps its tab; the open challenge is `&challenge=`). */
-export const challengeKey = (spaceId: string, challengeId: string) => ["challenge", spaceId, challengeId] as const;
+/**
+ * The challenges' cache keys: `space` covers every list of a space's challenges, `members` a
+ * challenge's members with their progress, candidates and per-task status.
+ */
+export const challengeKeys = {
+  space: (spaceId: string) => ["challenges", spaceId] as const,
+  challenge: (spaceId: string, challengeId: string) => ["challenge", spaceId, challengeId] as const,
+  members: (spaceId: string, challengeId: string) => ["challenge-members", spaceId, challengeId] as const,
+};
+
+export const challengesQuery = (spaceId: string, state: string, joined: boolean) =>
+  queryOptions({
+    queryKey: [...challengeKeys.space(spaceId), state, joined] as const,
+    queryFn: () =>
+      ok(
+        api.GET("/api/v1/spaces/{spaceId}/challenges", {
+          params: {
+            path: { spaceId },
+            query: { state: (state || undefined) as "ONGOING" | undefined, joined: joined ? "true" : undefined },
+          },
+        }),
+      ),
+  });
+
+export const challengeQuery = (spaceId: string, challengeId: string) =>
+  queryOptions({
+    queryKey: challengeKeys.challenge(spaceId, challengeId),
+    queryFn: () => ok(api.GET("/api/v1/spaces/{spaceId}/challenges/{challengeId}", { params: { path: { spaceId, challengeId } } })),
+  });
+
+export const challengeMembersQuery = (spaceId: string, challengeId: string) =>
+  infiniteQueryOptions({
+    queryKey: challengeKeys.members(spaceId, challengeId),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) =>
+      ok(
+        api.GET("/api/v1/spaces/{spaceId}/challenges/{challengeId}/members", {
+          params: { path: { spaceId, challengeId }, query: { limit: 50, cursor: pageParam } },
+        }),
+      ),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+
+export const memberProgressQuery = (spaceId: string, challengeId: string, memberId: string) =>
+  queryOptions({
+    queryKey: [...challengeKeys.members(spaceId, challengeId), "progress", memberId] as const,
+    queryFn: () =>
+      ok(
+        api.GET("/api/v1/spaces/{spaceId}/challenges/{challengeId}/members/{userPkId}/progress", {
+          params: { path: { spaceId, challengeId, userPkId: memberId } },
+        }),
+      ),
+  });
+
+export const challengeCandidatesQuery = (spaceId: string, challengeId: string, keyword: string) =>
+  queryOptions({
+    queryKey: [...challengeKeys.members(spaceId, challengeId), "candidates", keyword] as const,
+    queryFn: () =>
+      ok(
+        api.GET("/api/v1/spaces/{spaceId}/challenges/{challengeId}/candidates", {
+          params: { path: { spaceId, challengeId }, query: { keyword: keyword || undefined, limit: 20 } },
+        }),
+      ),
+  });
+
+export const taskStatusQuery = (spaceId: string, challengeId: string, taskId: string) =>
+  infiniteQueryOptions({
+    queryKey: [...challengeKeys.members(spaceId, challengeId), "task", taskId] as const,
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) =>
+      ok(
+        api.GET("/api/v1/spaces/{spaceId}/challenges/{challengeId}/tasks/{taskId}/status", {
+          params: { path: { spaceId, challengeId, taskId }, query: { limit: 50, cursor: pageParam } },
+        }),
+      ),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });

@@ -1,24 +1,17 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
-import type { paths } from "../../api/schema";
+import { api } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { FormError, Loading } from "../../ui/ui";
 import { GradeTable } from "./GradeTable";
-
-type Book = paths["/api/v1/spaces/{spaceId}/gradebook"]["get"]["responses"]["200"]["content"]["application/json"];
+import { gradebookQuery } from "./queries";
 
 /** The space gradebook: a row per participant, a column per graded content; the same as CSV (Accept: text/csv). */
 export default function Gradebook({ spaceId }: { spaceId: string }) {
   const { t } = useI18n();
   const [inactive, setInactive] = useState(false);
   const includeInactive = inactive ? ("true" as const) : undefined;
-  const book = useQuery({
-    queryKey: ["gradebook", spaceId, inactive],
-    // The operation also answers text/csv; the JSON shape is the one asked for here.
-    queryFn: () =>
-      ok(api.GET("/api/v1/spaces/{spaceId}/gradebook", { params: { path: { spaceId }, query: { includeInactive } } })) as Promise<Book>,
-  });
+  const book = useQuery(gradebookQuery(spaceId, inactive));
   const csv = useMutation({
     mutationFn: async () => {
       const { data, response } = await api.GET("/api/v1/spaces/{spaceId}/gradebook", {

@@ -6,7 +6,7 @@ import { useI18n } from "../../i18n";
 import { fromLocalInput, toLocalInput } from "../../ui/datetime";
 import { Field, FormError, fieldError, Loading, Select } from "../../ui/ui";
 import { GroupSetPicker } from "../group-work/GroupSetPicker";
-import { useGroupAssignmentConfig } from "./queries";
+import { groupAssignmentKeys, useGroupAssignmentConfig } from "./queries";
 
 type Body = paths["/api/v1/group-assignments/{contentId}/config"]["put"]["requestBody"]["content"]["application/json"];
 type Method = NonNullable<Body["submissionMethod"]>;
@@ -22,7 +22,7 @@ export function GroupAssignmentEditor({ contentId, spaceId }: { contentId: strin
   }, [config.data, cfg]);
   const save = useMutation({
     mutationFn: (body: Body) => ok(api.PUT("/api/v1/group-assignments/{contentId}/config", { params: { path: { contentId } }, body })),
-    onSuccess: (d) => qc.setQueryData(["group-assignment-config", contentId], d),
+    onSuccess: (d) => qc.setQueryData(groupAssignmentKeys.config(contentId), d),
   });
   if (!cfg || !config.data) return <Loading />;
   const c = save.data ?? config.data;

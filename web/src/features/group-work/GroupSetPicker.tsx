@@ -1,16 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, Select } from "../../ui/ui";
 import { useSpaceMembers } from "../spaces/queries";
-
-export function useGroupSets(spaceId: string) {
-  return useQuery({
-    queryKey: ["group-sets", spaceId],
-    queryFn: () => ok(api.GET("/api/v1/spaces/{spaceId}/group-sets", { params: { path: { spaceId } } })),
-  });
-}
+import { groupSetKeys, useGroupSets } from "./queries";
 
 /**
  * The space's group set that a group assignment or a peer assessment works on: one of the existing sets,
@@ -87,7 +81,7 @@ function NewGroupSet({ spaceId, onDone }: { spaceId: string; onDone: (id: string
         }),
       ),
     onSuccess: (set) => {
-      void qc.invalidateQueries({ queryKey: ["group-sets", spaceId] });
+      void qc.invalidateQueries({ queryKey: groupSetKeys.space(spaceId) });
       onDone(set.id);
     },
   });

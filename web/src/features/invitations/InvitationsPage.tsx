@@ -5,6 +5,7 @@ import { can, useUser } from "../../app/session";
 import { roleLabel, useI18n } from "../../i18n";
 import { useSearch } from "../../ui/router";
 import { FormError, formatDate, Loading, Pager, useProblemText } from "../../ui/ui";
+import { invitationKeys, invitationsQuery } from "./queries";
 import { SendDialog } from "./SendDialog";
 
 const STATUSES = ["pending", "accepted", "cancelled", "expired"] as const;
@@ -29,14 +30,10 @@ export default function InvitationsPage() {
     sortBy,
     sortDir,
   };
-  const list = useQuery({
-    queryKey: ["invitations", query],
-    queryFn: () => ok(api.GET("/api/v1/invitations", { params: { query } })),
-    placeholderData: keepPreviousData,
-  });
+  const list = useQuery({ ...invitationsQuery(query), placeholderData: keepPreviousData });
   const [sending, setSending] = useState(false);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const refresh = () => void qc.invalidateQueries({ queryKey: ["invitations"] });
+  const refresh = () => void qc.invalidateQueries({ queryKey: invitationKeys.all });
   const resend = useMutation({
     mutationFn: (id: string) => ok(api.POST("/api/v1/invitations/{invitationId}/resend", { params: { path: { invitationId: id } } })),
     onSuccess: refresh,

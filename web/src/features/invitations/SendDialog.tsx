@@ -4,6 +4,7 @@ import { ApiError, api, ok } from "../../api/client";
 import { roleLabel, useI18n } from "../../i18n";
 import { FormError, Modal } from "../../ui/ui";
 import { useRoles } from "../members/queries";
+import { invitationKeys } from "./queries";
 
 /** The addresses typed in the box: one per line, or separated by commas, semicolons or spaces. */
 const parseEmails = (text: string) =>
@@ -38,7 +39,7 @@ export function SendDialog({
   const [roleKey, setRoleKey] = useState("member");
   const send = useMutation({
     mutationFn: () => ok(api.POST("/api/v1/invitations", { body: { emails: parseEmails(emails), roleKey } })),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["invitations"] }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: invitationKeys.all }),
   });
   const check = useMutation({
     mutationFn: () => ok(api.POST("/api/v1/invitations/check-emails", { body: { emails: parseEmails(emails) } })),

@@ -5,14 +5,15 @@ import { useI18n } from "../../i18n";
 import { DataTable } from "../../ui/DataTable";
 import { ListResult } from "../../ui/ListControls";
 import { Field, FormError, fieldError, formatDate } from "../../ui/ui";
+import { joinCodeKeys, joinCodesQuery } from "./queries";
 
 /** Tenant join codes with their join link; create, enable and disable. */
 export default function JoinCodesPage() {
   const { t, lang } = useI18n();
   const qc = useQueryClient();
-  const codes = useQuery({ queryKey: ["join-codes"], queryFn: () => ok(api.GET("/api/v1/join-codes")) });
+  const codes = useQuery(joinCodesQuery());
   const [days, setDays] = useState("");
-  const refresh = () => void qc.invalidateQueries({ queryKey: ["join-codes"] });
+  const refresh = () => void qc.invalidateQueries({ queryKey: joinCodeKeys.all });
   const create = useMutation({
     mutationFn: () => ok(api.POST("/api/v1/join-codes", { body: days ? { expiresInDays: Number(days) } : {} })),
     onSuccess: refresh,

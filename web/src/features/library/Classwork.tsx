@@ -7,7 +7,8 @@ import { navigate } from "../../ui/router";
 import { Field, FormError, fieldError, Loading, Select } from "../../ui/ui";
 import { spacePath } from "../spaces/queries";
 import { FolderTools } from "./FolderTools";
-import { type Node, spaceTree, useNodes, useRefreshLibrary } from "./folders";
+import { type Node, spaceTree } from "./folders";
+import { contentsQuery, useNodes, useRefreshLibrary } from "./queries";
 
 // The content types a teacher creates here: every type, each with its editor.
 const NEW_TYPES = [
@@ -80,10 +81,7 @@ export default function Classwork({ spaceId, admin }: { spaceId: string; admin: 
 function Folder({ spaceId, node, tree, admin }: { spaceId: string; node: Node; tree: Node[]; admin: boolean }) {
   const { t } = useI18n();
   const nodeId = node.id;
-  const contents = useQuery({
-    queryKey: ["library-contents", nodeId],
-    queryFn: () => ok(api.GET("/api/v1/library/contents", { params: { query: { nodeId } } })),
-  });
+  const contents = useQuery(contentsQuery(nodeId));
   const [type, setType] = useState<(typeof NEW_TYPES)[number]>("QUIZ");
   const [name, setName] = useState("");
   // New classwork starts as a draft the students cannot see; "Assign" on its page shares it (docs/rules/console.md#drafts).

@@ -7,6 +7,7 @@ import { useI18n } from "../../i18n";
 import { MemberPicker } from "../../ui/MemberPicker";
 import { navigate } from "../../ui/router";
 import { Field, FormError, fieldError, Modal, Select } from "../../ui/ui";
+import { libraryKeys } from "./queries";
 
 type Detail = paths["/api/v1/library/contents/{contentId}"]["get"]["responses"]["200"]["content"]["application/json"];
 type Share = { targetId: string; targetName: string };
@@ -18,14 +19,14 @@ export default function ContentAdmin({ content, back }: { content: Detail; back:
   const qc = useQueryClient();
   const [open, setOpen] = useState<"details" | "share" | null>(null);
   const updated = (d: Detail) => {
-    qc.setQueryData(["content", content.id], d);
-    void qc.invalidateQueries({ queryKey: ["library-contents"] });
+    qc.setQueryData(libraryKeys.content(content.id), d);
+    void qc.invalidateQueries({ queryKey: libraryKeys.allContents });
     setOpen(null);
   };
   const remove = useMutation({
     mutationFn: () => ok(api.DELETE("/api/v1/library/contents/{contentId}", { params: { path: { contentId: content.id } } })),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["library-contents"] });
+      void qc.invalidateQueries({ queryKey: libraryKeys.allContents });
       navigate(back);
     },
   });

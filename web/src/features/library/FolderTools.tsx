@@ -3,7 +3,8 @@ import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { FormError, Modal, NameForm, Select } from "../../ui/ui";
-import { type Node, siblingsOf, subtreeIds, useRefreshLibrary } from "./folders";
+import { type Node, siblingsOf, subtreeIds } from "./folders";
+import { libraryKeys, useRefreshLibrary } from "./queries";
 
 type Move = { parentId: string | null; prevNodeId?: string | null; nextNodeId?: string | null };
 
@@ -34,8 +35,8 @@ export function FolderTools({ node, tree }: { node: Node; tree: Node[] }) {
     // The folder leaves the list first, so nothing asks for the contents of a folder that is gone (a 400).
     onSuccess: () => {
       qc.setQueryData<{ nodes: Node[] }>(["library-nodes"], (d) => d && { nodes: d.nodes.filter((n) => n.id !== node.id) });
-      qc.removeQueries({ queryKey: ["library-contents", node.id] });
-      void qc.invalidateQueries({ queryKey: ["library-nodes"] });
+      qc.removeQueries({ queryKey: libraryKeys.contents(node.id) });
+      void qc.invalidateQueries({ queryKey: libraryKeys.nodes });
     },
   });
   const siblings = siblingsOf(tree, node);

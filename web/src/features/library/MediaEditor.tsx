@@ -5,7 +5,8 @@ import { useI18n } from "../../i18n";
 import { fromLocalInput, toLocalInput } from "../../ui/datetime";
 import { Field, FormError, fieldError, Select } from "../../ui/ui";
 import { uploadFile } from "../files/upload";
-import { type MediaType, useContentInfo } from "./MediaView";
+import type { MediaType } from "./MediaView";
+import { libraryKeys, useContentInfo } from "./queries";
 
 const PROVIDERS = ["meeting_a", "meeting_b", "meeting_c", "other"] as const;
 
@@ -24,9 +25,9 @@ export function MediaEditor({ contentId, type }: { contentId: string; type: Medi
 function useSaved(contentId: string) {
   const qc = useQueryClient();
   return () => {
-    void qc.invalidateQueries({ queryKey: ["content-info", contentId] });
-    void qc.invalidateQueries({ queryKey: ["content", contentId] });
-    void qc.invalidateQueries({ queryKey: ["library-contents"] });
+    void qc.invalidateQueries({ queryKey: libraryKeys.info(contentId) });
+    void qc.invalidateQueries({ queryKey: libraryKeys.content(contentId) });
+    void qc.invalidateQueries({ queryKey: libraryKeys.allContents });
   };
 }
 

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, Modal, Select } from "../../ui/ui";
+import { memberKeys } from "./queries";
 
 type Role = { key: string; name: string };
 const FIELDS = ["displayName", "userId", "email", "roleKey", "password"];
@@ -23,7 +24,7 @@ export function CreateMemberDialog({ open, onOpenChange, roles }: { open: boolea
       };
       return ok(api.POST("/api/v1/members", { body }));
     },
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["members"] }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: memberKeys.all }),
   });
   const close = (o: boolean) => {
     onOpenChange(o);

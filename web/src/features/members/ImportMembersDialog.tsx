@@ -5,7 +5,7 @@ import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { readText } from "../../ui/decodeText";
 import { FormError, Modal } from "../../ui/ui";
-import { useRoles } from "./queries";
+import { memberKeys, useRoles } from "./queries";
 
 type Row = { displayName: string; userId: string; email: string; roleKey: string; password: string };
 type Result = { row: Row; line: number; tempPassword?: string; reason?: string };
@@ -88,7 +88,7 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
       }
       return results.sort((a, b) => a.line - b.line);
     },
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["members"] }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: memberKeys.all }),
   });
   const reset = () => {
     setRows(null);

@@ -5,17 +5,14 @@ import { can, useUser } from "../../app/session";
 import { roleLabel, useI18n } from "../../i18n";
 import { Field, FormError, fieldError, formatDate, Loading, Modal } from "../../ui/ui";
 import { MemberPosition } from "./MemberPosition";
-import { useMemberFields, useRoles } from "./queries";
+import { memberKeys, memberQuery, useMemberFields, useRoles } from "./queries";
 
 /** One member (its id in the URL as ?open=): edit, custom field values, reset password. */
 export function MemberDialog({ id, onClose }: { id: string; onClose: () => void }) {
   const { t, lang } = useI18n();
   const user = useUser();
   const qc = useQueryClient();
-  const member = useQuery({
-    queryKey: ["member", id],
-    queryFn: () => ok(api.GET("/api/v1/members/{userPkId}", { params: { path: { userPkId: id } } })),
-  });
+  const member = useQuery(memberQuery(id));
   const fields = useMemberFields();
   const [form, setForm] = useState({ displayName: "", affiliation: "", externalMemberCode: "", email: "", userId: "" });
   const [roleKey, setRoleKey] = useState("");
@@ -40,8 +37,8 @@ export function MemberDialog({ id, onClose }: { id: string; onClose: () => void 
     );
   }, [member.data]);
   const done = () => {
-    void qc.invalidateQueries({ queryKey: ["members"] });
-    void qc.invalidateQueries({ queryKey: ["member", id] });
+    void qc.invalidateQueries({ queryKey: memberKeys.all });
+    void qc.invalidateQueries({ queryKey: memberKeys.detail(id) });
   };
   const save = useMutation({
     mutationFn: () => {

@@ -10,10 +10,9 @@ import { FormError } from "../../ui/ui";
 import { CreateMemberDialog } from "./CreateMemberDialog";
 import { memberColumns } from "./columns";
 import { ImportMembersDialog } from "./ImportMembersDialog";
-import { membersListQuery, PAGE_SIZES } from "./listQuery";
 import { MemberDialog } from "./MemberDialog";
 import { MemberFilters } from "./MemberFilters";
-import { useMemberFieldDisplay, useMemberFields, useRoles } from "./queries";
+import { memberKeys, membersListQuery, PAGE_SIZES, useMemberFieldDisplay, useMemberFields, useRoles } from "./queries";
 
 /** listMembers with every filter and sort in the URL, columns as the field display says; create, open one, bulk delete. */
 export default function MembersPage() {
@@ -42,7 +41,7 @@ export default function MembersPage() {
     },
     onSuccess: () => {
       setSelected(new Set());
-      void qc.invalidateQueries({ queryKey: ["members"] });
+      void qc.invalidateQueries({ queryKey: memberKeys.all });
     },
   });
   const names = new Map((list.data?.members ?? []).map((m) => [m.id, m.displayName]));

@@ -4,6 +4,7 @@ import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { DataTable } from "../../ui/DataTable";
 import { Field, FormError, fieldError, Modal, NameForm } from "../../ui/ui";
+import { orgKeys, positionsQuery } from "./queries";
 
 type Position = { id: string; name: string; order: number; memberCount: number };
 
@@ -11,10 +12,10 @@ type Position = { id: string; name: string; order: number; memberCount: number }
 export function Positions({ manage, switchable }: { manage: boolean; switchable: boolean }) {
   const { t } = useI18n();
   const qc = useQueryClient();
-  const settings = useQuery({ queryKey: ["positions"], queryFn: () => ok(api.GET("/api/v1/position-settings")) });
+  const settings = useQuery(positionsQuery());
   const [name, setName] = useState("");
   const [editing, setEditing] = useState<Position | null>(null);
-  const refresh = () => void qc.invalidateQueries({ queryKey: ["positions"] });
+  const refresh = () => void qc.invalidateQueries({ queryKey: orgKeys.positions });
   const create = useMutation({
     mutationFn: () => ok(api.POST("/api/v1/positions", { body: { name } })),
     onSuccess: () => {
@@ -115,7 +116,7 @@ function EditPosition({ position, onClose }: { position: Position; onClose: () =
         }),
       ),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["positions"] });
+      void qc.invalidateQueries({ queryKey: orgKeys.positions });
       onClose();
     },
   });

@@ -6,6 +6,7 @@ import { DataTable } from "../../ui/DataTable";
 import { MemberPicker } from "../../ui/MemberPicker";
 import { useSearch } from "../../ui/router";
 import { Field, FormError, fieldError, NameForm, Select } from "../../ui/ui";
+import { orgKeys, orgUnitMembersQuery } from "./queries";
 
 export type Unit = {
   id: string;
@@ -39,20 +40,10 @@ export function UnitDetail({ unit, units, manage }: { unit: Unit; units: Unit[];
   const { set } = useSearch();
   const [name, setName] = useState<string | null>(null);
   const [place, setPlace] = useState({ parentId: unit.parentId ?? "", order: String(unit.order) });
-  const members = useInfiniteQuery({
-    queryKey: ["org-unit-members", unit.id],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      ok(
-        api.GET("/api/v1/org-units/{orgUnitId}/members", {
-          params: { path: { orgUnitId: unit.id }, query: { limit: 50, ...(pageParam ? { cursor: pageParam } : {}) } },
-        }),
-      ),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  const members = useInfiniteQuery(orgUnitMembersQuery(unit.id));
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ["org-unit-members", unit.id] });
-    void qc.invalidateQueries({ queryKey: ["org-units"] });
+    void qc.invalidateQueries({ queryKey: orgKeys.unitMembers(unit.id) });
+    void qc.invalidateQueries({ queryKey: orgKeys.units });
   };
   const update = useMutation({
     mutationFn: (body: { name?: string; parentId?: string | null; order?: number; leaderUserId?: string | null }) =>
@@ -73,7 +64,7 @@ export function UnitDetail({ unit, units, manage }: { unit: Unit; units: Unit[];
     mutationFn: () => ok(api.DELETE("/api/v1/org-units/{orgUnitId}", { params: { path: { orgUnitId: unit.id } } })),
     onSuccess: () => {
       set({ open: null });
-      void qc.invalidateQueries({ queryKey: ["org-units"] });
+      void qc.invalidateQueries({ queryKey: orgKeys.units });
     },
   });
   const blocked = selfAndBelow(units, unit.id);

@@ -6,7 +6,8 @@ import { fromLocalInput } from "../../ui/datetime";
 import { CheckList, Field, FormError, fieldError, Select } from "../../ui/ui";
 import { FilePicker } from "../files/Attachments";
 import { uploadFiles } from "../files/upload";
-import { useSpaceCategories } from "../spaces/queries";
+import { postTargetsQuery, spaceKeys, useSpaceCategories } from "../spaces/queries";
+import { postKeys } from "./queries";
 
 export const POST_TYPES = ["NOTICE", "GENERAL", "QUESTION"] as const;
 type PostType = (typeof POST_TYPES)[number];
@@ -34,11 +35,7 @@ export function PostComposer({ spaceId }: { spaceId: string }) {
   const [progress, setProgress] = useState<number | null>(null);
   const [result, setResult] = useState<string | null>(null);
   const [showOthers, setShowOthers] = useState(false);
-  const spaces = useQuery({
-    queryKey: ["spaces", "post-targets"],
-    enabled: showOthers,
-    queryFn: () => ok(api.GET("/api/v1/spaces", { params: { query: { isActive: "true", limit: 100 } } })),
-  });
+  const spaces = useQuery(postTargetsQuery(showOthers));
   const create = useMutation({
     mutationFn: async () => {
       const fileIds = files.length ? await uploadFiles(files, setProgress) : [];
@@ -76,8 +73,8 @@ export function PostComposer({ spaceId }: { spaceId: string }) {
           .filter(Boolean)
           .join(" "),
       );
-      void qc.invalidateQueries({ queryKey: ["posts"] });
-      void qc.invalidateQueries({ queryKey: ["spaces"] });
+      void qc.invalidateQueries({ queryKey: postKeys.all });
+      void qc.invalidateQueries({ queryKey: spaceKeys.all });
     },
     onSettled: () => setProgress(null),
   });

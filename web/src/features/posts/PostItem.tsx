@@ -6,6 +6,7 @@ import { useI18n } from "../../i18n";
 import { fromLocalInput, toLocalInput } from "../../ui/datetime";
 import { ConfirmButton, Field, FormError, fieldError, formatDate } from "../../ui/ui";
 import { AttachmentList } from "../files/Attachments";
+import { postKeys } from "./queries";
 
 type Post = paths["/api/v1/posts/{postId}"]["get"]["responses"]["200"]["content"]["application/json"];
 type Patch = NonNullable<paths["/api/v1/posts/{postId}"]["patch"]["requestBody"]>["content"]["application/json"];
@@ -15,7 +16,7 @@ export function PostItem({ post: p, admin }: { post: Post; admin: boolean }) {
   const { t, lang } = useI18n();
   const qc = useQueryClient();
   const [editing, setEditing] = useState(false);
-  const done = () => void qc.invalidateQueries({ queryKey: ["posts", p.spaceId] });
+  const done = () => void qc.invalidateQueries({ queryKey: postKeys.space(p.spaceId) });
   const update = useMutation({
     mutationFn: (body: Patch) => ok(api.PATCH("/api/v1/posts/{postId}", { params: { path: { postId: p.id } }, body })),
     onSuccess: () => {

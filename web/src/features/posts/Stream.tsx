@@ -1,10 +1,10 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Loading, MoreButton, Select } from "../../ui/ui";
 import { PostComposer } from "./PostComposer";
 import { PostItem } from "./PostItem";
+import { postsQuery } from "./queries";
 
 const STATUSES = ["PUBLISHED", "SCHEDULED", "ARCHIVED"] as const;
 type Status = (typeof STATUSES)[number];
@@ -13,12 +13,7 @@ type Status = (typeof STATUSES)[number];
 export default function Stream({ spaceId, admin }: { spaceId: string; admin: boolean }) {
   const { t } = useI18n();
   const [status, setStatus] = useState<Status>("PUBLISHED");
-  const posts = useInfiniteQuery({
-    queryKey: ["posts", spaceId, status],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => ok(api.GET("/api/v1/posts", { params: { query: { spaceId, status, cursor: pageParam, limit: 20 } } })),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  const posts = useInfiniteQuery(postsQuery(spaceId, status));
   const list = posts.data?.pages.flatMap((p) => p.posts) ?? [];
   return (
     <div className="stack">

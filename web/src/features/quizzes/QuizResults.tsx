@@ -5,6 +5,7 @@ import { useI18n } from "../../i18n";
 import { useSearch } from "../../ui/router";
 import { Field, FormError, fieldError, formatDate, Loading } from "../../ui/ui";
 import { BarChart } from "../charts/BarChart";
+import { quizAttemptQuery, quizAttemptsQuery, quizKeys, quizStatsQuery } from "./queries";
 
 // correctRate is already a percentage (answers with isCorrect ÷ answeredCount × 100).
 const pct = (rate: number) => Math.round(rate * 10) / 10;
@@ -13,14 +14,8 @@ const pct = (rate: number) => Math.round(rate * 10) / 10;
 export function QuizResults({ contentId }: { contentId: string }) {
   const { t, lang } = useI18n();
   const { get, set } = useSearch();
-  const stats = useQuery({
-    queryKey: ["quiz-stats", contentId],
-    queryFn: () => ok(api.GET("/api/v1/quizzes/{contentId}/statistics", { params: { path: { contentId } } })),
-  });
-  const attempts = useQuery({
-    queryKey: ["quiz-attempts", contentId],
-    queryFn: () => ok(api.GET("/api/v1/quizzes/{contentId}/attempts", { params: { path: { contentId } } })),
-  });
+  const stats = useQuery(quizStatsQuery(contentId));
+  const attempts = useQuery(quizAttemptsQuery(contentId));
   const open = get("attempt");
   if (!stats.data || !attempts.data) return <Loading />;
   const s = stats.data;
@@ -99,8 +94,8 @@ function VoidAttempt({ contentId, attemptId, name }: { contentId: string; attemp
   const cancel = useMutation({
     mutationFn: () => ok(api.POST("/api/v1/quizzes/{contentId}/attempts/{attemptId}/void", { params: { path: { contentId, attemptId } } })),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["quiz-attempts", contentId] });
-      void qc.invalidateQueries({ queryKey: ["quiz-stats", contentId] });
+      void qc.invalidateQueries({ queryKey: quizKeys.attempts(contentId) });
+      void qc.invalidateQueries({ queryKey: quizKeys.stats(contentId) });
     },
   });
   return (
@@ -123,10 +118,7 @@ function VoidAttempt({ contentId, attemptId, name }: { contentId: string; attemp
 
 function AttemptScoring({ contentId, attemptId }: { contentId: string; attemptId: string }) {
   const { t } = useI18n();
-  const attempt = useQuery({
-    queryKey: ["quiz-attempt", attemptId],
-    queryFn: () => ok(api.GET("/api/v1/quizzes/{contentId}/attempts/{attemptId}", { params: { path: { contentId, attemptId } } })),
-  });
+  const attempt = useQuery(quizAttemptQuery(contentId, attemptId));
   if (!attempt.data) return <Loading />;
   const a = attempt.data;
   return (
@@ -171,9 +163,9 @@ function ScoreAnswer({
         }),
       ),
     onSuccess: (data) => {
-      qc.setQueryData(["quiz-attempt", attemptId], data);
-      void qc.invalidateQueries({ queryKey: ["quiz-attempts", contentId] });
-      void qc.invalidateQueries({ queryKey: ["quiz-stats", contentId] });
+      qc.setQueryData(quizKeys.attempt(attemptId), data);
+      void qc.invalidateQueries({ queryKey: quizKeys.attempts(contentId) });
+      void qc.invalidateQueries({ queryKey: quizKeys.stats(contentId) });
     },
   });
   return (

@@ -4,6 +4,7 @@ import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { FormError, formatDate, Loading } from "../../ui/ui";
+import { myAttemptsQuery, quizKeys, quizViewQuery } from "./queries";
 
 type View = paths["/api/v1/quizzes/{contentId}/participant-view"]["get"]["responses"]["200"]["content"]["application/json"];
 type Attempt = NonNullable<View["attempt"]>;
@@ -13,17 +14,11 @@ type Answer = { questionId: string; selectedOptionIds: string[]; textAnswer: str
 export default function QuizTake({ contentId }: { contentId: string }) {
   const { t, lang } = useI18n();
   const qc = useQueryClient();
-  const view = useQuery({
-    queryKey: ["quiz-view", contentId],
-    queryFn: () => ok(api.GET("/api/v1/quizzes/{contentId}/participant-view", { params: { path: { contentId } } })),
-  });
-  const mine = useQuery({
-    queryKey: ["quiz-mine", contentId],
-    queryFn: () => ok(api.GET("/api/v1/quizzes/{contentId}/my-attempts", { params: { path: { contentId } } })),
-  });
+  const view = useQuery(quizViewQuery(contentId));
+  const mine = useQuery(myAttemptsQuery(contentId));
   const start = useMutation({
     mutationFn: () => ok(api.POST("/api/v1/quizzes/{contentId}/my-attempts", { params: { path: { contentId } } })),
-    onSuccess: (data) => qc.setQueryData(["quiz-view", contentId], data),
+    onSuccess: (data) => qc.setQueryData(quizKeys.view(contentId), data),
   });
   if (!view.data || !mine.data) return <Loading />;
   const v = view.data;
@@ -37,8 +32,8 @@ export default function QuizTake({ contentId }: { contentId: string }) {
         contentId={contentId}
         attempt={v.attempt}
         onDone={() => {
-          void qc.invalidateQueries({ queryKey: ["quiz-view", contentId] });
-          void qc.invalidateQueries({ queryKey: ["quiz-mine", contentId] });
+          void qc.invalidateQueries({ queryKey: quizKeys.view(contentId) });
+          void qc.invalidateQueries({ queryKey: quizKeys.mine(contentId) });
         }}
       />
     );

@@ -7,12 +7,14 @@ import { DataTable } from "../../ui/DataTable";
 import { MemberPicker } from "../../ui/MemberPicker";
 import { useSearch } from "../../ui/router";
 import { FormError, Loading } from "../../ui/ui";
+import { pickableGroupsQuery } from "../groups/queries";
+import { grantQuery, grantsQuery, roleKeys } from "./queries";
 
 /** Permission grants: to everyone (allEnabled), to groups, to single members. */
 export function GrantsPanel() {
   const { t } = useI18n();
   const { get, set } = useSearch();
-  const grants = useQuery({ queryKey: ["grants"], queryFn: () => ok(api.GET("/api/v1/permission-grants")) });
+  const grants = useQuery(grantsQuery());
   if (!grants.data) return <Loading />;
   const code = get("grant");
   return (
@@ -46,18 +48,12 @@ function GrantEditor({ code }: { code: string }) {
   const user = useUser();
   const qc = useQueryClient();
   const manage = can(user, "role:manage");
-  const grant = useQuery({
-    queryKey: ["grant", code],
-    queryFn: () => ok(api.GET("/api/v1/permission-grants/{code}", { params: { path: { code } } })),
-  });
-  const groups = useQuery({
-    queryKey: ["groups", "all"],
-    queryFn: () => ok(api.GET("/api/v1/groups", { params: { query: { pageSize: 100 } } })),
-  });
+  const grant = useQuery(grantQuery(code));
+  const groups = useQuery(pickableGroupsQuery());
   const [groupId, setGroupId] = useState("");
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ["grant", code] });
-    void qc.invalidateQueries({ queryKey: ["grants"] });
+    void qc.invalidateQueries({ queryKey: roleKeys.grant(code) });
+    void qc.invalidateQueries({ queryKey: roleKeys.grants });
   };
   const all = useMutation({
     mutationFn: (enabled: boolean) =>

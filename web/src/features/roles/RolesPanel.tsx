@@ -6,20 +6,21 @@ import { can, useUser } from "../../app/session";
 import { roleLabel, useI18n } from "../../i18n";
 import { useSearch } from "../../ui/router";
 import { Field, FormError, fieldError, Loading, Modal } from "../../ui/ui";
+import { roleKeys, rolesQuery } from "./queries";
 
 export function RolesPanel() {
   const { t } = useI18n();
   const user = useUser();
   const qc = useQueryClient();
   const { get, set } = useSearch();
-  const roles = useQuery({ queryKey: ["roles"], queryFn: () => ok(api.GET("/api/v1/roles")) });
+  const roles = useQuery(rolesQuery());
   const [creating, setCreating] = useState(false);
   const [form, setForm] = useState({ key: "", name: "" });
   const manage = can(user, "role:manage");
   const create = useMutation({
     mutationFn: () => ok(api.POST("/api/v1/roles", { body: { key: form.key, name: form.name, permissions: [] } })),
     onSuccess: (r) => {
-      void qc.invalidateQueries({ queryKey: ["roles"] });
+      void qc.invalidateQueries({ queryKey: roleKeys.roles });
       setCreating(false);
       setForm({ key: "", name: "" });
       set({ open: r.id });
@@ -99,13 +100,13 @@ function RoleEditor({ role, manage }: { role: Role; manage: boolean }) {
           body: role.isBuiltin ? { name } : { name, permissions: PERMISSIONS.filter((p) => perms.has(p)) },
         }),
       ),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["roles"] }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: roleKeys.roles }),
   });
   const remove = useMutation({
     mutationFn: () => ok(api.DELETE("/api/v1/roles/{roleId}", { params: { path: { roleId: role.id } } })),
     onSuccess: () => {
       set({ open: null });
-      void qc.invalidateQueries({ queryKey: ["roles"] });
+      void qc.invalidateQueries({ queryKey: roleKeys.roles });
     },
   });
   return (

@@ -4,7 +4,7 @@ import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, Loading } from "../../ui/ui";
-import { useSpaceCategories } from "./queries";
+import { spaceKeys, useSpaceCategories } from "./queries";
 import { MenuFields } from "./SpaceForm";
 
 type Settings = paths["/api/v1/space-categories"]["get"]["responses"]["200"]["content"]["application/json"];
@@ -50,7 +50,7 @@ export default function SpaceCategories() {
         }),
       ),
     onSuccess: (s) => {
-      qc.setQueryData(["space-categories"], s);
+      qc.setQueryData(spaceKeys.categories, s);
       setDraft({ ...s, tags: s.tags.join(", "), roles: s.roles.join(", "), items: s.categories.map((c) => ({ id: c.id, name: c.name })) });
       setSaved(true);
     },

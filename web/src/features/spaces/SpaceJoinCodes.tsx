@@ -3,7 +3,7 @@ import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, formatDate, Loading, Select } from "../../ui/ui";
-import { roleOptions, type SpaceRole } from "./queries";
+import { roleOptions, type SpaceRole, spaceJoinCodesQuery, spaceKeys } from "./queries";
 
 /** A space's join codes (participants join with one on the Spaces screen); its admins make new ones and turn them off or on. */
 export function SpaceJoinCodes({ spaceId }: { spaceId: string }) {
@@ -12,11 +12,8 @@ export function SpaceJoinCodes({ spaceId }: { spaceId: string }) {
   const [role, setRole] = useState<SpaceRole>("PARTICIPANT");
   const [password, setPassword] = useState("");
   const [days, setDays] = useState("");
-  const codes = useQuery({
-    queryKey: ["space-join-codes", spaceId],
-    queryFn: () => ok(api.GET("/api/v1/spaces/{spaceId}/join-codes", { params: { path: { spaceId } } })),
-  });
-  const refresh = () => void qc.invalidateQueries({ queryKey: ["space-join-codes", spaceId] });
+  const codes = useQuery(spaceJoinCodesQuery(spaceId));
+  const refresh = () => void qc.invalidateQueries({ queryKey: spaceKeys.joinCodes(spaceId) });
   const create = useMutation({
     mutationFn: () =>
       ok(

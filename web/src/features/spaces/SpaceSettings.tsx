@@ -5,7 +5,7 @@ import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { navigate } from "../../ui/router";
 import { ConfirmButton, FormError } from "../../ui/ui";
-import type { Space } from "./queries";
+import { type Space, spaceKeys } from "./queries";
 import { type SpaceDraft, SpaceForm, spaceBody } from "./SpaceForm";
 
 type SpacePatch = NonNullable<paths["/api/v1/spaces/{spaceId}"]["patch"]["requestBody"]>["content"]["application/json"];
@@ -33,8 +33,8 @@ export default function SpaceSettings({ space, isOwner }: { space: Space; isOwne
   const [saved, setSaved] = useState(false);
   const patch = (body: SpacePatch) => ok(api.PATCH("/api/v1/spaces/{spaceId}", { params: { path: { spaceId: space.id } }, body }));
   const refresh = (s: Space) => {
-    qc.setQueryData(["space", space.id], s);
-    void qc.invalidateQueries({ queryKey: ["spaces"] });
+    qc.setQueryData(spaceKeys.space(space.id), s);
+    void qc.invalidateQueries({ queryKey: spaceKeys.all });
   };
   const save = useMutation({
     mutationFn: () =>
@@ -54,7 +54,7 @@ export default function SpaceSettings({ space, isOwner }: { space: Space; isOwne
   const remove = useMutation({
     mutationFn: () => ok(api.DELETE("/api/v1/spaces/{spaceId}", { params: { path: { spaceId: space.id } } })),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["spaces"] });
+      void qc.invalidateQueries({ queryKey: spaceKeys.all });
       navigate("/spaces");
     },
   });

@@ -1,10 +1,27 @@
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { ApiError, api, ok } from "../../api/client";
 import { useUser } from "../../app/session";
 
+/** The spaces' cache keys: `all` covers every space list; `membership` is what a change of members touches. */
+export const spaceKeys = {
+  all: ["spaces"] as const,
+  list: (tab: string, semester: string) => ["spaces", tab, semester] as const,
+  postTargets: ["spaces", "post-targets"] as const,
+  space: (spaceId: string) => ["space", spaceId] as const,
+  members: (spaceId: string) => ["space-members", spaceId] as const,
+  role: (spaceId: string) => ["space-role", spaceId] as const,
+  candidates: (spaceId: string, keyword: string) => ["space-candidates", spaceId, keyword] as const,
+  blocks: (spaceId: string) => ["space-blocks", spaceId] as const,
+  history: (spaceId: string) => ["space-history", spaceId] as const,
+  joinCodes: (spaceId: string) => ["space-join-codes", spaceId] as const,
+  categories: ["space-categories"] as const,
+  membership: (spaceId: string) =>
+    ["space-members", "space-candidates", "space-blocks", "space-history", "space-role", "space"].map((k) => [k, spaceId] as const),
+};
+
 export function useSpace(spaceId: string) {
   return useQuery({
-    queryKey: ["space", spaceId],
+    queryKey: spaceKeys.space(spaceId),
     queryFn: () => ok(api.GET("/api/v1/spaces/{spaceId}", { params: { path: { spaceId } } })),
   });
 }
@@ -12,7 +29,7 @@ export function useSpace(spaceId: string) {
 /** The space's members a page at a time (listSpaceMembers is cursor-paged, in joining order). */
 export function useSpaceMembers(spaceId: string) {
   return useInfiniteQuery({
-    queryKey: ["space-members", spaceId],
+    queryKey: spaceKeys.members(spaceId),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
       ok(api.GET("/api/v1/spaces/{spaceId}/members", { params: { path: { spaceId }, query: { limit: 50, cursor: pageParam } } })),
@@ -30,7 +47,7 @@ export type MyEnrolment = { role: "ADMIN" | "PARTICIPANT"; isOwner: boolean } | 
 export function useMyEnrolment(spaceId: string) {
   const user = useUser();
   return useQuery({
-    queryKey: ["space-role", spaceId, user.id],
+    queryKey: [...spaceKeys.role(spaceId), user.id],
     retry: false,
     // The walk can be several pages: a role read a moment ago still holds (changes invalidate it).
     staleTime: 30_000,
@@ -62,7 +79,7 @@ export function useIsSpaceAdmin(spaceId: string): boolean | undefined {
 
 /** The tenant's space-category settings (semesters, menus, categories) that space forms follow. */
 export function useSpaceCategories() {
-  return useQuery({ queryKey: ["space-categories"], queryFn: () => ok(api.GET("/api/v1/space-categories")), staleTime: 60_000 });
+  return useQuery({ queryKey: spaceKeys.categories, queryFn: () => ok(api.GET("/api/v1/space-categories")), staleTime: 60_000 });
 }
 
 /** Screens are one path segment (the server answers only those), so the open space and content live in the query string. */
@@ -78,3 +95,60 @@ export type SpaceRole = "ADMIN" | "PARTICIPANT";
 /** The space roles as select options, participant first (the usual choice). */
 export const roleOptions = (t: (k: string) => string) =>
   (["PARTICIPANT", "ADMIN"] as const).map((r) => ({ value: r, label: t(`spaces.roles.${r}`) }));
+
+export const spaceJoinCodesQuery = (spaceId: string) =>
+  queryOptions({
+    queryKey: spaceKeys.joinCodes(spaceId),
+    queryFn: () => ok(api.GET("/api/v1/spaces/{spaceId}/join-codes", { params: { path: { spaceId } } })),
+  });
+
+export const spaceCandidatesQuery = (spaceId: string, keyword: string) =>
+  queryOptions({
+    queryKey: spaceKeys.candidates(spaceId, keyword),
+    queryFn: () =>
+      ok(
+        api.GET("/api/v1/spaces/{spaceId}/member-candidates", {
+          params: { path: { spaceId }, query: { keyword: keyword || undefined, limit: 20 } },
+        }),
+      ),
+  });
+
+export const spacesQuery = (tab: string, semester: string) =>
+  infiniteQueryOptions({
+    queryKey: spaceKeys.list(tab, semester),
+    enabled: tab !== "settings",
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) =>
+      ok(
+        api.GET("/api/v1/spaces", {
+          params: { query: { isActive: tab === "active" ? "true" : "false", semester: semester || undefined, cursor: pageParam } },
+        }),
+      ),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+
+export const enrolmentHistoryQuery = (spaceId: string) =>
+  infiniteQueryOptions({
+    queryKey: spaceKeys.history(spaceId),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) =>
+      ok(
+        api.GET("/api/v1/spaces/{spaceId}/enrollment-history", {
+          params: { path: { spaceId }, query: { limit: 30, cursor: pageParam } },
+        }),
+      ),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+
+export const spaceBlocksQuery = (spaceId: string) =>
+  queryOptions({
+    queryKey: spaceKeys.blocks(spaceId),
+    queryFn: () => ok(api.GET("/api/v1/spaces/{spaceId}/blocks", { params: { path: { spaceId } } })),
+  });
+
+export const postTargetsQuery = (showOthers: boolean) =>
+  queryOptions({
+    queryKey: spaceKeys.postTargets,
+    enabled: showOthers,
+    queryFn: () => ok(api.GET("/api/v1/spaces", { params: { query: { isActive: "true", limit: 100 } } })),
+  });

@@ -5,6 +5,7 @@ import { useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, Loading } from "../../ui/ui";
 import { type Partner, PartnerProviders, partnersBody, partnersOf } from "./PartnerProviders";
+import { ssoKeys, ssoSettingsQuery } from "./queries";
 
 type Mapping = { fieldId: string; samlAttribute: string; uid: number };
 let uids = 0;
@@ -17,7 +18,7 @@ export default function SsoPage() {
   const { t, lang } = useI18n();
   const user = useUser();
   const qc = useQueryClient();
-  const sso = useQuery({ queryKey: ["sso"], queryFn: () => ok(api.GET("/api/v1/sso-settings")) });
+  const sso = useQuery(ssoSettingsQuery());
   const [form, setForm] = useState({ enabled: false, idpSsoUrl: "", idpEntityUrl: "", x509Cert: "", sasoOnly: false, provision: false });
   const [mappings, setMappings] = useState<Mapping[]>([]);
   const [partners, setPartners] = useState<Partner[]>([]);
@@ -53,7 +54,7 @@ export default function SsoPage() {
           },
         }),
       ),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["sso"] }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ssoKeys.settings }),
   });
   if (!sso.data) return <Loading />;
   const metadataUrl = `${window.location.origin}/api/v1/public/tenants/${encodeURIComponent(user.tenantKey ?? "")}/saml/metadata`;

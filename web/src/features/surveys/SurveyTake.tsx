@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Field, FormError, formatDate, Loading } from "../../ui/ui";
+import { myResponseQuery, surveyKeys, surveyViewQuery } from "./queries";
 
 type Answer = { questionId: string; optionIds?: string[]; etcText?: string | null; text?: string | null; scaleValue?: number | null };
 
@@ -10,20 +11,14 @@ type Answer = { questionId: string; optionIds?: string[]; etcText?: string | nul
 export default function SurveyTake({ contentId }: { contentId: string }) {
   const { t, lang } = useI18n();
   const qc = useQueryClient();
-  const view = useQuery({
-    queryKey: ["survey-view", contentId],
-    queryFn: () => ok(api.GET("/api/v1/surveys/{contentId}/participant-view", { params: { path: { contentId } } })),
-  });
-  const mine = useQuery({
-    queryKey: ["survey-mine", contentId],
-    queryFn: () => ok(api.GET("/api/v1/surveys/{contentId}/my-response", { params: { path: { contentId } } })),
-  });
+  const view = useQuery(surveyViewQuery(contentId));
+  const mine = useQuery(myResponseQuery(contentId));
   const [answers, setAnswers] = useState<Record<string, Answer> | null>(null);
   useEffect(() => {
     if (mine.data && !answers) setAnswers(Object.fromEntries((mine.data.response?.answers ?? []).map((a) => [a.questionId, a])));
   }, [mine.data, answers]);
   const list = () => Object.values(answers ?? {});
-  const done = (data: unknown) => qc.setQueryData(["survey-mine", contentId], data);
+  const done = (data: unknown) => qc.setQueryData(surveyKeys.mine(contentId), data);
   const draft = useMutation({
     mutationFn: () =>
       ok(api.PUT("/api/v1/surveys/{contentId}/my-response/draft", { params: { path: { contentId } }, body: { answers: list() } })),

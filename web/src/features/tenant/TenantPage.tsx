@@ -3,12 +3,13 @@ import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
 import { hasMessage, useI18n } from "../../i18n";
 import { Field, FormError, fieldError, formatDate, Loading, Select } from "../../ui/ui";
+import { tenantKeys, tenantQuery } from "./queries";
 
 /** getTenant / updateTenant: name, description, contact, session policy; plan, contract, logo and field limit are read-only. */
 export default function TenantPage() {
   const { t, lang } = useI18n();
   const qc = useQueryClient();
-  const tenant = useQuery({ queryKey: ["tenant"], queryFn: () => ok(api.GET("/api/v1/tenant")) });
+  const tenant = useQuery(tenantQuery());
   const [form, setForm] = useState({
     name: "",
     description: "",
@@ -44,7 +45,7 @@ export default function TenantPage() {
           },
         }),
       ),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["tenant"] }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: tenantKeys.tenant }),
   });
   if (!tenant.data) return <Loading />;
   const d = tenant.data;

@@ -4,6 +4,7 @@ import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, Modal } from "../../ui/ui";
+import { termKeys } from "./queries";
 import { TERM_FIELDS, TermFields, termBody, termForm } from "./TermFields";
 
 export type Term = paths["/api/v1/terms"]["get"]["responses"]["200"]["content"]["application/json"]["terms"][number];
@@ -27,7 +28,7 @@ export function TermDialog({ term, onClose }: { term: Term; onClose: () => void 
     setVersion(String(term.version));
   }, [term]);
   const settled = (message: string) => (data: TermList) => {
-    qc.setQueryData(["terms"], data);
+    qc.setQueryData(termKeys.all, data);
     setDone(message);
   };
   const path = { params: { path: { topic: term.topic } } };

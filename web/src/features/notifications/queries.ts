@@ -1,0 +1,18 @@
+import { queryOptions } from "@tanstack/react-query";
+import { api, ok } from "../../api/client";
+
+/** The notifications' cache keys: `all` covers the inbox (the bell's stream invalidates it). */
+export const notificationKeys = {
+  all: ["notifications"] as const,
+  inbox: (unreadOnly: boolean) => ["notifications", unreadOnly] as const,
+  settings: ["notification-settings"] as const,
+};
+
+export const inboxQuery = (unreadOnly: boolean) =>
+  queryOptions({
+    queryKey: notificationKeys.inbox(unreadOnly),
+    queryFn: () => ok(api.GET("/api/v1/me/notifications", { params: { query: { unreadOnly: unreadOnly ? "true" : "false", limit: 50 } } })),
+  });
+
+export const notificationSettingsQuery = () =>
+  queryOptions({ queryKey: notificationKeys.settings, queryFn: () => ok(api.GET("/api/v1/me/notification-settings")) });

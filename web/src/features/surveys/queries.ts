@@ -1,0 +1,62 @@
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import { api, ok } from "../../api/client";
+
+/** A survey's cache keys (by content id). */
+export const surveyKeys = {
+  config: (contentId: string) => ["survey-config", contentId] as const,
+  stats: (contentId: string) => ["survey-stats", contentId] as const,
+  text: (contentId: string, questionId: string) => ["survey-text", contentId, questionId] as const,
+  respondents: (contentId: string, spaceId: string, status: string) => ["survey-respondents", contentId, spaceId, status] as const,
+  view: (contentId: string) => ["survey-view", contentId] as const,
+  mine: (contentId: string) => ["survey-mine", contentId] as const,
+};
+
+export const surveyConfigQuery = (contentId: string) =>
+  queryOptions({
+    queryKey: surveyKeys.config(contentId),
+    queryFn: () => ok(api.GET("/api/v1/surveys/{contentId}/config", { params: { path: { contentId } } })),
+  });
+
+export const surveyStatsQuery = (contentId: string) =>
+  queryOptions({
+    queryKey: surveyKeys.stats(contentId),
+    queryFn: () => ok(api.GET("/api/v1/surveys/{contentId}/statistics", { params: { path: { contentId } } })),
+  });
+
+export const textAnswersQuery = (contentId: string, questionId: string) =>
+  infiniteQueryOptions({
+    queryKey: surveyKeys.text(contentId, questionId),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) =>
+      ok(
+        api.GET("/api/v1/surveys/{contentId}/questions/{questionId}/text-answers", {
+          params: { path: { contentId, questionId }, query: { limit: 20, ...(pageParam ? { cursor: pageParam } : {}) } },
+        }),
+      ),
+    getNextPageParam: (last) => last.nextCursor,
+  });
+
+export const respondentsQuery = (contentId: string, spaceId: string, status: "ALL" | "SUBMITTED" | "NOT_SUBMITTED") =>
+  infiniteQueryOptions({
+    queryKey: surveyKeys.respondents(contentId, spaceId, status),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) =>
+      ok(
+        api.GET("/api/v1/surveys/{contentId}/respondents", {
+          params: { path: { contentId }, query: { spaceId, status, limit: 50, ...(pageParam ? { cursor: pageParam } : {}) } },
+        }),
+      ),
+    getNextPageParam: (last) => last.nextCursor,
+  });
+
+export const surveyViewQuery = (contentId: string) =>
+  queryOptions({
+    queryKey: surveyKeys.view(contentId),
+    queryFn: () => ok(api.GET("/api/v1/surveys/{contentId}/participant-view", { params: { path: { contentId } } })),
+  });
+
+export const myResponseQuery = (contentId: string) =>
+  queryOptions({
+    queryKey: surveyKeys.mine(contentId),
+    queryFn: () => ok(api.GET("/api/v1/surveys/{contentId}/my-response", { params: { path: { contentId } } })),
+  });
