@@ -22,6 +22,20 @@ api.use({
 /** The query string a GET operation takes, as the generated `paths` type it (for the query modules' parameters). */
 export type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
 
+/**
+ * The options of a keyset-paged list read a page at a time (useInfiniteQuery): `page(cursor)` asks
+ * for one page, the next starts at its `nextCursor`, and a null cursor is the end.
+ */
+export const cursorPages = <K extends readonly unknown[], T extends { nextCursor?: string | null }>(
+  queryKey: K,
+  page: (cursor: string | undefined) => Promise<T>,
+) => ({
+  queryKey,
+  initialPageParam: undefined as string | undefined,
+  queryFn: ({ pageParam }: { pageParam: string | undefined }) => page(pageParam),
+  getNextPageParam: (last: T) => last.nextCursor ?? undefined,
+});
+
 export type FieldError = { in?: string; field: string; message: string };
 /** A problem+json answer (DECISIONS §3) thrown by `ok`, so TanStack Query sees it as the error. */
 export class ApiError extends Error {

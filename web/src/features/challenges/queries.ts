@@ -1,5 +1,5 @@
-import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
+import { queryOptions } from "@tanstack/react-query";
+import { api, cursorPages, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 
 export type ChallengeDetail =
@@ -37,17 +37,13 @@ export const challengeQuery = (spaceId: string, challengeId: string) =>
   });
 
 export const challengeMembersQuery = (spaceId: string, challengeId: string) =>
-  infiniteQueryOptions({
-    queryKey: challengeKeys.members(spaceId, challengeId),
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      ok(
-        api.GET("/api/v1/spaces/{spaceId}/challenges/{challengeId}/members", {
-          params: { path: { spaceId, challengeId }, query: { limit: 50, cursor: pageParam } },
-        }),
-      ),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  cursorPages(challengeKeys.members(spaceId, challengeId), (cursor) =>
+    ok(
+      api.GET("/api/v1/spaces/{spaceId}/challenges/{challengeId}/members", {
+        params: { path: { spaceId, challengeId }, query: { limit: 50, cursor } },
+      }),
+    ),
+  );
 
 export const memberProgressQuery = (spaceId: string, challengeId: string, memberId: string) =>
   queryOptions({
@@ -72,14 +68,10 @@ export const challengeCandidatesQuery = (spaceId: string, challengeId: string, k
   });
 
 export const taskStatusQuery = (spaceId: string, challengeId: string, taskId: string) =>
-  infiniteQueryOptions({
-    queryKey: [...challengeKeys.members(spaceId, challengeId), "task", taskId] as const,
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      ok(
-        api.GET("/api/v1/spaces/{spaceId}/challenges/{challengeId}/tasks/{taskId}/status", {
-          params: { path: { spaceId, challengeId, taskId }, query: { limit: 50, cursor: pageParam } },
-        }),
-      ),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  cursorPages([...challengeKeys.members(spaceId, challengeId), "task", taskId] as const, (cursor) =>
+    ok(
+      api.GET("/api/v1/spaces/{spaceId}/challenges/{challengeId}/tasks/{taskId}/status", {
+        params: { path: { spaceId, challengeId, taskId }, query: { limit: 50, cursor } },
+      }),
+    ),
+  );

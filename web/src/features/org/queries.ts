@@ -1,5 +1,5 @@
-import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
+import { queryOptions } from "@tanstack/react-query";
+import { api, cursorPages, ok } from "../../api/client";
 
 /** The organisation screen's cache keys: a write invalidates what the screen reads through these. */
 export const orgKeys = {
@@ -12,17 +12,13 @@ export const orgUnitsQuery = () => queryOptions({ queryKey: orgKeys.units, query
 
 /** A unit's members a page at a time (cursor-paged). */
 export const orgUnitMembersQuery = (orgUnitId: string) =>
-  infiniteQueryOptions({
-    queryKey: orgKeys.unitMembers(orgUnitId),
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      ok(
-        api.GET("/api/v1/org-units/{orgUnitId}/members", {
-          params: { path: { orgUnitId }, query: { limit: 50, ...(pageParam ? { cursor: pageParam } : {}) } },
-        }),
-      ),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  cursorPages(orgKeys.unitMembers(orgUnitId), (cursor) =>
+    ok(
+      api.GET("/api/v1/org-units/{orgUnitId}/members", {
+        params: { path: { orgUnitId }, query: { limit: 50, cursor } },
+      }),
+    ),
+  );
 
 /** The positions and whether they are in use (shared by the org screen and a member's position). */
 export const positionsQuery = () => queryOptions({ queryKey: orgKeys.positions, queryFn: () => ok(api.GET("/api/v1/position-settings")) });

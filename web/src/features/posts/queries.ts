@@ -1,5 +1,4 @@
-import { infiniteQueryOptions } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
+import { api, cursorPages, ok } from "../../api/client";
 
 /** The stream's cache keys: `all` covers every space's stream, `space` one space's (each status). */
 export const postKeys = {
@@ -10,9 +9,6 @@ export const postKeys = {
 
 /** A space's posts of one status, 20 at a time, pinned then newest first. */
 export const postsQuery = (spaceId: string, status: "PUBLISHED" | "SCHEDULED" | "ARCHIVED") =>
-  infiniteQueryOptions({
-    queryKey: postKeys.list(spaceId, status),
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => ok(api.GET("/api/v1/posts", { params: { query: { spaceId, status, cursor: pageParam, limit: 20 } } })),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  cursorPages(postKeys.list(spaceId, status), (cursor) =>
+    ok(api.GET("/api/v1/posts", { params: { query: { spaceId, status, cursor, limit: 20 } } })),
+  );

@@ -1,5 +1,5 @@
-import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { ApiError, api, ok } from "../../api/client";
+import { queryOptions, useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { ApiError, api, cursorPages, ok } from "../../api/client";
 import { useUser } from "../../app/session";
 
 /** The spaces' cache keys: `all` covers every space list; `membership` is what a change of members touches. */
@@ -28,13 +28,11 @@ export function useSpace(spaceId: string) {
 
 /** The space's members a page at a time (listSpaceMembers is cursor-paged, in joining order). */
 export function useSpaceMembers(spaceId: string) {
-  return useInfiniteQuery({
-    queryKey: spaceKeys.members(spaceId),
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      ok(api.GET("/api/v1/spaces/{spaceId}/members", { params: { path: { spaceId }, query: { limit: 50, cursor: pageParam } } })),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  return useInfiniteQuery(
+    cursorPages(spaceKeys.members(spaceId), (cursor) =>
+      ok(api.GET("/api/v1/spaces/{spaceId}/members", { params: { path: { spaceId }, query: { limit: 50, cursor } } })),
+    ),
+  );
 }
 
 export type MyEnrolment = { role: "ADMIN" | "PARTICIPANT"; isOwner: boolean } | null;
@@ -113,32 +111,25 @@ export const spaceCandidatesQuery = (spaceId: string, keyword: string) =>
       ),
   });
 
-export const spacesQuery = (tab: string, semester: string) =>
-  infiniteQueryOptions({
-    queryKey: spaceKeys.list(tab, semester),
-    enabled: tab !== "settings",
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      ok(
-        api.GET("/api/v1/spaces", {
-          params: { query: { isActive: tab === "active" ? "true" : "false", semester: semester || undefined, cursor: pageParam } },
-        }),
-      ),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+export const spacesQuery = (tab: string, semester: string) => ({
+  ...cursorPages(spaceKeys.list(tab, semester), (cursor) =>
+    ok(
+      api.GET("/api/v1/spaces", {
+        params: { query: { isActive: tab === "active" ? "true" : "false", semester: semester || undefined, cursor } },
+      }),
+    ),
+  ),
+  enabled: tab !== "settings",
+});
 
 export const enrolmentHistoryQuery = (spaceId: string) =>
-  infiniteQueryOptions({
-    queryKey: spaceKeys.history(spaceId),
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      ok(
-        api.GET("/api/v1/spaces/{spaceId}/enrollment-history", {
-          params: { path: { spaceId }, query: { limit: 30, cursor: pageParam } },
-        }),
-      ),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  cursorPages(spaceKeys.history(spaceId), (cursor) =>
+    ok(
+      api.GET("/api/v1/spaces/{spaceId}/enrollment-history", {
+        params: { path: { spaceId }, query: { limit: 30, cursor } },
+      }),
+    ),
+  );
 
 export const spaceBlocksQuery = (spaceId: string) =>
   queryOptions({

@@ -1,5 +1,5 @@
-import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
+import { queryOptions } from "@tanstack/react-query";
+import { api, cursorPages, ok } from "../../api/client";
 
 /** A survey's cache keys (by content id). */
 export const surveyKeys = {
@@ -24,30 +24,22 @@ export const surveyStatsQuery = (contentId: string) =>
   });
 
 export const textAnswersQuery = (contentId: string, questionId: string) =>
-  infiniteQueryOptions({
-    queryKey: surveyKeys.text(contentId, questionId),
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) =>
-      ok(
-        api.GET("/api/v1/surveys/{contentId}/questions/{questionId}/text-answers", {
-          params: { path: { contentId, questionId }, query: { limit: 20, ...(pageParam ? { cursor: pageParam } : {}) } },
-        }),
-      ),
-    getNextPageParam: (last) => last.nextCursor,
-  });
+  cursorPages(surveyKeys.text(contentId, questionId), (cursor) =>
+    ok(
+      api.GET("/api/v1/surveys/{contentId}/questions/{questionId}/text-answers", {
+        params: { path: { contentId, questionId }, query: { limit: 20, cursor } },
+      }),
+    ),
+  );
 
 export const respondentsQuery = (contentId: string, spaceId: string, status: "ALL" | "SUBMITTED" | "NOT_SUBMITTED") =>
-  infiniteQueryOptions({
-    queryKey: surveyKeys.respondents(contentId, spaceId, status),
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) =>
-      ok(
-        api.GET("/api/v1/surveys/{contentId}/respondents", {
-          params: { path: { contentId }, query: { spaceId, status, limit: 50, ...(pageParam ? { cursor: pageParam } : {}) } },
-        }),
-      ),
-    getNextPageParam: (last) => last.nextCursor,
-  });
+  cursorPages(surveyKeys.respondents(contentId, spaceId, status), (cursor) =>
+    ok(
+      api.GET("/api/v1/surveys/{contentId}/respondents", {
+        params: { path: { contentId }, query: { spaceId, status, limit: 50, cursor } },
+      }),
+    ),
+  );
 
 export const surveyViewQuery = (contentId: string) =>
   queryOptions({
