@@ -1,4 +1,4 @@
-import createClient from "openapi-fetch";
+import createClient, { type FetchOptions } from "openapi-fetch";
 import type { paths } from "./schema";
 
 /** The access token lives only here, in memory; the refresh cookie (HttpOnly) restores it on load. */
@@ -18,6 +18,9 @@ api.use({
     return request;
   },
 });
+
+/** What a call of one operation takes (params and body), as the generated `paths` type it: the area modules' write functions take this. */
+export type Init<P extends keyof paths, M extends keyof paths[P]> = FetchOptions<paths[P][M]>;
 
 /** The query string a GET operation takes, as the generated `paths` type it (for the query modules' parameters). */
 export type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;

@@ -1,11 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { DataTable } from "../../ui/DataTable";
 import { FormError, formatDate, Loading } from "../../ui/ui";
-import { type AgreementRecord, agreementKeys, consentBody, displayedTermsQuery, myAgreementsQuery, termName, usePending } from "./queries";
+import {
+  type AgreementRecord,
+  agreementKeys,
+  consentAgreements,
+  consentBody,
+  displayedTermsQuery,
+  myAgreementsQuery,
+  termName,
+  usePending,
+  withdrawAgreement,
+} from "./queries";
 import { keyOf, TermChoices } from "./TermChoices";
 
 /** A member's own agreements: what waits for consent (optional terms included), what they agreed to, and withdrawing an optional one. */
@@ -20,15 +29,14 @@ export default function MyAgreementsPage() {
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const refresh = () => void qc.invalidateQueries({ queryKey: agreementKeys.all });
   const consent = useMutation({
-    mutationFn: () =>
-      ok(api.POST("/api/v1/me/agreements", { body: consentBody((pending.data?.items ?? []).filter((a) => chosen.has(keyOf(a)))) })),
+    mutationFn: () => consentAgreements({ body: consentBody((pending.data?.items ?? []).filter((a) => chosen.has(keyOf(a)))) }),
     onSuccess: () => {
       setChosen(new Set());
       refresh();
     },
   });
   const withdraw = useMutation({
-    mutationFn: (r: AgreementRecord) => ok(api.POST("/api/v1/me/agreements/withdraw", { body: { scope: r.scope, topic: r.topic } })),
+    mutationFn: (r: AgreementRecord) => withdrawAgreement({ body: { scope: r.scope, topic: r.topic } }),
     onSuccess: refresh,
   });
   if (!pending.data || !mine.data) return <Loading />;

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
+import { api, type Init, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 
 export type Pending =
@@ -43,3 +43,8 @@ export const termName = (a: { topic: string; title: { ko: string; en: string } }
 export const consentBody = (chosen: Pending[]) => ({
   agreements: chosen.map((a) => ({ scope: a.scope, topic: a.topic, version: a.version })),
 });
+
+// The area's writes, one function per operation (named by its operationId).
+export const consentAgreements = (init: Init<"/api/v1/me/agreements", "post">) => ok(api.POST("/api/v1/me/agreements", init));
+export const withdrawAgreement = (init: Init<"/api/v1/me/agreements/withdraw", "post">) =>
+  ok(api.POST("/api/v1/me/agreements/withdraw", init));

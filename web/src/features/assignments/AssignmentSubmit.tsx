@@ -1,10 +1,9 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { formatDate, Loading } from "../../ui/ui";
 import { SubmissionView } from "../submissions/SubmissionView";
 import { SubmitForm } from "../submissions/SubmitForm";
-import { assignmentKeys, mySubmissionQuery, useAssignmentConfig } from "./queries";
+import { assignmentKeys, mySubmissionQuery, submitAssignment, useAssignmentConfig } from "./queries";
 
 /** A learner's assignment: its rules, my latest submission with its grade, and the form to (re)submit text and files. */
 export default function AssignmentSubmit({ contentId }: { contentId: string }) {
@@ -33,9 +32,7 @@ export default function AssignmentSubmit({ contentId }: { contentId: string }) {
       {canSubmit && (
         <SubmitForm
           again={!!latest}
-          send={(body, fileIds) =>
-            ok(api.POST("/api/v1/assignments/{contentId}/submissions", { params: { path: { contentId } }, body: { body, fileIds } }))
-          }
+          send={(body, fileIds) => submitAssignment({ params: { path: { contentId } }, body: { body, fileIds } })}
           onDone={() => void qc.invalidateQueries({ queryKey: assignmentKeys.mine(contentId) })}
         />
       )}

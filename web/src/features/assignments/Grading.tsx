@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { fromLocalInput } from "../../ui/datetime";
 import { useSearch } from "../../ui/router";
@@ -8,7 +7,16 @@ import { Field, FormError, fieldError, Loading } from "../../ui/ui";
 import { GradeForm, SubmissionTable } from "../submissions/GradingParts";
 import { RevisionHistory } from "../submissions/RevisionHistory";
 import { type Submission, SubmissionView } from "../submissions/SubmissionView";
-import { assignmentKeys, submissionsQuery, submitterHistoryQuery, useAssignmentConfig, useRubric } from "./queries";
+import {
+  assignmentKeys,
+  gradeSubmission,
+  returnSubmission,
+  setSubmissionExtension,
+  submissionsQuery,
+  submitterHistoryQuery,
+  useAssignmentConfig,
+  useRubric,
+} from "./queries";
 
 /** Every latest submission, and one opened (?sub=) with its history, rubric scoring, feedback, grade and return. */
 export function Grading({ contentId }: { contentId: string }) {
@@ -58,8 +66,8 @@ function GradePanel({ contentId, submission }: { contentId: string; submission: 
           criteria={rubric.data.criteria}
           rubricMax={rubric.data.totalMaxPoints}
           given={submission.rubricEvaluation?.items}
-          grade={(body) => ok(api.PUT("/api/v1/assignments/{contentId}/submissions/{submissionId}/grade", { params: { path }, body }))}
-          giveBack={() => ok(api.POST("/api/v1/assignments/{contentId}/submissions/{submissionId}/return", { params: { path } }))}
+          grade={(body) => gradeSubmission({ params: { path }, body })}
+          giveBack={() => returnSubmission({ params: { path } })}
           onDone={refresh}
           returnLabel={t("assignment.return")}
         />
@@ -74,12 +82,10 @@ function Extension({ contentId, profileId }: { contentId: string; profileId: str
   const [dueAt, setDueAt] = useState("");
   const extend = useMutation({
     mutationFn: () =>
-      ok(
-        api.PUT("/api/v1/assignments/{contentId}/extensions/{profileId}", {
-          params: { path: { contentId, profileId } },
-          body: { dueAt: fromLocalInput(dueAt) },
-        }),
-      ),
+      setSubmissionExtension({
+        params: { path: { contentId, profileId } },
+        body: { dueAt: fromLocalInput(dueAt) },
+      }),
   });
   return (
     <form

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
+import { api, type Init, ok } from "../../api/client";
 
 /** An assignment's cache keys (by content id). */
 export const assignmentKeys = {
@@ -50,3 +50,17 @@ export const submitterHistoryQuery = (contentId: string, profileId: string) =>
         }),
       ),
   });
+
+// The area's writes, one function per operation (named by its operationId).
+export const gradeSubmission = (init: Init<"/api/v1/assignments/{contentId}/submissions/{submissionId}/grade", "put">) =>
+  ok(api.PUT("/api/v1/assignments/{contentId}/submissions/{submissionId}/grade", init));
+export const returnSubmission = (init: Init<"/api/v1/assignments/{contentId}/submissions/{submissionId}/return", "post">) =>
+  ok(api.POST("/api/v1/assignments/{contentId}/submissions/{submissionId}/return", init));
+export const setAssignmentConfig = (init: Init<"/api/v1/assignments/{contentId}/config", "put">) =>
+  ok(api.PUT("/api/v1/assignments/{contentId}/config", init));
+export const setAssignmentRubric = (init: Init<"/api/v1/assignments/{contentId}/rubric", "put">) =>
+  ok(api.PUT("/api/v1/assignments/{contentId}/rubric", init));
+export const setSubmissionExtension = (init: Init<"/api/v1/assignments/{contentId}/extensions/{profileId}", "put">) =>
+  ok(api.PUT("/api/v1/assignments/{contentId}/extensions/{profileId}", init));
+export const submitAssignment = (init: Init<"/api/v1/assignments/{contentId}/submissions", "post">) =>
+  ok(api.POST("/api/v1/assignments/{contentId}/submissions", init));

@@ -1,10 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { fromLocalInput, toLocalInput } from "../../ui/datetime";
 import { Field, FormError, fieldError } from "../../ui/ui";
-import { type ChallengeBody, type ChallengeDetail, challengeKeys } from "./queries";
+import { type ChallengeBody, type ChallengeDetail, challengeKeys, createChallenge, updateChallenge } from "./queries";
 
 type TaskDraft = { id?: string; title: string; guide: string; startedAt: string; deadline: string };
 
@@ -52,13 +51,11 @@ export function ChallengeForm(props: { spaceId: string; challenge?: ChallengeDet
       };
       const path = { spaceId: props.spaceId };
       return c
-        ? ok(
-            api.PUT("/api/v1/spaces/{spaceId}/challenges/{challengeId}", {
-              params: { path: { ...path, challengeId: c.id } },
-              body: payload,
-            }),
-          )
-        : ok(api.POST("/api/v1/spaces/{spaceId}/challenges", { params: { path }, body: payload }));
+        ? updateChallenge({
+            params: { path: { ...path, challengeId: c.id } },
+            body: payload,
+          })
+        : createChallenge({ params: { path }, body: payload });
     },
     onSuccess: (r) => {
       void qc.invalidateQueries({ queryKey: challengeKeys.space(props.spaceId) });

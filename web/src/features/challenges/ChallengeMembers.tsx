@@ -1,10 +1,9 @@
 import { useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { DataTable } from "../../ui/DataTable";
 import { CheckList, Field, FormError, formatDate, Loading, MoreButton } from "../../ui/ui";
-import { challengeCandidatesQuery, challengeMembersQuery, memberProgressQuery } from "./queries";
+import { addChallengeMembersFromCandidates, challengeCandidatesQuery, challengeMembersQuery, memberProgressQuery } from "./queries";
 
 /** The challenge's members with their progress, one member's tasks (getChallengeMemberProgress), and adding members from the candidates. */
 export function ChallengeMembers({ spaceId, challengeId, onChange }: { spaceId: string; challengeId: string; onChange: () => void }) {
@@ -87,12 +86,10 @@ function AddFromCandidates({ spaceId, challengeId, onAdded }: { spaceId: string;
   const candidates = useQuery(challengeCandidatesQuery(spaceId, challengeId, keyword));
   const add = useMutation({
     mutationFn: () =>
-      ok(
-        api.POST("/api/v1/spaces/{spaceId}/challenges/{challengeId}/members/from-candidates", {
-          params: { path },
-          body: { userIds: picked },
-        }),
-      ),
+      addChallengeMembersFromCandidates({
+        params: { path },
+        body: { userIds: picked },
+      }),
     onSuccess: () => {
       setPicked([]);
       onAdded();

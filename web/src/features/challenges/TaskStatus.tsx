@@ -1,10 +1,9 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { fromLocalInput, toLocalInput } from "../../ui/datetime";
 import { Field, FormError, fieldError, formatDate, MoreButton } from "../../ui/ui";
-import { challengeKeys, taskStatusQuery } from "./queries";
+import { addChallengeTask, challengeKeys, taskStatusQuery } from "./queries";
 
 /** Who has done one task (getChallengeTaskStatus), read when its admin opens it. */
 export function TaskStatus({ spaceId, challengeId, taskId }: { spaceId: string; challengeId: string; taskId: string }) {
@@ -43,12 +42,10 @@ export function AddTask({ spaceId, challengeId }: { spaceId: string; challengeId
   const [startedAt, setStartedAt] = useState(() => toLocalInput(new Date().toISOString()));
   const add = useMutation({
     mutationFn: () =>
-      ok(
-        api.POST("/api/v1/spaces/{spaceId}/challenges/{challengeId}/tasks", {
-          params: { path: { spaceId, challengeId } },
-          body: { title, startedAt: fromLocalInput(startedAt) ?? "" },
-        }),
-      ),
+      addChallengeTask({
+        params: { path: { spaceId, challengeId } },
+        body: { title, startedAt: fromLocalInput(startedAt) ?? "" },
+      }),
     onSuccess: (c) => {
       setTitle("");
       qc.setQueryData(challengeKeys.challenge(spaceId, challengeId), c);

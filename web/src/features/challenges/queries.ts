@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api, cursorPages, ok } from "../../api/client";
+import { api, cursorPages, type Init, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 
 export type ChallengeDetail =
@@ -75,3 +75,25 @@ export const taskStatusQuery = (spaceId: string, challengeId: string, taskId: st
       }),
     ),
   );
+
+// The area's writes, one function per operation (named by its operationId).
+export const addChallengeMembers = (init: Init<"/api/v1/spaces/{spaceId}/challenges/{challengeId}/members", "post">) =>
+  ok(api.POST("/api/v1/spaces/{spaceId}/challenges/{challengeId}/members", init));
+export const addChallengeMembersFromCandidates = (
+  init: Init<"/api/v1/spaces/{spaceId}/challenges/{challengeId}/members/from-candidates", "post">,
+) => ok(api.POST("/api/v1/spaces/{spaceId}/challenges/{challengeId}/members/from-candidates", init));
+export const addChallengeTask = (init: Init<"/api/v1/spaces/{spaceId}/challenges/{challengeId}/tasks", "post">) =>
+  ok(api.POST("/api/v1/spaces/{spaceId}/challenges/{challengeId}/tasks", init));
+export const completeChallengeTask = (init: Init<"/api/v1/spaces/{spaceId}/challenges/{challengeId}/tasks/{taskId}/completion", "put">) =>
+  ok(api.PUT("/api/v1/spaces/{spaceId}/challenges/{challengeId}/tasks/{taskId}/completion", init));
+export const createChallenge = (init: Init<"/api/v1/spaces/{spaceId}/challenges", "post">) =>
+  ok(api.POST("/api/v1/spaces/{spaceId}/challenges", init));
+export const deleteChallenge = (init: Init<"/api/v1/spaces/{spaceId}/challenges/{challengeId}", "delete">) =>
+  ok(api.DELETE("/api/v1/spaces/{spaceId}/challenges/{challengeId}", init));
+export const leaveChallenge = (init: Init<"/api/v1/spaces/{spaceId}/challenges/{challengeId}/leave", "post">) =>
+  ok(api.POST("/api/v1/spaces/{spaceId}/challenges/{challengeId}/leave", init));
+export const uncompleteChallengeTask = (
+  init: Init<"/api/v1/spaces/{spaceId}/challenges/{challengeId}/tasks/{taskId}/completion", "delete">,
+) => ok(api.DELETE("/api/v1/spaces/{spaceId}/challenges/{challengeId}/tasks/{taskId}/completion", init));
+export const updateChallenge = (init: Init<"/api/v1/spaces/{spaceId}/challenges/{challengeId}", "put">) =>
+  ok(api.PUT("/api/v1/spaces/{spaceId}/challenges/{challengeId}", init));

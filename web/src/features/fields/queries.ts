@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
+import { api, type Init, ok } from "../../api/client";
 import type { Kind } from "./draft";
 
 /** The custom fields' cache keys (the members screen reads the member fields and their display through these too). */
@@ -21,3 +21,7 @@ export const memberFieldsQuery = () =>
 /** Which member columns and fields the members list shows, in which order (setMemberFieldDisplay). */
 export const memberFieldDisplayQuery = () =>
   queryOptions({ queryKey: fieldKeys.display, queryFn: () => ok(api.GET("/api/v1/member-fields/display")) });
+
+// The area's writes, one function per operation (named by its operationId).
+export const setMemberFieldDisplay = (init: Init<"/api/v1/member-fields/display", "put">) =>
+  ok(api.PUT("/api/v1/member-fields/display", init));

@@ -1,11 +1,10 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { formatDate, Loading } from "../../ui/ui";
 import { RevisionHistory } from "../submissions/RevisionHistory";
 import { SubmissionView } from "../submissions/SubmissionView";
 import { SubmitForm } from "../submissions/SubmitForm";
-import { groupAssignmentKeys, myGroupSubmissionQuery } from "./queries";
+import { groupAssignmentKeys, myGroupSubmissionQuery, submitGroupAssignment } from "./queries";
 
 /** A student's group assignment: my group and who has handed in, our latest submission with its grade, and the form. */
 export default function GroupAssignmentSubmit({ contentId }: { contentId: string }) {
@@ -51,9 +50,7 @@ export default function GroupAssignmentSubmit({ contentId }: { contentId: string
       {group && (!latest || latest.status === "SUBMITTED") && (
         <SubmitForm
           again={!!latest}
-          send={(body, fileIds) =>
-            ok(api.POST("/api/v1/group-assignments/{contentId}/submissions", { params: { path: { contentId } }, body: { body, fileIds } }))
-          }
+          send={(body, fileIds) => submitGroupAssignment({ params: { path: { contentId } }, body: { body, fileIds } })}
           onDone={() => void qc.invalidateQueries({ queryKey: groupAssignmentKeys.mine(contentId) })}
         />
       )}

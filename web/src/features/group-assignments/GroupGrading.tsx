@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { useSearch } from "../../ui/router";
@@ -10,7 +9,16 @@ import { useGroupSets } from "../group-work/queries";
 import { GradeForm, SubmissionTable } from "../submissions/GradingParts";
 import { RevisionHistory } from "../submissions/RevisionHistory";
 import { SubmissionView } from "../submissions/SubmissionView";
-import { groupAssignmentKeys, groupHistoryQuery, groupSubmissionsQuery, useGroupAssignmentConfig } from "./queries";
+import {
+  gradeGroupSubmission,
+  groupAssignmentKeys,
+  groupHistoryQuery,
+  groupSubmissionsQuery,
+  overrideGroupMemberScores,
+  returnGroupSubmission,
+  saveGroupSubmissionFeedback,
+  useGroupAssignmentConfig,
+} from "./queries";
 
 type Raw =
   paths["/api/v1/group-assignments/{contentId}/submissions"]["get"]["responses"]["200"]["content"]["application/json"]["submissions"][number];
@@ -63,11 +71,9 @@ function GroupPanel({ contentId, spaceId, submission }: { contentId: string; spa
         score={submission.score}
         feedback={submission.feedback}
         maxScore={config.data?.config.maxScore ?? null}
-        grade={(body) => ok(api.PUT("/api/v1/group-assignments/{contentId}/submissions/{submissionId}/grade", { params: { path }, body }))}
-        giveBack={() => ok(api.POST("/api/v1/group-assignments/{contentId}/submissions/{submissionId}/return", { params: { path } }))}
-        saveFeedback={(feedback) =>
-          ok(api.PUT("/api/v1/group-assignments/{contentId}/submissions/{submissionId}/feedback", { params: { path }, body: { feedback } }))
-        }
+        grade={(body) => gradeGroupSubmission({ params: { path }, body })}
+        giveBack={() => returnGroupSubmission({ params: { path } })}
+        saveFeedback={(feedback) => saveGroupSubmissionFeedback({ params: { path }, body: { feedback } })}
         onDone={refresh}
         returnLabel={t("groupWork.return")}
       />
@@ -100,12 +106,10 @@ function MemberScores({
   const [scores, setScores] = useState<Record<string, string>>({});
   const save = useMutation({
     mutationFn: (list: { profileId: string; score: number }[]) =>
-      ok(
-        api.PUT("/api/v1/group-assignments/{contentId}/submissions/{submissionId}/member-scores", {
-          params: { path: { contentId, submissionId: submission.id } },
-          body: { scores: list },
-        }),
-      ),
+      overrideGroupMemberScores({
+        params: { path: { contentId, submissionId: submission.id } },
+        body: { scores: list },
+      }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: gradebookKeys.space(spaceId) }),
   });
   const group = sets.data?.groupSets.find((s) => s.id === setId)?.groups.find((g) => g.id === submission.groupId);

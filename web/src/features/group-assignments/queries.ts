@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
+import { api, type Init, ok } from "../../api/client";
 
 /** A group assignment's cache keys (by content id). */
 export const groupAssignmentKeys = {
@@ -42,3 +42,19 @@ export const groupHistoryQuery = (contentId: string, groupId: string) =>
         }),
       ),
   });
+
+// The area's writes, one function per operation (named by its operationId).
+export const gradeGroupSubmission = (init: Init<"/api/v1/group-assignments/{contentId}/submissions/{submissionId}/grade", "put">) =>
+  ok(api.PUT("/api/v1/group-assignments/{contentId}/submissions/{submissionId}/grade", init));
+export const overrideGroupMemberScores = (
+  init: Init<"/api/v1/group-assignments/{contentId}/submissions/{submissionId}/member-scores", "put">,
+) => ok(api.PUT("/api/v1/group-assignments/{contentId}/submissions/{submissionId}/member-scores", init));
+export const returnGroupSubmission = (init: Init<"/api/v1/group-assignments/{contentId}/submissions/{submissionId}/return", "post">) =>
+  ok(api.POST("/api/v1/group-assignments/{contentId}/submissions/{submissionId}/return", init));
+export const saveGroupSubmissionFeedback = (
+  init: Init<"/api/v1/group-assignments/{contentId}/submissions/{submissionId}/feedback", "put">,
+) => ok(api.PUT("/api/v1/group-assignments/{contentId}/submissions/{submissionId}/feedback", init));
+export const setGroupAssignmentConfig = (init: Init<"/api/v1/group-assignments/{contentId}/config", "put">) =>
+  ok(api.PUT("/api/v1/group-assignments/{contentId}/config", init));
+export const submitGroupAssignment = (init: Init<"/api/v1/group-assignments/{contentId}/submissions", "post">) =>
+  ok(api.POST("/api/v1/group-assignments/{contentId}/submissions", init));

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
+import { api, type Init, ok } from "../../api/client";
 
 /** The library's cache keys: `allContents` covers every folder's content list. */
 export const libraryKeys = {
@@ -49,3 +49,26 @@ export function useContentInfo(contentId: string) {
     },
   });
 }
+
+// The area's writes, one function per operation (named by its operationId).
+export const createContent = (init: Init<"/api/v1/library/contents", "post">) => ok(api.POST("/api/v1/library/contents", init));
+export const deleteContent = (init: Init<"/api/v1/library/contents/{contentId}", "delete">) =>
+  ok(api.DELETE("/api/v1/library/contents/{contentId}", init));
+export const attachVideo = (init: Init<"/api/v1/library/contents/{contentId}/video", "put">) =>
+  ok(api.PUT("/api/v1/library/contents/{contentId}/video", init));
+export const createNode = (init: Init<"/api/v1/library/nodes", "post">) => ok(api.POST("/api/v1/library/nodes", init));
+export const deleteNode = (init: Init<"/api/v1/library/nodes/{nodeId}", "delete">) =>
+  ok(api.DELETE("/api/v1/library/nodes/{nodeId}", init));
+export const moveNode = (init: Init<"/api/v1/library/nodes/{nodeId}/move", "post">) =>
+  ok(api.POST("/api/v1/library/nodes/{nodeId}/move", init));
+export const renameNode = (init: Init<"/api/v1/library/nodes/{nodeId}", "patch">) => ok(api.PATCH("/api/v1/library/nodes/{nodeId}", init));
+export const setDocument = (init: Init<"/api/v1/library/contents/{contentId}/document", "put">) =>
+  ok(api.PUT("/api/v1/library/contents/{contentId}/document", init));
+export const setLinkedVideo = (init: Init<"/api/v1/library/contents/{contentId}/url-video", "put">) =>
+  ok(api.PUT("/api/v1/library/contents/{contentId}/url-video", init));
+export const setLiveSession = (init: Init<"/api/v1/library/contents/{contentId}/live", "put">) =>
+  ok(api.PUT("/api/v1/library/contents/{contentId}/live", init));
+export const shareContent = (init: Init<"/api/v1/library/contents/{contentId}/shares", "put">) =>
+  ok(api.PUT("/api/v1/library/contents/{contentId}/shares", init));
+export const updateContent = (init: Init<"/api/v1/library/contents/{contentId}", "patch">) =>
+  ok(api.PATCH("/api/v1/library/contents/{contentId}", init));

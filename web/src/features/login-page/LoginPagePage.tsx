@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import { useUser } from "../../app/session";
 import { type Lang, useI18n } from "../../i18n";
 import { Field, FormError, fieldError, Loading } from "../../ui/ui";
@@ -9,7 +8,7 @@ import { tenantKeys } from "../tenant/queries";
 import { ImageInput, uploadedImageUrl } from "./ImageInput";
 import { LinksEditor } from "./LinksEditor";
 import { type Draft, Preview, type ProviderButton } from "./Preview";
-import { loginDraftQuery, loginLiveQuery, loginPageKeys, publicLoginPageQuery } from "./queries";
+import { loginDraftQuery, loginLiveQuery, loginPageKeys, publicLoginPageQuery, publishLoginPageDraft, saveLoginPageDraft } from "./queries";
 
 const METHODS = ["email", "social_a", "social_b", "partner"] as const;
 const LABELS = ["email", "sso", "social_a", "social_b", "partner"] as const;
@@ -52,13 +51,13 @@ export default function LoginPagePage() {
     if (saved.data) setDraft(saved.data.draft);
   }, [saved.data]);
   const save = useMutation({
-    mutationFn: (d: Draft) => ok(api.PUT("/api/v1/login-page-settings/draft", { body: draftBody(d) })),
+    mutationFn: (d: Draft) => saveLoginPageDraft({ body: draftBody(d) }),
     onSuccess: (data) => qc.setQueryData(loginPageKeys.draft, data),
   });
   const publish = useMutation({
     mutationFn: async (d: Draft) => {
       await save.mutateAsync(d);
-      return ok(api.POST("/api/v1/login-page-settings/draft/publish"));
+      return publishLoginPageDraft();
     },
     onSuccess: () => {
       for (const queryKey of [loginPageKeys.draft, loginPageKeys.live, loginPageKeys.public, tenantKeys.tenant])

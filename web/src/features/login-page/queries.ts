@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
+import { api, type Init, ok } from "../../api/client";
 
 /** The sign-in page editor's cache keys: the saved draft, the published settings, the page as the public sees it. */
 export const loginPageKeys = {
@@ -20,3 +20,8 @@ export const publicLoginPageQuery = (tenantKey: string) =>
     queryKey: loginPageKeys.publicOf(tenantKey),
     queryFn: () => ok(api.GET("/api/v1/public/tenants/{tenantKey}/login-page", { params: { path: { tenantKey } } })),
   });
+
+// The area's writes, one function per operation (named by its operationId).
+export const publishLoginPageDraft = () => ok(api.POST("/api/v1/login-page-settings/draft/publish"));
+export const saveLoginPageDraft = (init: Init<"/api/v1/login-page-settings/draft", "put">) =>
+  ok(api.PUT("/api/v1/login-page-settings/draft", init));

@@ -1,11 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { readText } from "../../ui/decodeText";
 import { FormError, Modal } from "../../ui/ui";
-import { memberKeys, useRoles } from "./queries";
+import { createMembers, memberKeys, useRoles } from "./queries";
 
 type Row = { displayName: string; userId: string; email: string; roleKey: string; password: string };
 type Result = { row: Row; line: number; tempPassword?: string; reason?: string };
@@ -82,7 +81,7 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
             ...(r.password ? { password: r.password } : {}),
           })),
         };
-        const res = await ok(api.POST("/api/v1/members/bulk-create", { body }));
+        const res = await createMembers({ body });
         for (const c of res.created) results.push({ row: chunk[c.index] as Row, line: i + c.index + 2, tempPassword: c.tempPassword });
         for (const f of res.failed) results.push({ row: chunk[f.index] as Row, line: i + f.index + 2, reason: f.reason });
       }

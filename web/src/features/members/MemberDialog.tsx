@@ -1,11 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import { can, useUser } from "../../app/session";
 import { roleLabel, useI18n } from "../../i18n";
 import { Field, FormError, fieldError, formatDate, Loading, Modal } from "../../ui/ui";
 import { MemberPosition } from "./MemberPosition";
-import { memberKeys, memberQuery, useMemberFields, useRoles } from "./queries";
+import {
+  memberKeys,
+  memberQuery,
+  resetMemberPassword,
+  setMemberFieldValues,
+  setMemberRole,
+  updateMember,
+  useMemberFields,
+  useRoles,
+} from "./queries";
 
 /** One member (its id in the URL as ?open=): edit, custom field values, reset password. */
 export function MemberDialog({ id, onClose }: { id: string; onClose: () => void }) {
@@ -45,18 +53,16 @@ export function MemberDialog({ id, onClose }: { id: string; onClose: () => void 
       // The login identity is sent only when it changed: changing it is a takeover the server checks (docs/rules/console.md#member-edit).
       const email = form.email.trim() || null;
       const userId = form.userId.trim();
-      return ok(
-        api.PATCH("/api/v1/members/{userPkId}", {
-          params: { path: { userPkId: id } },
-          body: {
-            displayName: form.displayName,
-            affiliation: form.affiliation || null,
-            externalMemberCode: form.externalMemberCode || null,
-            ...(email !== (member.data?.email ?? null) ? { email } : {}),
-            ...(userId && userId !== (member.data?.userId ?? "") ? { userId } : {}),
-          },
-        }),
-      );
+      return updateMember({
+        params: { path: { userPkId: id } },
+        body: {
+          displayName: form.displayName,
+          affiliation: form.affiliation || null,
+          externalMemberCode: form.externalMemberCode || null,
+          ...(email !== (member.data?.email ?? null) ? { email } : {}),
+          ...(userId && userId !== (member.data?.userId ?? "") ? { userId } : {}),
+        },
+      });
     },
     onSuccess: done,
   });
@@ -70,22 +76,21 @@ export function MemberDialog({ id, onClose }: { id: string; onClose: () => void 
           if (f.type === "DATE") return { fieldId: f.id, valueDate: raw === "" ? null : new Date(`${raw}T00:00:00.000Z`).toISOString() };
           return { fieldId: f.id, valueText: raw === "" ? null : raw };
         });
-      return ok(api.PUT("/api/v1/members/{userPkId}/field-values", { params: { path: { userPkId: id } }, body: { values: body } }));
+      return setMemberFieldValues({ params: { path: { userPkId: id } }, body: { values: body } });
     },
     onSuccess: done,
   });
   const setActive = useMutation({
-    mutationFn: (isActive: boolean) =>
-      ok(api.PATCH("/api/v1/members/{userPkId}", { params: { path: { userPkId: id } }, body: { isActive } })),
+    mutationFn: (isActive: boolean) => updateMember({ params: { path: { userPkId: id } }, body: { isActive } }),
     onSuccess: done,
   });
   const changeRole = useMutation({
-    mutationFn: () => ok(api.PUT("/api/v1/members/{userPkId}/role", { params: { path: { userPkId: id } }, body: { roleKey } })),
+    mutationFn: () => setMemberRole({ params: { path: { userPkId: id } }, body: { roleKey } }),
     onSuccess: done,
   });
   const roles = useRoles(can(user, "member:manage-role") && can(user, "role:read"));
   const reset = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/members/{userPkId}/reset-password", { params: { path: { userPkId: id } }, body: {} })),
+    mutationFn: () => resetMemberPassword({ params: { path: { userPkId: id } }, body: {} }),
   });
   const manage = can(user, "member:manage");
   return (

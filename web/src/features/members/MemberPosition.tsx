@@ -1,10 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { FormError } from "../../ui/ui";
 import { orgKeys, positionsQuery } from "../org/queries";
-import { memberKeys } from "./queries";
+import { assignMemberPosition, memberKeys } from "./queries";
 
 /**
  * A member's position (assignMemberPosition), shown only while the school has positions switched on
@@ -16,10 +15,7 @@ export function MemberPosition({ memberId, positionId, manage }: { memberId: str
   const settings = useQuery(positionsQuery());
   const [choice, setChoice] = useState(positionId ?? "");
   const assign = useMutation({
-    mutationFn: () =>
-      ok(
-        api.PUT("/api/v1/members/{userPkId}/position", { params: { path: { userPkId: memberId } }, body: { positionId: choice || null } }),
-      ),
+    mutationFn: () => assignMemberPosition({ params: { path: { userPkId: memberId } }, body: { positionId: choice || null } }),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: memberKeys.detail(memberId) });
       void qc.invalidateQueries({ queryKey: memberKeys.all });

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api, ok, type QueryOf } from "../../api/client";
+import { api, type Init, ok, type QueryOf } from "../../api/client";
 import { pageOf } from "../../ui/router";
 import { memberFieldDisplayQuery, memberFieldsQuery } from "../fields/queries";
 import { rolesQuery } from "../roles/queries";
@@ -87,3 +87,16 @@ export function membersListQuery(search: URLSearchParams) {
   };
   return queryOptions({ queryKey: memberKeys.list(query), queryFn: () => ok(api.GET("/api/v1/members", { params: { query } })) });
 }
+
+// The area's writes, one function per operation (named by its operationId).
+export const assignMemberPosition = (init: Init<"/api/v1/members/{userPkId}/position", "put">) =>
+  ok(api.PUT("/api/v1/members/{userPkId}/position", init));
+export const createMember = (init: Init<"/api/v1/members", "post">) => ok(api.POST("/api/v1/members", init));
+export const createMembers = (init: Init<"/api/v1/members/bulk-create", "post">) => ok(api.POST("/api/v1/members/bulk-create", init));
+export const deleteMembers = (init: Init<"/api/v1/members/bulk-delete", "post">) => ok(api.POST("/api/v1/members/bulk-delete", init));
+export const resetMemberPassword = (init: Init<"/api/v1/members/{userPkId}/reset-password", "post">) =>
+  ok(api.POST("/api/v1/members/{userPkId}/reset-password", init));
+export const setMemberFieldValues = (init: Init<"/api/v1/members/{userPkId}/field-values", "put">) =>
+  ok(api.PUT("/api/v1/members/{userPkId}/field-values", init));
+export const setMemberRole = (init: Init<"/api/v1/members/{userPkId}/role", "put">) => ok(api.PUT("/api/v1/members/{userPkId}/role", init));
+export const updateMember = (init: Init<"/api/v1/members/{userPkId}", "patch">) => ok(api.PATCH("/api/v1/members/{userPkId}", init));

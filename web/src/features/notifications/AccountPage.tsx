@@ -1,9 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { FormError, fieldError, Loading, Select } from "../../ui/ui";
-import { notificationKeys, notificationSettingsQuery } from "./queries";
+import { notificationKeys, notificationSettingsQuery, updateMyNotificationSettings } from "./queries";
 
 const SWITCHES = [
   "POST",
@@ -33,7 +32,7 @@ export default function AccountPage() {
     if (current.data) setForm(current.data as Settings);
   }, [current.data]);
   const save = useMutation({
-    mutationFn: (body: Settings) => ok(api.PATCH("/api/v1/me/notification-settings", { body })),
+    mutationFn: (body: Settings) => updateMyNotificationSettings({ body }),
     onSuccess: (data) => qc.setQueryData(notificationKeys.settings, data),
   });
   if (!form) return <Loading />;

@@ -1,12 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { useSearch } from "../../ui/router";
 import { FormError, Loading, NameForm } from "../../ui/ui";
 import { Positions } from "./Positions";
-import { orgKeys, orgUnitsQuery } from "./queries";
+import { createOrgUnit, orgKeys, orgUnitsQuery } from "./queries";
 import { type Unit, UnitDetail } from "./UnitDetail";
 
 /** Organization units as a tree (create under any unit; a unit: rename, move, leader, members) and the positions. */
@@ -20,7 +19,7 @@ export default function OrgPage() {
   const [name, setName] = useState("");
   const open = get("open");
   const create = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/org-units", { body: { name, parentId: open ?? null } })),
+    mutationFn: () => createOrgUnit({ body: { name, parentId: open ?? null } }),
     onSuccess: () => {
       setName("");
       void qc.invalidateQueries({ queryKey: orgKeys.units });

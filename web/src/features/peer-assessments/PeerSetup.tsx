@@ -1,11 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, Loading, Select } from "../../ui/ui";
 import { GroupSetPicker } from "../group-work/GroupSetPicker";
-import { peerConfigQuery, peerKeys } from "./queries";
+import { peerConfigQuery, peerKeys, setPeerAssessmentConfig } from "./queries";
 
 type Body = paths["/api/v1/peer-assessments/{contentId}/config"]["put"]["requestBody"]["content"]["application/json"];
 type SubmitType = NonNullable<Body["submitType"]>;
@@ -31,7 +30,7 @@ export function PeerSetup({ contentId, spaceId }: { contentId: string; spaceId: 
     }
   }, [config.data, draft]);
   const save = useMutation({
-    mutationFn: (body: Body) => ok(api.PUT("/api/v1/peer-assessments/{contentId}/config", { params: { path: { contentId } }, body })),
+    mutationFn: (body: Body) => setPeerAssessmentConfig({ params: { path: { contentId } }, body }),
     onSuccess: (data) => {
       qc.setQueryData(peerKeys.config(contentId), data);
       void qc.invalidateQueries({ queryKey: peerKeys.results(contentId) });

@@ -1,10 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { FormError, fieldError, formatDate, Loading } from "../../ui/ui";
-import { myTargetsQuery, peerKeys } from "./queries";
+import { myTargetsQuery, peerKeys, submitPeerAssessment } from "./queries";
 
 type Mine = paths["/api/v1/peer-assessments/{contentId}/my-targets"]["get"]["responses"]["200"]["content"]["application/json"];
 const SCORES = [0, 1, 2, 3, 4, 5];
@@ -34,14 +33,12 @@ function TargetForm({ contentId, mine, target }: { contentId: string; mine: Mine
   const [comments, setComments] = useState<Record<string, string>>({});
   const send = useMutation({
     mutationFn: () =>
-      ok(
-        api.PUT("/api/v1/peer-assessments/{contentId}/my-targets/{targetId}", {
-          params: { path: { contentId, targetId: target.targetId } },
-          body: {
-            answers: mine.questions.map((q) => ({ questionId: q.id, score: scores[q.id] ?? -1, comment: comments[q.id] || null })),
-          },
-        }),
-      ),
+      submitPeerAssessment({
+        params: { path: { contentId, targetId: target.targetId } },
+        body: {
+          answers: mine.questions.map((q) => ({ questionId: q.id, score: scores[q.id] ?? -1, comment: comments[q.id] || null })),
+        },
+      }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: peerKeys.mine(contentId) }),
   });
   const title = mine.submitType === "INTER_GROUP" ? target.groupName : target.targetName;

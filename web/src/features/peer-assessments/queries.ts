@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
+import { api, type Init, ok } from "../../api/client";
 
 /** A peer assessment's cache keys (by content id). */
 export const peerKeys = {
@@ -25,3 +25,9 @@ export const myTargetsQuery = (contentId: string) =>
     queryKey: peerKeys.mine(contentId),
     queryFn: () => ok(api.GET("/api/v1/peer-assessments/{contentId}/my-targets", { params: { path: { contentId } } })),
   });
+
+// The area's writes, one function per operation (named by its operationId).
+export const setPeerAssessmentConfig = (init: Init<"/api/v1/peer-assessments/{contentId}/config", "put">) =>
+  ok(api.PUT("/api/v1/peer-assessments/{contentId}/config", init));
+export const submitPeerAssessment = (init: Init<"/api/v1/peer-assessments/{contentId}/my-targets/{targetId}", "put">) =>
+  ok(api.PUT("/api/v1/peer-assessments/{contentId}/my-targets/{targetId}", init));

@@ -1,13 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { fromLocalInput } from "../../ui/datetime";
 import { CheckList, Field, FormError, fieldError, Select } from "../../ui/ui";
 import { FilePicker } from "../files/Attachments";
 import { uploadFiles } from "../files/upload";
 import { postTargetsQuery, spaceKeys, useSpaceCategories } from "../spaces/queries";
-import { postKeys } from "./queries";
+import { createPost, createPostsInSpaces, postKeys } from "./queries";
 
 export const POST_TYPES = ["NOTICE", "GENERAL", "QUESTION"] as const;
 type PostType = (typeof POST_TYPES)[number];
@@ -51,10 +50,10 @@ export function PostComposer({ spaceId }: { spaceId: string }) {
         fileIds,
       };
       if (others.length === 0) {
-        const post = await ok(api.POST("/api/v1/posts", { body: { spaceId, ...fields } }));
+        const post = await createPost({ body: { spaceId, ...fields } });
         return { created: 1, skipped: 0, scheduled: post.status === "SCHEDULED" };
       }
-      const r = await ok(api.POST("/api/v1/posts/bulk-create", { body: { spaceIds: [spaceId, ...others], ...fields } }));
+      const r = await createPostsInSpaces({ body: { spaceIds: [spaceId, ...others], ...fields } });
       return { created: r.created, skipped: r.skipped.length, scheduled: r.posts.some((p) => p.status === "SCHEDULED") };
     },
     onSuccess: (r) => {

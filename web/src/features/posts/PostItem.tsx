@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { fromLocalInput, toLocalInput } from "../../ui/datetime";
 import { ConfirmButton, Field, FormError, fieldError, formatDate } from "../../ui/ui";
 import { AttachmentList } from "../files/Attachments";
-import { postKeys } from "./queries";
+import { deletePost, postKeys, updatePost } from "./queries";
 
 type Post = paths["/api/v1/posts/{postId}"]["get"]["responses"]["200"]["content"]["application/json"];
 type Patch = NonNullable<paths["/api/v1/posts/{postId}"]["patch"]["requestBody"]>["content"]["application/json"];
@@ -18,14 +17,14 @@ export function PostItem({ post: p, admin }: { post: Post; admin: boolean }) {
   const [editing, setEditing] = useState(false);
   const done = () => void qc.invalidateQueries({ queryKey: postKeys.space(p.spaceId) });
   const update = useMutation({
-    mutationFn: (body: Patch) => ok(api.PATCH("/api/v1/posts/{postId}", { params: { path: { postId: p.id } }, body })),
+    mutationFn: (body: Patch) => updatePost({ params: { path: { postId: p.id } }, body }),
     onSuccess: () => {
       setEditing(false);
       done();
     },
   });
   const remove = useMutation({
-    mutationFn: () => ok(api.DELETE("/api/v1/posts/{postId}", { params: { path: { postId: p.id } } })),
+    mutationFn: () => deletePost({ params: { path: { postId: p.id } } }),
     onSuccess: done,
   });
   return (

@@ -1,12 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, Loading } from "../../ui/ui";
 import { OptionsEditor, QuestionsEditor } from "../question-sets/QuestionsEditor";
 import { WindowFields } from "../question-sets/WindowFields";
-import { quizConfigQuery, quizKeys } from "./queries";
+import { quizConfigQuery, quizKeys, setQuizConfig } from "./queries";
 
 type Body = paths["/api/v1/quizzes/{contentId}/config"]["put"]["requestBody"]["content"]["application/json"];
 type Question = Body["questions"][number];
@@ -50,7 +49,7 @@ export function QuizEditor({ contentId }: { contentId: string }) {
     }
   }, [config.data, draft]);
   const save = useMutation({
-    mutationFn: (body: Body) => ok(api.PUT("/api/v1/quizzes/{contentId}/config", { params: { path: { contentId } }, body })),
+    mutationFn: (body: Body) => setQuizConfig({ params: { path: { contentId } }, body }),
     onSuccess: (data) => {
       qc.setQueryData(quizKeys.config(contentId), data);
       setDraft(null);

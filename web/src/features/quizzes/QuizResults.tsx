@@ -1,11 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { useSearch } from "../../ui/router";
 import { Field, FormError, fieldError, formatDate, Loading } from "../../ui/ui";
 import { BarChart } from "../charts/BarChart";
-import { quizAttemptQuery, quizAttemptsQuery, quizKeys, quizStatsQuery } from "./queries";
+import { quizAttemptQuery, quizAttemptsQuery, quizKeys, quizStatsQuery, scoreQuizAnswer, voidQuizAttempt } from "./queries";
 
 // correctRate is already a percentage (answers with isCorrect ÷ answeredCount × 100).
 const pct = (rate: number) => Math.round(rate * 10) / 10;
@@ -92,7 +91,7 @@ function VoidAttempt({ contentId, attemptId, name }: { contentId: string; attemp
   const { t } = useI18n();
   const qc = useQueryClient();
   const cancel = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/quizzes/{contentId}/attempts/{attemptId}/void", { params: { path: { contentId, attemptId } } })),
+    mutationFn: () => voidQuizAttempt({ params: { path: { contentId, attemptId } } }),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: quizKeys.attempts(contentId) });
       void qc.invalidateQueries({ queryKey: quizKeys.stats(contentId) });
@@ -156,12 +155,10 @@ function ScoreAnswer({
   const [feedback, setFeedback] = useState(answer.feedback?.text ?? "");
   const score = useMutation({
     mutationFn: () =>
-      ok(
-        api.PUT("/api/v1/quizzes/{contentId}/attempts/{attemptId}/answers/{answerId}/score", {
-          params: { path: { contentId, attemptId, answerId: answer.answerId } },
-          body: { pointsAwarded: Number(points), feedback: feedback || null },
-        }),
-      ),
+      scoreQuizAnswer({
+        params: { path: { contentId, attemptId, answerId: answer.answerId } },
+        body: { pointsAwarded: Number(points), feedback: feedback || null },
+      }),
     onSuccess: (data) => {
       qc.setQueryData(quizKeys.attempt(attemptId), data);
       void qc.invalidateQueries({ queryKey: quizKeys.attempts(contentId) });

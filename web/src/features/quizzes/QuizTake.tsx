@@ -1,10 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { FormError, formatDate, Loading } from "../../ui/ui";
-import { myAttemptsQuery, quizKeys, quizViewQuery } from "./queries";
+import { myAttemptsQuery, quizKeys, quizViewQuery, saveQuizAnswers, startQuizAttempt, submitQuizAttempt } from "./queries";
 
 type View = paths["/api/v1/quizzes/{contentId}/participant-view"]["get"]["responses"]["200"]["content"]["application/json"];
 type Attempt = NonNullable<View["attempt"]>;
@@ -17,7 +16,7 @@ export default function QuizTake({ contentId }: { contentId: string }) {
   const view = useQuery(quizViewQuery(contentId));
   const mine = useQuery(myAttemptsQuery(contentId));
   const start = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/quizzes/{contentId}/my-attempts", { params: { path: { contentId } } })),
+    mutationFn: () => startQuizAttempt({ params: { path: { contentId } } }),
     onSuccess: (data) => qc.setQueryData(quizKeys.view(contentId), data),
   });
   if (!view.data || !mine.data) return <Loading />;
@@ -106,21 +105,17 @@ function AttemptForm({ contentId, attempt, onDone }: { contentId: string; attemp
   const attemptId = attempt.attemptId;
   const save = useMutation({
     mutationFn: (list: Answer[]) =>
-      ok(
-        api.PUT("/api/v1/quizzes/{contentId}/my-attempts/{attemptId}/answers", {
-          params: { path: { contentId, attemptId } },
-          body: { answers: list },
-        }),
-      ),
+      saveQuizAnswers({
+        params: { path: { contentId, attemptId } },
+        body: { answers: list },
+      }),
   });
   const submit = useMutation({
     mutationFn: (list: Answer[]) =>
-      ok(
-        api.POST("/api/v1/quizzes/{contentId}/my-attempts/{attemptId}/submit", {
-          params: { path: { contentId, attemptId } },
-          body: { answers: list },
-        }),
-      ),
+      submitQuizAttempt({
+        params: { path: { contentId, attemptId } },
+        body: { answers: list },
+      }),
     onSuccess: onDone,
   });
   // Answers are saved shortly after the last change, so a reload or a lost tab resumes where it was.

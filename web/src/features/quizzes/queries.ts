@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
+import { api, type Init, ok } from "../../api/client";
 
 /** A quiz's cache keys (by content id; one attempt by its id). */
 export const quizKeys = {
@@ -46,3 +46,17 @@ export const myAttemptsQuery = (contentId: string) =>
     queryKey: quizKeys.mine(contentId),
     queryFn: () => ok(api.GET("/api/v1/quizzes/{contentId}/my-attempts", { params: { path: { contentId } } })),
   });
+
+// The area's writes, one function per operation (named by its operationId).
+export const saveQuizAnswers = (init: Init<"/api/v1/quizzes/{contentId}/my-attempts/{attemptId}/answers", "put">) =>
+  ok(api.PUT("/api/v1/quizzes/{contentId}/my-attempts/{attemptId}/answers", init));
+export const scoreQuizAnswer = (init: Init<"/api/v1/quizzes/{contentId}/attempts/{attemptId}/answers/{answerId}/score", "put">) =>
+  ok(api.PUT("/api/v1/quizzes/{contentId}/attempts/{attemptId}/answers/{answerId}/score", init));
+export const setQuizConfig = (init: Init<"/api/v1/quizzes/{contentId}/config", "put">) =>
+  ok(api.PUT("/api/v1/quizzes/{contentId}/config", init));
+export const startQuizAttempt = (init: Init<"/api/v1/quizzes/{contentId}/my-attempts", "post">) =>
+  ok(api.POST("/api/v1/quizzes/{contentId}/my-attempts", init));
+export const submitQuizAttempt = (init: Init<"/api/v1/quizzes/{contentId}/my-attempts/{attemptId}/submit", "post">) =>
+  ok(api.POST("/api/v1/quizzes/{contentId}/my-attempts/{attemptId}/submit", init));
+export const voidQuizAttempt = (init: Init<"/api/v1/quizzes/{contentId}/attempts/{attemptId}/void", "post">) =>
+  ok(api.POST("/api/v1/quizzes/{contentId}/attempts/{attemptId}/void", init));

@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { DataTable } from "../../ui/DataTable";
@@ -8,7 +7,7 @@ import { MemberPicker } from "../../ui/MemberPicker";
 import { useSearch } from "../../ui/router";
 import { FormError, Loading } from "../../ui/ui";
 import { pickableGroupsQuery } from "../groups/queries";
-import { grantQuery, grantsQuery, roleKeys } from "./queries";
+import { addGrantSubject, grantQuery, grantsQuery, removeGrantSubject, roleKeys, setGrantAllEnabled } from "./queries";
 
 /** Permission grants: to everyone (allEnabled), to groups, to single members. */
 export function GrantsPanel() {
@@ -56,18 +55,15 @@ function GrantEditor({ code }: { code: string }) {
     void qc.invalidateQueries({ queryKey: roleKeys.grants });
   };
   const all = useMutation({
-    mutationFn: (enabled: boolean) =>
-      ok(api.PUT("/api/v1/permission-grants/{code}/all-enabled", { params: { path: { code } }, body: { enabled } })),
+    mutationFn: (enabled: boolean) => setGrantAllEnabled({ params: { path: { code } }, body: { enabled } }),
     onSuccess: refresh,
   });
   const add = useMutation({
-    mutationFn: (s: { subjectType: "GROUP" | "MEMBER"; subjectId: string }) =>
-      ok(api.POST("/api/v1/permission-grants/{code}/subjects", { params: { path: { code } }, body: s })),
+    mutationFn: (s: { subjectType: "GROUP" | "MEMBER"; subjectId: string }) => addGrantSubject({ params: { path: { code } }, body: s }),
     onSuccess: refresh,
   });
   const remove = useMutation({
-    mutationFn: (s: { subjectType: "GROUP" | "MEMBER"; subjectId: string }) =>
-      ok(api.POST("/api/v1/permission-grants/{code}/subjects/remove", { params: { path: { code } }, body: s })),
+    mutationFn: (s: { subjectType: "GROUP" | "MEMBER"; subjectId: string }) => removeGrantSubject({ params: { path: { code } }, body: s }),
     onSuccess: refresh,
   });
   if (!grant.data) return <Loading />;

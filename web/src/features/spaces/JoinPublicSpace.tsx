@@ -1,15 +1,14 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { FormError } from "../../ui/ui";
-import { type Space, spaceKeys } from "./queries";
+import { joinPublicSpace, type Space, spaceKeys } from "./queries";
 
 /** What a visitor who is not enrolled sees: a public space open to join has a button (joinPublicSpace). */
 export function JoinPublicSpace({ space }: { space: Space }) {
   const { t } = useI18n();
   const qc = useQueryClient();
   const join = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/spaces/{spaceId}/join", { params: { path: { spaceId: space.id } } })),
+    mutationFn: () => joinPublicSpace({ params: { path: { spaceId: space.id } } }),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: spaceKeys.role(space.id) });
       void qc.invalidateQueries({ queryKey: spaceKeys.all });

@@ -1,13 +1,12 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
-import { api, ok } from "../../api/client";
 import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { Link } from "../../ui/Link";
 import { navigate, useSearch } from "../../ui/router";
 import { Field, FormError, fieldError, Loading, Modal, MoreButton } from "../../ui/ui";
-import { spaceKeys, spacePath, spacesQuery, useSpaceCategories } from "./queries";
+import { createSpace, joinSpaceWithCode, spaceKeys, spacePath, spacesQuery, useSpaceCategories } from "./queries";
 import { type SpaceDraft, SpaceForm, spaceBody } from "./SpaceForm";
 
 const SpaceCategories = lazy(() => import("./SpaceCategories"));
@@ -41,7 +40,7 @@ export function SpaceList() {
   const [code, setCode] = useState("");
   const [codePassword, setCodePassword] = useState("");
   const join = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/spaces/join", { body: { code, password: codePassword || null } })),
+    mutationFn: () => joinSpaceWithCode({ body: { code, password: codePassword || null } }),
     onSuccess: (r) => {
       void qc.invalidateQueries({ queryKey: spaceKeys.all });
       navigate(spacePath(r.space.id));
@@ -142,7 +141,7 @@ function CreateSpace({ onClose }: { onClose: () => void }) {
   const qc = useQueryClient();
   const [draft, setDraft] = useState(EMPTY);
   const create = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/spaces", { body: spaceBody(draft) })),
+    mutationFn: () => createSpace({ body: spaceBody(draft) }),
     onSuccess: (r) => {
       void qc.invalidateQueries({ queryKey: spaceKeys.all });
       onClose();

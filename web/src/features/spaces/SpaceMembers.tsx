@@ -1,13 +1,25 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { DataTable } from "../../ui/DataTable";
 import { navigate } from "../../ui/router";
 import { CheckList, ConfirmButton, Field, FormError, Loading, Modal, MoreButton, Select } from "../../ui/ui";
 import { EnrolmentHistory } from "./EnrolmentHistory";
-import { roleOptions, type SpaceRole, spaceCandidatesQuery, spaceKeys, useSpace, useSpaceMembers } from "./queries";
+import {
+  addSpaceMembers,
+  blockSpaceUser,
+  leaveSpace,
+  removeSpaceMember,
+  roleOptions,
+  type SpaceRole,
+  spaceCandidatesQuery,
+  spaceKeys,
+  transferSpaceOwnership,
+  updateSpaceMemberRole,
+  useSpace,
+  useSpaceMembers,
+} from "./queries";
 import { SpaceBlocks } from "./SpaceBlocks";
 import { SpaceJoinCodes } from "./SpaceJoinCodes";
 
@@ -24,20 +36,19 @@ export default function SpaceMembers({ spaceId, admin }: { spaceId: string; admi
   };
   const path = (userPkId: string) => ({ params: { path: { spaceId, userPkId } } });
   const transfer = useMutation({
-    mutationFn: (memberId: string) => ok(api.POST("/api/v1/spaces/{spaceId}/owner", { params: { path: { spaceId } }, body: { memberId } })),
+    mutationFn: (memberId: string) => transferSpaceOwnership({ params: { path: { spaceId } }, body: { memberId } }),
     onSuccess: refresh,
   });
   const setRole = useMutation({
-    mutationFn: ({ id, role }: { id: string; role: SpaceRole }) =>
-      ok(api.PATCH("/api/v1/spaces/{spaceId}/members/{userPkId}", { ...path(id), body: { role } })),
+    mutationFn: ({ id, role }: { id: string; role: SpaceRole }) => updateSpaceMemberRole({ ...path(id), body: { role } }),
     onSuccess: refresh,
   });
   const remove = useMutation({
-    mutationFn: (id: string) => ok(api.DELETE("/api/v1/spaces/{spaceId}/members/{userPkId}", path(id))),
+    mutationFn: (id: string) => removeSpaceMember(path(id)),
     onSuccess: refresh,
   });
   const leave = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/spaces/{spaceId}/leave", { params: { path: { spaceId } } })),
+    mutationFn: () => leaveSpace({ params: { path: { spaceId } } }),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: spaceKeys.all });
       void qc.invalidateQueries({ queryKey: spaceKeys.role(spaceId) });
@@ -156,12 +167,10 @@ function BlockDialog(props: { spaceId: string; member: { id: string; name: strin
   const [reason, setReason] = useState("");
   const block = useMutation({
     mutationFn: () =>
-      ok(
-        api.POST("/api/v1/spaces/{spaceId}/blocks", {
-          params: { path: { spaceId: props.spaceId } },
-          body: { userId: props.member.id, reason: reason.trim() || null },
-        }),
-      ),
+      blockSpaceUser({
+        params: { path: { spaceId: props.spaceId } },
+        body: { userId: props.member.id, reason: reason.trim() || null },
+      }),
     onSuccess: props.onBlocked,
   });
   return (
@@ -193,7 +202,7 @@ function AddMembers({ spaceId, onAdded }: { spaceId: string; onAdded: () => void
   const [role, setRole] = useState<SpaceRole>("PARTICIPANT");
   const candidates = useQuery(spaceCandidatesQuery(spaceId, keyword));
   const add = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/spaces/{spaceId}/members", { params: { path: { spaceId } }, body: { userIds: picked, role } })),
+    mutationFn: () => addSpaceMembers({ params: { path: { spaceId } }, body: { userIds: picked, role } }),
     onSuccess: () => {
       setPicked([]);
       onAdded();

@@ -1,5 +1,5 @@
 import { queryOptions, useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { ApiError, api, cursorPages, ok } from "../../api/client";
+import { ApiError, api, cursorPages, type Init, ok } from "../../api/client";
 import { useUser } from "../../app/session";
 
 /** The spaces' cache keys: `all` covers every space list; `membership` is what a change of members touches. */
@@ -143,3 +143,28 @@ export const postTargetsQuery = (showOthers: boolean) =>
     enabled: showOthers,
     queryFn: () => ok(api.GET("/api/v1/spaces", { params: { query: { isActive: "true", limit: 100 } } })),
   });
+
+// The area's writes, one function per operation (named by its operationId).
+export const addSpaceMembers = (init: Init<"/api/v1/spaces/{spaceId}/members", "post">) =>
+  ok(api.POST("/api/v1/spaces/{spaceId}/members", init));
+export const blockSpaceUser = (init: Init<"/api/v1/spaces/{spaceId}/blocks", "post">) =>
+  ok(api.POST("/api/v1/spaces/{spaceId}/blocks", init));
+export const createSpace = (init: Init<"/api/v1/spaces", "post">) => ok(api.POST("/api/v1/spaces", init));
+export const createSpaceJoinCode = (init: Init<"/api/v1/spaces/{spaceId}/join-codes", "post">) =>
+  ok(api.POST("/api/v1/spaces/{spaceId}/join-codes", init));
+export const deleteSpace = (init: Init<"/api/v1/spaces/{spaceId}", "delete">) => ok(api.DELETE("/api/v1/spaces/{spaceId}", init));
+export const joinPublicSpace = (init: Init<"/api/v1/spaces/{spaceId}/join", "post">) => ok(api.POST("/api/v1/spaces/{spaceId}/join", init));
+export const joinSpaceWithCode = (init: Init<"/api/v1/spaces/join", "post">) => ok(api.POST("/api/v1/spaces/join", init));
+export const leaveSpace = (init: Init<"/api/v1/spaces/{spaceId}/leave", "post">) => ok(api.POST("/api/v1/spaces/{spaceId}/leave", init));
+export const removeSpaceMember = (init: Init<"/api/v1/spaces/{spaceId}/members/{userPkId}", "delete">) =>
+  ok(api.DELETE("/api/v1/spaces/{spaceId}/members/{userPkId}", init));
+export const transferSpaceOwnership = (init: Init<"/api/v1/spaces/{spaceId}/owner", "post">) =>
+  ok(api.POST("/api/v1/spaces/{spaceId}/owner", init));
+export const unblockSpaceUser = (init: Init<"/api/v1/spaces/{spaceId}/blocks/{userPkId}", "delete">) =>
+  ok(api.DELETE("/api/v1/spaces/{spaceId}/blocks/{userPkId}", init));
+export const updateSpace = (init: Init<"/api/v1/spaces/{spaceId}", "patch">) => ok(api.PATCH("/api/v1/spaces/{spaceId}", init));
+export const updateSpaceCategories = (init: Init<"/api/v1/space-categories", "put">) => ok(api.PUT("/api/v1/space-categories", init));
+export const updateSpaceJoinCode = (init: Init<"/api/v1/spaces/{spaceId}/join-codes/{joinCodeId}", "patch">) =>
+  ok(api.PATCH("/api/v1/spaces/{spaceId}/join-codes/{joinCodeId}", init));
+export const updateSpaceMemberRole = (init: Init<"/api/v1/spaces/{spaceId}/members/{userPkId}", "patch">) =>
+  ok(api.PATCH("/api/v1/spaces/{spaceId}/members/{userPkId}", init));

@@ -1,12 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, Loading } from "../../ui/ui";
 import { OptionsEditor, QuestionsEditor } from "../question-sets/QuestionsEditor";
 import { WindowFields } from "../question-sets/WindowFields";
-import { surveyConfigQuery, surveyKeys } from "./queries";
+import { checkSurveyConfigChange, setSurveyConfig, surveyConfigQuery, surveyKeys } from "./queries";
 
 type Body = paths["/api/v1/surveys/{contentId}/config"]["put"]["requestBody"]["content"]["application/json"];
 type Config = paths["/api/v1/surveys/{contentId}/config"]["get"]["responses"]["200"]["content"]["application/json"];
@@ -54,7 +53,7 @@ export function SurveyEditor({ contentId }: { contentId: string }) {
     if (config.data && !draft) setDraft(toBody(config.data));
   }, [config.data, draft]);
   const save = useMutation({
-    mutationFn: (body: Body) => ok(api.PUT("/api/v1/surveys/{contentId}/config", { params: { path: { contentId } }, body })),
+    mutationFn: (body: Body) => setSurveyConfig({ params: { path: { contentId } }, body }),
     onSuccess: (data) => {
       qc.setQueryData(surveyKeys.config(contentId), data);
       void qc.invalidateQueries({ queryKey: surveyKeys.stats(contentId) });
@@ -64,7 +63,7 @@ export function SurveyEditor({ contentId }: { contentId: string }) {
   });
   // Responses exist and the change invalidates them: the server says which, the teacher decides.
   const check = useMutation({
-    mutationFn: (body: Body) => ok(api.POST("/api/v1/surveys/{contentId}/config/change-check", { params: { path: { contentId } }, body })),
+    mutationFn: (body: Body) => checkSurveyConfigChange({ params: { path: { contentId } }, body }),
     onSuccess: (result, body) => {
       if (!result.needReset) save.mutate(body);
     },

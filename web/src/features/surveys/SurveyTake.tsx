@@ -1,9 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Field, FormError, formatDate, Loading } from "../../ui/ui";
-import { myResponseQuery, surveyKeys, surveyViewQuery } from "./queries";
+import { myResponseQuery, saveSurveyResponseDraft, submitSurveyResponse, surveyKeys, surveyViewQuery } from "./queries";
 
 type Answer = { questionId: string; optionIds?: string[]; etcText?: string | null; text?: string | null; scaleValue?: number | null };
 
@@ -20,13 +19,11 @@ export default function SurveyTake({ contentId }: { contentId: string }) {
   const list = () => Object.values(answers ?? {});
   const done = (data: unknown) => qc.setQueryData(surveyKeys.mine(contentId), data);
   const draft = useMutation({
-    mutationFn: () =>
-      ok(api.PUT("/api/v1/surveys/{contentId}/my-response/draft", { params: { path: { contentId } }, body: { answers: list() } })),
+    mutationFn: () => saveSurveyResponseDraft({ params: { path: { contentId } }, body: { answers: list() } }),
     onSuccess: done,
   });
   const submit = useMutation({
-    mutationFn: () =>
-      ok(api.POST("/api/v1/surveys/{contentId}/my-response/submit", { params: { path: { contentId } }, body: { answers: list() } })),
+    mutationFn: () => submitSurveyResponse({ params: { path: { contentId } }, body: { answers: list() } }),
     onSuccess: done,
   });
   if (!view.data || !mine.data || !answers) return <Loading />;

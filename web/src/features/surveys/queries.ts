@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api, cursorPages, ok } from "../../api/client";
+import { api, cursorPages, type Init, ok } from "../../api/client";
 
 /** A survey's cache keys (by content id). */
 export const surveyKeys = {
@@ -52,3 +52,13 @@ export const myResponseQuery = (contentId: string) =>
     queryKey: surveyKeys.mine(contentId),
     queryFn: () => ok(api.GET("/api/v1/surveys/{contentId}/my-response", { params: { path: { contentId } } })),
   });
+
+// The area's writes, one function per operation (named by its operationId).
+export const checkSurveyConfigChange = (init: Init<"/api/v1/surveys/{contentId}/config/change-check", "post">) =>
+  ok(api.POST("/api/v1/surveys/{contentId}/config/change-check", init));
+export const saveSurveyResponseDraft = (init: Init<"/api/v1/surveys/{contentId}/my-response/draft", "put">) =>
+  ok(api.PUT("/api/v1/surveys/{contentId}/my-response/draft", init));
+export const setSurveyConfig = (init: Init<"/api/v1/surveys/{contentId}/config", "put">) =>
+  ok(api.PUT("/api/v1/surveys/{contentId}/config", init));
+export const submitSurveyResponse = (init: Init<"/api/v1/surveys/{contentId}/my-response/submit", "post">) =>
+  ok(api.POST("/api/v1/surveys/{contentId}/my-response/submit", init));

@@ -1,9 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import { hasMessage, useI18n } from "../../i18n";
 import { Field, FormError, fieldError, formatDate, Loading, Select } from "../../ui/ui";
-import { tenantKeys, tenantQuery } from "./queries";
+import { tenantKeys, tenantQuery, updateTenant } from "./queries";
 
 /** getTenant / updateTenant: name, description, contact, session policy; plan, contract, logo and field limit are read-only. */
 export default function TenantPage() {
@@ -31,20 +30,18 @@ export default function TenantPage() {
   }, [tenant.data]);
   const save = useMutation({
     mutationFn: () =>
-      ok(
-        api.PATCH("/api/v1/tenant", {
-          body: {
-            name: form.name,
-            description: form.description || null,
-            contactInfo: form.contactInfo || null,
-            timeZone: form.timeZone,
-            sessionPolicy: {
-              defaultSessionType: form.defaultSessionType as "personal" | "public",
-              publicAbsoluteTimeoutMinutes: Number(form.publicAbsoluteTimeoutMinutes),
-            },
+      updateTenant({
+        body: {
+          name: form.name,
+          description: form.description || null,
+          contactInfo: form.contactInfo || null,
+          timeZone: form.timeZone,
+          sessionPolicy: {
+            defaultSessionType: form.defaultSessionType as "personal" | "public",
+            publicAbsoluteTimeoutMinutes: Number(form.publicAbsoluteTimeoutMinutes),
           },
-        }),
-      ),
+        },
+      }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: tenantKeys.tenant }),
   });
   if (!tenant.data) return <Loading />;

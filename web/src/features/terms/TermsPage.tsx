@@ -1,11 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { DataTable } from "../../ui/DataTable";
 import { useSearch } from "../../ui/router";
 import { Field, FormError, fieldError, Loading } from "../../ui/ui";
-import { termKeys, termsQuery } from "./queries";
+import { createTerm, termKeys, termsQuery, updateTerm } from "./queries";
 import { type Term, TermDialog } from "./TermDialog";
 import { EMPTY_TERM, TERM_FIELDS, TermFields, termBody } from "./TermFields";
 
@@ -28,7 +27,7 @@ export default function TermsPage() {
   const [topic, setTopic] = useState("");
   const [form, setForm] = useState(EMPTY_TERM);
   const create = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/terms", { body: { topic, ...termBody(form) } })),
+    mutationFn: () => createTerm({ body: { topic, ...termBody(form) } }),
     onSuccess: (data) => {
       qc.setQueryData(termKeys.all, data);
       setTopic("");
@@ -37,7 +36,7 @@ export default function TermsPage() {
   });
   const update = useMutation({
     mutationFn: (v: { topic: string; body: { isActive?: boolean; isVisible?: boolean; isEssential?: boolean } }) =>
-      ok(api.PATCH("/api/v1/terms/{topic}", { params: { path: { topic: v.topic } }, body: v.body })),
+      updateTerm({ params: { path: { topic: v.topic } }, body: v.body }),
     onSuccess: (data) => qc.setQueryData(termKeys.all, data),
   });
   if (!terms.data) return <Loading />;
