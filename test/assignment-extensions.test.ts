@@ -3,7 +3,7 @@ import type { Member, Tenant } from "./helpers/fixture";
 import { createContent } from "./helpers/fixture";
 import { createContentSpace, expectProblem, fieldOf, forbidden, notFound, unauth, useServer } from "./helpers/server";
 
-// DECISIONS §13 Another chance: setSubmissionExtension gives one participant their own deadline.
+// docs/rules/next-year.md#extensions: setSubmissionExtension gives one participant their own deadline.
 const api = useServer();
 const { as, anon } = api;
 

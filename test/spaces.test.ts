@@ -156,7 +156,7 @@ describe("POST /api/v1/spaces — createSpace", () => {
     for (const [body, field] of cases) expect(fieldOf(await as(owner).post("/spaces", body))).toBe(field);
   });
 
-  test("representativeName, semester and description have no bound in the spec: long values up to the free-text bound are kept", async () => {
+  test("representativeName, semester and description have no bound in the API: long values up to the free-text bound are kept", async () => {
     const long = { representativeName: "r".repeat(300), semester: "s".repeat(300), description: "d".repeat(FREE_TEXT_MAX) };
     const space = await newSpace(owner, long);
     expect(space).toMatchObject(long);

@@ -78,7 +78,7 @@ function historyOf(rt: Runtime, actor: Actor, db: Db, contentId: string, profile
 }
 
 /**
- * submitAssignment (DECISIONS §9.2): body and file rules (400), the caller's deadline (their
+ * submitAssignment (docs/rules/submissions.md#submitting): body and file rules (400), the caller's deadline (their
  * extension, else dueAt; 409 DEADLINE_PASSED
  * unless allowLateSubmit, then isLate), a resubmit only with allowResubmit (409 RESUBMIT_NOT_ALLOWED).
  * The new revision is SUBMITTED, ungraded and the latest; older ones stay as history.
@@ -151,7 +151,7 @@ export function getSubmitterHistory(rt: Runtime, actor: Actor, contentId: string
 }
 
 /**
- * listAssignmentSubmissions (DECISIONS §9.3 Submission lists): one row per submitter, its latest
+ * listAssignmentSubmissions (docs/rules/submissions.md#submission-lists): one row per submitter, its latest
  * revision, newest submittedAt first. Page style over the (content, is_latest[, status], submitted_at, id) indexes.
  */
 export function listAssignmentSubmissions(rt: Runtime, actor: Actor, contentId: string, query: Static<typeof SubmissionsQuery>) {
@@ -163,7 +163,7 @@ export function listAssignmentSubmissions(rt: Runtime, actor: Actor, contentId: 
 }
 
 /**
- * For getFile (DECISIONS §9.2): whether the caller submitted, or manages the assignment of, a
+ * For getFile (docs/rules/files.md#getfile): whether the caller submitted, or manages the assignment of, a
  * submission attaching the file. One indexed probe.
  */
 export function canSeeSubmissionFile(db: Db, actor: Pick<Actor, "memberId" | "profileId">, fileId: string): boolean {
@@ -179,7 +179,7 @@ export function canSeeSubmissionFile(db: Db, actor: Pick<Actor, "memberId" | "pr
 }
 
 /**
- * downloadFileContent of a URL emitted for `assignment-submission:<id>` (DECISIONS §9.1): the
+ * downloadFileContent of a URL emitted for `assignment-submission:<id>` (docs/rules/files.md#download-rules): the
  * submission still attaches the file and the reader is still its submitter or a manager.
  */
 export function submissionFileDownload(

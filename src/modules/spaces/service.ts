@@ -197,7 +197,7 @@ export function updateSpace(rt: Runtime, actor: Actor, spaceId: string, input: S
 export function deleteSpace(rt: Runtime, actor: Actor, spaceId: string) {
   return write(actor.db, (tx) => {
     const space = requireSpaceAdmin(actor, spaceId, tx);
-    // Only the owner deletes (DECISIONS §13); other ADMINs may take ownership over first.
+    // Only the owner deletes (docs/rules/spaces.md#deleting); other ADMINs may take ownership over first.
     if (!enrolmentOf(tx, spaceId, actor.memberId)?.isOwner) throw forbidden("FORBIDDEN", "Only the owner of a space deletes it.");
     const record = spaceRecord(tx, { rt, actor }, space);
     // The space's folders and their contents move to the tenant library; nothing there is deleted.

@@ -6676,7 +6676,7 @@ export interface paths {
         };
         /**
          * What a guardian sees of one student
-         * @description 404 unless the caller is a guardian of that active student. Read-only, in the student's own visibility: per active space the student's getMyGrades (returned grades and released quiz results only), work due in the next 7 days with whether it was submitted, work past due in the last 60 days not submitted (the student's own deadline: an extension counts; a quiz is due when it closes); notices and emergencies of the last 30 days, emergencies first. Never a submission's body, files or messages.
+         * @description 404 unless the caller is a guardian of that active student. Read-only, in the student's own visibility: per active space the student's getMyGrades (returned grades and released quiz results only), work due in the next 7 days with whether it was submitted, work past due in the last 60 days not submitted (the student's own deadline: an extension counts; a quiz or a survey is due when it closes; a survey counts as submitted once its response is); notices and emergencies of the last 30 days, emergencies first. Never a submission's body, files or messages.
          *
          *     **Who may call**: Any signed-in member of the tenant.
          *
@@ -53403,7 +53403,7 @@ export interface operations {
                         pendingManualCount: number;
                         averageScore: number | null;
                         passRate: number | null;
-                        /** @description Population members without a submitted attempt (DECISIONS §9.3 Who should answer) */
+                        /** @description Population members without a submitted attempt (who should answer: the active participants of the content's space, or the members it is shared with) */
                         notSubmittedCount: number;
                         questions: {
                             questionId: string;
@@ -61446,7 +61446,7 @@ export interface operations {
                             dueSoon: {
                                 contentId: string;
                                 title: string;
-                                type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ";
+                                type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ" | "SURVEY";
                                 /**
                                  * Format: date-time
                                  * @example 2025-03-01T09:00:00.000Z
@@ -61458,7 +61458,7 @@ export interface operations {
                             missing: {
                                 contentId: string;
                                 title: string;
-                                type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ";
+                                type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ" | "SURVEY";
                                 /**
                                  * Format: date-time
                                  * @example 2025-03-01T09:00:00.000Z
