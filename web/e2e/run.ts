@@ -14,6 +14,7 @@ import { settings } from "./settings";
 import { spaces } from "./spaces";
 import { quietStream } from "./stream";
 import { work } from "./work";
+import { year } from "./year";
 
 const root = join(import.meta.dir, "..", "..");
 const binary = join(root, "dist", "learnspace");
@@ -399,6 +400,8 @@ async function main() {
       await section("the school (issue 25)", () => school(harness));
       await section("the lesson", () => lesson(harness));
       await section("the settings screens", () => settings(harness));
+      // Last: it deactivates teachers and hands classes over.
+      await section("into next year", () => year(harness));
     }
     if (mine(2)) {
       await section("the library", () => library(harness));

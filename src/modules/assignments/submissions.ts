@@ -5,18 +5,20 @@ import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
 import { conflict, notFound } from "../../platform/http/errors";
+import { iso } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { libraryContents } from "../../schema/library";
 import { members, profiles } from "../../schema/members";
 import { readyFilesByIds, requireReadyFiles } from "../files/attachments";
 import { canManageSql, contentForManager, contentForViewer } from "../library/access";
 import { requireActiveSpace } from "../spaces/archived";
+import { listExtensions } from "../submissions/extensions";
 import { rubricTotal } from "../submissions/grading";
 import { checkSubmitInput, lateMark, latestPage } from "../submissions/revisions";
 import { onRevisionSubmitted, similarityView } from "../submissions/similarity-hook";
 import { isReleased, revisionAttachments, revisionFields, type View } from "../submissions/view";
 import { ASSIGNMENT, loadAssignmentConfig } from "./config";
-import { dueAtFor } from "./deadlines";
+import { ASSIGNMENT_EXTENSIONS, dueAtFor } from "./deadlines";
 import type { Submission, SubmissionsQuery, SubmitBody } from "./model";
 import { assignmentSubmissionFiles, assignmentSubmissions } from "./tables";
 
@@ -159,7 +161,8 @@ export function listAssignmentSubmissions(rt: Runtime, actor: Actor, contentId: 
   const { where, page, pendingCount } = latestPage(actor.db, s, contentId, query);
   const loaded = selectSubmissions(actor.db, where).orderBy(desc(s.submittedAt), desc(s.id)).limit(page.pageSize).offset(page.offset).all();
   const { offset: _, ...fields } = page;
-  return { ...fields, submissions: toSubmissions(rt, actor, actor.db, loaded, "manager"), pendingCount };
+  const extensions = listExtensions(actor.db, ASSIGNMENT_EXTENSIONS, contentId).map((e) => ({ profileId: e.ownerId, dueAt: iso(e.dueAt) }));
+  return { ...fields, submissions: toSubmissions(rt, actor, actor.db, loaded, "manager"), pendingCount, extensions };
 }
 
 /**

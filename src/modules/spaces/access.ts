@@ -39,6 +39,11 @@ export function visibleSpaceSql(memberId: string, canCreate: boolean): SQL {
   return sql`(${spaces.isPublic} = 1 OR EXISTS (SELECT 1 FROM space_members sm WHERE sm.space_id = ${spaces.id} AND sm.member_id = ${memberId}))`;
 }
 
+/** Spaces the member is enrolled in with `role` (listSpaces myRole; walks the space_members primary key). */
+export function enrolledAsSql(memberId: string, role: "ADMIN" | "PARTICIPANT"): SQL {
+  return sql`EXISTS (SELECT 1 FROM space_members sm WHERE sm.space_id = ${spaces.id} AND sm.member_id = ${memberId} AND sm.role = ${role})`;
+}
+
 /** For getFile (docs/rules/files.md#getfile): a space the caller can see has the file as its thumbnail. Walks spaces_thumbnail_idx. */
 export function canSeeSpaceThumbnail(db: Db, actor: Pick<Actor, "memberId" | "permissionSet">, fileId: string): boolean {
   const row = db

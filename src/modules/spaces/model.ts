@@ -97,6 +97,9 @@ export const ListSpacesQuery = t.Object({
   semester: t.Optional(t.String()),
   autoJoin: t.Optional(QueryBool),
   exitRestricted: t.Optional(QueryBool),
+  myRole: t.Optional(
+    Enum(SPACE_ROLES, { description: "Only the spaces the caller is enrolled in with this role (a teacher's own classes: ADMIN)" }),
+  ),
   ...CursorQuery,
 });
 export const SpacePage = t.Object({ spaces: t.Array(Space), total: Int(), nextCursor: NextCursor });

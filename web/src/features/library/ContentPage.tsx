@@ -39,13 +39,13 @@ export default function ContentPage({ spaceId, contentId }: { spaceId: string; c
         <MediaContent contentId={contentId} type={c.type} canManage={c.canManage} />
       ) : c.type === "QUIZ" ? (
         c.canManage ? (
-          <QuizManage contentId={contentId} />
+          <QuizManage contentId={contentId} spaceId={spaceId} />
         ) : (
           <QuizTake contentId={contentId} />
         )
       ) : c.type === "ASSIGNMENT" ? (
         c.canManage ? (
-          <AssignmentManage contentId={contentId} />
+          <AssignmentManage contentId={contentId} spaceId={spaceId} />
         ) : (
           <AssignmentSubmit contentId={contentId} />
         )

@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { can, useUser } from "../../app/session";
 import { roleLabel, useI18n } from "../../i18n";
 import { Field, FormError, fieldError, formatDate, Loading, Modal } from "../../ui/ui";
+import { HandOver } from "./HandOver";
 import { MemberPosition } from "./MemberPosition";
 import {
   memberKeys,
@@ -256,6 +257,9 @@ export function MemberDialog({ id, onClose }: { id: string; onClose: () => void 
                 </p>
               )}
             </div>
+          )}
+          {manage && can(user, "tenant-settings:manage") && (
+            <HandOver memberId={id} name={member.data.displayName} isActive={member.data.isActive} />
           )}
         </>
       )}

@@ -5,6 +5,7 @@ import { useI18n } from "../../i18n";
 import { DataTable } from "../../ui/DataTable";
 import { navigate } from "../../ui/router";
 import { CheckList, ConfirmButton, Field, FormError, Loading, Modal, MoreButton, Select } from "../../ui/ui";
+import { EnrolMany } from "./EnrolMany";
 import { EnrolmentHistory } from "./EnrolmentHistory";
 import {
   addSpaceMembers,
@@ -60,6 +61,7 @@ export default function SpaceMembers({ spaceId, admin }: { spaceId: string; admi
   return (
     <div className="stack">
       {admin && <AddMembers spaceId={spaceId} onAdded={refresh} />}
+      {admin && <EnrolMany spaceId={spaceId} onAdded={refresh} />}
       {admin && <SpaceJoinCodes spaceId={spaceId} />}
       <FormError error={transfer.error ?? setRole.error ?? remove.error} fields={[]} />
       {!members.data ? (

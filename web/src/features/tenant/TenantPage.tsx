@@ -61,7 +61,11 @@ export default function TenantPage() {
           {formatDate(d.currentContractPeriod.startedAt, lang)} – {formatDate(d.currentContractPeriod.expiredAt, lang)}
         </dd>
         <dt>{t("tenant.loginIdentifier")}</dt>
-        <dd>{d.loginIdentifier}</dd>
+        <dd>
+          {hasMessage(lang, `tenant.loginIdentifiers.${d.loginIdentifier}`)
+            ? t(`tenant.loginIdentifiers.${d.loginIdentifier}`)
+            : d.loginIdentifier}
+        </dd>
         <dt>{t("tenant.customFieldMax")}</dt>
         <dd>{d.customFieldMaxCount}</dd>
         <dt>{t("tenant.logo")}</dt>
