@@ -10,6 +10,7 @@ import { type Submission, SubmissionView } from "../submissions/SubmissionView";
 import {
   assignmentKeys,
   gradeSubmission,
+  returnAllSubmissions,
   returnSubmission,
   setSubmissionExtension,
   submissionsQuery,
@@ -46,8 +47,8 @@ function ReturnAll({ contentId, graded }: { contentId: string; graded: number })
   const { t } = useI18n();
   const qc = useQueryClient();
   const returnAll = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/assignments/{contentId}/return-all", { params: { path: { contentId } } })),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["submissions", contentId] }),
+    mutationFn: () => returnAllSubmissions({ params: { path: { contentId } } }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: assignmentKeys.submissions(contentId) }),
   });
   return (
     <div className="inline">

@@ -64,3 +64,5 @@ export const setSubmissionExtension = (init: Init<"/api/v1/assignments/{contentI
   ok(api.PUT("/api/v1/assignments/{contentId}/extensions/{profileId}", init));
 export const submitAssignment = (init: Init<"/api/v1/assignments/{contentId}/submissions", "post">) =>
   ok(api.POST("/api/v1/assignments/{contentId}/submissions", init));
+export const returnAllSubmissions = (init: Init<"/api/v1/assignments/{contentId}/return-all", "post">) =>
+  ok(api.POST("/api/v1/assignments/{contentId}/return-all", init));
