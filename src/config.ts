@@ -41,6 +41,8 @@ export type Config = {
   tenantSignup: "first" | "open" | "closed";
   /** Hosts and CIDR blocks a server-side fetch may reach although private (docs/rules/trust.md#server-side-fetches). */
   fetchAllow: string[];
+  /** How long a ready file no record attaches is kept before the collector deletes it (docs/rules/storage.md#file-collector). */
+  fileGraceMs: number;
 };
 
 export type SocialProviderEnv = { issuer: string; clientId: string; clientSecret: string };
@@ -197,6 +199,7 @@ const SETTINGS: Setting[] = [
     fallback: "first",
   },
   { key: "fetchAllow", env: "LEARNSPACE_FETCH_ALLOW", parse: list(isHostOrCidr, "host names, IP addresses or CIDR blocks"), fallback: [] },
+  { key: "fileGraceMs", env: "LEARNSPACE_FILE_GRACE", parse: duration, fallback: 7 * 86_400_000 },
 ];
 
 /** The server's own flags, for commands that take options of their own besides these. */

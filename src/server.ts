@@ -1,6 +1,7 @@
 import { createApp } from "./app";
 import { rebuildDirectory } from "./cli/reindex";
 import { type Config, ConfigError } from "./config";
+import { startFileCollector, stopFileCollector } from "./modules/files/collector";
 import { startNotificationScheduler, stopNotificationScheduler } from "./modules/notifications/schedule";
 import { resumeSimilarityChecks, stopSimilarityChecks } from "./modules/similarity/jobs";
 import { lockDataDir } from "./platform/db/data-lock";
@@ -36,6 +37,7 @@ export function startServer(config: Config) {
   if (config.publicUrl === "http://localhost:0") rt.config.publicUrl = `http://localhost:${port}`;
   resumeSimilarityChecks(rt);
   startNotificationScheduler(rt);
+  startFileCollector(rt);
   return {
     app,
     rt,
@@ -44,6 +46,7 @@ export function startServer(config: Config) {
     async stop() {
       await stopSimilarityChecks(rt);
       await stopNotificationScheduler(rt);
+      await stopFileCollector(rt);
       await app.stop(true);
       rt.close();
       unlock();
@@ -63,6 +66,7 @@ export function startServer(config: Config) {
       // A check still running finishes; queued ones stay PENDING and run at the next start.
       await stopSimilarityChecks(rt);
       await stopNotificationScheduler(rt);
+      await stopFileCollector(rt);
       rt.log({ event: "shutdown", drained, unfinished: Math.max(0, rt.inFlight) });
       rt.close();
     },

@@ -3,7 +3,8 @@ import { useState } from "react";
 import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { FormError, Modal } from "../../ui/ui";
-import { type CsvRow, downloadCsv, readCsvRows, reasonText, rowProblem } from "./csvRows";
+import { useAllActiveSpaces } from "../spaces/queries";
+import { type CsvRow, classNames, downloadCsv, readCsvRows, reasonText, rowProblem } from "./csvRows";
 import { createMembers, memberKeys, useRoles } from "./queries";
 
 type Row = CsvRow;
@@ -37,6 +38,8 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
             ...(r.userId ? { userId: r.userId } : {}),
             ...(r.email ? { email: r.email } : {}),
             ...(r.password ? { password: r.password } : {}),
+            ...(classNames(r).length ? { spaceIds: classNames(r).map((n) => spaceIdOf(n) ?? "") } : {}),
+            ...(r.guardianOf ? { guardianOf: r.guardianOf } : {}),
           })),
         };
         const res = await createMembers({ body });
@@ -58,8 +61,15 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
     if (!parsed) return setParseError(true);
     setRows(parsed);
   };
-  const problems = (rows ?? []).map((r) => rowProblem(r, roleKeys));
+  // A class column names spaces: each row is enrolled in them (createMembers spaceIds).
+  const withClasses = (rows ?? []).some((r) => r.classes);
+  const spaces = useAllActiveSpaces(withClasses);
+  const spaceIdOf = (name: string) => spaces.data?.find((s) => s.name.toLowerCase() === name.toLowerCase())?.id;
+  const problems = (rows ?? []).map(
+    (r) => rowProblem(r, roleKeys) ?? (spaces.data && classNames(r).some((n) => !spaceIdOf(n)) ? "unknownClass" : null),
+  );
   const good = (rows ?? []).filter((_, i) => !problems[i]);
+  const withGuardians = (rows ?? []).some((r) => r.guardianOf);
   const download = (results: Result[]) => {
     const header = ["import.line", "members.name", "members.userId", "members.email", "import.tempPassword", "import.result"];
     downloadCsv("members-created.csv", [
@@ -156,6 +166,8 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
                       <th>{t("members.userId")}</th>
                       <th>{t("members.email")}</th>
                       <th>{t("members.role")}</th>
+                      {withClasses && <th>{t("import.class")}</th>}
+                      {withGuardians && <th>{t("import.guardianOf")}</th>}
                       <th>{t("import.check")}</th>
                     </tr>
                   </thead>
@@ -168,6 +180,8 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
                         <td>{r.userId}</td>
                         <td>{r.email}</td>
                         <td>{r.roleKey || "member"}</td>
+                        {withClasses && <td>{r.classes}</td>}
+                        {withGuardians && <td>{r.guardianOf}</td>}
                         <td>{problems[i] ? <span className="error">{t(`import.problems.${problems[i]}`)}</span> : "✓"}</td>
                       </tr>
                     ))}
@@ -178,7 +192,7 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
               <button
                 type="button"
                 className="primary"
-                disabled={good.length === 0 || importRows.isPending}
+                disabled={good.length === 0 || importRows.isPending || (withClasses && !spaces.data)}
                 onClick={() => importRows.mutate(good)}
               >
                 {t("import.create", { count: good.length })}

@@ -75,6 +75,24 @@ export function useIsSpaceAdmin(spaceId: string): boolean | undefined {
   return mine.data === undefined ? undefined : mine.data?.role === "ADMIN";
 }
 
+/** Every active space the member can see, by id and name (a class column names them), cursor-paged. */
+export function useAllActiveSpaces(enabled: boolean) {
+  return useQuery({
+    queryKey: ["spaces", "all-active"],
+    enabled,
+    queryFn: async () => {
+      const all: { id: string; name: string }[] = [];
+      let cursor: string | undefined;
+      do {
+        const r = await ok(api.GET("/api/v1/spaces", { params: { query: { isActive: "true", limit: 100, cursor } } }));
+        all.push(...r.spaces.map((s) => ({ id: s.id, name: s.name })));
+        cursor = r.nextCursor ?? undefined;
+      } while (cursor);
+      return all;
+    },
+  });
+}
+
 /** The tenant's space-category settings (semesters, menus, categories) that space forms follow. */
 export function useSpaceCategories() {
   return useQuery({ queryKey: spaceKeys.categories, queryFn: () => ok(api.GET("/api/v1/space-categories")), staleTime: 60_000 });
@@ -85,7 +103,13 @@ export const spacePath = (spaceId: string, contentId?: string) =>
   `/spaces?space=${encodeURIComponent(spaceId)}${contentId ? `&content=${encodeURIComponent(contentId)}` : ""}`;
 
 /** The space's menus (docs/rules/spaces.md#creation) and the tab each opens in the console. */
-export const MENU_TABS = { announcement: "stream", content: "classwork", challenge: "challenges", grade: "grades" } as const;
+export const MENU_TABS = {
+  announcement: "stream",
+  content: "classwork",
+  community: "community",
+  challenge: "challenges",
+  grade: "grades",
+} as const;
 
 export type Space = NonNullable<Awaited<ReturnType<typeof useSpace>>["data"]>;
 
