@@ -50,7 +50,7 @@ export const isIdpConfigured = (row: SsoRow) => Boolean(row.idpSsoUrl && row.idp
 
 /** SP endpoints on LEARNSPACE_PUBLIC_URL (DECISIONS §0, Login 3). */
 export function spUrls(rt: Runtime, tenantKey: string) {
-  const base = `${rt.config.publicUrl}/api/v1/public/tenants/${encodeURIComponent(tenantKey)}/saml`;
+  const base = `${rt.schoolUrl({ key: tenantKey })}/api/v1/public/tenants/${encodeURIComponent(tenantKey)}/saml`;
   return { spAcsUrl: `${base}/acs`, spEntityId: `${base}/metadata`, loginUrl: `${base}/login` };
 }
 
