@@ -15,7 +15,8 @@ import { connectEtcd, readPlacements } from "../src/cluster/etcd";
 
 const root = join(import.meta.dir, "..");
 const dir = mkdtempSync(join(tmpdir(), "learnspace-cluster-"));
-const base = 42000 + Math.floor(Math.random() * 800) * 10;
+// Below the kernel's ephemeral ports (32768–60999), which etcd's and HAProxy's own connections use.
+const base = 21000 + Math.floor(Math.random() * 500) * 20;
 const PROXY = base;
 const DOMAIN = "learn.test";
 const NODES = ["n1", "n2", "n3"] as const;
@@ -67,7 +68,7 @@ let ownSwift = false;
 const swiftReady = (async () => {
   if (!s3) {
     ownSwift = true;
-    const port = base + 500;
+    const port = base + 11;
     const run = Bun.spawn(["bash", "scripts/swift-s3.sh", "start", join(dir, "swift"), String(port)], {
       cwd: root,
       stdout: "ignore",
@@ -77,7 +78,7 @@ const swiftReady = (async () => {
     s3 = `http://127.0.0.1:${port}`;
   }
   const tag = Math.random().toString(36).slice(2, 8);
-  await makeBucket(s3, `files-${tag}`);
+  await until("S3 answers", () => makeBucket(s3, `files-${tag}`).then(() => true), 180_000);
   await makeBucket(s3, `replica-${tag}`);
   return { files: `s3://files-${tag}?endpoint=${encodeURIComponent(s3)}&region=us-east-1`, replica: `replica-${tag}` };
 })();
@@ -124,7 +125,8 @@ frontend fe
 ${NODES.map((n, i) => `backend ${n}\n  server ${n} 127.0.0.1:${nodePort(i)}`).join("\n")}
 backend any
   balance first
-  option httpchk GET /readyz
+  option httpchk
+  http-check send meth GET uri /readyz ver HTTP/1.1 hdr host localhost
 ${servers}
 `;
 }
@@ -250,25 +252,28 @@ async function spaceIds(s: School): Promise<Set<string>> {
   return ids;
 }
 
+/** Uploads the bytes and attaches them to a post (which gives each reader a signed download URL); returns the post's id. */
 async function upload(s: School, bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   const req = await call("POST", "/api/v1/files", {
     token: s.token,
     body: { fileName: "a.bin", contentType: "application/octet-stream", size: bytes.length },
   });
   const ticket = req.body as { fileId: string; uploadUrl: string };
-  const put = await call("PUT", new URL(ticket.uploadUrl).pathname + new URL(ticket.uploadUrl).search, {
-    host: hostOf(s.key),
-    raw: bytes,
-    token: s.token,
-  });
+  const u = new URL(ticket.uploadUrl);
+  // The upload URL is the school's own host (its public URL): HAProxy routes it by host.
+  const put = await call("PUT", u.pathname + u.search, { host: u.hostname, raw: bytes });
   if (put.status >= 300) throw new Error(`upload: ${put.status} ${JSON.stringify(put.body)}`);
-  return ticket.fileId;
+  const space = await call("POST", "/api/v1/spaces", { token: s.token, body: { name: "files" } });
+  const spaceId = (space.body as { id: string }).id;
+  const post = await call("POST", "/api/v1/posts", { token: s.token, body: { spaceId, title: "file", fileIds: [ticket.fileId] } });
+  if (post.status !== 201) throw new Error(`post: ${post.status} ${JSON.stringify(post.body)}`);
+  return (post.body as { id: string }).id;
 }
-async function downloadEquals(s: School, fileId: string, bytes: Uint8Array): Promise<boolean> {
-  const f = await call("GET", `/api/v1/files/${fileId}`, { token: s.token });
-  const url = new URL((f.body as { downloadUrl?: string; url?: string }).downloadUrl ?? (f.body as { url: string }).url);
-  const got = await call("GET", url.pathname + url.search, { host: hostOf(s.key) });
-  return got.status === 200 && Buffer.compare(Buffer.from(got.body as Uint8Array), Buffer.from(bytes)) === 0;
+async function downloadEquals(s: School, postId: string, bytes: Uint8Array): Promise<boolean> {
+  const post = await call("GET", `/api/v1/posts/${postId}`, { token: s.token });
+  const url = new URL((post.body as { attachments: { url: string }[] }).attachments[0]?.url as string);
+  const got = await call("GET", url.pathname + url.search, { host: url.hostname });
+  return url.hostname === hostOf(s.key) && got.status === 200 && Buffer.compare(Buffer.from(got.body as Uint8Array), Buffer.from(bytes)) === 0;
 }
 
 async function placementOf(key: string) {
@@ -317,11 +322,16 @@ async function main() {
   const to = NODES.find((n) => n !== from) as string;
   const w = writer(beta);
   await Bun.sleep(1_000);
-  const move = Bun.spawnSync(["node_modules/.bin/bun", "src/main.ts", "tenant", "move", beta.key, "--to", to], {
+  // Asynchronous: the writer loop goes on while the command runs.
+  const moving = Bun.spawn(["node_modules/.bin/bun", "src/main.ts", "tenant", "move", beta.key, "--to", to], {
     cwd: root,
     env: { ...process.env, LEARNSPACE_CLUSTER_ETCD: ETCD.join(","), LEARNSPACE_SECRET: SECRET },
+    stdout: "pipe",
+    stderr: "pipe",
   });
-  log(`move: ${move.stdout.toString().trim()} ${move.stderr.toString().trim()}`);
+  const [moveOut, moveErr] = await Promise.all([new Response(moving.stdout).text(), new Response(moving.stderr).text()]);
+  const move = { exitCode: await moving.exited };
+  log(`move: ${moveOut.trim()} ${moveErr.trim()}`);
   await until("writes land on the new node", async () => {
     const n = w.acked.length;
     await Bun.sleep(300);

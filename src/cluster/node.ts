@@ -23,6 +23,9 @@ export const nodeFenced = () =>
     "retry-after": "2",
   });
 
+/** The path of a request; an HTTP/1.0 health check without a Host header has a relative URL. */
+export const pathOf = (request: Request) => new URL(request.url, "http://localhost").pathname;
+
 /** The school a request is for, as HAProxy finds it: host `<key>.<domain>`, then the path, then the token's claim. */
 export function tenantKeyOf(request: Request, domain: string | null): string | null {
   if (domain) {
@@ -32,7 +35,7 @@ export function tenantKeyOf(request: Request, domain: string | null): string | n
       if (label && !label.includes(".")) return label;
     }
   }
-  const path = new URL(request.url).pathname;
+  const path = pathOf(request);
   const m = /^\/(?:t|api\/v1\/public\/tenants)\/([^/]+)(?:\/|$)/.exec(path);
   if (m) return decodeURIComponent(m[1] as string);
   const bearer = /^bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "")?.[1];

@@ -3,7 +3,7 @@ import { listTenantRows } from "../platform/db/registry";
 import { markStreamedBody } from "../platform/http/body";
 import type { Runtime } from "../platform/runtime";
 import { exportFile, exportPlatform, freeze, importFile, importPlatform, type PlatformRows, release, thaw } from "./handoff";
-import { type ClusterNode, NODE_HEADER } from "./node";
+import { type ClusterNode, NODE_HEADER, pathOf } from "./node";
 import { checkPeer } from "./peer";
 import { restoreHere } from "./restore";
 
@@ -21,7 +21,7 @@ export function clusterPlugin(rt: Runtime, node: ClusterNode) {
     new Elysia({ name: "learnspace.cluster" })
       .onRequest(({ request, set }) => {
         set.headers[NODE_HEADER] = node.name;
-        if (new URL(request.url).pathname.startsWith("/_cluster/")) {
+        if (pathOf(request).startsWith("/_cluster/")) {
           request.headers.delete("content-type");
           markStreamedBody(request);
           return;
@@ -31,7 +31,7 @@ export function clusterPlugin(rt: Runtime, node: ClusterNode) {
       })
       // Not ready while out of touch with etcd: HAProxy's health check sends nothing here then.
       .onBeforeHandle({ as: "global" }, ({ request, set }) => {
-        if (!node.fenced() || new URL(request.url).pathname !== "/readyz") return;
+        if (!node.fenced() || pathOf(request) !== "/readyz") return;
         set.status = 503;
         return { status: "not-ready" };
       })
