@@ -1,4 +1,16 @@
 // Layering rules checked in CI (`npm run depcruise`); docs/architecture.md draws the same picture.
+// Which module is which (docs/architecture.md#layers). A new module goes in one of these lists.
+const BASE = [
+  "auth", "console", "fields", "files", "grants", "groups", "health", "hosted-pages", "invitations", "join-codes",
+  "library", "login-page", "members", "notifications", "org", "roles", "spaces", "sso", "tenant", "terms",
+];
+const CORES = ["submissions", "question-sets", "similarity", "gradebook"];
+const FEATURES = [
+  "assignments", "group-assignments", "peer-assessments", "quizzes", "surveys", "challenges", "posts", "messages",
+  "copies", "guardians",
+];
+const modules = (names) => `^src/modules/(${names.join("|")})/`;
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -24,11 +36,27 @@ module.exports = {
       to: { path: "^src/modules/" },
     },
     {
-      name: "cores-know-no-feature",
-      comment: "The submission and question-set cores serve the features built on them; importing one back would tie them.",
+      name: "every-module-has-a-layer",
+      comment: "Each module is base, core or feature (the lists above), so the two rules below see it.",
       severity: "error",
-      from: { path: "^src/modules/(submissions|question-sets)/" },
-      to: { path: "^src/modules/(assignments|group-assignments|quizzes|surveys|peer-assessments)/" },
+      from: { path: "^src/" },
+      to: { path: "^src/modules/[^/]+/", pathNot: modules([...BASE, ...CORES, ...FEATURES]) },
+    },
+    {
+      name: "base-knows-no-feature",
+      comment:
+        "Base modules serve everything above them; what they need of a feature, the feature registers (src/app.ts registerFeatures). Checked through every path, not only direct imports.",
+      severity: "error",
+      from: { path: modules(BASE) },
+      to: { path: modules([...CORES, ...FEATURES]), reachable: true },
+    },
+    {
+      name: "cores-know-no-feature",
+      comment:
+        "The cores (submissions, question sets, similarity, gradebook) serve the features built on them; a feature registers what a core needs of it. Checked through every path.",
+      severity: "error",
+      from: { path: modules(CORES) },
+      to: { path: modules(FEATURES), reachable: true },
     },
     {
       name: "nothing-imports-the-entry",
@@ -43,6 +71,20 @@ module.exports = {
       severity: "error",
       from: { path: "^src/modules/([^/]+)/" },
       to: { path: "^src/modules/([^/]+)/tables\\.ts$", pathNot: "^src/modules/$1/" },
+    },
+    {
+      name: "web-ui-knows-no-screen",
+      comment: "web/src/ui holds the parts every screen shares; it sits under the frame (app/) and the features, so it imports neither.",
+      severity: "error",
+      from: { path: "^web/src/(ui|api|i18n)/" },
+      to: { path: "^web/src/(app|features)/" },
+    },
+    {
+      name: "web-features-use-the-session-only",
+      comment: "A feature screen reads the signed-in member (app/session, app/SessionControls); the frame, navigation and screen table are app/'s own.",
+      severity: "error",
+      from: { path: "^web/src/features/" },
+      to: { path: "^web/src/app/", pathNot: "^web/src/app/(session\\.tsx|SessionControls\\.tsx)$" },
     },
     {
       name: "web-uses-the-generated-client",

@@ -4,18 +4,28 @@ import { createClusterNode } from "./cluster/node";
 import { clusterPlugin } from "./cluster/plugin";
 import type { Config } from "./config";
 import { assignmentsModule } from "./modules/assignments";
+import { assignmentGrades } from "./modules/assignments/grades";
 import { assignmentDueSource } from "./modules/assignments/notify";
+import { assignmentRevisions } from "./modules/assignments/similarity-source";
+import { canSeeSubmissionFile, submissionFileDownload } from "./modules/assignments/submissions";
 import { authModule } from "./modules/auth";
 import { challengesModule } from "./modules/challenges";
+import { canSeeChallengeFile, challengeFileDownload, leaveSpaceChallenges } from "./modules/challenges/hooks";
 import { CHALLENGE_JOB, runChallengeReminders } from "./modules/challenges/notify";
 import { consoleModule } from "./modules/console";
 import { copiesModule } from "./modules/copies";
 import { fieldsModule } from "./modules/fields";
 import { filesModule } from "./modules/files";
+import { registerFileKind } from "./modules/files/download-rules";
 import { gradebookModule } from "./modules/gradebook";
+import { registerGradeSource } from "./modules/gradebook/cells";
 import { grantsModule } from "./modules/grants";
 import { groupAssignmentsModule } from "./modules/group-assignments";
+import { groupAssignmentGrades } from "./modules/group-assignments/grades";
+import { markGroupAssignmentLinksDeleted } from "./modules/group-assignments/link";
 import { groupAssignmentDueSource } from "./modules/group-assignments/notify";
+import { groupAssignmentRevisions } from "./modules/group-assignments/similarity-source";
+import { canSeeGroupSubmissionFile, groupSubmissionFileDownload } from "./modules/group-assignments/submissions";
 import { groupsModule } from "./modules/groups";
 import { guardiansModule } from "./modules/guardians";
 import { healthModule } from "./modules/health";
@@ -23,24 +33,35 @@ import { hostedPagesModule } from "./modules/hosted-pages";
 import { invitationsModule } from "./modules/invitations";
 import { joinCodesModule } from "./modules/join-codes";
 import { libraryModule } from "./modules/library";
+import { canSeeContentFile, contentCounts, contentFileDownload } from "./modules/library/access";
 import { loginPageModule } from "./modules/login-page";
+import { loginPageImageDownload } from "./modules/login-page/service";
 import { membersModule } from "./modules/members";
 import { resolveMember } from "./modules/members/actor";
 import { activeGuardiansOf } from "./modules/members/guardians";
 import { messagesModule } from "./modules/messages";
+import { canSeeMessageFile, messageFileDownload } from "./modules/messages/access";
 import { notificationJob, notificationsModule } from "./modules/notifications";
 import { registerDueSource } from "./modules/notifications/due";
 import { registerGuardianLookup } from "./modules/notifications/hooks";
 import { orgModule } from "./modules/org";
 import { peerAssessmentsModule } from "./modules/peer-assessments";
+import { markPeerAssessmentLinksDeleted } from "./modules/peer-assessments/config";
 import { postsModule } from "./modules/posts";
+import { canSeeCommentFile, canSeePostFile, commentFileDownload, postCounts, postFileDownload } from "./modules/posts/access";
 import { POST_JOB, runScheduledPost } from "./modules/posts/notify";
 import { quizzesModule } from "./modules/quizzes";
+import { canSeeQuizFile, quizFileDownload } from "./modules/quizzes/config";
+import { quizGrades } from "./modules/quizzes/grades";
 import { quizDueSource } from "./modules/quizzes/notify";
 import { rolesModule } from "./modules/roles";
+import { registerRevisionSource } from "./modules/similarity/revision";
 import { spacesModule } from "./modules/spaces";
+import { canSeeSpaceThumbnail, spaceThumbnailDownload } from "./modules/spaces/access";
+import { onEnrolmentEnded, onGroupSetDeleted, registerSpaceCounter } from "./modules/spaces/hooks";
 import { ssoModule } from "./modules/sso";
 import { surveysModule } from "./modules/surveys";
+import { canSeeSurveyFile, surveyFileDownload } from "./modules/surveys/config";
 import { surveyDueSource } from "./modules/surveys/notify";
 import { tenantModule } from "./modules/tenant";
 import { termsModule } from "./modules/terms";
@@ -52,9 +73,51 @@ import { httpPlugin } from "./platform/http/plugin";
 import { securityPlugin } from "./platform/http/security";
 import { createRuntime, type Runtime } from "./platform/runtime";
 
+/**
+ * What each feature hands the base modules and cores it builds on, so that none of them imports a
+ * feature (docs/architecture.md#registrations). Idempotent: tests start many servers.
+ */
+export function registerFeatures() {
+  // files: each kind of record that attaches files, by the prefix its download URLs are signed for.
+  registerFileKind("post", {
+    canSee: (db, actor, fileId) => canSeePostFile(db, actor.memberId, fileId),
+    download: (db, postId, fileId, reader) => postFileDownload(db, postId, fileId, reader.memberId),
+  });
+  registerFileKind("comment", {
+    canSee: (db, actor, fileId) => canSeeCommentFile(db, actor.memberId, fileId),
+    download: (db, commentId, fileId, reader) => commentFileDownload(db, commentId, fileId, reader.memberId),
+  });
+  registerFileKind("message", {
+    canSee: (db, actor, fileId) => canSeeMessageFile(db, actor.memberId, fileId),
+    download: (db, messageId, fileId, reader) => messageFileDownload(db, messageId, fileId, reader.memberId),
+  });
+  registerFileKind("challenge", { canSee: canSeeChallengeFile, download: challengeFileDownload });
+  registerFileKind("content", { canSee: canSeeContentFile, download: contentFileDownload });
+  registerFileKind("assignment-submission", { canSee: canSeeSubmissionFile, download: submissionFileDownload });
+  registerFileKind("group-submission", { canSee: canSeeGroupSubmissionFile, download: groupSubmissionFileDownload });
+  registerFileKind("quiz", { canSee: canSeeQuizFile, download: quizFileDownload });
+  registerFileKind("survey", { canSee: canSeeSurveyFile, download: surveyFileDownload });
+  registerFileKind("space", { canSee: canSeeSpaceThumbnail, download: spaceThumbnailDownload });
+  registerFileKind("login-page", { publicDownload: loginPageImageDownload });
+  // spaces: what ends with an enrolment or a group set, and the counts a space summary shows.
+  onEnrolmentEnded("challenges", leaveSpaceChallenges);
+  onGroupSetDeleted("group-assignments", markGroupAssignmentLinksDeleted);
+  onGroupSetDeleted("peer-assessments", markPeerAssessmentLinksDeleted);
+  registerSpaceCounter("postCount", postCounts);
+  registerSpaceCounter("contentCount", contentCounts);
+  // similarity: where each submitting feature's revisions are (the back-fill walks them).
+  registerRevisionSource("ASSIGNMENT", assignmentRevisions);
+  registerRevisionSource("GROUP_ASSIGNMENT", groupAssignmentRevisions);
+  // gradebook: each gradable feature's cells.
+  registerGradeSource("ASSIGNMENT", assignmentGrades);
+  registerGradeSource("GROUP_ASSIGNMENT", groupAssignmentGrades);
+  registerGradeSource("QUIZ", quizGrades);
+}
+
 /** The root Elysia instance: platform plugins first, then every module, listed explicitly. */
 export function createApp(config: Config) {
   const rt = createRuntime(config, resolveMember, { groupCommit: true });
+  registerFeatures();
   // Cluster mode only (docs/rules/cluster.md): one machine has no gate, no guard, no etcd client.
   const cluster = config.clusterEtcd ? createClusterNode(rt) : null;
   if (cluster) {

@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { parseS3Url } from "./platform/files/s3-url";
 
-/** Every setting of the server, from flags first, then env, then defaults (DECISIONS §0). */
+/** Every setting of the server, from flags first, then env, then defaults (docs/rules/runtime.md#settings). */
 export type Config = {
   port: number;
   dataDir: string;
@@ -26,9 +26,9 @@ export type Config = {
   corsOrigins: string[];
   /** Seconds a request may take to arrive and be answered (an upload: may stall without a byte). */
   requestTimeout: number;
-  /** Platform-wide OpenID Connect providers (DECISIONS §10); checked where used, not here. */
+  /** Platform-wide OpenID Connect providers (docs/rules/sign-in.md#openid-connect); checked where used, not here. */
   social: SocialProviders;
-  /** Scheduled backups (DECISIONS §11): folder (null = off), interval in ms, how many to keep. */
+  /** Scheduled backups (docs/operating.md#scheduled): folder (null = off), interval in ms, how many to keep. */
   backupDir: string | null;
   backupEveryMs: number;
   backupKeep: number;

@@ -9,7 +9,7 @@ import { lockDataDir } from "./platform/db/data-lock";
 /** The largest upload (1 GiB) plus room: the runtime's own limit never answers before ours. */
 const MAX_REQUEST_BODY = 1024 * 1024 * 1024 + 16 * 1024 * 1024;
 
-/** How long a shutdown waits for in-flight requests (DECISIONS §11). */
+/** How long a shutdown waits for in-flight requests (docs/operating.md#shutdown). */
 export const DRAIN_MS = 10_000;
 
 export function startServer(config: Config) {

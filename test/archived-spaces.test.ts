@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import type { Member, Tenant } from "./helpers/fixture";
 import { createContentSpace, createMemberFixture, invalidState, useServer } from "./helpers/server";
 
-// DECISIONS §13 Archived spaces: at the end of term a space is made inactive; participants can no
+// docs/rules/spaces.md#archived-spaces: at the end of term a space is made inactive; participants can no
 // longer hand in anything, but every grade stays readable and managers still grade and return.
 const api = useServer();
 const { as } = api;

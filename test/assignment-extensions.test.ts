@@ -3,7 +3,7 @@ import type { Member, Tenant } from "./helpers/fixture";
 import { createContent } from "./helpers/fixture";
 import { createContentSpace, expectProblem, fieldOf, forbidden, notFound, unauth, useServer } from "./helpers/server";
 
-// DECISIONS §13 Another chance: setSubmissionExtension gives one participant their own deadline.
+// docs/rules/next-year.md#extensions: setSubmissionExtension gives one participant their own deadline.
 const api = useServer();
 const { as, anon } = api;
 
@@ -43,6 +43,27 @@ describe("PUT /api/v1/assignments/{contentId}/extensions/{profileId} — setSubm
     expect(sub.status).toBe(201);
     expect(sub.body).toMatchObject({ isLate: false, dueAtAtSubmit: until });
     expectProblem(await as(bob).post(`/assignments/${id}/submissions`, { body: "Carthage" }), 409, "DEADLINE_PASSED");
+  });
+
+  test("listAssignmentSubmissions lists every extension, also of a participant who has not submitted; a removed one is gone", async () => {
+    const id = await assignment({ dueAt: at(-2) });
+    const until = at(24);
+    expect((await as(owner).get(`/assignments/${id}/submissions`)).body.extensions).toEqual([]);
+    expect((await as(owner).put(`/assignments/${id}/extensions/${alice.profileId}`, { dueAt: until })).status).toBe(200);
+    const listed = await as(owner).get(`/assignments/${id}/submissions`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.submissions).toEqual([]);
+    expect(listed.body.extensions).toEqual([{ profileId: alice.profileId, dueAt: until }]);
+    // Another assignment's extensions are not listed here.
+    const otherId = await assignment({ dueAt: at(-2) });
+    await as(owner).put(`/assignments/${otherId}/extensions/${bob.profileId}`, { dueAt: until });
+    expect((await as(admin2).get(`/assignments/${id}/submissions`)).body.extensions).toEqual([
+      { profileId: alice.profileId, dueAt: until },
+    ]);
+    await as(owner).put(`/assignments/${id}/extensions/${alice.profileId}`, { dueAt: null });
+    expect((await as(owner).get(`/assignments/${id}/submissions`)).body.extensions).toEqual([]);
+    // A participant cannot read the list (contentManager).
+    expect((await as(alice).get(`/assignments/${id}/submissions`)).status).toBe(403);
   });
 
   test("an extension never rewrites a submitted revision's isLate; the next submit follows it", async () => {

@@ -156,7 +156,7 @@ describe("POST /api/v1/spaces/{spaceId}/challenges — createChallenge", () => {
     expect(await (await fetchUrl(c.attachments[0].url)).text()).toBe("PLAN");
   });
 
-  test("a download URL stops working once the reader has left the space (DECISIONS §9.1)", async () => {
+  test("a download URL stops working once the reader has left the space (docs/rules/files.md#download-rules)", async () => {
     const leaver = await createMemberFixture(api.server, owner, { displayName: "Leaver" });
     expect((await as(owner).post(`/spaces/${spaceId}/members`, { userIds: [leaver.memberId], role: "PARTICIPANT" })).status).toBe(200);
     const c = await newChallenge({ fileIds: [await upload(owner, "rules.txt", "text/plain", "RULES")] });
@@ -233,7 +233,7 @@ describe("POST /api/v1/spaces/{spaceId}/challenges — createChallenge", () => {
     expect(fieldOf(await post({ ...base, tasks: [task("t", 0, null, { type: "QUIZ_TASK" })] }))).toBe("tasks[0].type");
     expect(fieldOf(await post({ ...base, tasks: [task("t", 0, null, { id: "unknown" })] }))).toBe("tasks[0].id");
     expect(fieldOf(await post({ ...base, fileIds: Array.from({ length: 21 }, (_, i) => `f${i}`) }))).toBe("fileIds");
-    // a task's guide, index and defaultTags have no bound in the spec
+    // a task's guide, index and defaultTags have no bound in the API
     const free = task("t", 0, null, {
       guide: "g".repeat(20000),
       index: 10000,
@@ -312,7 +312,7 @@ describe("GET /api/v1/spaces/{spaceId}/challenges — listChallenges", () => {
 });
 
 describe("PUT /api/v1/spaces/{spaceId}/challenges/{challengeId} — updateChallenge", () => {
-  test("check order as createPost (DECISIONS §3): body references are 400 before the 404 and the 403", async () => {
+  test("check order as createPost (errors.md check order): body references are 400 before the 404 and the 403", async () => {
     const c = await newChallenge({}, owner);
     const bad = { title: "T", emoji: "e", tasks: [task("t", 0)], fileIds: ["no-such-file"] };
     expect(fieldOf(await as(p1).put(path(c), bad))).toBe("fileIds[0]"); // not its manager: would be 403
@@ -501,7 +501,7 @@ describe("challenge members — listChallengeMembers, addChallengeMembers, addCh
     expect((await as(owner).get(path(c))).body.memberCount).toBe(0);
   });
 
-  test("the list has no count bound in the spec: over SQLite's parameter limit it is still checked and added", async () => {
+  test("the list has no count bound: over SQLite's parameter limit it is still checked and added", async () => {
     const c = await newChallenge();
     const unknown = Array.from({ length: 260_000 }, (_, i) => `${i}`); // Bun's SQLite takes at most 250000 parameters
     expect(fieldOf(await as(owner).post(path(c, "/members"), { userIds: [p1.memberId, ...unknown] }))).toBe("userIds[1]");

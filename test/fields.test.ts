@@ -330,7 +330,7 @@ describe("GET/PUT /api/v1/member-fields/display — getMemberFieldDisplay, setMe
     expect((await api.call("GET", "/api/v1/member-fields/display", { token: owner })).body).toEqual({ items: [] });
   });
 
-  test("an entry's order is any safe integer (the spec says only integer)", async () => {
+  test("an entry's order is any safe integer (the API says only integer)", async () => {
     const { owner } = await fixture();
     const res = await api.call("PUT", "/api/v1/member-fields/display", {
       token: owner,

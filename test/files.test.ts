@@ -315,7 +315,7 @@ describe("GET /api/v1/files/{fileId}/content — downloadFileContent", () => {
       await problemOf(await fetch(`${base}${query}`), 401, "UNAUTHENTICATED");
     }
     expect((await download(await downloadUrl(t.fileId, { readerId: member.memberId }))).status).toBe(200);
-    // a URL naming no record a module answers for is refused like a detached one (DECISIONS §9.1)
+    // a URL naming no record a module answers for is refused like a detached one (docs/rules/files.md#download-rules)
     await problemOf(await download(await downloadUrl(t.fileId, { attachedTo: "probe:x" })), 404, "NOT_FOUND");
   });
 

@@ -6,7 +6,7 @@ import type { Member, Tenant } from "./helpers/fixture";
 import { createContent } from "./helpers/fixture";
 import { createContentSpace, createMemberFixture, forbidden, notFound, unauth, untilSimilaritySettled, useServer } from "./helpers/server";
 
-// DECISIONS §13 Gradebook: the teacher's whole class at a glance (JSON or a CSV for Excel), and each
+// docs/rules/next-year.md#gradebook: the teacher's whole class at a glance (JSON or a CSV for Excel), and each
 // student's own released grades.
 const api = useServer();
 const { as, anon } = api;

@@ -308,7 +308,7 @@ describe("POST /api/v1/group-assignments/{contentId}/submissions — submitGroup
     forbidden(await as(owner).post(`/group-assignments/${id}/submissions`, { body: "x" }));
   });
 
-  test("a GRADED group cannot resubmit (409), nor once the grade is RETURNED (DECISIONS §9.1)", async () => {
+  test("a GRADED group cannot resubmit (409), nor once the grade is RETURNED (submissions.md returned grades)", async () => {
     const id = await linked();
     const s = await submit(p1, id);
     const second = await submit(p2, id);

@@ -243,6 +243,43 @@ describe("GET /api/v1/me/students/{userPkId}/overview — getStudentOverview", (
     );
     expect((await overview(kid)).status).toBe(200);
   });
+
+  test("surveys count as work: due soon by closesAt with whether the child responded, missing when closed unanswered", async () => {
+    const survey = async (key: string, closeDays: number, visibility = "SHARED") => {
+      ids[key] = await createContent(api, owner, nodeId, "SURVEY", {
+        title: key,
+        body: { visibility },
+        config: { questions: [{ type: "SHORT_TEXT", title: "Anything?" }], closesAt: at(closeDays) },
+      });
+      return ids[key] as string;
+    };
+    await survey("surveySoon", 1.5);
+    const answered = await survey("surveyAnswered", 4);
+    await survey("surveyClosed", -0.5);
+    await survey("surveyDraft", 1, "PRIVATE");
+    const q = (await as(owner).get(`/surveys/${answered}/config`)).body.questions[0].id;
+    expect((await as(alice).post(`/surveys/${answered}/my-response/submit`, { answers: [{ questionId: q, text: "ok" }] })).status).toBe(
+      200,
+    );
+
+    const [space] = (await overview(alice)).body.spaces;
+    expect(space.dueSoon.map((d: any) => [d.title, d.type, d.submitted])).toEqual([
+      ["surveySoon", "SURVEY", false],
+      ["submittedSoon", "ASSIGNMENT", true],
+      ["openSoon", "ASSIGNMENT", false],
+      ["surveyAnswered", "SURVEY", true],
+      ["extended", "ASSIGNMENT", false],
+    ]);
+    expect(space.missing.map((m: any) => [m.title, m.type])).toEqual([
+      ["surveyClosed", "SURVEY"],
+      ["late", "ASSIGNMENT"],
+    ]);
+    // Not a grade: the gradebook row stays the child's getMyGrades.
+    expect(space.grades).toEqual((await as(alice).get(`/spaces/${maths}/my-grades`)).body);
+    // Carol, in the same class, answered none: her own row, not Alice's.
+    const carols = (await overview(carol)).body.spaces[0];
+    expect(carols.dueSoon.find((d: any) => d.contentId === answered)).toMatchObject({ type: "SURVEY", submitted: false });
+  });
 });
 
 describe("guardian notification copies (docs/rules/notifications.md#guardian-copies)", () => {

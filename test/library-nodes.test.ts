@@ -66,7 +66,7 @@ describe("fractional ranks", () => {
 });
 
 describe("POST /api/v1/library/nodes — createNode", () => {
-  test("check order as createPost (DECISIONS §3): a bad reference is 400 before the space's 404 or 403", async () => {
+  test("check order as createPost (errors.md check order): a bad reference is 400 before the space's 404 or 403", async () => {
     const space = await newSpace(owner);
     expect(fieldOf(await as(uploader).post("/library/nodes", { title: "x", spaceId: space, parentId: "nope" }))).toBe("parentId");
     expect(fieldOf(await as(uploader).post("/library/nodes", { title: "x", spaceId: space, prevNodeId: "nope" }))).toBe("prevNodeId");

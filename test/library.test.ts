@@ -93,7 +93,7 @@ describe("POST /api/v1/library/contents — createContent", () => {
     expect(await (await fetchUrl(seen.body.attachments[1].url)).text()).toBe("AAA");
   });
 
-  test("an emitted URL is 404 once the content is made PRIVATE or no longer attaches the file (DECISIONS §9.1)", async () => {
+  test("an emitted URL is 404 once the content is made PRIVATE or no longer attaches the file (files.md download rules)", async () => {
     const a = await upload(uploader, "a.txt", "text/plain", "AAA");
     const b = await upload(uploader, "b.txt", "text/plain", "BBB");
     const c = await newContent(uploader, { type: "ASSIGNMENT", visibility: "PUBLIC", fileIds: [a, b] });
@@ -197,7 +197,7 @@ describe("GET /api/v1/library/contents/{contentId} — getContent", () => {
 });
 
 describe("PATCH /api/v1/library/contents/{contentId} — updateContent", () => {
-  test("check order as createContent (DECISIONS §3): an unknown fileId is 400 before the 404 or the 403", async () => {
+  test("check order as createContent (errors.md check order): an unknown fileId is 400 before the 404 or the 403", async () => {
     const c = await newContent(uploader, { visibility: "PUBLIC" });
     const bad = { fileIds: ["no-such-file"] };
     expect(fieldOf(await as(plain).patch(`/library/contents/${c.id}`, bad))).toBe("fileIds[0]"); // a viewer: would be 403
@@ -408,7 +408,7 @@ describe("GET /api/v1/library/contents — listContents", () => {
       expect(fieldOf(await as(plain).get(`/library/contents${qs}`))).toBe(field as string);
     }
     expectProblem(await anon.get("/library/contents"), 401, "UNAUTHENTICATED");
-    // q has no length bound in the spec
+    // q has no length bound of its own
     expect((await as(plain).get(`/library/contents?q=${"x".repeat(301)}`)).status).toBe(200);
   });
 });

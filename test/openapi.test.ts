@@ -55,7 +55,8 @@ describe("GET /openapi.json", () => {
     }
   });
 
-  // The catalog lives in ../shared beside the checkout (as in CI); without it these are skipped, not passed.
+  // An optional cross-check against the operation catalog the API was specified from, read when CI puts a copy
+  // beside the checkout; without it these are skipped, not passed.
   test.skipIf(catalog.length === 0)("every documented operation matches the catalog's method, path and auth", async () => {
     const { ops } = await documentOps();
     const byId = new Map(catalog.map((c) => [c.id, c]));

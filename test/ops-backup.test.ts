@@ -1,4 +1,4 @@
-// Backup, restore and doctor, run on the compiled binary (DECISIONS §11). The binary is built in
+// Backup, restore and doctor, run on the compiled binary (docs/operating.md#backups). The binary is built in
 // beforeAll when missing or older than the sources (test/helpers/binary.ts).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";

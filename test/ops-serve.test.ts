@@ -1,4 +1,4 @@
-// The running binary: graceful shutdown under load, /metrics, scheduled backups (DECISIONS §11).
+// The running binary: graceful shutdown under load, /metrics, scheduled backups (docs/operating.md#monitoring, docs/operating.md#shutdown).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { networkInterfaces } from "node:os";
@@ -129,7 +129,7 @@ describe("GET /metrics", () => {
     .flat()
     .find((i) => i && i.family === "IPv4" && !i.internal)?.address;
 
-  test("parses as Prometheus text with the series of §11 and route patterns as labels", async () => {
+  test("parses as Prometheus text with the series operating.md names and route patterns as labels", async () => {
     // An SMTP server that cannot be reached: the sign-up's message waits in the outbox.
     const a = await serve(join(root, "metrics"), { LEARNSPACE_SMTP_URL: "smtp://127.0.0.1:1" });
     try {

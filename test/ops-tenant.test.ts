@@ -1,4 +1,4 @@
-// Tenant export/import/list/delete and version, run on the compiled binary (DECISIONS §11).
+// Tenant export/import/list/delete and version, run on the compiled binary (docs/operating.md#moving-or-removing-one-school).
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";

@@ -128,7 +128,7 @@ describe("PATCH /api/v1/org-units/{orgUnitId} — updateOrgUnit", () => {
     }
   });
 
-  test("order is any safe integer (the spec says only integer)", async () => {
+  test("order is any safe integer (the API says only integer)", async () => {
     const unit = await newUnit(owner, "U");
     for (const order of [-1, 10000, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER]) {
       const res = await as(owner).patch(`/org-units/${unit}`, { order });

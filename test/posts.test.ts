@@ -63,7 +63,7 @@ beforeAll(async () => {
 });
 
 describe("POST /api/v1/posts — createPost", () => {
-  test("creates a published post with the spec's defaults and the next index of its space", async () => {
+  test("creates a published post with the API's defaults and the next index of its space", async () => {
     const first = await newPost(owner, { title: "Welcome" });
     expect(first).toMatchObject({
       spaceId: space,
@@ -129,7 +129,7 @@ describe("POST /api/v1/posts — createPost", () => {
     const tags = Array.from({ length: 51 }, (_, i) => `t${i}`);
     expect(fieldOf(await as(owner).post("/posts", { spaceId: space, title: "x", tags }))).toBe("tags");
     expect(fieldOf(await as(owner).post("/posts", { spaceId: space, title: "x", tags: ["y".repeat(51)] }))).toMatch(/^tags/);
-    // the spec bounds a tag's length only (max 50): an empty tag is taken
+    // the API bounds a tag's length only (max 50): an empty tag is taken
     expect((await as(owner).post("/posts", { spaceId: space, title: "x", tags: [""] })).body.tags).toEqual([""]);
     expect(fieldOf(await as(owner).post("/posts", { spaceId: space, title: "x", publishAt: "tomorrow" }))).toBe("publishAt");
     expect(fieldOf(await as(owner).post("/posts", { spaceId: space, title: "x", isPinned: "yes" }))).toBe("isPinned");
@@ -385,7 +385,7 @@ describe("GET /api/v1/posts/{postId} — getPost", () => {
 });
 
 describe("PATCH /api/v1/posts/{postId} — updatePost", () => {
-  test("check order as createPost (DECISIONS §3): an unknown fileId is 400 before the post's 404 or the role's 403", async () => {
+  test("check order as createPost (errors.md check order): an unknown fileId is 400 before the post's 404 or the role's 403", async () => {
     const post = await newPost(owner);
     const bad = { fileIds: ["no-such-file"] };
     expect(fieldOf(await as(participant).patch(`/posts/${post.id}`, bad))).toBe("fileIds[0]"); // would be 403

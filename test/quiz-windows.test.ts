@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import type { Member, Tenant } from "./helpers/fixture";
 import { createContentSpace, expectProblem, fieldOf, forbidden, ISO, invalidState, notFound, unauth, useServer } from "./helpers/server";
 
-// DECISIONS §13 Quiz and survey windows, Another chance (voidQuizAttempt), Survey changes that drop answers.
+// docs/rules/quizzes.md#windows, docs/rules/quizzes.md#another-chance (voidQuizAttempt), docs/rules/surveys.md#changes-that-drop-answers.
 const api = useServer();
 const { as, anon } = api;
 

@@ -380,7 +380,7 @@ describe("POST /api/v1/quizzes/{contentId}/my-attempts — startQuizAttempt", ()
     tenantSql("UPDATE quiz_attempts SET started_at = ?, expires_at = ? WHERE id = ?", past - 5 * 60_000, past, attemptId);
     expectProblem(await as(p3).put(`/quizzes/${id}/my-attempts/${attemptId}/answers`, { answers: [] }), 409, "INVALID_STATE");
     expectProblem(await as(p3).post(`/quizzes/${id}/my-attempts/${attemptId}/submit`, { answers: [] }), 409, "INVALID_STATE");
-    // A bad answer is a 400 before the attempt's state is a 409 (DECISIONS §3 order).
+    // A bad answer is a 400 before the attempt's state is a 409 (docs/rules/errors.md#check-order).
     const unknown = { answers: [{ questionId: "no-such-question", selectedOptionIds: [] }] };
     expect(fieldsOf(await as(p3).put(`/quizzes/${id}/my-attempts/${attemptId}/answers`, unknown))).toEqual(["answers[0].questionId"]);
     const mine = await as(p3).get(`/quizzes/${id}/my-attempts`);

@@ -104,7 +104,7 @@ const settled = (
 
 // ---- tests ----------------------------------------------------------------------------------
 
-describe("Submission.similarity — the background check (DECISIONS §12)", () => {
+describe("Submission.similarity — the background check (submissions.md similarity)", () => {
   test("identical texts give 100 both ways, and each is the other's top match; gptCopyRatio is null", async () => {
     const id = await newAssignment();
     const text = essay(1, 2, 3);
@@ -237,7 +237,7 @@ describe("Submission.similarity — the background check (DECISIONS §12)", () =
   });
 });
 
-describe("GroupSubmission.similarity (DECISIONS §13 Group submissions)", () => {
+describe("GroupSubmission.similarity (group-work.md group submissions)", () => {
   test("two groups handing in the same report both get 100; a group member sees null", async () => {
     const set = await as(owner).post(`/spaces/${spaceId}/group-sets`, {
       name: "Teams",

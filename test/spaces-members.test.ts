@@ -262,7 +262,7 @@ describe("join codes — createSpaceJoinCode, updateSpaceJoinCode, listSpaceJoin
     expect((await as(owner).get(`/spaces/${s}/join-codes`)).body.joinCodes[1]).toMatchObject({ enabled: false, password: "new" });
   });
 
-  test("a code password has no bound in the spec (s|null): a long one is kept, an empty one means none", async () => {
+  test("a code password has no bound of its own (s|null): a long one is kept, an empty one means none", async () => {
     const s = await newSpace();
     const long = await as(owner).post(`/spaces/${s}/join-codes`, { password: "p".repeat(300) });
     expect(long.status).toBe(201);

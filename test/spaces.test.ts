@@ -156,7 +156,7 @@ describe("POST /api/v1/spaces — createSpace", () => {
     for (const [body, field] of cases) expect(fieldOf(await as(owner).post("/spaces", body))).toBe(field);
   });
 
-  test("representativeName, semester and description have no bound in the spec: long values up to the free-text bound are kept", async () => {
+  test("representativeName, semester and description have no bound in the API: long values up to the free-text bound are kept", async () => {
     const long = { representativeName: "r".repeat(300), semester: "s".repeat(300), description: "d".repeat(FREE_TEXT_MAX) };
     const space = await newSpace(owner, long);
     expect(space).toMatchObject(long);
@@ -316,6 +316,25 @@ describe("GET /api/v1/spaces — listSpaces", () => {
     expect(await ids("exitRestricted=true")).toEqual([b.id]);
     expect(await ids("exitRestricted=false&search=math")).toEqual([c.id, a.id]);
     expect((await as(tenant).get("/spaces?search=math")).body.total).toBe(2);
+  });
+
+  test("myRole keeps the spaces the caller is enrolled in with that role (a teacher's own classes); a bad value is 400", async () => {
+    const tenant = await createTenantFixture(api.server);
+    const teacher = await createMemberFixture(api.server, tenant, { displayName: "Teacher", permissions: ["space:create"] });
+    const mine = await newSpace(teacher, { name: "Mine" });
+    const theirs = await newSpace(tenant, { name: "Theirs" });
+    const taught = await newSpace(tenant, { name: "Co-taught" });
+    await as(tenant).post(`/spaces/${taught.id}/members`, { userIds: [teacher.memberId], role: "ADMIN" });
+    const joined = await newSpace(tenant, { name: "Joined" });
+    await as(tenant).post(`/spaces/${joined.id}/members`, { userIds: [teacher.memberId] });
+    const ids = async (q: string) => (await as(teacher).get(`/spaces?${q}`)).body.spaces.map((s: any) => s.id);
+    // space:create sees every space; myRole narrows it to the caller's own
+    expect(await ids("")).toEqual([joined.id, taught.id, theirs.id, mine.id]);
+    expect(await ids("myRole=ADMIN")).toEqual([taught.id, mine.id]);
+    expect(await ids("myRole=PARTICIPANT")).toEqual([joined.id]);
+    expect((await as(teacher).get("/spaces?myRole=ADMIN")).body.total).toBe(2);
+    expect(await ids("myRole=ADMIN&search=Co")).toEqual([taught.id]);
+    expect(fieldOf(await as(teacher).get("/spaces?myRole=OWNER"))).toBe("myRole");
   });
 
   test("pages with a cursor bound to the filters; a tampered or re-bound cursor is 400", async () => {

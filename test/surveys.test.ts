@@ -69,7 +69,7 @@ function answers(cfg: any, a: { text?: string; long?: string; single?: number; e
 }
 
 describe("PUT /api/v1/surveys/{contentId}/config — setSurveyConfig", () => {
-  test("a question's type (SHORT_TEXT) and title are optional; an option needs its label (DECISIONS §9.3: label 1..255)", async () => {
+  test("a question's type (SHORT_TEXT) and title are optional; an option needs its label (surveys.md: label 1..255)", async () => {
     const id = await newSurvey();
     const missing = await as(owner).put(`/surveys/${id}/config`, {
       questions: [{}, { type: "SINGLE_CHOICE", options: [{}, { label: "B" }] }],

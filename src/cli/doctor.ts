@@ -37,7 +37,7 @@ function indexEntries(platformFile: string) {
   }
 }
 
-/** Every problem of a data dir (DECISIONS §11 doctor) and its file store; [] when healthy. */
+/** Every problem of a data dir (docs/operating.md#checking-learnspace-doctor) and its file store; [] when healthy. */
 export async function diagnose(dataDir: string, store: FileStore): Promise<string[]> {
   const problems: string[] = [];
   const platformFile = join(dataDir, "platform.sqlite");

@@ -10,7 +10,7 @@ import type { FileStore } from "../platform/files/store";
 /** One copied file of a backup or export: its path relative to the folder, size and digest. */
 export type FileEntry = { id: string; bytes: number; sha256: string };
 export type TenantEntry = { id: string; key: string; bytes: number; sha256: string; files: FileEntry[] };
-/** manifest.json of a backup folder (DECISIONS §11). */
+/** manifest.json of a backup folder (docs/operating.md#one-now). */
 export type Manifest = {
   format: 1;
   version: string;

@@ -2,7 +2,7 @@ import type { Actor } from "./auth/actor";
 import { forbidden } from "./http/errors";
 
 /**
- * Access decisions that a route's `auth` value cannot make alone (DECISIONS §4). Permission rules
+ * Access decisions that a route's `auth` value cannot make alone (docs/rules/access.md#auth-values). Permission rules
  * are enforced by the auth macro before validation; record rules (space and content roles) are
  * decided here by the services once the record is found: invisible → 404 (the service's lookup),
  * visible but not allowed → 403.

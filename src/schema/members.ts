@@ -1,7 +1,7 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { roles } from "./roles";
 
-/** A tenant member is its own account for this tenant (DECISIONS §5). */
+/** A tenant member is its own account for this tenant (docs/rules/sign-in.md#identity). */
 export const members = sqliteTable(
   "members",
   {

@@ -6,7 +6,7 @@
  * For each operation, each generated request (path values, query and body valid by the schema or
  * broken: wrong types, huge strings, deep nesting, lone surrogates, NUL, RTL marks, nulls, extra
  * fields) is sent anonymously, as a plain member and as the owner. Properties: never a 5xx; every
- * error is problem+json with a code of DECISIONS §3; a refused request leaves every table of the
+ * error is problem+json with a code of docs/rules/errors.md#codes; a refused request leaves every table of the
  * platform file and of both tenants as it was; a 2xx body validates against the declared schema
  * (objects closed: an undeclared field fails too).
  *
@@ -46,7 +46,7 @@ type Input = {
   body: { kind: "json"; value: unknown } | { kind: "raw"; text: string; type: string } | { kind: "none" };
 };
 
-/** A JSON body just over the 4 MiB limit (DECISIONS §3 413). */
+/** A JSON body just over the 4 MiB limit (docs/rules/errors.md#body-size). */
 const OVER_LIMIT = JSON.stringify({ text: "x".repeat(4 * 1024 * 1024) });
 
 function operations(doc: any): Op[] {
@@ -252,13 +252,13 @@ test(
       if (!declared) fail(`status ${res.status} is not declared`);
       if (res.status >= 400) {
         if (!type.startsWith("application/problem+json")) fail(`error is not problem+json (${type})`);
-        if (!CODES[res.status]?.includes(res.body?.code)) fail(`code ${res.body?.code} is not a §3 code of ${res.status}`);
+        if (!CODES[res.status]?.includes(res.body?.code)) fail(`code ${res.body?.code} is not an errors.md code of ${res.status}`);
         const check = validator(op.path, op.method, String(res.status), "application/problem+json");
         if (!check(res.body) || res.body.status !== res.status) fail(`problem body invalid: ${JSON.stringify(check.errors)}`);
         if (res.body.message !== res.body.detail) fail("problem message does not copy detail");
         const listed = Array.isArray(res.body.errors) && res.body.errors.length > 0;
         // INVALID_CODE names the wrong field on purpose in spaces and auth (their tests say so), though
-        // §3 keeps errors[] for validation: reported as a contract question, not checked here.
+        // docs/rules/errors.md#problem-body keeps errors[] for validation: reported as a contract question, not checked here.
         const named = ["VALIDATION_FAILED", "UNKNOWN_SORT_FIELD"].includes(res.body.code);
         if (res.body.code !== "INVALID_CODE" && named !== listed) fail("errors[] only and always with validation");
         t0 = performance.now();

@@ -5,7 +5,7 @@ import addFormats from "ajv-formats";
 import "../../src/platform/http/schemas";
 import type { TestServer } from "../helpers/server";
 
-/** The codes of DECISIONS §3, by status. */
+/** The codes of docs/rules/errors.md#codes, by status. */
 export const CODES: Record<number, string[]> = {
   400: ["VALIDATION_FAILED", "INVALID_JSON", "UNKNOWN_SORT_FIELD", "INVALID_CODE", "INVALID_CURRENT_PASSWORD", "TENANT_REQUIRED"],
   401: ["UNAUTHENTICATED", "INVALID_CREDENTIALS", "SESSION_EXPIRED"],

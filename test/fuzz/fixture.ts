@@ -15,7 +15,7 @@ const SURVEY = [
 /** Body fields that name a record of another parameter's pool (`userIds` are members). */
 const ALIASES: Record<string, string> = { userId: "userPkId", memberId: "userPkId", subjectId: "userPkId", targetContentId: "contentId" };
 
-/** The content type each typed route takes (DECISIONS §4 contentManager: the type must match). */
+/** The content type each typed route takes (docs/rules/access.md#contentmanager: the type must match). */
 const typedRoutes: Record<string, string> = {
   quizzes: "QUIZ",
   surveys: "SURVEY",

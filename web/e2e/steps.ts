@@ -27,7 +27,7 @@ export function steps(h: Helpers) {
     const left = w.take();
     assert(left.length === 0, `${page.url()}: ${left.join("; ")}`);
   };
-  /** Signed in, and the first screen's requests answered (a goto now would abort them, and watch() reports that). */
+  /** Signed in, and the first screen's requests answered. */
   const signIn = async (page: Page, who: string) => {
     await h.signIn(page, h.base, who);
     await page.waitForLoadState("networkidle");

@@ -2,11 +2,11 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { setNonce } from "get-nonce";
 import { createRoot } from "react-dom/client";
 import { ApiError } from "./api/client";
+import { App } from "./app/App";
+import { preloadScreen } from "./app/nav";
+import { SessionProvider, startSession } from "./app/session";
 import { membersListQuery } from "./features/members/listQuery";
 import { I18nProvider } from "./i18n";
-import { App } from "./shell/App";
-import { preloadScreen } from "./shell/nav";
-import { SessionProvider, startSession } from "./shell/session";
 import "./styles.css";
 
 // A 4xx is an answer, not a hiccup: retry only network failures and 5xx.

@@ -1,4 +1,4 @@
-// Assignment config and rubric: the manager's writes, the viewers' reads (DECISIONS §6 Assignments 1/2, §9.2).
+// Assignment config and rubric: the manager's writes, the viewers' reads (docs/rules/submissions.md#assignment-config).
 import { eq } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";

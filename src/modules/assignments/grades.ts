@@ -1,4 +1,4 @@
-// The gradebook's view of assignments: the latest revision of each submitter (DECISIONS §13 Gradebook).
+// The gradebook's view of assignments: the latest revision of each submitter (docs/rules/next-year.md#gradebook).
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
 import { columnsFor, type GradeColumn } from "../gradebook/cells";

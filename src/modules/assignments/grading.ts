@@ -1,4 +1,4 @@
-// Grading: grade, feedback and return act on a submitter's latest revision only (DECISIONS §9.3).
+// Grading: grade, feedback and return act on a submitter's latest revision only (docs/rules/submissions.md#latest-revision).
 import { eq } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
@@ -30,7 +30,7 @@ function update(rt: Runtime, actor: Actor, tx: Db, id: string, set: Partial<Subm
  * gradeSubmission: PUT, full replace of the grade (absent feedback or rubric clears it). Without a
  * score, rubric items give score = their total. The score may not exceed maxScore. Every status
  * becomes GRADED with returnedAt null: a regrade of a RETURNED submission takes it back, and the new
- * grade is released by returning it again (DECISIONS §9.1 Returned grades; as gradeGroupSubmission).
+ * grade is released by returning it again (docs/rules/submissions.md#returned-grades; as gradeGroupSubmission).
  */
 export function gradeSubmission(rt: Runtime, actor: Actor, ref: RevisionRef, body: Static<typeof GradeBody>, now = Date.now()) {
   return onLatestRevision(actor, LATEST, ref, (tx, row: SubmissionRow) => {

@@ -75,7 +75,7 @@ export function assignmentsModule(rt: Runtime) {
         ...route("listAssignmentSubmissions", TAG, "contentManager", {
           summary: "List an assignment's submissions",
           description:
-            "A page of submitters' latest revisions, newest first, filtered by `status`; `pendingCount` counts those still SUBMITTED. Managers see `similarity`.",
+            "A page of submitters' latest revisions, newest first, filtered by `status`; `pendingCount` counts those still SUBMITTED. Managers see `similarity`. `extensions` lists every participant's own deadline (setSubmissionExtension), including those who have not submitted, so a roster can show them.",
         }),
         params: AssignmentParams,
         query: SubmissionsQuery,

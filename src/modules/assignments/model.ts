@@ -102,7 +102,19 @@ export const SubmitBody = t.Object({
 });
 
 export const SubmissionsQuery = t.Object({ ...PageQuery, status: t.Optional(SubmissionStatusSchema) });
-export const SubmissionPage = t.Object({ ...PageFields, submissions: t.Array(Submission), pendingCount: Int() });
+export const Extension = t.Object({
+  profileId: t.String(),
+  dueAt: Nullable(Timestamp),
+});
+
+export const SubmissionPage = t.Object({
+  ...PageFields,
+  submissions: t.Array(Submission),
+  pendingCount: Int(),
+  extensions: t.Array(Extension, {
+    description: "Every participant's own deadline for this assignment (setSubmissionExtension), submitted or not",
+  }),
+});
 
 export const SubmitterHistory = t.Object({ latest: Submission, history: t.Array(Submission) });
 export const MySubmission = t.Object({ latest: Nullable(Submission), history: t.Array(Submission) });
@@ -125,9 +137,5 @@ export const FeedbackBody = t.Object({
 });
 
 export { ExtensionBody } from "../submissions/model";
-export const Extension = t.Object({
-  profileId: t.String(),
-  dueAt: Nullable(Timestamp),
-});
 
 export const ReturnAllResult = t.Object({ returned: Int({ description: "How many submissions were returned" }) });

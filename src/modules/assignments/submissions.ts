@@ -5,18 +5,20 @@ import type { Actor } from "../../platform/auth/actor";
 import { type Db, write } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
 import { conflict, notFound } from "../../platform/http/errors";
+import { iso } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { libraryContents } from "../../schema/library";
 import { members, profiles } from "../../schema/members";
 import { readyFilesByIds, requireReadyFiles } from "../files/attachments";
 import { canManageSql, contentForManager, contentForViewer } from "../library/access";
 import { requireActiveSpace } from "../spaces/archived";
+import { listExtensions } from "../submissions/extensions";
 import { rubricTotal } from "../submissions/grading";
 import { checkSubmitInput, lateMark, latestPage } from "../submissions/revisions";
 import { onRevisionSubmitted, similarityView } from "../submissions/similarity-hook";
 import { isReleased, revisionAttachments, revisionFields, type View } from "../submissions/view";
 import { ASSIGNMENT, loadAssignmentConfig } from "./config";
-import { dueAtFor } from "./deadlines";
+import { ASSIGNMENT_EXTENSIONS, dueAtFor } from "./deadlines";
 import type { Submission, SubmissionsQuery, SubmitBody } from "./model";
 import { assignmentSubmissionFiles, assignmentSubmissions } from "./tables";
 
@@ -78,7 +80,7 @@ function historyOf(rt: Runtime, actor: Actor, db: Db, contentId: string, profile
 }
 
 /**
- * submitAssignment (DECISIONS §9.2): body and file rules (400), the caller's deadline (their
+ * submitAssignment (docs/rules/submissions.md#submitting): body and file rules (400), the caller's deadline (their
  * extension, else dueAt; 409 DEADLINE_PASSED
  * unless allowLateSubmit, then isLate), a resubmit only with allowResubmit (409 RESUBMIT_NOT_ALLOWED).
  * The new revision is SUBMITTED, ungraded and the latest; older ones stay as history.
@@ -151,7 +153,7 @@ export function getSubmitterHistory(rt: Runtime, actor: Actor, contentId: string
 }
 
 /**
- * listAssignmentSubmissions (DECISIONS §9.3 Submission lists): one row per submitter, its latest
+ * listAssignmentSubmissions (docs/rules/submissions.md#submission-lists): one row per submitter, its latest
  * revision, newest submittedAt first. Page style over the (content, is_latest[, status], submitted_at, id) indexes.
  */
 export function listAssignmentSubmissions(rt: Runtime, actor: Actor, contentId: string, query: Static<typeof SubmissionsQuery>) {
@@ -159,11 +161,12 @@ export function listAssignmentSubmissions(rt: Runtime, actor: Actor, contentId: 
   const { where, page, pendingCount } = latestPage(actor.db, s, contentId, query);
   const loaded = selectSubmissions(actor.db, where).orderBy(desc(s.submittedAt), desc(s.id)).limit(page.pageSize).offset(page.offset).all();
   const { offset: _, ...fields } = page;
-  return { ...fields, submissions: toSubmissions(rt, actor, actor.db, loaded, "manager"), pendingCount };
+  const extensions = listExtensions(actor.db, ASSIGNMENT_EXTENSIONS, contentId).map((e) => ({ profileId: e.ownerId, dueAt: iso(e.dueAt) }));
+  return { ...fields, submissions: toSubmissions(rt, actor, actor.db, loaded, "manager"), pendingCount, extensions };
 }
 
 /**
- * For getFile (DECISIONS §9.2): whether the caller submitted, or manages the assignment of, a
+ * For getFile (docs/rules/files.md#getfile): whether the caller submitted, or manages the assignment of, a
  * submission attaching the file. One indexed probe.
  */
 export function canSeeSubmissionFile(db: Db, actor: Pick<Actor, "memberId" | "profileId">, fileId: string): boolean {
@@ -179,7 +182,7 @@ export function canSeeSubmissionFile(db: Db, actor: Pick<Actor, "memberId" | "pr
 }
 
 /**
- * downloadFileContent of a URL emitted for `assignment-submission:<id>` (DECISIONS §9.1): the
+ * downloadFileContent of a URL emitted for `assignment-submission:<id>` (docs/rules/files.md#download-rules): the
  * submission still attaches the file and the reader is still its submitter or a manager.
  */
 export function submissionFileDownload(

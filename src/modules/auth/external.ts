@@ -35,5 +35,5 @@ export function lookupLoginIdentifier(rt: Runtime, tenantKey: string, identifier
   });
 }
 
-/** completeExternalSignIn: the return leg of an OpenID Connect startExternalSignIn (DECISIONS §10). */
+/** completeExternalSignIn: the return leg of an OpenID Connect startExternalSignIn (docs/rules/sign-in.md#openid-connect). */
 export const completeExternalSignIn = completeOidcSignIn;

@@ -49,7 +49,7 @@ import { clearedCookie, type Issued, refreshSession, refreshTokenOf, setSessionT
 import { signInWithPassword } from "./sign-in";
 
 const AUTH = "auth";
-/** Public auth operations count against the per-IP limit (DECISIONS §0). */
+/** Public auth operations count against the per-IP limit (docs/rules/sign-in.md#rate-limits). */
 const pub = (operationId: string, doc?: RouteDoc) => ({ ...route(operationId, AUTH, "public", doc), ipRateLimit: AUTH });
 
 /** Sends the refresh cookie of a sign-in and answers its body. */

@@ -11,7 +11,7 @@ export const TenantKey = t.String({
 });
 const NonEmpty = (max = 255) => t.String({ minLength: 1, maxLength: max, error: `must be 1..${max} characters` });
 
-// Records (spec "Session and identity").
+// Records (docs/rules/sign-in.md#identity).
 export const RoleRef = t.Object({ key: t.String(), name: t.String() });
 export const SessionUser = t.Object({
   id: t.String({ description: "Member.id; the platform account id in a session without a tenant" }),
@@ -96,7 +96,7 @@ export const ChangePasswordBody = t.Object({
   currentPassword: t.String({ minLength: 1, maxLength: 1024, error: "must be 1..1024 characters" }),
   newPassword: Password,
 });
-// DECISIONS §9.1 Browser redirects: one leading "/", not "//" or "/\", no control characters.
+// docs/rules/sign-in.md#browser-redirects: one leading "/", not "//" or "/\", no control characters.
 export const ReturnTo = t.String({
   maxLength: 2000,
   pattern: "^/(?![/\\\\])[^\\u0000-\\u001f\\u007f]*$",

@@ -1,6 +1,6 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-/** A platform account: the e-mail identity made by signUp (DECISIONS §5). */
+/** A platform account: the e-mail identity made by signUp (docs/rules/sign-in.md#identity). */
 export const accounts = sqliteTable(
   "accounts",
   {

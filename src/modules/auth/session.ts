@@ -65,7 +65,7 @@ const expiryOf = (type: SessionType, publicMinutes: number, now: number) =>
 
 /**
  * Opens a session for a verified sign-in and answers AuthResult. Without `sessionType` the
- * tenant's default applies, unconfirmed (DECISIONS §2).
+ * tenant's default applies, unconfirmed (docs/rules/sign-in.md#session-type).
  */
 export async function startSession(
   rt: Runtime,
@@ -238,7 +238,7 @@ export function signOut(rt: Runtime, token: string | null, now = Date.now()) {
 }
 
 /**
- * setSessionType: confirms the type and restarts the absolute lifetime from now (DECISIONS §2).
+ * setSessionType: confirms the type and restarts the absolute lifetime from now (docs/rules/sign-in.md#session-type).
  * The refresh token is rotated and its cookie sent again with the new type's attributes (a public
  * session's cookie must not outlive the browser).
  */

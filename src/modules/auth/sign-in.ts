@@ -30,7 +30,7 @@ type Candidate = { tenant: TenantRow; memberId: string | null; identifier: strin
 
 /**
  * signInWithPassword. With tenantKey the identifier is a userId or e-mail in that tenant; without,
- * an e-mail whose owned tenant, else only tenant, is used (DECISIONS §2). A member's own hash is
+ * an e-mail whose owned tenant, else only tenant, is used (docs/rules/sign-in.md#password-sign-in-without-a-tenant). A member's own hash is
  * checked; repeated failures lock the member out for a growing time.
  */
 export async function signInWithPassword(rt: Runtime, input: Static<typeof SignInWithPasswordBody>, now = Date.now()) {

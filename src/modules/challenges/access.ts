@@ -1,4 +1,4 @@
-// Who may read and manage a challenge (DECISIONS §3 check order, §4 spaceMember / spaceAdmin).
+// Who may read and manage a challenge (docs/rules/errors.md#check-order, docs/rules/access.md#auth-values).
 import { and, eq } from "drizzle-orm";
 import type { Actor } from "../../platform/auth/actor";
 import type { Db } from "../../platform/db/types";
@@ -51,7 +51,7 @@ export function taskOf(db: Db, challengeId: string, taskId: string): TaskRow {
   return task;
 }
 
-/** DECISIONS §9.3: BEFORE_START before startedAt, FINISHED after a non-null endedAt, else ONGOING. */
+/** docs/rules/challenges.md#dates: BEFORE_START before startedAt, FINISHED after a non-null endedAt, else ONGOING. */
 export function stateOf(c: { startedAt: number; endedAt: number | null }, now: number): ChallengeState {
   if (now < c.startedAt) return "BEFORE_START";
   if (c.endedAt !== null && now > c.endedAt) return "FINISHED";

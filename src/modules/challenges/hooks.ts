@@ -7,7 +7,7 @@ import { challengeCompletions, challengeFiles, challengeMembers, challenges } fr
 
 /**
  * An enrolment ended (left, removed or blocked): the member also leaves the space's challenges,
- * with their completions (DECISIONS §9.2 leaveSpace). Walks (member_id, …) indexes.
+ * with their completions (docs/rules/challenges.md#leaving). Walks (member_id, …) indexes.
  */
 export function leaveSpaceChallenges(tx: Db, spaceId: string, memberId: string): void {
   const ofSpace = tx.select({ id: challenges.id }).from(challenges).where(eq(challenges.spaceId, spaceId));
@@ -20,7 +20,7 @@ export function leaveSpaceChallenges(tx: Db, spaceId: string, memberId: string):
 }
 
 /**
- * For getFile (DECISIONS §9.2): whether a challenge the caller can read (enrolled in its space)
+ * For getFile (docs/rules/files.md#getfile): whether a challenge the caller can read (enrolled in its space)
  * attaches the file. One probe on (file_id) then the enrolment primary key.
  */
 export function canSeeChallengeFile(db: Db, actor: { memberId: string }, fileId: string): boolean {
@@ -36,7 +36,7 @@ export function canSeeChallengeFile(db: Db, actor: { memberId: string }, fileId:
 }
 
 /**
- * downloadFileContent of a URL emitted for `challenge:<challengeId>` (DECISIONS §9.1): the challenge
+ * downloadFileContent of a URL emitted for `challenge:<challengeId>` (docs/rules/files.md#download-rules): the challenge
  * still attaches the file and the reader is still enrolled in its space.
  */
 export function challengeFileDownload(db: Db, challengeId: string, fileId: string, reader: { memberId: string }): DownloadRule {

@@ -1,5 +1,5 @@
 // Challenge members: lists, adds, candidates, progress, task status, and the participant's own
-// completions and leave (DECISIONS §6 Challenges 3/5/6/7, §9.2).
+// completions and leave (docs/rules/challenges.md#members, docs/rules/challenges.md#completing-tasks, docs/rules/challenges.md#leaving).
 import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
@@ -105,7 +105,7 @@ function insertMembers(tx: Db, challengeId: string, ids: string[], now: number) 
 }
 
 /**
- * addChallengeMembers (DECISIONS §6 Challenges 3): any space member may add themself (join); the
+ * addChallengeMembers (docs/rules/challenges.md#members): any space member may add themself (join); the
  * author or an ADMIN may add any space member. Members already in stay unchanged.
  */
 export function addChallengeMembers(rt: Runtime, actor: Actor, spaceId: string, challengeId: string, userIds: string[], now = Date.now()) {

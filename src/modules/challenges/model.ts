@@ -62,11 +62,11 @@ export const ListChallengesQuery = t.Object({
 });
 
 export const MembersQuery = t.Object({ ...CursorQuery });
-/** addChallengeMembers: spec "userIds (required, non-empty strings)", no count bound. */
+/** addChallengeMembers: `userIds` required, non-empty strings, no count bound (docs/rules/challenges.md#members). */
 export const AddMembersBody = t.Object({
   userIds: t.Array(RefId, { minItems: 1, error: "must be at least one member id" }),
 });
-/** addChallengeMembersFromCandidates: spec "userIds (1..500 non-empty)". */
+/** addChallengeMembersFromCandidates: `userIds` 1..500, non-empty (docs/rules/challenges.md#members). */
 export const AddCandidatesBody = t.Object({
   userIds: t.Array(RefId, { minItems: 1, maxItems: 500, error: "must be 1..500 member ids" }),
 });

@@ -1,4 +1,4 @@
-// Rows → the spec's records: Challenge summary/detail, ChallengeTask, member progress. Per-challenge
+// Rows → the API's records: Challenge summary/detail, ChallengeTask, member progress. Per-challenge
 // figures come from grouped queries over a whole list, never one query per row.
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Static } from "elysia";

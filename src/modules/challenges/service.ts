@@ -1,4 +1,4 @@
-// Challenges: list, read, create, replace, delete, add a task, e-mail count (DECISIONS §6 Challenges, §9.3).
+// Challenges: list, read, create, replace, delete, add a task, e-mail count (docs/rules/challenges.md#dates, docs/rules/challenges.md#replacing).
 import { and, count, desc, eq, inArray, isNotNull, or, type SQL, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
@@ -94,7 +94,7 @@ function joinAuthor(tx: Db, challengeId: string, memberId: string, now: number) 
 
 /**
  * Any enrolled member may create; the caller is the author. includeAuthor makes them a member too.
- * DECISIONS §3 order: the body (its references included, §1) is checked before the space (404, 403).
+ * Check order (docs/rules/challenges.md#replacing): the body (its references included) is checked before the space (404, 403).
  */
 export function createChallenge(rt: Runtime, actor: Actor, spaceId: string, input: Body, now = Date.now()) {
   return write(actor.db, (tx) => {
@@ -129,10 +129,10 @@ export function createChallenge(rt: Runtime, actor: Actor, spaceId: string, inpu
 }
 
 /**
- * PUT, full replace (DECISIONS §6 Challenges 2): a task with an existing id is updated (its
+ * PUT, full replace (docs/rules/challenges.md#replacing): a task with an existing id is updated (its
  * completions stay), one without id is created, an absent one is removed with its completions.
- * includeAuthor true adds the author (while enrolled) if absent; false removes nobody. DECISIONS §3
- * order: the body (task ids and files are references, §1) is checked before the challenge (404, 403).
+ * includeAuthor true adds the author (while enrolled) if absent; false removes nobody. Check
+ * order (docs/rules/errors.md#check-order): the body (task ids and files are references) is checked before the challenge (404, 403).
  */
 export function updateChallenge(rt: Runtime, actor: Actor, spaceId: string, challengeId: string, input: Body, now = Date.now()) {
   return write(actor.db, (tx) => {
@@ -260,7 +260,7 @@ export function listChallenges(actor: Actor, spaceId: string, q: Static<typeof L
   };
 }
 
-/** checkChallengeEmailCount (DECISIONS §6 Spaces 7): this challenge's memberships of the member with that e-mail. */
+/** checkChallengeEmailCount (docs/rules/spaces.md#e-mail-counts): this challenge's memberships of the member with that e-mail. */
 export function checkChallengeEmailCount(actor: Actor, spaceId: string, challengeId: string, email: string) {
   challengeForManager(actor, spaceId, challengeId);
   const n =

@@ -9,7 +9,7 @@ export type ChallengeState = (typeof CHALLENGE_STATES)[number];
 
 /**
  * Challenges of a space; they go with their space (cascade). `started_at`/`ended_at` are derived
- * from the tasks on every task change (DECISIONS §9.3 Challenge dates). listChallenges walks
+ * from the tasks on every task change (docs/rules/challenges.md#dates). listChallenges walks
  * (space_id, created_at, id) newest first.
  */
 export const challenges = sqliteTable(

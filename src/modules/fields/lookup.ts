@@ -5,7 +5,7 @@ import { customFields, type FieldKind, type FieldType } from "../../schema/field
 export type FieldRow = typeof customFields.$inferSelect;
 
 /**
- * The member list's default columns (spec Members 2): sortable by name and usable as display
+ * The member list's default columns (docs/rules/members.md#listing): sortable by name and usable as display
  * entries (`isDefault=true`). `type` is how a client should render the column.
  */
 export const DEFAULT_MEMBER_COLUMNS: readonly { name: string; label: string; type: FieldType }[] = [

@@ -16,7 +16,7 @@ export type ReadyFile = { id: string; fileName: string; contentType: string; siz
 const readyColumns = { id: files.id, fileName: files.fileName, contentType: files.contentType, size: files.size };
 
 /**
- * Body references (DECISIONS §1): every id must be the caller's own `ready` upload, listed once,
+ * Body references (docs/rules/files.md#attachments): every id must be the caller's own `ready` upload, listed once,
  * else 400 VALIDATION_FAILED naming each bad item (`fileIds[2]`). Returns the rows in the order
  * given, from one query. A record that keeps files attached by someone else (an edit by another
  * admin) should pass only the ids it newly attaches.
@@ -111,7 +111,7 @@ export function readyFilesByIds(db: Db, fileIds: readonly string[]): Map<string,
 }
 
 /**
- * The spec's Attachment for one reader: `url` is a 1-hour download URL bound to the file, the
+ * An Attachment for one reader: `url` is a 1-hour download URL bound to the file, the
  * reader and the attaching record (`attachedTo`, e.g. "post:<id>"). Callers that must hide the URL
  * (a post with allowFileDownload false, for non-ADMIN readers) set `url: null` on the result.
  */

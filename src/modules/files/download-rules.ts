@@ -1,54 +1,51 @@
-// Download-time checks of emitted file URLs (DECISIONS §9.1: a URL is signed over the file, the
-// reader and the record that attaches it). One probe per `attachedTo` prefix, each exported by the
-// module owning the record: "ok" streams, "forbidden" is 403, "gone" (and an unknown prefix) is 404.
+// The record kinds that attach files, each registered by the module that owns the record (wired
+// once in src/app.ts), so the files base imports no feature (docs/architecture.md#registrations).
+// A kind is the `<kind>` of the `<kind>:<record id>` a download URL is signed for
+// (docs/rules/files.md#file-urls) and says who sees its files (docs/rules/files.md#getfile).
+import type { Actor } from "../../platform/auth/actor";
 import type { Db } from "../../platform/db/types";
 import type { DownloadReader, DownloadRule } from "../../platform/files/tokens";
-import { submissionFileDownload } from "../assignments/submissions";
-import { challengeFileDownload } from "../challenges/hooks";
-import { groupSubmissionFileDownload } from "../group-assignments/submissions";
-import { contentFileDownload } from "../library/access";
-import { loginPageImageDownload } from "../login-page/service";
-import { messageFileDownload } from "../messages/access";
-import { commentFileDownload, postFileDownload } from "../posts/access";
-import { quizFileDownload } from "../quizzes/config";
-import { spaceThumbnailDownload } from "../spaces/access";
-import { surveyFileDownload } from "../surveys/config";
 
-type Probe = (db: Db, recordId: string, fileId: string, reader: DownloadReader) => DownloadRule;
-
-const probes: Record<string, Probe> = {
-  post: (db, postId, fileId, reader) => postFileDownload(db, postId, fileId, reader.memberId),
-  message: (db, messageId, fileId, reader) => messageFileDownload(db, messageId, fileId, reader.memberId),
-  comment: (db, commentId, fileId, reader) => commentFileDownload(db, commentId, fileId, reader.memberId),
-  content: contentFileDownload,
-  challenge: challengeFileDownload,
-  space: spaceThumbnailDownload,
-  quiz: quizFileDownload,
-  survey: surveyFileDownload,
-  "assignment-submission": submissionFileDownload,
-  "group-submission": groupSubmissionFileDownload,
+export type FileKind = {
+  /** getFile: whether the caller can see a record of this kind that attaches the file. */
+  canSee?: (db: Db, actor: Actor, fileId: string) => boolean;
+  /** downloadFileContent of a URL emitted for `<kind>:<recordId>`: "ok" streams, "forbidden" is 403, "gone" 404. */
+  download?: (db: Db, recordId: string, fileId: string, reader: DownloadReader) => DownloadRule;
+  /** Public records: their URLs name no reader (ANONYMOUS_READER); anyone holding one may download while the record still shows the file. */
+  publicDownload?: (db: Db, recordId: string, fileId: string) => DownloadRule;
 };
 
-/** Public records: their URLs name no reader (ANONYMOUS_READER); anyone holding one may download while the record still shows the file. */
-const publicProbes: Record<string, (db: Db, recordId: string, fileId: string) => DownloadRule> = {
-  "login-page": loginPageImageDownload,
-};
+const kinds = new Map<string, FileKind>();
 
-function split(attachedTo: string): [prefix: string, recordId: string] {
+/** Registers (or replaces: tests start many servers) the rules of one record kind. */
+export function registerFileKind(kind: string, rules: FileKind) {
+  kinds.set(kind, rules);
+}
+
+/** The kinds registered, in registration order (a test checks each emitted prefix is one). */
+export const fileKinds = () => [...kinds.keys()];
+
+/** getFile: a record of some registered kind that the caller can see attaches the file. */
+export function canSeeAttachedFile(db: Db, actor: Actor, fileId: string): boolean {
+  for (const kind of kinds.values()) if (kind.canSee?.(db, actor, fileId)) return true;
+  return false;
+}
+
+function split(attachedTo: string): [kind: string, recordId: string] {
   const at = attachedTo.indexOf(":");
   return at > 0 ? [attachedTo.slice(0, at), attachedTo.slice(at + 1)] : ["", ""];
 }
 
-/** The rule for one download token's `attachedTo` ("<prefix>:<record id>"). */
+/** The rule for one download token's `attachedTo` ("<kind>:<record id>"); an unknown kind is "gone". */
 export function downloadRule(db: Db, attachedTo: string, fileId: string, reader: DownloadReader): DownloadRule {
-  const [prefix, recordId] = split(attachedTo);
-  const probe = Object.hasOwn(probes, prefix) ? probes[prefix] : undefined;
+  const [kind, recordId] = split(attachedTo);
+  const probe = kinds.get(kind)?.download;
   return probe ? probe(db, recordId, fileId, reader) : "gone";
 }
 
 /** The rule for a token with no reader: only public records' files, else "gone". */
 export function publicDownloadRule(db: Db, attachedTo: string, fileId: string): DownloadRule {
-  const [prefix, recordId] = split(attachedTo);
-  const probe = Object.hasOwn(publicProbes, prefix) ? publicProbes[prefix] : undefined;
+  const [kind, recordId] = split(attachedTo);
+  const probe = kinds.get(kind)?.publicDownload;
   return probe ? probe(db, recordId, fileId) : "gone";
 }

@@ -3,7 +3,7 @@ import { Enum, Id, Int, Nullable, Timestamp } from "../../platform/http/schemas"
 
 export const FileStatus = Enum(["pending", "ready"]);
 
-/** Spec Files 1: fileName 1..500, contentType 1..200, size an integer 0..1073741824 (optional). */
+/** requestUpload: fileName 1..500, contentType 1..200, size an integer 0..1073741824 (optional). */
 export const RequestUploadBody = t.Object({
   fileName: t.String({ minLength: 1, maxLength: 500, error: "must be 1..500 characters" }),
   contentType: t.String({ minLength: 1, maxLength: 200, error: "must be 1..200 characters" }),
@@ -16,7 +16,7 @@ export const UploadTicket = t.Object({
   contentType: t.String(),
 });
 
-/** DECISIONS §9.1 `File`. `size` is null only while a file requested without a size is pending. */
+/** `File` (docs/rules/files.md#file-records). `size` is null only while a file requested without a size is pending. */
 export const FileRecord = t.Object({
   fileId: t.String(),
   fileName: t.String(),
@@ -26,7 +26,7 @@ export const FileRecord = t.Object({
   createdAt: Timestamp,
 });
 
-/** The spec's Attachment: a ready file as a record shows it, with a download URL for this reader. */
+/** An Attachment: a ready file as a record shows it, with a download URL for this reader. */
 export const Attachment = t.Object({
   fileId: t.String(),
   name: t.String(),

@@ -8,16 +8,7 @@ import { ANONYMOUS_READER, type DownloadRule, fileUploadUrl, verifyFileToken } f
 import { conflict, forbidden, invalid, notFound, unauthenticated } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
-import { canSeeSubmissionFile } from "../assignments/submissions";
-import { canSeeChallengeFile } from "../challenges/hooks";
-import { canSeeGroupSubmissionFile } from "../group-assignments/submissions";
-import { canSeeContentFile } from "../library/access";
-import { canSeeMessageFile } from "../messages/access";
-import { canSeeCommentFile, canSeePostFile } from "../posts/access";
-import { canSeeQuizFile } from "../quizzes/config";
-import { canSeeSpaceThumbnail } from "../spaces/access";
-import { canSeeSurveyFile } from "../surveys/config";
-import { downloadRule, publicDownloadRule } from "./download-rules";
+import { canSeeAttachedFile, downloadRule, publicDownloadRule } from "./download-rules";
 import type { FileRecord, RequestUploadBody, UploadTicket } from "./model";
 import { files } from "./tables";
 
@@ -44,7 +35,7 @@ function fileById(handle: TenantHandle, fileId: string): FileRow | undefined {
   ).get({ id: fileId });
 }
 
-/** A pending file record and its one-use upload URL (DECISIONS §6 Files 1). */
+/** A pending file record and its one-use upload URL (docs/rules/files.md#upload). */
 export function requestUpload(
   rt: Runtime,
   actor: Actor,
@@ -70,26 +61,13 @@ export function requestUpload(
 }
 
 /**
- * Visible to the uploader, or to a caller who can see a record attaching the file (DECISIONS §9.2
- * getFile): a post, challenge, content, assignment or group submission, quiz or survey question;
- * else 404. Each attaching module exports its probe.
+ * Visible to the uploader, or to a caller who can see a record attaching the file
+ * (docs/rules/files.md#getfile): each record kind registers its probe (download-rules.ts); else 404.
  */
 export function getFile(actor: Actor, fileId: string) {
   const row = fileById(actor.handle, fileId);
   if (!row) throw notFound();
-  const visible =
-    row.uploaderMemberId === actor.memberId ||
-    canSeePostFile(actor.db, actor.memberId, fileId) ||
-    canSeeCommentFile(actor.db, actor.memberId, fileId) ||
-    canSeeMessageFile(actor.db, actor.memberId, fileId) ||
-    canSeeChallengeFile(actor.db, actor, fileId) ||
-    canSeeContentFile(actor.db, actor, fileId) ||
-    canSeeSubmissionFile(actor.db, actor, fileId) ||
-    canSeeGroupSubmissionFile(actor.db, actor, fileId) ||
-    canSeeQuizFile(actor.db, actor, fileId) ||
-    canSeeSurveyFile(actor.db, actor, fileId) ||
-    canSeeSpaceThumbnail(actor.db, actor, fileId);
-  if (!visible) throw notFound();
+  if (row.uploaderMemberId !== actor.memberId && !canSeeAttachedFile(actor.db, actor, fileId)) throw notFound();
   return toFileRecord(row);
 }
 
@@ -107,7 +85,7 @@ const sameMediaType = (sent: string | null, declared: string) =>
   sent !== null && sent.trim().toLowerCase() === declared.trim().toLowerCase();
 
 /**
- * uploadFileContent (DECISIONS §9.2): the token is the authorization; the bytes stream to disk
+ * uploadFileContent (docs/rules/files.md#upload): the token is the authorization; the bytes stream to disk
  * and must match the declared size and type. One use: the pending → ready change happens once,
  * in the same transaction that publishes the file, so of two racing uploads one gets 409.
  */
@@ -178,7 +156,7 @@ export function byteRange(header: string | null, size: number): { start: number;
 }
 
 /**
- * downloadFileContent (DECISIONS §9.2): streams a ready file to the reader the token names, as an
+ * downloadFileContent (docs/rules/files.md#download-rules): streams a ready file to the reader the token names, as an
  * attachment, while the record the token names still attaches the file and the reader can still see
  * it (download-rules.ts; e.g. a post's allowFileDownload → 403 for non-ADMIN readers).
  */

@@ -1,4 +1,4 @@
-// The gradebook as a spreadsheet file (DECISIONS §13 Gradebook: UTF-8 with a BOM so Excel reads it).
+// The gradebook as a spreadsheet file (docs/rules/next-year.md#gradebook: UTF-8 with a BOM so Excel reads it).
 import type { Static } from "elysia";
 import { csvCell, csvLine } from "../../platform/http/csv";
 import type { Gradebook } from "./model";

@@ -1,4 +1,4 @@
-// The space gradebook and a participant's own grades (DECISIONS §13 Gradebook; manual columns,
+// The space gradebook and a participant's own grades (docs/rules/next-year.md#gradebook; manual columns,
 // weights and totals: docs/rules/next-year.md#gradebook). A fixed number of queries per gradebook,
 // whatever its size: each area hands over all its cells at once.
 import { eq } from "drizzle-orm";
@@ -6,19 +6,16 @@ import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import type { Db } from "../../platform/db/types";
 import { members } from "../../schema/members";
-import { assignmentGrades } from "../assignments/grades";
-import { groupAssignmentGrades } from "../group-assignments/grades";
-import { type GradableType, gradableContents } from "../library/access";
-import { quizGrades } from "../quizzes/grades";
+import { GRADABLE_TYPES, type GradableType, gradableContents } from "../library/access";
 import { requireSpaceAdmin, requireSpaceMember } from "../spaces/access";
 import { activeParticipants, type GradebookEntry, gradebookRoster } from "../spaces/roster";
-import type { GradeCell } from "./cells";
+import { type GradeCell, gradeSource } from "./cells";
 import { contentWeights, manualColumns, manualScores } from "./columns";
 import type { Gradebook, GradebookColumn, GradebookRow, MyGrades } from "./model";
 
 type Column = Static<typeof GradebookColumn>;
 type Cell = Static<typeof GradebookRow>["cells"][number];
-/** Managers see every score; a participant only released ones (§9.1 Returned grades). */
+/** Managers see every score; a participant only released ones (docs/rules/submissions.md#returned-grades). */
 type View = "manager" | "participant";
 
 const keyOf = (c: { contentId: string | null; columnId?: string }) => (c.contentId ?? c.columnId) as string;
@@ -27,11 +24,7 @@ const keyOf = (c: { contentId: string | null; columnId?: string }) => (c.content
 function gradesOf(db: Db, spaceId: string, profileId: string | null) {
   const contents = gradableContents(db, spaceId);
   const ids = (type: GradableType) => contents.filter((c) => c.type === type).map((c) => c.id);
-  const grades = new Map([
-    ...assignmentGrades(db, ids("ASSIGNMENT"), profileId),
-    ...groupAssignmentGrades(db, ids("GROUP_ASSIGNMENT"), profileId),
-    ...quizGrades(db, ids("QUIZ"), profileId),
-  ]);
+  const grades = new Map(GRADABLE_TYPES.flatMap((type) => [...(gradeSource(type)?.(db, ids(type), profileId) ?? [])]));
   const weights = contentWeights(
     db,
     contents.map((c) => c.id),

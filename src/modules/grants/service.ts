@@ -224,7 +224,7 @@ export function setGrantAllEnabled(actor: Actor, rawCode: string, enabled: boole
 
 /**
  * Grants each subject; unknown ones are skipped as NOT_FOUND, inactive members as INACTIVE
- * (§6 Members 4), present (or repeated) ones as ALREADY_GRANTED. A code the caller does not hold itself gets 403.
+ * (docs/rules/members.md#deactivation), present (or repeated) ones as ALREADY_GRANTED. A code the caller does not hold itself gets 403.
  */
 export function bulkGrant(actor: Actor, rawCode: string, input: Static<typeof BulkSubjectsBody>, now = Date.now()) {
   const code = requireCode(rawCode);

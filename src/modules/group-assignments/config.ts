@@ -1,4 +1,4 @@
-// Group assignment config: read and replace (DECISIONS §6 GroupAssign 1, §9.1 dueAt).
+// Group assignment config: read and replace (docs/rules/group-work.md#group-set-link, docs/rules/submissions.md#deadlines).
 
 import { eq } from "drizzle-orm";
 import type { Static } from "elysia";

@@ -1,5 +1,5 @@
 // The gradebook's view of group assignments: each member's score from their group's latest revision
-// (a per-member override first), DECISIONS §13 Gradebook.
+// (a per-member override first), docs/rules/next-year.md#gradebook.
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
 import { columnsFor, type GradeColumn } from "../gradebook/cells";

@@ -1,5 +1,5 @@
-// The link from a group assignment or peer assessment config to a space group set (DECISIONS §6
-// GroupAssign 1/5, §9.2 group sets): who may link a set, whether a link still works, and the groups
+// The link from a group assignment or peer assessment config to a space group set (docs/rules/group-work.md#group-set-link,
+// docs/rules/spaces.md#group-sets): who may link a set, whether a link still works, and the groups
 // and members behind it. Peer assessments use these too.
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Actor } from "../../platform/auth/actor";

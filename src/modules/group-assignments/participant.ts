@@ -1,4 +1,4 @@
-// The participant side: submit for one's group, and see the group's work (DECISIONS §9.2).
+// The participant side: submit for one's group, and see the group's work (docs/rules/group-work.md#group-submissions).
 import { eq } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
@@ -44,7 +44,7 @@ export function submitGroupAssignment(
     checkSubmitInput(cfg, body, fileIds);
     requireReadyFiles(tx, actor, fileIds);
     const [latest] = groupChain(tx, contentId, group.id, 1);
-    // Graded is final for a group (DECISIONS §9.1): a returned grade is a released grade.
+    // Graded is final for a group (docs/rules/submissions.md#returned-grades): a returned grade is a released grade.
     if (latest && latest.status !== "SUBMITTED")
       throw conflict("INVALID_STATE", "Your group's submission is graded and cannot be resubmitted.");
     const dueAt = groupDueAt(tx, contentId, group.id, cfg.dueAt);

@@ -1,5 +1,5 @@
 // The manager's side of group submissions: the list, a group's history, grading, feedback, return
-// and per-member score overrides (DECISIONS §6 GroupAssign 2–4, §9.2, §9.3 Submission lists).
+// and per-member score overrides (docs/rules/group-work.md#group-submissions, docs/rules/submissions.md#submission-lists).
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
@@ -27,7 +27,7 @@ type Reader = { tenantId: string; memberId: string };
 
 /**
  * GroupSubmission records for one reader, with one file query for all rows. `participant` applies
- * the returned-grade rule (§9.1): score and feedback stay null until the revision is RETURNED.
+ * the returned-grade rule (docs/rules/submissions.md#returned-grades): score and feedback stay null until the revision is RETURNED.
  */
 export function toGroupSubmissions(rt: Runtime, reader: Reader, db: Db, rows: SubmissionRow[], participant: boolean): Record[] {
   const files = readyFilesByIds(
@@ -76,7 +76,7 @@ function submittersByGroup(db: Db, contentId: string, groupIds?: string[]): Map<
 }
 
 /**
- * Whether a group counts as submitted (§9.2 submitGroupAssignment): ANY_MEMBER once it has a
+ * Whether a group counts as submitted (docs/rules/group-work.md#group-submissions): ANY_MEMBER once it has a
  * revision; ALL_MEMBERS once every current member of the group has added one.
  */
 function isGroupComplete(db: Db, contentId: string, cfg: StoredConfig, groupId: string): boolean {
@@ -216,7 +216,7 @@ export function overrideGroupMemberScores(actor: Actor, ref: RevisionRef, body: 
 }
 
 /**
- * For getFile (DECISIONS §9.2): whether the caller manages the group assignment of a revision
+ * For getFile (docs/rules/files.md#getfile): whether the caller manages the group assignment of a revision
  * attaching the file, or can see the assignment and is in that revision's group of the linked set
  * (who getMyGroupSubmission shows it to). One indexed probe.
  */
@@ -234,7 +234,7 @@ export function canSeeGroupSubmissionFile(db: Db, actor: Pick<Actor, "memberId" 
 }
 
 /**
- * downloadFileContent of a URL emitted for `group-submission:<id>` (DECISIONS §9.1): the submission
+ * downloadFileContent of a URL emitted for `group-submission:<id>` (docs/rules/files.md#download-rules): the submission
  * still attaches the file, and the reader still manages the assignment or sees it from the group.
  */
 export function groupSubmissionFileDownload(

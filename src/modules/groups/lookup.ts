@@ -12,8 +12,8 @@ export function contains(column: SQLiteColumn, search: string): SQL {
 
 /**
  * The distinct active member ids of a `userIds` body field, all checked in one query; the first
- * unknown one gets 400 naming `userIds[i]` (DECISIONS §1 Body references). Inactive members are
- * left out: adds to spaces, groups and org units skip them (§6 Members 4).
+ * unknown one gets 400 naming `userIds[i]` (docs/rules/conventions.md#body-references). Inactive members are
+ * left out: adds to spaces, groups and org units skip them (docs/rules/members.md#deactivation).
  */
 export function requireMemberIds(db: Db, ids: string[], field = "userIds"): string[] {
   const unique = [...new Set(ids)];

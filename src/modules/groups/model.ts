@@ -2,7 +2,7 @@ import { t } from "elysia";
 import { Id, Int, Nullable, PageFields, PageQuery, Timestamp } from "../../platform/http/schemas";
 
 const Name = t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" });
-// The spec gives no bound; 2000 keeps a free-text field from growing without limit.
+// No bound of its own; 2000 keeps a free-text field from growing without limit.
 const Description = Nullable(t.String({ maxLength: 2000, error: "must be at most 2000 characters or null" }));
 
 /** A member reference in a group's member list: `id` = Member.id, `userId` = login identifier. */

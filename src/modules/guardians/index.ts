@@ -22,7 +22,7 @@ export function guardiansModule(rt: Runtime) {
       ...route("getStudentOverview", TAG, "session", {
         summary: "What a guardian sees of one student",
         description:
-          "404 unless the caller is a guardian of that active student. Read-only, in the student's own visibility: per active space the student's getMyGrades (returned grades and released quiz results only), work due in the next 7 days with whether it was submitted, work past due in the last 60 days not submitted (the student's own deadline: an extension counts; a quiz is due when it closes); notices and emergencies of the last 30 days, emergencies first. Never a submission's body, files or messages.",
+          "404 unless the caller is a guardian of that active student. Read-only, in the student's own visibility: per active space the student's getMyGrades (returned grades and released quiz results only), work due in the next 7 days with whether it was submitted, work past due in the last 60 days not submitted (the student's own deadline: an extension counts; a quiz or a survey is due when it closes; a survey counts as submitted once its response is); notices and emergencies of the last 30 days, emergencies first. Never a submission's body, files or messages.",
       }),
       params: StudentParams,
       response: { 200: StudentOverview },

@@ -10,7 +10,7 @@ export const MyStudents = t.Array(t.Object({ id: t.String(), displayName: t.Stri
   description: "The caller's active students, by name; each with the spaces they are enrolled in, by name",
 });
 
-const Work = { contentId: t.String(), title: t.String(), type: Enum(GRADABLE_TYPES), dueAt: Timestamp };
+const Work = { contentId: t.String(), title: t.String(), type: Enum([...GRADABLE_TYPES, "SURVEY"] as const), dueAt: Timestamp };
 export const StudentOverview = t.Object({
   student: t.Object({ id: t.String(), displayName: t.String() }),
   spaces: t.Array(

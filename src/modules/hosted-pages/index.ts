@@ -12,7 +12,7 @@ type Ctx = {
 };
 
 /**
- * The hosted HTML pages (DECISIONS §0) behind the links the server sends: sign-in, join-code, space
+ * The hosted HTML pages (docs/rules/runtime.md#hosted-pages) behind the links the server sends: sign-in, join-code, space
  * join-code and invitation. Not under /api/v1 and not API operations, so they carry no `detail` and stay out of
  * the OpenAPI document.
  */

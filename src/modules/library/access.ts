@@ -1,4 +1,4 @@
-// Who may see and manage library records (DECISIONS §4 contentManager, contentViewer, Visibility).
+// Who may see and manage library records (docs/rules/access.md#contentmanager, docs/rules/access.md#contentviewer, docs/rules/access.md#visibility).
 // Later modules (assignments, group assignments, peer assessments, quizzes, surveys) use these.
 import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Actor } from "../../platform/auth/actor";
@@ -26,7 +26,7 @@ export function canManageSql(actor: Who): SQL<boolean> {
 }
 
 /**
- * Content visibility as SQL over library_contents (DECISIONS §4): canManage, or PUBLIC, or SHARED
+ * Content visibility as SQL over library_contents (docs/rules/access.md#contents): canManage, or PUBLIC, or SHARED
  * with the caller, or SHARED/PUBLIC in a space where the caller is enrolled. PRIVATE content in a
  * space's folder is a draft its managers alone see.
  */
@@ -104,9 +104,9 @@ export function canManageContent(actor: Actor, content: Pick<ContentRow, "author
 export type PopulationMember = { memberId: string; profileId: string };
 
 /**
- * DECISIONS §9.3 "Who should answer": the PARTICIPANTs now enrolled in the space owning the
+ * docs/rules/library.md#who-should-answer: the PARTICIPANTs now enrolled in the space owning the
  * content's node; for content outside any space, the members its shares name while it is SHARED
- * (otherwise nobody). Active members only (§6 Members 4). Each with the member's main profile
+ * (otherwise nobody). Active members only (docs/rules/members.md#deactivation). Each with the member's main profile
  * (attempts and responses carry profileId).
  */
 export function contentPopulation(db: Db, content: Pick<ContentRow, "id" | "spaceId" | "visibility">): PopulationMember[] {
@@ -164,7 +164,7 @@ export function findVisibleNode(db: Db, actor: Who, nodeId: string): NodeRow | n
 }
 
 /**
- * For getFile (DECISIONS §9.2): whether the caller can see a content that attaches the file, as an
+ * For getFile (docs/rules/files.md#getfile): whether the caller can see a content that attaches the file, as an
  * attachment or as its VIDEO/DOCUMENT file. Two indexed probes.
  */
 export function canSeeContentFile(db: Db, actor: Who, fileId: string): boolean {
@@ -187,7 +187,7 @@ export function canSeeContentFile(db: Db, actor: Who, fileId: string): boolean {
 }
 
 /**
- * downloadFileContent of a URL emitted for `content:<contentId>` (DECISIONS §9.1): the content still
+ * downloadFileContent of a URL emitted for `content:<contentId>` (docs/rules/files.md#download-rules): the content still
  * attaches the file (as an attachment or its VIDEO/DOCUMENT file) and the reader can still see it.
  */
 export function contentFileDownload(db: Db, contentId: string, fileId: string, reader: Who): DownloadRule {
@@ -215,16 +215,26 @@ export type GradableType = (typeof GRADABLE_TYPES)[number];
 
 /** The gradebook's columns: a space's assignments, group assignments and quizzes its participants see (not drafts), oldest first. */
 export function gradableContents(db: Db, spaceId: string): { id: string; type: GradableType; title: string }[] {
+  return participantContents(db, [spaceId], GRADABLE_TYPES);
+}
+
+/** The contents of these types that the spaces' participants see (SHARED or PUBLIC: no drafts), oldest first: one query. */
+export function participantContents<T extends ContentType>(
+  db: Db,
+  spaceIds: string[],
+  types: readonly T[],
+): { id: string; spaceId: string; type: T; title: string }[] {
+  if (spaceIds.length === 0) return [];
   return db
-    .select({ id: libraryContents.id, type: libraryContents.type, title: libraryContents.title })
+    .select({ id: libraryContents.id, spaceId: libraryContents.spaceId, type: libraryContents.type, title: libraryContents.title })
     .from(libraryContents)
     .where(
       and(
-        eq(libraryContents.spaceId, spaceId),
+        inArray(libraryContents.spaceId, spaceIds),
         inArray(libraryContents.visibility, ["SHARED", "PUBLIC"]),
-        inArray(libraryContents.type, GRADABLE_TYPES),
+        inArray(libraryContents.type, types),
       ),
     )
     .orderBy(asc(libraryContents.createdAt), asc(libraryContents.id))
-    .all() as { id: string; type: GradableType; title: string }[];
+    .all() as { id: string; spaceId: string; type: T; title: string }[];
 }

@@ -113,9 +113,9 @@ function placeRank(
 }
 
 /**
- * createNode (DECISIONS §9.3 Space folders): `spaceId` is looked up like a path id (404, then 403
+ * createNode (docs/rules/library.md#space-folders): `spaceId` is looked up like a path id (404, then 403
  * unless ADMIN); a child takes its parent's space (another spaceId sent: 400) and needs ADMIN of it.
- * DECISIONS §3 order, as createPost: the references parentId, prevNodeId and nextNodeId (400, §1)
+ * Check order (docs/rules/errors.md#check-order) as createPost: the references parentId, prevNodeId and nextNodeId (400, docs/rules/conventions.md#body-references)
  * first, then the space (404, 403).
  */
 export function createNode(actor: Actor, input: Static<typeof CreateNodeBody>, now = Date.now()): NodeRecord {
@@ -185,7 +185,7 @@ export function renameNode(actor: Actor, nodeId: string, title: string, now = Da
 }
 
 /**
- * moveNode (DECISIONS §9.2): `parentId` null = the root of the node's own space (or of the tenant
+ * moveNode (docs/rules/library.md#moving-folders): `parentId` null = the root of the node's own space (or of the tenant
  * library); absent = the node stays under its parent (a reorder among siblings). The parent must be
  * in the same space and not the node or one of its descendants (400). The subtree's depths shift
  * with the node.
@@ -240,7 +240,7 @@ export function deleteNode(actor: Actor, nodeId: string): void {
 }
 
 /**
- * For deleteSpace (DECISIONS §9.3): the space's folders, with their contents, move to the tenant
+ * For deleteSpace (docs/rules/library.md#space-folders): the space's folders, with their contents, move to the tenant
  * library; its root folders go after the library's last root, the tree below them is kept. Call
  * inside deleteSpace's transaction, before the space row is deleted.
  */

@@ -112,8 +112,8 @@ export function getContent(rt: Runtime, actor: Actor, contentId: string): Detail
 }
 
 /**
- * PATCH: absent fields unchanged; `fileIds` replaces the attachment list. DECISIONS §3 order, as
- * createContent: the files (references, §1) 400, then the content 404, 403.
+ * PATCH: absent fields unchanged; `fileIds` replaces the attachment list. Check order (docs/rules/errors.md#check-order) as
+ * createContent: the files (references, docs/rules/conventions.md#body-references) 400, then the content 404, 403.
  */
 export function updateContent(rt: Runtime, actor: Actor, contentId: string, input: Static<typeof UpdateContentBody>, now = Date.now()) {
   return write(actor.db, (tx) => {

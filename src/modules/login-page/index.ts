@@ -57,7 +57,7 @@ export function loginPageModule(rt: Runtime) {
       response: { 200: LoginPageSettings },
     })
     .get("/public/tenants/:tenantKey/login-page", ({ params }) => getPublicLoginPage(rt, params.tenantKey), {
-      // A public auth operation: counts against the per-IP limit (DECISIONS §0).
+      // A public auth operation: counts against the per-IP limit (docs/rules/sign-in.md#rate-limits).
       ...route("getPublicLoginPage", "auth", "public", {
         summary: "Get a tenant's public login page",
         description:

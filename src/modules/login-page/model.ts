@@ -61,7 +61,7 @@ export const LoginPageSettings = t.Object({
 });
 export type LoginPageSettingsRecord = Static<typeof LoginPageSettings>;
 
-/** PUT: the spec's required fields; absent optional ones take their defaults. */
+/** PUT: the required fields (docs/rules/tenant.md#login-page); absent optional ones take their defaults. */
 export const ReplaceLoginPageBody = t.Object({
   logoImageUrl: ImageUrlInput,
   logoImageFileId: t.Optional(FileId),

@@ -63,7 +63,7 @@ function publicPage(rt: Runtime, tenant: { id: string; key: string; name: string
     backgroundTitleColor: page.backgroundTitleColor,
     loginIdentifier: "userId",
     allowUserSelfSignUp: page.allowUserSelfSignUp,
-    // A social method shows only while it can be used (DECISIONS §10): configured by the operator, ALL methods allowed.
+    // A social method shows only while it can be used (docs/rules/sign-in.md#login-providers): configured by the operator, ALL methods allowed.
     methods: { ...page.methods, social_a: socialOffered(rt, db, "social_a"), social_b: socialOffered(rt, db, "social_b") },
     buttonLabels: page.buttonLabels,
     ssoEnabled: available.some((p) => p.kind === "saml"),

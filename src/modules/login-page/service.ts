@@ -84,7 +84,7 @@ function saveRow(db: Db, set: { live?: LoginPageSettingsRecord; draft?: LoginPag
 const IMAGE_FILE_FIELDS = ["logoImageFileId", "backgroundImageFileId"] as const;
 
 /**
- * Body references (DECISIONS §1): each image file id sent must be a ready file, else 400 naming
+ * Body references (docs/rules/conventions.md#body-references): each image file id sent must be a ready file, else 400 naming
  * the field. A newly set id must be the caller's own upload; one the settings or draft already
  * hold (`kept`, e.g. set by another admin) only has to be still ready.
  */

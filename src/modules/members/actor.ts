@@ -24,7 +24,7 @@ type Row = {
 };
 
 /**
- * Effective permissions = role permissions ∪ grants, in enumeration order (DECISIONS §4). Cached
+ * Effective permissions = role permissions ∪ grants, in enumeration order (docs/rules/access.md#permissions). Cached
  * per handle until the next write on that file: every write of this process goes through the
  * handle's one connection, so its total_changes() moves whenever anything may have changed.
  */

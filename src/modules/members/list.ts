@@ -21,7 +21,7 @@ const spaceCount = (active: 0 | 1) =>
 const ACTIVE_SPACE_COUNT = spaceCount(1);
 const INACTIVE_SPACE_COUNT = spaceCount(0);
 
-/** Sortable default columns (spec Members 2); nullable ones sort their nulls last in both directions. */
+/** Sortable default columns (docs/rules/members.md#listing); nullable ones sort their nulls last in both directions. */
 const COLUMN_SORTS: Record<string, string> = {
   displayName: "m.display_name",
   userId: "m.user_id_key",
@@ -59,7 +59,7 @@ type Plan = {
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
-/** One field filter on the columns prefixed `p`: substring for text types, exact otherwise (DECISIONS §6 Members 2). */
+/** One field filter on the columns prefixed `p`: substring for text types, exact otherwise (docs/rules/members.md#listing). */
 function fieldMatch(type: FieldType, value: string, at: string, p: string): Clause & { exact: boolean } {
   switch (type) {
     case "SHORT_TEXT":

@@ -10,7 +10,7 @@ import { loadMember } from "./list";
 import { holdsOwnerRole, memberWithRole } from "./update";
 
 /**
- * setMemberRole (DECISIONS §13): the role must exist (400) and hold only permissions the caller
+ * setMemberRole (docs/rules/members.md#role): the role must exist (400) and hold only permissions the caller
  * holds (403); only an owner changes another owner's role (403); nobody changes their own, and the
  * last active owner keeps it (409). Permissions are resolved per request, so the member's next
  * request already has the new role.

@@ -131,8 +131,8 @@ export async function createMember(rt: Runtime, actor: Actor, input: NewMemberIn
 
 /**
  * Per-id results: not-found, self, owner fail; the rest go. `owner` covers the holder of the
- * builtin owner role and a space's owner or only ADMIN (§9.1: a delete that would leave a space
- * nobody can manage is refused; §7 has no closer reason).
+ * builtin owner role and a space's owner or only ADMIN (docs/rules/members.md#deleting-members: a delete that would leave a space
+ * nobody can manage is refused, reason `owner`).
  */
 export function deleteMembers(rt: Runtime, actor: Actor, userPkIds: string[]) {
   const { deleted, failed, emails } = write(actor.db, (tx) => {

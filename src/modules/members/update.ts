@@ -36,7 +36,7 @@ export function memberWithRole(db: Db, id: string) {
 export const holdsOwnerRole = (r: { roleKey: string; isBuiltin: boolean }) => r.isBuiltin && r.roleKey === "owner";
 
 /**
- * PATCH (DECISIONS §6 Members 4, §13): absent fields unchanged. Changing the login identity or the
+ * PATCH (docs/rules/members.md#login-identity, docs/rules/members.md#deactivation): absent fields unchanged. Changing the login identity or the
  * active flag takes the member over, so it needs the caller to hold every permission the member
  * has (403), as resetMemberPassword. A member keeps an e-mail or a userId (400); a taken one is
  * 409. Deactivating the caller or an owner is 409; deactivation ends the member's sessions here.

@@ -3,7 +3,7 @@ import { CursorQuery, Id, Int, NextCursor, Nullable, SafeInt } from "../../platf
 
 const RefId = t.String({ minLength: 1, maxLength: 255, error: "must be an id" });
 const Name = t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" });
-/** Positions: 0..9999 (DECISIONS §9.2); org units: "order (integer)", any safe integer. */
+/** Positions: 0..9999 (docs/rules/members.md#positions); org units: "order (integer)", any safe integer. */
 const PositionOrder = Int({ minimum: 0, maximum: 9999, error: "must be an integer 0..9999" });
 const UnitOrder = SafeInt();
 

@@ -1,4 +1,4 @@
-// Peer assessment config: read and replace (DECISIONS §6 GroupAssign 5, §9.3 Peer questions).
+// Peer assessment config: read and replace (docs/rules/group-work.md#group-set-link, docs/rules/group-work.md#peer-questions).
 import { and, countDistinct, eq, notInArray } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";

@@ -31,7 +31,7 @@ export const PeerConfigBody = t.Object({
   ),
 });
 
-/** The spec's "Peer assessment question". */
+/** A peer assessment question (docs/rules/group-work.md#peer-questions). */
 export const PeerQuestion = t.Object({
   id: t.String(),
   index: Int({ description: "0-based position" }),

@@ -1,4 +1,4 @@
-// The assessor's side: whom to assess, and one assessment per target (DECISIONS §9.2).
+// The assessor's side: whom to assess, and one assessment per target (docs/rules/group-work.md#peer-assessments).
 import { and, eq } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";

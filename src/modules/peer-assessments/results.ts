@@ -1,4 +1,4 @@
-// getPeerAssessmentResults: per-target averages and comments, and who has finished (DECISIONS §6 GroupAssign 6).
+// getPeerAssessmentResults: per-target averages and comments, and who has finished (docs/rules/group-work.md#peer-assessments).
 import { and, asc, avg, count, eq, isNotNull } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";

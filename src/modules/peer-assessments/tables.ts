@@ -3,7 +3,7 @@ import { libraryContents } from "../../schema/library";
 
 export const PEER_SUBMIT_TYPES = ["GROUP_MEMBER", "INTER_GROUP"] as const;
 export type PeerSubmitType = (typeof PEER_SUBMIT_TYPES)[number];
-/** Every question's maximum score (DECISIONS §9.3 Peer questions: fixed, not settable). */
+/** Every question's maximum score (docs/rules/group-work.md#peer-questions: fixed, not settable). */
 export const PEER_MAX_SCORE = 5;
 
 export type StoredPeerQuestion = { id: string; assessmentCriteria: string; criteriaSubText: string | null };

@@ -1,4 +1,4 @@
-// Who assesses whom (DECISIONS §9.2 listMyPeerTargets): GROUP_MEMBER targets are the members of the
+// Who assesses whom (docs/rules/group-work.md#peer-targets): GROUP_MEMBER targets are the members of the
 // assessor's group (targetId = profileId), INTER_GROUP targets the groups of the set (targetId =
 // group id); allowSelfAssessment adds the assessor (own group).
 import type { Db } from "../../platform/db/types";

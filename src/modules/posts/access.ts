@@ -7,7 +7,7 @@ import { spaceMembers, spaces } from "../../schema/spaces";
 import { spaceAllowsDownload } from "../spaces/settings";
 import { type PostStatus, postCommentFiles, postComments, postFiles, posts } from "./tables";
 
-/** A stored SCHEDULED post reads as PUBLISHED once its publish time has come (DECISIONS §9.3). */
+/** A stored SCHEDULED post reads as PUBLISHED once its publish time has come (docs/rules/posts.md#status-at-creation). */
 export function publishedSql(now: number): SQL {
   return sql`(${posts.status} = 'PUBLISHED' OR (${posts.status} = 'SCHEDULED' AND ${posts.publishAt} <= ${now}))`;
 }
@@ -39,7 +39,7 @@ export function postCounts(db: Db, spaceIds: string[], now = Date.now()): Map<st
 }
 
 /**
- * Hook for getFile (DECISIONS §9.2): the reader can see a post that attaches the file (enrolled in
+ * Hook for getFile (docs/rules/files.md#getfile): the reader can see a post that attaches the file (enrolled in
  * its space, and the post is published or the reader is ADMIN there).
  */
 export function canSeePostFile(db: Db, memberId: string, fileId: string, now = Date.now()): boolean {
@@ -55,7 +55,7 @@ export function canSeePostFile(db: Db, memberId: string, fileId: string, now = D
 }
 
 /**
- * Hook for downloadFileContent of a URL emitted for `post:<postId>` (DECISIONS §9.2): "ok" while the
+ * Hook for downloadFileContent of a URL emitted for `post:<postId>` (docs/rules/files.md#download-rules): "ok" while the
  * reader can still see the post and it still attaches the file; "forbidden" for a non-ADMIN reader
  * while the post's or its space's allowFileDownload is false; "gone" otherwise (404).
  */

@@ -52,7 +52,7 @@ function toComments(rt: Runtime, actor: Actor, db: Db, view: PostView, rows: Com
         .all()
     : [];
   const files = attachmentsByRecord(rt, actor, db, links, "comment");
-  // As the post's own files (DECISIONS §9.2): no URL for non-ADMIN readers while downloads are off.
+  // As the post's own files (docs/rules/posts.md#file-downloads): no URL for non-ADMIN readers while downloads are off.
   const hideUrl =
     view.callerRole !== "ADMIN" &&
     !(view.row.allowFileDownload && effectiveAllowFileDownload(getSpaceDefaults(db), view.spaceAllowsDownload));

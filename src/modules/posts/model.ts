@@ -32,7 +32,7 @@ export const Post = t.Object({
   createdAt: Timestamp,
 });
 
-// Spec Posts 1 and Limits: title 1..300, content max 200000, 50 tags of at most 50 characters, 20 files.
+// Bounds (openapi.json): title 1..300, content max 200000, 50 tags of at most 50 characters, 20 files.
 const Title = t.String({ minLength: 1, maxLength: 300, error: "must be 1..300 characters" });
 const Content = t.String({ maxLength: 200000, error: "must be at most 200000 characters" });
 const Tags = t.Array(t.String({ maxLength: 50, error: "must be at most 50 characters" }), {

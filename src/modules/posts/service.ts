@@ -86,7 +86,7 @@ function toPosts(rt: Runtime, actor: Actor, db: Db, views: PostView[], now: numb
   );
   const defaults = getSpaceDefaults(db);
   return views.map(({ row, spaceName, spaceAllowsDownload, authorName, callerRole }) => {
-    // DECISIONS §9.2 downloadFileContent: no URL for non-ADMIN readers while downloads are off
+    // docs/rules/posts.md#file-downloads: no URL for non-ADMIN readers while downloads are off
     // (the post's flag, or its space's as the space defaults enforce it).
     const hideUrl = callerRole !== "ADMIN" && !(row.allowFileDownload && effectiveAllowFileDownload(defaults, spaceAllowsDownload));
     const attachments = (byPost.get(row.id) ?? []).flatMap((fileId) => {
@@ -135,14 +135,14 @@ export function postsByIds(rt: Runtime, actor: Actor, db: Db, ids: string[], now
 
 /**
  * A post as the caller may reach it: 404 when it is unknown, the caller is not enrolled in its
- * space, or it is not published and the caller is not ADMIN of its space (DECISIONS §4
+ * space, or it is not published and the caller is not ADMIN of its space (docs/rules/access.md#posts
  * Visibility). The caller's role decides the 403s that follow.
  */
 export function findPost(actor: Actor, postId: string, db: Db, now: number): PostView {
   const view = selectPosts(db, actor).where(eq(posts.id, postId)).get();
   if (!view) throw notFound();
-  // DECISIONS §4 Post visibility: enrolled in its space (a public space shows its posts to nobody
-  // else), and PUBLISHED unless the caller is ADMIN there; anything else is 404, never 403 (§3).
+  // docs/rules/access.md#posts: enrolled in its space (a public space shows its posts to nobody
+  // else), and PUBLISHED unless the caller is ADMIN there; anything else is 404, never 403 (docs/rules/access.md#visibility).
   if (view.callerRole === null) throw notFound();
   if (view.callerRole !== "ADMIN" && effectiveStatus(view.row, now) !== "PUBLISHED") throw notFound();
   return view;
@@ -162,7 +162,7 @@ function postForEditor(actor: Actor, postId: string, db: Db, now: number, fields
   return view;
 }
 
-/** Creation status (DECISIONS §9.3): a future publishAt schedules; otherwise published now. */
+/** Creation status (docs/rules/posts.md#status-at-creation): a future publishAt schedules; otherwise published now. */
 function initialSchedule(publishAt: string | null | undefined, now: number): { status: PostStatus; publishAt: number } {
   const at = publishAt == null ? null : parseTime(publishAt);
   return at !== null && at > now ? { status: "SCHEDULED", publishAt: at } : { status: "PUBLISHED", publishAt: now };
@@ -224,7 +224,7 @@ export function createPost(rt: Runtime, actor: Actor, input: Static<typeof Creat
 }
 
 /**
- * createPostsInSpaces (DECISIONS §6 Posts 1, §7): one post in each listed space where the caller
+ * createPostsInSpaces (docs/rules/posts.md#many-spaces, docs/rules/conventions.md#partial-failures): one post in each listed space where the caller
  * is ADMIN; a space it cannot see is skipped as NOT_FOUND, one where it is not ADMIN as FORBIDDEN.
  * A space listed twice gets one post. Bad fileIds fail the whole request (400).
  */
@@ -261,7 +261,7 @@ export function getPost(rt: Runtime, actor: Actor, postId: string, now = Date.no
 }
 
 /**
- * The status and publish time after an update. `status` sent is the next state (spec States);
+ * The status and publish time after an update. `status` sent is the next state (docs/rules/posts.md#updating);
  * a publishAt sent alone reschedules a post that is not ARCHIVED (future: SCHEDULED, else
  * PUBLISHED); null publishes now. SCHEDULED needs a future publishAt; PUBLISHED moves a future
  * one to now.
@@ -284,7 +284,7 @@ function nextSchedule(row: PostRow, input: Static<typeof UpdatePostBody>, now: n
 
 /**
  * PATCH: absent fields unchanged; `fileIds` replaces the attachment list (kept files may be another
- * ADMIN's). DECISIONS §3 order, as createPost: the files (references, §1) 400, then the post 404, 403.
+ * ADMIN's). Check order (docs/rules/errors.md#check-order) as createPost: the files (references) 400, then the post 404, 403.
  */
 export function updatePost(rt: Runtime, actor: Actor, postId: string, input: Static<typeof UpdatePostBody>, now = Date.now()): PostRecord {
   return write(actor.db, (tx) => {
@@ -313,7 +313,7 @@ export function updatePost(rt: Runtime, actor: Actor, postId: string, input: Sta
   });
 }
 
-/** Hard delete (DECISIONS §9.2) by an ADMIN or the author; comments and attachment links go by cascade, the files stay. */
+/** Hard delete (docs/rules/posts.md#deleting) by an ADMIN or the author; comments and attachment links go by cascade, the files stay. */
 export function deletePost(actor: Actor, postId: string, now = Date.now()): void {
   write(actor.db, (tx) => {
     postForEditor(actor, postId, tx, now);

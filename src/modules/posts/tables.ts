@@ -9,7 +9,7 @@ export type PostStatus = (typeof POST_STATUSES)[number];
 
 /**
  * Announcement posts of a space; they go with their space (ON DELETE CASCADE). `status` is the
- * stored one: a SCHEDULED post whose `publish_at` has passed reads as PUBLISHED (DECISIONS §9.3).
+ * stored one: a SCHEDULED post whose `publish_at` has passed reads as PUBLISHED (docs/rules/posts.md#status-at-creation).
  * Lists walk (is_pinned, publish_at, id) newest first; each filter has an index in that order.
  */
 export const posts = sqliteTable(

@@ -22,7 +22,7 @@ export function questionAttachments(rt: Runtime, actor: Actor, db: Db, attachedT
 }
 
 /**
- * downloadFileContent of a URL emitted for `<type>:<contentId>` (DECISIONS §9.1): the reader can
+ * downloadFileContent of a URL emitted for `<type>:<contentId>` (docs/rules/files.md#download-rules): the reader can
  * still see the content, and one of its question sets (`sets`, read only then) still attaches the file.
  */
 export function questionFileDownload(

@@ -1,4 +1,4 @@
-// The participant side: the safe view, starting, saving and submitting attempts, own results (DECISIONS §9.2).
+// The participant side: the safe view, starting, saving and submitting attempts, own results (docs/rules/quizzes.md#attempts).
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
@@ -84,12 +84,12 @@ function closeAttempt(tx: Db, attempt: AttemptRow, cfg: StoredConfig, submittedA
     .get();
 }
 
-/** Voided attempts stay listed but count toward nothing (DECISIONS §13 Another chance). */
+/** Voided attempts stay listed but count toward nothing (docs/rules/quizzes.md#another-chance). */
 export const counts = (a: { voidedAt: number | null }) => a.voidedAt === null;
 
 const closed = (closesAt: number | null, now: number) => closesAt !== null && now >= closesAt;
 
-/** Whether an open attempt is over: its time and grace are up, or the quiz closed (DECISIONS §13 windows). */
+/** Whether an open attempt is over: its time and grace are up, or the quiz closed (docs/rules/quizzes.md#attempts, docs/rules/quizzes.md#windows). */
 const isOverdue = (a: { expiresAt: number | null }, closesAt: number | null, now: number) =>
   closed(closesAt, now) || (a.expiresAt !== null && a.expiresAt < now - SUBMIT_GRACE_MS);
 
@@ -293,7 +293,7 @@ export function startQuizAttempt(rt: Runtime, actor: Actor, contentId: string, n
 }
 
 /**
- * Checks answers against the attempt's questions (§9.3 Quiz question types): the question must be
+ * Checks answers against the attempt's questions (docs/rules/quizzes.md#question-types): the question must be
  * of the attempt, once; options must be the question's, distinct, at most one for SINGLE; the answer
  * field of the other kind must be absent, null or empty. 400 naming every bad field.
  */
@@ -347,7 +347,7 @@ function storeAnswers(tx: Db, attemptId: string, values: Map<string, AnswerValue
 
 /**
  * The caller's attempt with the answers checked against its question set (404 if not theirs, 400 for
- * a bad answer — DECISIONS §3 puts validation before business rules), then still open: 409 once
+ * a bad answer — docs/rules/errors.md#check-order puts validation before business rules), then still open: 409 once
  * submitted, past its time (+ grace), outside the quiz's window or in an archived space.
  */
 function openAttempt(tx: Db, actor: Actor, contentId: string, attemptId: string, input: AnswerInput[], now: number, graceMs: number) {

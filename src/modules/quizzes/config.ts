@@ -1,4 +1,4 @@
-// Quiz config: read and replace (spec Quizzes 1, DECISIONS §6 Quizzes 1, §9.3 Quiz question types).
+// Quiz config: read and replace (docs/rules/quizzes.md#question-types).
 
 import { and, eq, sql } from "drizzle-orm";
 import type { Static } from "elysia";
@@ -214,7 +214,7 @@ export function setQuizConfig(rt: Runtime, actor: Actor, contentId: string, body
 }
 
 /**
- * For getFile (DECISIONS §9.2): whether the caller can see a quiz whose questions attach the file:
+ * For getFile (docs/rules/files.md#getfile): whether the caller can see a quiz whose questions attach the file:
  * a manager any question set of it, a viewer the current set and the sets of their own attempts.
  * One indexed probe.
  */
@@ -232,7 +232,7 @@ export function canSeeQuizFile(db: Db, actor: Pick<Actor, "memberId" | "profileI
 }
 
 /**
- * downloadFileContent of a URL emitted for `quiz:<contentId>` (DECISIONS §9.1): the reader can still
+ * downloadFileContent of a URL emitted for `quiz:<contentId>` (docs/rules/files.md#download-rules): the reader can still
  * see the quiz and one of its question sets (the current one or an attempt's) still attaches the file.
  */
 export function quizFileDownload(db: Db, contentId: string, fileId: string, reader: Pick<Actor, "memberId" | "profileId">): DownloadRule {

@@ -1,5 +1,5 @@
 // The gradebook's view of quizzes: each participant's final score per scoreAggregation over their
-// counted (not voided), fully scored attempts (DECISIONS §13 Gradebook).
+// counted (not voided), fully scored attempts (docs/rules/next-year.md#gradebook).
 import { and, eq, inArray, isNotNull, isNull } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
 import { columnsFor, type GradeColumn } from "../gradebook/cells";

@@ -71,7 +71,7 @@ export const dropNullLists = (body: unknown) => nullsToAbsent(body, NULLABLE_LIS
 
 export const QuizAttachment = t.Object({ fileId: t.String(), url: t.String() });
 
-/** The spec's "Quiz question (response)". */
+/** A quiz question as the manager reads it (docs/rules/quizzes.md#question-types). */
 export const QuizQuestion = t.Object({
   id: t.String(),
   type: QuestionTypeSchema,
@@ -107,7 +107,10 @@ export const QuizStatistics = t.Object({
   pendingManualCount: Int({ description: "Submitted attempts waiting for manual (ESSAY) scoring" }),
   averageScore: Nullable(t.Number({ description: "Mean of the graded submitters' final scores; null without any" })),
   passRate: Nullable(t.Number({ description: "Percentage 0..100 of graded submitters whose final score passed; null without passScore" })),
-  notSubmittedCount: Int({ description: "Population members without a submitted attempt (DECISIONS §9.3 Who should answer)" }),
+  notSubmittedCount: Int({
+    description:
+      "Population members without a submitted attempt (who should answer: the active participants of the content's space, or the members it is shared with)",
+  }),
   questions: t.Array(
     t.Object({
       questionId: t.String(),

@@ -257,7 +257,7 @@ export function scoreQuizAnswer(
 }
 
 /**
- * voidQuizAttempt (DECISIONS §13 Another chance): a submitted attempt stays listed with voidedAt but
+ * voidQuizAttempt (docs/rules/quizzes.md#another-chance): a submitted attempt stays listed with voidedAt but
  * no longer counts toward maxAttempts, finalScore or statistics. An attempt in progress: 409
  * INVALID_STATE; voiding again keeps the first voidedAt.
  */
@@ -272,7 +272,7 @@ export function voidQuizAttempt(actor: Actor, contentId: string, attemptId: stri
   });
 }
 
-/** checkQuizEmailCount (DECISIONS §6 Spaces 7): submitted attempts of members with this e-mail. */
+/** checkQuizEmailCount (docs/rules/spaces.md#e-mail-counts): submitted attempts of members with this e-mail. */
 export function checkQuizEmailCount(actor: Actor, contentId: string, email: string, now = Date.now()) {
   contentForManager(actor, contentId, QUIZ);
   settleExpired(actor.db, contentId, null, now);

@@ -1,4 +1,4 @@
-// Scoring and ordering rules with no database: DECISIONS §9.3 Quiz question types, §9.2 getQuizForParticipant.
+// Scoring and ordering rules with no database: docs/rules/quizzes.md#scoring, docs/rules/quizzes.md#participant-view.
 import type { ScoreAggregation, StoredCandidate, StoredQuestion } from "./tables";
 
 /**

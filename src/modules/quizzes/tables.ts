@@ -10,7 +10,7 @@ export type ScoreAggregation = (typeof SCORE_AGGREGATIONS)[number];
 
 export type StoredOption = { id: string; body: string; isCorrect: boolean; fileIds: string[] };
 export type StoredCandidate = { text: string; ignoreWildcard: boolean };
-/** One question as stored; lists of another type are [] (DECISIONS §9.3 Quiz question types). */
+/** One question as stored; lists of another type are [] (docs/rules/quizzes.md#question-types). */
 export type StoredQuestion = {
   id: string;
   type: QuizQuestionType;

@@ -1,4 +1,4 @@
-/** The permission enumeration, in the spec's order. */
+/** The permission enumeration, in its published order (docs/rules/access.md#permissions). */
 export const PERMISSIONS = [
   "member:read",
   "member:invite",

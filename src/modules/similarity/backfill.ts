@@ -4,13 +4,10 @@ import { inArray, isNotNull } from "drizzle-orm";
 import { listTenantRows } from "../../platform/db/registry";
 import { write } from "../../platform/db/types";
 import type { Runtime } from "../../platform/runtime";
-import { assignmentRevisions } from "../assignments/similarity-source";
-import { groupAssignmentRevisions } from "../group-assignments/similarity-source";
 import { similarityTenants } from "./platform-tables";
-import type { RevisionSource } from "./revision";
+import { type RevisionSource, revisionSources } from "./revision";
 import { similarityChecks } from "./tables";
 
-const SOURCES: RevisionSource[] = [assignmentRevisions, groupAssignmentRevisions];
 /** Revisions read per step, and the pause between steps: a tenant file is held a few ms at a time. */
 const CHUNK = 100;
 const PAUSE_MS = 20;
@@ -79,7 +76,7 @@ function step(rt: Runtime, queue: BackfillQueue, tenantId: string, source: Revis
 
 /** Walks one tenant's revisions; true when it got to the end. */
 async function backfillTenant(rt: Runtime, queue: BackfillQueue, tenantId: string): Promise<boolean> {
-  for (const source of SOURCES) {
+  for (const source of revisionSources()) {
     let afterId: string | null = null;
     for (;;) {
       await sleep(PAUSE_MS);

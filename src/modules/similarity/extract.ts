@@ -1,4 +1,4 @@
-// The text of a submission's attachments: plain text, Markdown, PDF and DOCX (DECISIONS §12).
+// The text of a submission's attachments: plain text, Markdown, PDF and DOCX (docs/rules/submissions.md#similarity).
 import type { ReadyFile } from "../files/attachments";
 
 /** Larger files are skipped: a check must not hold a server's memory for a scanned book. */

@@ -1,4 +1,4 @@
-// The background check (DECISIONS §12): queued in the submit transaction, run after the response by
+// The background check (docs/rules/submissions.md#similarity): queued in the submit transaction, run after the response by
 // a small in-process queue per server, and picked up again at start when the process died first
 // (the tenants to look in are marked in the platform file, so a start does not open every tenant).
 import { open } from "node:fs/promises";

@@ -10,7 +10,7 @@ export const SimilarityMatch = t.Object({
   copyRatio: Percent("% of this submission's fingerprints found in that one"),
 });
 
-/** Submission.similarity and GroupSubmission.similarity (DECISIONS §12): managers only, null for participants. */
+/** Submission.similarity and GroupSubmission.similarity (docs/rules/submissions.md#similarity): managers only, null for participants. */
 export const Similarity = t.Object(
   {
     status: Enum(SIMILARITY_STATUSES, {

@@ -1,4 +1,4 @@
-// Text → the character sequence that fingerprints are taken over (DECISIONS §12).
+// Text → the character sequence that fingerprints are taken over (docs/rules/submissions.md#similarity).
 
 /**
  * Unicode NFC (so a decomposed Hangul syllable equals its precomposed form), case folded, with

@@ -19,3 +19,16 @@ export type RevisionSource = (
   afterId: string | null,
   limit: number,
 ) => (SimilarityRevision & { submittedAt: number })[];
+
+const sources = new Map<SimilarityKind, RevisionSource>();
+
+/**
+ * A submitting feature hands the check where its revisions are (wired in src/app.ts), so the
+ * similarity module imports no feature (docs/rules/submissions.md#similarity).
+ */
+export function registerRevisionSource(kind: SimilarityKind, source: RevisionSource) {
+  sources.set(kind, source);
+}
+
+/** Every registered source, in registration order (the back-fill walks each). */
+export const revisionSources = (): RevisionSource[] => [...sources.values()];

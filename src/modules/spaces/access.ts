@@ -22,13 +22,13 @@ export function spaceRole(db: Db, spaceId: string, memberId: string): SpaceRole 
 /** Who may take a space over without being its ADMIN: docs/rules/members.md#takeover. */
 export const TAKEOVER_PERMISSION = "tenant-settings:manage";
 
-/** DECISIONS §4 Visibility: a holder of space:create or tenant-settings:manage sees every space. */
+/** docs/rules/access.md#spaces: a holder of space:create or tenant-settings:manage sees every space. */
 export const seesEverySpace = (permissions: { has(p: string): boolean } | readonly string[]) => {
   const has = (p: string) => ("has" in permissions ? permissions.has(p) : permissions.includes(p));
   return has("space:create") || has(TAKEOVER_PERMISSION);
 };
 
-/** DECISIONS §4: enrolled, or a public space, or the caller sees every space. */
+/** docs/rules/access.md#spaces: enrolled, or a public space, or the caller sees every space. */
 export function canSeeSpace(actor: Actor, space: SpaceRow, role: SpaceRole | null): boolean {
   return role !== null || space.isPublic || seesEverySpace(actor.permissionSet);
 }
@@ -39,7 +39,12 @@ export function visibleSpaceSql(memberId: string, canCreate: boolean): SQL {
   return sql`(${spaces.isPublic} = 1 OR EXISTS (SELECT 1 FROM space_members sm WHERE sm.space_id = ${spaces.id} AND sm.member_id = ${memberId}))`;
 }
 
-/** For getFile (DECISIONS §9.2): a space the caller can see has the file as its thumbnail. Walks spaces_thumbnail_idx. */
+/** Spaces the member is enrolled in with `role` (listSpaces myRole; walks the space_members primary key). */
+export function enrolledAsSql(memberId: string, role: "ADMIN" | "PARTICIPANT"): SQL {
+  return sql`EXISTS (SELECT 1 FROM space_members sm WHERE sm.space_id = ${spaces.id} AND sm.member_id = ${memberId} AND sm.role = ${role})`;
+}
+
+/** For getFile (docs/rules/files.md#getfile): a space the caller can see has the file as its thumbnail. Walks spaces_thumbnail_idx. */
 export function canSeeSpaceThumbnail(db: Db, actor: Pick<Actor, "memberId" | "permissionSet">, fileId: string): boolean {
   const row = db
     .select({ id: spaces.id })
@@ -51,7 +56,7 @@ export function canSeeSpaceThumbnail(db: Db, actor: Pick<Actor, "memberId" | "pe
 }
 
 /**
- * downloadFileContent of a URL emitted for `space:<spaceId>` (DECISIONS §9.1): the file is still the
+ * downloadFileContent of a URL emitted for `space:<spaceId>` (docs/rules/files.md#download-rules): the file is still the
  * space's thumbnail and the reader can still see the space.
  */
 export function spaceThumbnailDownload(

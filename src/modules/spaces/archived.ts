@@ -1,4 +1,4 @@
-// DECISIONS §13 Archived spaces: an inactive space is read-only for participants.
+// docs/rules/spaces.md#archived-spaces: an inactive space is read-only for participants.
 import { eq } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
 import { conflict } from "../../platform/http/errors";

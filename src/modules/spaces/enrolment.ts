@@ -18,7 +18,7 @@ const CANDIDATES_OP = "listSpaceMemberCandidates";
 const HISTORY_OP = "listSpaceEnrollmentHistory";
 
 /**
- * listSpaceMemberCandidates (DECISIONS §13): active tenant members neither enrolled nor blocked
+ * listSpaceMemberCandidates (docs/rules/spaces.md#enrolment): active tenant members neither enrolled nor blocked
  * here, by displayName (then id) on members_display_name_idx; `keyword` matches displayName or
  * userId. No e-mails or fields: a teacher enrols without member:read.
  */
@@ -52,7 +52,7 @@ export function listSpaceMemberCandidates(rt: Runtime, actor: Actor, spaceId: st
 }
 
 /**
- * joinPublicSpace (DECISIONS §13): a space the caller cannot see is 404; not public and autoJoin,
+ * joinPublicSpace (docs/rules/spaces.md#enrolment): a space the caller cannot see is 404; not public and autoJoin,
  * or blocked: 403; inactive: 409 INVALID_STATE; already enrolled: 409 ALREADY_EXISTS.
  */
 export function joinPublicSpace(actor: Actor, spaceId: string, now = Date.now()): Static<typeof SpaceMember> {
@@ -67,7 +67,7 @@ export function joinPublicSpace(actor: Actor, spaceId: string, now = Date.now())
   });
 }
 
-/** listSpaceEnrollmentHistory (DECISIONS §13): newest first on (at, id); empty unless the space retains history. */
+/** listSpaceEnrollmentHistory (docs/rules/spaces.md#enrolment-history): newest first on (at, id); empty unless the space retains history. */
 export function listSpaceEnrollmentHistory(rt: Runtime, actor: Actor, spaceId: string, q: { cursor?: string; limit?: number }) {
   const after = decodeKeyset(rt.cursors, HISTORY_OP, { spaceId }, q.cursor);
   const space = requireSpaceAdmin(actor, spaceId);

@@ -6,9 +6,8 @@ import { invalid, notFound } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
 import { members } from "../../schema/members";
 import { spaceGroupMembers, spaceGroupSets, spaceGroups, spaceMembers } from "../../schema/spaces";
-import { markGroupAssignmentLinksDeleted } from "../group-assignments/link";
-import { markPeerAssessmentLinksDeleted } from "../peer-assessments/config";
 import { requireSpaceAdmin, requireSpaceMember } from "./access";
+import { groupSetDeleted } from "./hooks";
 import type { CreateGroupSetBody, SpaceGroupSet } from "./model";
 
 type SetRecord = Static<typeof SpaceGroupSet>;
@@ -189,8 +188,7 @@ export function deleteSpaceGroupSet(actor: Actor, spaceId: string, setId: string
   write(actor.db, (tx) => {
     requireSpaceAdmin(actor, spaceId, tx);
     setOf(tx, spaceId, setId);
-    markGroupAssignmentLinksDeleted(tx, setId);
-    markPeerAssessmentLinksDeleted(tx, setId);
+    groupSetDeleted(tx, setId);
     tx.delete(spaceGroupSets).where(eq(spaceGroupSets.id, setId)).run();
   });
 }

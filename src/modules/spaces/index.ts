@@ -64,7 +64,7 @@ export function spacesModule(rt: Runtime) {
       ...route("listSpaces", TAG, "session", {
         summary: "List spaces",
         description:
-          "The spaces the caller can see (enrolled, public, or all with `space:create` or `tenant-settings:manage`), filtered by `search`, `isActive`, `semester`, `autoJoin`, `exitRestricted`, a cursor page at a time.",
+          "The spaces the caller can see (enrolled, public, or all with `space:create` or `tenant-settings:manage`), filtered by `search`, `isActive`, `semester`, `autoJoin`, `exitRestricted` and `myRole` (only those the caller is enrolled in with that role: a teacher's own classes), a cursor page at a time.",
       }),
       query: ListSpacesQuery,
       response: { 200: SpacePage },

@@ -14,9 +14,9 @@ import {
   spaceGroupSets,
   spaceMembers,
 } from "../../schema/spaces";
-import { leaveSpaceChallenges } from "../challenges/hooks";
 import { requireMemberIds } from "../groups/lookup";
 import { requireSpaceAdmin, requireSpaceMember, type SpaceRow, spaceForTakeover } from "./access";
+import { enrolmentEnded } from "./hooks";
 import type { SpaceMember, SpaceMemberPage } from "./model";
 
 const MEMBERS_OP = "listSpaceMembers";
@@ -95,7 +95,7 @@ export function spaceMemberItem(db: Db, spaceId: string, memberId: string): Memb
   return row ? toSpaceMember(row) : null;
 }
 
-/** Records enrolment changes while the space retains its enrolment history (DECISIONS §13). */
+/** Records enrolment changes while the space retains its enrolment history (docs/rules/spaces.md#enrolment-history). */
 export function recordEnrolment(
   tx: Db,
   space: Pick<SpaceRow, "id" | "retainEnrollmentHistory">,
@@ -145,7 +145,7 @@ export function isBlocked(db: Db, spaceId: string, memberId: string): boolean {
 }
 
 /**
- * Enrols members; the enrolled stay unchanged, inactive ones are skipped (DECISIONS §6 Members 4).
+ * Enrols members; the enrolled stay unchanged, inactive ones are skipped (docs/rules/spaces.md#enrolment).
  * A blocked member is refused (400): unblock first. A holder of tenant-settings:manage may add to
  * any space of the tenant, itself included, as ADMIN (docs/rules/members.md#takeover).
  */
@@ -189,7 +189,7 @@ export function endEnrolment(tx: Db, space: SpaceRow, enrolment: { memberId: str
       ),
     )
     .run();
-  leaveSpaceChallenges(tx, space.id, enrolment.memberId);
+  enrolmentEnded(tx, space.id, enrolment.memberId);
   recordEnrolment(tx, space, [enrolment], reason, now);
 }
 

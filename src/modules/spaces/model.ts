@@ -22,7 +22,7 @@ export const SpaceGroupSetParams = t.Object({ spaceId: Id, groupSetId: Id });
 export const CategoryParams = t.Object({ categoryId: Id });
 
 export const SpaceRoleSchema = Enum(SPACE_ROLES);
-/** The menus of a space (spec Spaces 9). */
+/** The menus of a space (docs/rules/spaces.md#creation). */
 export const MENUS = ["announcement", "content", "community", "team", "challenge", "grade"] as const;
 
 export const Space = t.Object({
@@ -51,7 +51,7 @@ export const Space = t.Object({
 });
 
 const Name = t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" });
-// The spec bounds the name only: representativeName, description and semester are free text or null.
+// Only the name has a bound of its own: representativeName, description and semester are free text or null.
 const Text = Nullable(FreeText);
 const FileId = Nullable(t.String({ minLength: 1, maxLength: 100, error: "must be a file id" }));
 
@@ -97,6 +97,9 @@ export const ListSpacesQuery = t.Object({
   semester: t.Optional(t.String()),
   autoJoin: t.Optional(QueryBool),
   exitRestricted: t.Optional(QueryBool),
+  myRole: t.Optional(
+    Enum(SPACE_ROLES, { description: "Only the spaces the caller is enrolled in with this role (a teacher's own classes: ADMIN)" }),
+  ),
   ...CursorQuery,
 });
 export const SpacePage = t.Object({ spaces: t.Array(Space), total: Int(), nextCursor: NextCursor });

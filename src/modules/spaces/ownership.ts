@@ -19,7 +19,7 @@ export function ownerOf(db: Actor["db"], spaceId: string) {
 }
 
 /**
- * transferSpaceOwnership (DECISIONS §13): by the owner, or by a holder of tenant-settings:manage (a
+ * transferSpaceOwnership (docs/rules/spaces.md#ownership): by the owner, or by a holder of tenant-settings:manage (a
  * tenant admin taking over a space whose owner left, docs/rules/members.md#takeover). The new owner, an active tenant member not blocked
  * here (400), becomes ADMIN with isOwner; the old owner stays ADMIN, or PARTICIPANT when inactive.
  */

@@ -1,4 +1,4 @@
-// Who is enrolled where: the gradebook's active participants (DECISIONS §13 Gradebook, §6 Members 4), a member's spaces.
+// Who is enrolled where: the gradebook's active participants (docs/rules/spaces.md#roster), a member's spaces.
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
 import { members, profiles } from "../../schema/members";

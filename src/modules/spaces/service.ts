@@ -12,7 +12,7 @@ import { fileDownloadUrl, readyFilesByIds, requireReadyFiles } from "../files/at
 import { contains } from "../groups/lookup";
 import { detachSpaceNodes } from "../library/nodes";
 import type { FieldValue } from "../members/model";
-import { requireSpaceAdmin, type SpaceRow, seesEverySpace, spaceRoleCounts, visibleSpace, visibleSpaceSql } from "./access";
+import { enrolledAsSql, requireSpaceAdmin, type SpaceRow, seesEverySpace, spaceRoleCounts, visibleSpace, visibleSpaceSql } from "./access";
 import { spaceContentCounts } from "./content-counts";
 import { enrol, enrolmentOf } from "./members";
 import type { CreateSpaceBody, ListSpacesQuery, Space, UpdateSpaceBody } from "./model";
@@ -197,7 +197,7 @@ export function updateSpace(rt: Runtime, actor: Actor, spaceId: string, input: S
 export function deleteSpace(rt: Runtime, actor: Actor, spaceId: string) {
   return write(actor.db, (tx) => {
     const space = requireSpaceAdmin(actor, spaceId, tx);
-    // Only the owner deletes (DECISIONS §13); other ADMINs may take ownership over first.
+    // Only the owner deletes (docs/rules/spaces.md#deleting); other ADMINs may take ownership over first.
     if (!enrolmentOf(tx, spaceId, actor.memberId)?.isOwner) throw forbidden("FORBIDDEN", "Only the owner of a space deletes it.");
     const record = spaceRecord(tx, { rt, actor }, space);
     // The space's folders and their contents move to the tenant library; nothing there is deleted.
@@ -218,6 +218,7 @@ export function listSpaces(rt: Runtime, actor: Actor, q: ListQuery) {
     semester: q.semester ?? null,
     autoJoin: q.autoJoin ?? null,
     exitRestricted: q.exitRestricted ?? null,
+    myRole: q.myRole ?? null,
   };
   const after = cursors.decode<unknown>(LIST_OP, filters, q.cursor);
   if (after !== null && !(Array.isArray(after) && after.length === 2 && typeof after[0] === "number" && typeof after[1] === "string")) {
@@ -229,6 +230,7 @@ export function listSpaces(rt: Runtime, actor: Actor, q: ListQuery) {
   if (q.semester !== undefined) conds.push(eq(spaces.semester, q.semester));
   if (q.autoJoin !== undefined) conds.push(eq(spaces.autoJoin, q.autoJoin === "true"));
   if (q.exitRestricted !== undefined) conds.push(eq(spaces.exitRestricted, q.exitRestricted === "true"));
+  if (q.myRole !== undefined) conds.push(enrolledAsSql(actor.memberId, q.myRole));
   if (!seesEverySpace(actor.permissionSet)) conds.push(visibleSpaceSql(actor.memberId, false));
   const where = conds.length ? and(...conds) : undefined;
   const total = actor.db.select({ n: count() }).from(spaces).where(where).get()?.n ?? 0;

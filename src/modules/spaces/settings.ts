@@ -37,7 +37,7 @@ export function updateSpaceDefaults(db: Db, input: Partial<Defaults>, now = Date
 
 /**
  * A space's allowFileDownload and vodConcurrentLimit as they hold: the enforce* flags of the space
- * defaults override the stored (or sent) value, for existing spaces too (§6 Spaces 2). Every reader
+ * defaults override the stored (or sent) value, for existing spaces too (docs/rules/spaces.md#creation). Every reader
  * of these two flags goes through here.
  */
 export const effectiveAllowFileDownload = (d: Defaults, value: boolean) => value && !d.enforceFileDownloadDisabled;

@@ -16,7 +16,7 @@ import type { RefusalCode } from "./refusal";
  * returnTo rule, the cookie binding a state to the browser that started it, and member matching.
  */
 
-/** DECISIONS §9.1 Browser redirects: the codes a refusal after a valid state redirects with. */
+/** docs/rules/sign-in.md#browser-redirects: the codes a refusal after a valid state redirects with. */
 export class Refusal extends Error {
   constructor(
     readonly code: RefusalCode,
@@ -32,7 +32,7 @@ export function tenantOr404(rt: Runtime, tenantKey: string): TenantRow {
   return tenant;
 }
 
-/** DECISIONS §9.1: a relative path only (one leading `/`, no `//` or `/\`, no control characters). */
+/** docs/rules/sign-in.md#browser-redirects: a relative path only (one leading `/`, no `//` or `/\`, no control characters). */
 export function checkReturnTo(returnTo: string | undefined, where: "query" | "body" = "query"): string {
   if (returnTo === undefined) return "/";
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
@@ -90,7 +90,7 @@ export function requireBinding(rt: Runtime, request: Request, binding: { name: s
 }
 
 const DISPLAY_NAME_OUT = /[^\p{L}\p{M}\p{N} _\-[\](){}/*]/gu;
-/** A provisioned member's display name (DECISIONS Login 3 provisionMembers). */
+/** A provisioned member's display name (docs/rules/sign-in.md#saml-settings). */
 export function cleanDisplayName(raw: string | undefined, email: string): string {
   const base = raw?.trim() || (email.split("@")[0] ?? "");
   return base.replace(DISPLAY_NAME_OUT, "").trim().slice(0, 255) || "SSO user";
@@ -100,7 +100,7 @@ export type MemberRow = typeof members.$inferSelect;
 
 /**
  * The active member with this (lowercased) e-mail, or one created when `provision` allows it
- * (DECISIONS Login 3): NOT_A_MEMBER without one, MEMBER_INACTIVE for an inactive one (never revived).
+ * (docs/rules/sign-in.md#saml-settings): NOT_A_MEMBER without one, MEMBER_INACTIVE for an inactive one (never revived).
  */
 export function memberForSignIn(
   rt: Runtime,

@@ -140,7 +140,7 @@ export function ssoModule(rt: Runtime) {
 
 /**
  * Public SAML routes (catalog area `auth`), with extra OpenAPI detail for their media types; they
- * count against the per-IP limit of the public auth operations (DECISIONS §0).
+ * count against the per-IP limit of the public auth operations (docs/rules/sign-in.md#rate-limits).
  */
 function saml(operationId: string, doc: RouteDoc, extra: Record<string, string> = {}, bucket = "auth") {
   const r = route(operationId, "auth", "public", doc);

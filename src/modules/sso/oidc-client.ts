@@ -3,7 +3,7 @@ import { createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
 import * as oidc from "openid-client";
 
 /**
- * The relying-party side of OpenID Connect (DECISIONS §10), on openid-client: discovery with the
+ * The relying-party side of OpenID Connect (docs/rules/sign-in.md#openid-connect), on openid-client: discovery with the
  * issuer check, PKCE S256, state and nonce, the code exchange and its ID token claim checks. The
  * token's signature is verified here with jose against the provider's JWKS, with the algorithms
  * allowed below only (openid-client trusts a token-endpoint ID token without its signature).

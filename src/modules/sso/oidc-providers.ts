@@ -14,7 +14,7 @@ export type ResolvedProvider = { client: OidcClient; kind: "social" | "partner";
 
 const reportedBadIssuers = new Set<string>();
 
-/** A social provider the operator configured with a valid issuer; a bad issuer is logged once and left out (DECISIONS §10). */
+/** A social provider the operator configured with a valid issuer; a bad issuer is logged once and left out (docs/rules/sign-in.md#openid-connect). */
 export function socialClient(rt: Runtime, key: SocialKey): OidcClient | null {
   const env = rt.config.social[key];
   if (!env) return null;

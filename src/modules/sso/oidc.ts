@@ -21,7 +21,7 @@ import { isSocialKey, type ResolvedProvider, resolveOidcProvider } from "./oidc-
 import { oidcStates } from "./platform-tables";
 import { externalLinks } from "./tables";
 
-/** External sign-in over OpenID Connect (DECISIONS §10, §9.2 startExternalSignIn / completeExternalSignIn). */
+/** External sign-in over OpenID Connect (docs/rules/sign-in.md#openid-connect). */
 
 const STATE_TTL_MS = 10 * 60 * 1000;
 type SessionType = "personal" | "public";

@@ -2,7 +2,7 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
  * One-use OpenID Connect sign-in states (10 minutes), in the platform file because a social
- * provider may start without a tenant (DECISIONS §10).
+ * provider may start without a tenant (docs/rules/sign-in.md#openid-connect).
  */
 export const oidcStates = sqliteTable(
   "oidc_states",

@@ -2,7 +2,7 @@ import { DOMParser } from "@xmldom/xmldom";
 import { SignedXml } from "xml-crypto";
 
 /**
- * Verification of an IdP's SAML Response (DECISIONS §9.2 consumeSamlAssertion). Only the XML that
+ * Verification of an IdP's SAML Response (docs/rules/sign-in.md#saml-sign-in). Only the XML that
  * a verified signature covers (xml-crypto's getSignedReferences) is read for claims, so a wrapped
  * or injected Assertion is never trusted.
  */

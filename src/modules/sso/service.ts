@@ -16,7 +16,7 @@ export type SsoRow = typeof ssoSettings.$inferSelect;
 export type LoginProvider = Static<typeof ProviderItem>;
 export type AllowedLoginMethods = SsoRow["allowedLoginMethods"];
 
-/** Provider keys that name the built-in methods (DECISIONS Login 3). */
+/** Provider keys that name the built-in methods (docs/rules/sign-in.md#login-providers). */
 const RESERVED_KEYS = new Set(["saml", "social_a", "social_b", "partner"]);
 /** Member columns an attribute may be mapped to besides custom fields, with their labels. */
 const COLUMN_LABELS: Record<string, string> = {
@@ -48,14 +48,14 @@ export function readSso(db: Db): SsoRow {
 
 export const isIdpConfigured = (row: SsoRow) => Boolean(row.idpSsoUrl && row.idpEntityUrl && row.x509Cert);
 
-/** SP endpoints on LEARNSPACE_PUBLIC_URL (DECISIONS §0, Login 3). */
+/** SP endpoints on LEARNSPACE_PUBLIC_URL (docs/rules/sign-in.md#saml-settings). */
 export function spUrls(rt: Runtime, tenantKey: string) {
   const base = `${rt.schoolUrl({ key: tenantKey })}/api/v1/public/tenants/${encodeURIComponent(tenantKey)}/saml`;
   return { spAcsUrl: `${base}/acs`, spEntityId: `${base}/metadata`, loginUrl: `${base}/login` };
 }
 
 /**
- * The sign-in providers of a tenant (DECISIONS Login 3): the SAML IdP first, then each partner
+ * The sign-in providers of a tenant (docs/rules/sign-in.md#login-providers): the SAML IdP first, then each partner
  * provider in order; `available` says whether it can be used now.
  */
 export function loginProviders(rt: Runtime, db: Db, tenantKey: string, row = readSso(db)): LoginProvider[] {
@@ -93,7 +93,7 @@ export function loginPolicy(
   return { allowedLoginMethods: row.allowedLoginMethods, providers: loginProviders(rt, db, tenantKey, row) };
 }
 
-/** Code and password sign-in: 403 SSO_ONLY while the tenant allows SSO only (DECISIONS §2). */
+/** Code and password sign-in: 403 SSO_ONLY while the tenant allows SSO only (docs/rules/sign-in.md#sso-only). */
 export function assertPasswordOrCodeSignInAllowed(db: Db) {
   if (readSso(db).allowedLoginMethods === "SSO_ONLY") throw forbidden("SSO_ONLY", "This tenant allows single sign-on only.");
 }

@@ -52,7 +52,7 @@ export const samlSeenAssertions = sqliteTable(
   (t) => [index("saml_seen_assertions_expires_idx").on(t.expiresAt)],
 );
 
-/** The external account (OpenID Connect provider key, `sub`) a member signed in with; matched before the e-mail (DECISIONS §10). */
+/** The external account (OpenID Connect provider key, `sub`) a member signed in with; matched before the e-mail (docs/rules/sign-in.md#openid-connect). */
 export const externalLinks = sqliteTable(
   "external_links",
   {

@@ -41,3 +41,11 @@ export function deadlineFor(db: Db, x: ExtensionStore, contentId: string, ownerI
     .get() as { dueAt: number } | undefined;
   return row?.dueAt ?? configDueAt;
 }
+
+/** Every owner's deadline of one content (walks the primary key's content_id prefix). */
+export function listExtensions(db: Db, x: ExtensionStore, contentId: string): { ownerId: string; dueAt: number }[] {
+  return db.select({ ownerId: x.owner, dueAt: x.dueAt }).from(x.table).where(eq(x.contentId, contentId)).all() as {
+    ownerId: string;
+    dueAt: number;
+  }[];
+}

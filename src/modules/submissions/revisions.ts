@@ -1,5 +1,5 @@
 // Revision rules shared by both assignment kinds: what a submit may carry, when it is late, and
-// which revision a manager may act on (DECISIONS §9.1–§9.3).
+// which revision a manager may act on (docs/rules/submissions.md#latest-revision).
 import { and, count, eq, inArray, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Actor } from "../../platform/auth/actor";
@@ -40,7 +40,7 @@ export function requireLatest<R extends { isLatest: boolean }>(row: R | undefine
   return row;
 }
 
-/** The change a grade makes: GRADED with returnedAt null, so a regrade of a RETURNED revision takes it back (§9.1). */
+/** The change a grade makes: GRADED with returnedAt null, so a regrade of a RETURNED revision takes it back (docs/rules/submissions.md#returned-grades). */
 export function gradedSet(score: number | null, feedback: string | null | undefined, now: number) {
   return { status: "GRADED" as const, score, feedback: feedback ?? null, gradedAt: now, returnedAt: null };
 }
@@ -61,7 +61,7 @@ export type RevisionTable = SQLiteTable & {
 };
 
 /**
- * The page of a submission list (DECISIONS §9.3 Submission lists): one row per submitter, its latest
+ * The page of a submission list (docs/rules/submissions.md#submission-lists): one row per submitter, its latest
  * revision; the status filter, total and pendingCount count these rows (the latest indexes).
  */
 export function latestPage(

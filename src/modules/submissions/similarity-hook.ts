@@ -1,5 +1,5 @@
 // The similarity hook: the one place both submit operations hand a new revision to the similarity
-// check (DECISIONS §12), and where its result enters the manager's view.
+// check (docs/rules/submissions.md#similarity), and where its result enters the manager's view.
 import type { Db } from "../../platform/db/types";
 import type { Runtime } from "../../platform/runtime";
 import { enqueueSimilarity, type SimilarityJobInput } from "../similarity/jobs";
@@ -14,7 +14,7 @@ export function onRevisionSubmitted(rt: Runtime, tenant: { tenantId: string }, t
   enqueueSimilarity(rt, tenant, tx, revision);
 }
 
-/** The similarity block of each of these revisions: managers only, null for participants (§9.1). */
+/** The similarity block of each of these revisions: managers only, null for participants (docs/rules/submissions.md#returned-grades). */
 export function similarityView(db: Db, view: View, submissionIds: readonly string[]) {
   if (view !== "manager") return (_id: string) => null;
   return similarityOf(db, submissionIds);

@@ -1,5 +1,5 @@
 // What a reader sees of a revision: the fields both submission records share, the grade hidden
-// from the participant until the revision is RETURNED (DECISIONS §9.1 Returned grades).
+// from the participant until the revision is RETURNED (docs/rules/submissions.md#returned-grades).
 
 import { iso, isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";

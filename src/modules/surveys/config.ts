@@ -1,4 +1,4 @@
-// Survey config: read, replace, and the side-effect-free change check (DECISIONS §6 Surveys 1/2, §9.3).
+// Survey config: read, replace, and the side-effect-free change check (docs/rules/surveys.md#question-types, docs/rules/surveys.md#change-check).
 
 import { and, count, eq, sql } from "drizzle-orm";
 import type { Static } from "elysia";
@@ -226,7 +226,7 @@ export function checkSurveyConfigChange(actor: Actor, contentId: string, body: B
  * to it); one without is new; one left out is removed. `version` goes up when the questions change.
  * A change with any CHANGE_REASONS resets the survey: every response (submitted or draft) is deleted;
  * removing a question or changing its type while responses exist needs `resetResponses: true`
- * (else 409 IN_USE, DECISIONS §13 Survey changes that drop answers).
+ * (else 409 IN_USE, docs/rules/surveys.md#changes-that-drop-answers).
  */
 export function setSurveyConfig(rt: Runtime, actor: Actor, contentId: string, body: Body, now = Date.now()) {
   return write(actor.db, (tx) => {
@@ -258,7 +258,7 @@ export function setSurveyConfig(rt: Runtime, actor: Actor, contentId: string, bo
   });
 }
 
-/** For getFile (DECISIONS §9.2): whether the caller can see a survey whose questions attach the file. One indexed probe. */
+/** For getFile (docs/rules/files.md#getfile): whether the caller can see a survey whose questions attach the file. One indexed probe. */
 export function canSeeSurveyFile(db: Db, actor: Pick<Actor, "memberId" | "profileId">, fileId: string): boolean {
   const hit = db
     .select({ one: sql`1` })
@@ -271,7 +271,7 @@ export function canSeeSurveyFile(db: Db, actor: Pick<Actor, "memberId" | "profil
 }
 
 /**
- * downloadFileContent of a URL emitted for `survey:<contentId>` (DECISIONS §9.1): the reader can
+ * downloadFileContent of a URL emitted for `survey:<contentId>` (docs/rules/files.md#download-rules): the reader can
  * still see the survey and its questions still attach the file.
  */
 export function surveyFileDownload(db: Db, contentId: string, fileId: string, reader: Pick<Actor, "memberId" | "profileId">): DownloadRule {

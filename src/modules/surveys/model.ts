@@ -28,7 +28,7 @@ export type ChangeReason = (typeof CHANGE_REASONS)[number];
 
 const OptionInput = t.Object({
   id: t.Optional(RefId),
-  // DECISIONS §9.3: options are {label 1..255, isEtc}.
+  // docs/rules/surveys.md#question-types: options are {label 1..255, isEtc}.
   label: t.String({ minLength: 1, maxLength: 255, error: "must be 1..255 characters" }),
   isEtc: t.Optional(t.Boolean()),
   attachmentFileIds: t.Optional(FileIds),
@@ -86,7 +86,7 @@ export const SurveyOption = t.Object({
   attachments: t.Array(SurveyAttachment),
 });
 
-/** The spec's "Survey question (response)". */
+/** A survey question as the manager reads it (docs/rules/surveys.md#question-types). */
 export const SurveyQuestion = t.Object({
   id: t.String(),
   type: QuestionTypeSchema,
@@ -171,7 +171,7 @@ export const TextAnswerPage = t.Object({
 
 export const RespondentStatus = Enum(["ALL", "SUBMITTED", "NOT_SUBMITTED"] as const);
 export const RespondentsQuery = t.Object({
-  // Required (DECISIONS §6 Surveys 5); checked by the service so that a missing one is named.
+  // Required (docs/rules/surveys.md#responses); checked by the service so that a missing one is named.
   spaceId: t.Optional(t.String({ minLength: 1, maxLength: 100, description: "Required: the space whose PARTICIPANTs are listed" })),
   status: t.Optional(RespondentStatus),
   ...CursorQuery,

@@ -1,4 +1,4 @@
-// The participant side: the caller's own response, its draft and its submission (DECISIONS §9.2).
+// The participant side: the caller's own response, its draft and its submission (docs/rules/surveys.md#responses).
 import { and, eq } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
@@ -17,7 +17,7 @@ type AnswerRow = typeof surveyAnswers.$inferSelect;
 type AnswerInput = Static<typeof SurveyAnswersBody>["answers"][number];
 type Answer = { questionId: string; optionIds: string[]; etcText: string | null; text: string | null; scaleValue: number | null };
 
-/** SurveyResponse (DECISIONS §9.1): answers in the order of the survey's questions. */
+/** SurveyResponse (docs/rules/surveys.md#responses): answers in the order of the survey's questions. */
 function toSurveyResponse(row: ResponseRow, answers: AnswerRow[], cfg: StoredConfig): Static<typeof SurveyResponse> {
   const order = new Map(cfg.questions.map((q, i) => [q.id, i]));
   const rank = (id: string) => order.get(id) ?? Number.MAX_SAFE_INTEGER;
@@ -52,7 +52,7 @@ export function getMySurveyResponse(actor: Actor, contentId: string) {
 const filled = (v: string | null | undefined): v is string => typeof v === "string" && v.trim() !== "";
 
 /**
- * Checks answers against the survey's questions (§9.3 Survey question types) and returns the
+ * Checks answers against the survey's questions (docs/rules/surveys.md#question-types) and returns the
  * answered ones; unanswered items (nothing filled in) are dropped. With `submit`, every isRequired
  * question must be answered. 400 naming every bad field.
  */

@@ -33,7 +33,7 @@ function medianOf(distribution: { value: number; count: number }[], total: numbe
 }
 
 /**
- * getSurveyStatistics: response counts, the population's submit rate (§9.3 Who should answer) and
+ * getSurveyStatistics: response counts, the population's submit rate (docs/rules/library.md#who-should-answer) and
  * per-question figures over submitted responses, from four grouped queries over the survey.
  */
 export function getSurveyStatistics(actor: Actor, contentId: string): Static<typeof SurveyStatistics> {
@@ -220,7 +220,7 @@ export function listSurveyRespondents(rt: Runtime, actor: Actor, contentId: stri
   };
 }
 
-/** checkSurveyEmailCount (DECISIONS §6 Spaces 7): submitted responses of members with this e-mail. */
+/** checkSurveyEmailCount (docs/rules/spaces.md#e-mail-counts): submitted responses of members with this e-mail. */
 export function checkSurveyEmailCount(actor: Actor, contentId: string, email: string) {
   contentForManager(actor, contentId, SURVEY);
   // From the e-mail's member to its profiles, then the (content, profile) unique index.

@@ -6,7 +6,7 @@ export type SurveyQuestionType = (typeof SURVEY_QUESTION_TYPES)[number];
 export const RESPONSE_STATUSES = ["DRAFT", "SUBMITTED"] as const;
 
 export type StoredOption = { id: string; label: string; isEtc: boolean; fileIds: string[] };
-/** One question as stored; fields of another type are null / [] (DECISIONS §9.3 Survey question types). */
+/** One question as stored; fields of another type are null / [] (docs/rules/surveys.md#question-types). */
 export type StoredQuestion = {
   id: string;
   type: SurveyQuestionType;

@@ -6,7 +6,7 @@ import type { Runtime } from "../runtime";
 import type { Actor } from "./actor";
 
 /**
- * The catalog's `auth` values (DECISIONS §4). Space and content rules need a tenant session here;
+ * The catalog's `auth` values (docs/rules/access.md#auth-values). Space and content rules need a tenant session here;
  * the record-level part is decided by the service through platform/access.ts.
  */
 export type AuthRule =
@@ -87,7 +87,7 @@ export function releaseActor(rt: Runtime, request: Request): Actor | undefined {
 
 /**
  * The `auth` macro. Authentication runs in `transform`, before validation, so the check order of
- * DECISIONS §3 holds (401, then permission 403, then 400); the Actor is resolved for the handler.
+ * docs/rules/errors.md#check-order holds (401, then permission 403, then 400); the Actor is resolved for the handler.
  */
 export function authPlugin(rt: Runtime) {
   return new Elysia({ name: "learnspace.auth" }).macro({

@@ -36,7 +36,7 @@ async function streamTo(sink: NetworkSink, chunks: AsyncIterable<Uint8Array>, bo
 }
 
 /**
- * The S3 driver (docs/rules/storage.md#s3): object `<prefix><tenantId>/<fileId>`. An upload is
+ * The S3 driver (docs/rules/storage.md#s3-urls): object `<prefix><tenantId>/<fileId>`. An upload is
  * written under its final name (S3 has no rename): the file's record turns ready only after, one
  * upload per file at a time (files/service.ts), and a failed or refused one is deleted.
  */

@@ -1,7 +1,7 @@
 import { mac, sameMac } from "../crypto";
 import type { Runtime } from "../runtime";
 
-/** Lifetimes of signed file URLs (DECISIONS §9.1 File URLs). */
+/** Lifetimes of signed file URLs (docs/rules/files.md#file-urls). */
 export const UPLOAD_TOKEN_MS = 15 * 60 * 1000;
 export const DOWNLOAD_TOKEN_MS = 60 * 60 * 1000;
 
@@ -58,7 +58,7 @@ export function fileUploadUrl(rt: Runtime, f: { tenantId: string; fileId: string
 }
 
 /**
- * What a download-time probe of the attaching record answers (DECISIONS §9.1): "ok" to stream,
+ * What a download-time probe of the attaching record answers (docs/rules/files.md#download-rules): "ok" to stream,
  * "forbidden" (403) for a reader the record's download rule refuses, "gone" (404) when the record
  * no longer attaches the file or the reader can no longer see it.
  */

@@ -1,6 +1,6 @@
 import { invalidJsonProblem, invalidMany, type Problem, payloadTooLarge } from "./errors";
 
-/** JSON, form and any other request bodies: at most 4 MiB (DECISIONS §3 413). Uploads stream. */
+/** JSON, form and any other request bodies: at most 4 MiB (docs/rules/errors.md#body-size). Uploads stream. */
 const BODY_LIMIT = 4 * 1024 * 1024;
 
 const streamed = new WeakSet<Request>();
@@ -28,7 +28,7 @@ const refused = new WeakMap<Request, Problem>();
 
 /**
  * What is wrong with a JSON body (malformed, not an object, text that is not well-formed Unicode) is
- * remembered while parsing, not thrown, so that the check order of DECISIONS §3 holds (401 and
+ * remembered while parsing, not thrown, so that the check order (docs/rules/errors.md#check-order) holds (401 and
  * permission 403 before any 400): the auth macro reports it after authenticating.
  */
 export const bodyProblem = (request: Request) => refused.get(request);

@@ -2,7 +2,7 @@ import { mac, sameMac } from "../crypto";
 import { invalid } from "./errors";
 
 /**
- * Opaque keyset cursors, MAC-signed and bound to their operation and filters (DECISIONS §1).
+ * Opaque keyset cursors, MAC-signed and bound to their operation and filters (docs/rules/conventions.md#cursors).
  * `position` is the keyset (e.g. [createdAt, id]) of the last row of the previous page.
  */
 export type Cursors = {

@@ -3,7 +3,7 @@ import { t } from "elysia";
 
 export type FieldError = { in: "body" | "query" | "path"; field: string; message: string };
 
-/** An error that becomes an application/problem+json response (RFC 9457, DECISIONS §3). */
+/** An error that becomes an application/problem+json response (RFC 9457, docs/rules/errors.md#problem-body). */
 export class Problem extends Error {
   constructor(
     readonly status: number,

@@ -18,7 +18,7 @@ const sameSecret = (a: string, b: string) => a.length === b.length && timingSafe
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
 /**
- * The process series §11 names, read when scraped. Not prom-client's collectDefaultMetrics: its GC
+ * The process series docs/operating.md#monitoring names, read when scraped. Not prom-client's collectDefaultMetrics: its GC
  * observer and event-loop-delay sampler cost the tenant read ~10 % of its throughput (bench/metrics.ts).
  */
 function processMetrics(registry: Registry) {
@@ -51,7 +51,7 @@ function processMetrics(registry: Registry) {
   });
 }
 
-/** The series of DECISIONS §11 in one registry (never prom-client's global one: tests start many servers). */
+/** The series of docs/operating.md#monitoring in one registry (never prom-client's global one: tests start many servers). */
 function createRegistry(rt: Runtime) {
   const registry = new Registry();
   processMetrics(registry);

@@ -130,7 +130,7 @@ type RouteList = () => { method: string; path: string; hooks: unknown }[];
 
 type ErrorContext = { error: unknown; code: unknown; request: Request; route: string };
 
-/** Every error as a problem+json Response (DECISIONS §3). */
+/** Every error as a problem+json Response (docs/rules/errors.md#problem-body). */
 function problemFor({ error, code, request, route }: ErrorContext, rt: Runtime, routes: RouteList): Response {
   const id = started.get(request)?.id ?? Bun.randomUUIDv7();
   if (error instanceof Problem) return problemResponse(error, id);

@@ -34,7 +34,7 @@ export function createRateLimiter(limit: number, windowMs = WINDOW_MS, maxKeys =
 
 const limiters = new WeakMap<Runtime, RateLimiter>();
 
-/** The per-IP limiter of a server (DECISIONS §0 `LEARNSPACE_IP_RATE_LIMIT`), shared by every module. */
+/** The per-IP limiter of a server (docs/rules/sign-in.md#rate-limits), shared by every module. */
 export function ipLimiter(rt: Runtime): RateLimiter {
   let l = limiters.get(rt);
   if (!l) {

@@ -8,12 +8,12 @@ import { t } from "elysia";
  */
 export const Int = (options?: IntegerOptions) => Type.Integer(options);
 
-// Spec rule 6: an e-mail address of at most 255 characters, not starting with a dot, no "..".
+// An e-mail address of at most 255 characters, not starting with a dot, no "..".
 const EMAIL =
   /^(?!\.)(?!.*\.\.)[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-// Spec rule 8: letters, digits and this punctuation; at least two of the three kinds.
+// A password: letters, digits and this punctuation; at least two of the three kinds.
 const PASSWORD_CHARS = /^[\p{L}\p{N}!@#$%^&*()\-=_+~|[\]{}:;'<>,.?/"]+$/u;
-// Spec rule 9: letters, digits, spaces and _ - [ ] ( ) { } / *.
+// A display name: letters, digits, spaces and _ - [ ] ( ) { } / *.
 const DISPLAY_NAME = /^[\p{L}\p{M}\p{N} _\-[\](){}/*]+$/u;
 
 export function isPassword(v: string): boolean {
@@ -101,7 +101,7 @@ function codePoints(v: string, stop: number): number {
 
 /**
  * A string of min..max characters, counted as Unicode code points: TypeBox's minLength/maxLength
- * count UTF-16 units, so an emoji outside the BMP (🔥) would count twice. Use it where the spec's
+ * count UTF-16 units, so an emoji outside the BMP (🔥) would count twice. Use it where the API's
  * "characters" may well be such symbols (ASCII-only fields such as Email need not).
  */
 export function Chars(min: number, max: number, opts: { error?: string; description?: string } = {}) {
@@ -119,9 +119,9 @@ export function Chars(min: number, max: number, opts: { error?: string; descript
   });
 }
 
-/** The bound of free text the spec leaves unbounded (a space's description, semester, …): the spec's largest description bound (content, 15000). */
+/** The bound of free text the API gives no bound of its own (a space's description, semester, …): its largest description bound (content, 15000; docs/rules/conventions.md#values). */
 export const FREE_TEXT_MAX = 15_000;
-/** Free text the spec gives no length for: at most FREE_TEXT_MAX characters, so a 3 MiB "description" is a 400. */
+/** Free text with no length of its own: at most FREE_TEXT_MAX characters, so a 3 MiB "description" is a 400. */
 export const FreeText = t.String({ maxLength: FREE_TEXT_MAX, error: `must be at most ${FREE_TEXT_MAX} characters` });
 
 /** A member's login identifier (never an e-mail: memberByIdentifier matches userId or e-mail). */
@@ -159,7 +159,7 @@ export const iso = (ms: number | null | undefined): string | null => (ms == null
 export const isoRequired = (ms: number): string => new Date(ms).toISOString();
 export const parseTime = (v: string): number => Date.parse(v);
 
-/** Page style (spec convention 4). */
+/** Page style (docs/rules/conventions.md#pages). */
 export const PageQuery = {
   page: t.Optional(t.Integer({ minimum: 1, maximum: 9007199254740991, default: 1 })),
   pageSize: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
@@ -174,7 +174,7 @@ export function pageOf(total: number, page = 1, pageSize = 20) {
   return { total, page, pageSize, totalPages: Math.ceil(total / pageSize), offset: (page - 1) * pageSize };
 }
 
-/** Cursor style (spec convention 4). */
+/** Cursor style (docs/rules/conventions.md#cursors). */
 export const CursorQuery = {
   cursor: t.Optional(t.String({ minLength: 1, maxLength: 2000 })),
   limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 30 })),
@@ -182,7 +182,7 @@ export const CursorQuery = {
 export const NextCursor = Nullable(t.String());
 
 /**
- * A record id (or key) in a path or a bulk body. No length bound of its own (DECISIONS §3): an id
+ * A record id (or key) in a path or a bulk body. No length bound of its own (docs/rules/errors.md#codes): an id
  * that names nothing, an overlong one included, is 404 in a path and a per-item `not-found` in a
  * bulk body, never a 400.
  */

@@ -25,7 +25,7 @@ export function windowPhase(w: TimeWindow, now: number): "BEFORE" | "OPEN" | "AF
   return "OPEN";
 }
 
-/** Quiz and survey windows (DECISIONS §13): work outside the window gets 409 INVALID_STATE. */
+/** Quiz and survey windows (docs/rules/quizzes.md#windows): work outside the window gets 409 INVALID_STATE. */
 export function requireWindowOpen(w: TimeWindow, now: number, what: string): void {
   const phase = windowPhase(w, now);
   if (phase === "BEFORE") throw conflict("INVALID_STATE", `This ${what} is not open yet.`);

@@ -20,7 +20,7 @@ api.use({
 });
 
 export type FieldError = { in?: string; field: string; message: string };
-/** A problem+json answer (DECISIONS §3) thrown by `ok`, so TanStack Query sees it as the error. */
+/** A problem+json answer (docs/rules/errors.md#problem-body) thrown by `ok`, so TanStack Query sees it as the error. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -3095,7 +3095,7 @@ export interface paths {
         };
         /**
          * List spaces
-         * @description The spaces the caller can see (enrolled, public, or all with `space:create` or `tenant-settings:manage`), filtered by `search`, `isActive`, `semester`, `autoJoin`, `exitRestricted`, a cursor page at a time.
+         * @description The spaces the caller can see (enrolled, public, or all with `space:create` or `tenant-settings:manage`), filtered by `search`, `isActive`, `semester`, `autoJoin`, `exitRestricted` and `myRole` (only those the caller is enrolled in with that role: a teacher's own classes), a cursor page at a time.
          *
          *     **Who may call**: Any signed-in member of the tenant.
          *
@@ -4587,7 +4587,7 @@ export interface paths {
         };
         /**
          * List an assignment's submissions
-         * @description A page of submitters' latest revisions, newest first, filtered by `status`; `pendingCount` counts those still SUBMITTED. Managers see `similarity`.
+         * @description A page of submitters' latest revisions, newest first, filtered by `status`; `pendingCount` counts those still SUBMITTED. Managers see `similarity`. `extensions` lists every participant's own deadline (setSubmissionExtension), including those who have not submitted, so a roster can show them.
          *
          *     **Who may call**: The content's managers: its author and the ADMINs of the space that holds it.
          *
@@ -6676,7 +6676,7 @@ export interface paths {
         };
         /**
          * What a guardian sees of one student
-         * @description 404 unless the caller is a guardian of that active student. Read-only, in the student's own visibility: per active space the student's getMyGrades (returned grades and released quiz results only), work due in the next 7 days with whether it was submitted, work past due in the last 60 days not submitted (the student's own deadline: an extension counts; a quiz is due when it closes); notices and emergencies of the last 30 days, emergencies first. Never a submission's body, files or messages.
+         * @description 404 unless the caller is a guardian of that active student. Read-only, in the student's own visibility: per active space the student's getMyGrades (returned grades and released quiz results only), work due in the next 7 days with whether it was submitted, work past due in the last 60 days not submitted (the student's own deadline: an extension counts; a quiz or a survey is due when it closes; a survey counts as submitted once its response is); notices and emergencies of the last 30 days, emergencies first. Never a submission's body, files or messages.
          *
          *     **Who may call**: Any signed-in member of the tenant.
          *
@@ -31071,6 +31071,7 @@ export interface operations {
                 semester?: string;
                 autoJoin?: "true" | "false";
                 exitRestricted?: "true" | "false";
+                myRole?: "ADMIN" | "PARTICIPANT";
                 cursor?: string;
                 limit?: string | number;
             };
@@ -31317,7 +31318,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Bulk space"
+                 *       "name": "History"
                  *     }
                  */
                 "application/json": {
@@ -31344,8 +31345,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bd3-e592-765b-b0cb-4e68ec08fe0d",
-                     *       "name": "Bulk space",
+                     *       "id": "01a21c49-49b5-76a8-9eff-30e05c8f7cb2",
+                     *       "name": "History",
                      *       "representativeName": null,
                      *       "description": null,
                      *       "thumbnailUrl": null,
@@ -31367,7 +31368,7 @@ export interface operations {
                      *       "participantCount": 0,
                      *       "postCount": 0,
                      *       "contentCount": 0,
-                     *       "createdAt": "2026-11-27T07:06:41.426Z",
+                     *       "createdAt": "2026-11-27T09:14:54.764Z",
                      *       "fieldValues": []
                      *     }
                      */
@@ -33595,7 +33596,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "userIds": [
-                 *         "01a21bc5-39e0-70f4-afc1-377c34d84b37"
+                 *         "01a21c49-46fd-75f1-81b3-17cf8756fe6d",
+                 *         "01a21c49-472b-7626-9916-6d6504efd0cb"
                  *       ],
                  *       "role": "PARTICIPANT"
                  *     }
@@ -33617,18 +33619,18 @@ export interface operations {
                      * @example {
                      *       "members": [
                      *         {
-                     *           "id": "01a21bc5-3960-735b-a4d5-15c8e155259e",
+                     *           "id": "01a21c49-4396-7552-9c21-9bebf4677dea",
                      *           "userId": null,
                      *           "displayName": "Owner",
-                     *           "email": "owner-t1-29qj6t@example.com",
+                     *           "email": "owner-t1-le5vkv@example.com",
                      *           "role": "ADMIN",
                      *           "isOwner": true
                      *         },
                      *         {
-                     *           "id": "01a21bc5-39e0-70f4-afc1-377c34d84b37",
+                     *           "id": "01a21c49-46fd-75f1-81b3-17cf8756fe6d",
                      *           "userId": null,
-                     *           "displayName": "Participant",
-                     *           "email": "member4-mjm7g7@example.com",
+                     *           "displayName": "Alice",
+                     *           "email": "member4-464ebc@example.com",
                      *           "role": "PARTICIPANT",
                      *           "isOwner": false
                      *         }
@@ -37309,7 +37311,7 @@ export interface operations {
                  * @example {
                  *       "type": "ASSIGNMENT",
                  *       "title": "Essay",
-                 *       "nodeId": "01a21bd3-e520-77d8-b749-6f96fda89eae",
+                 *       "nodeId": "01a21c49-4d57-72e3-b32e-4acb0813219e",
                  *       "visibility": "SHARED"
                  *     }
                  */
@@ -37332,16 +37334,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bd3-e52c-708e-9153-9614518ac88c",
+                     *       "id": "01a21c49-6a57-7048-99a5-b28f1d361a10",
                      *       "type": "ASSIGNMENT",
                      *       "title": "Essay",
                      *       "description": "",
                      *       "visibility": "SHARED",
-                     *       "authorProfileId": "01a21bd3-e4f6-75ee-a548-58f5a8915c82",
-                     *       "authorName": "Leaving",
+                     *       "authorProfileId": "01a21c49-4396-7553-87ae-80c7a48db5ed",
+                     *       "authorName": "Owner",
                      *       "ready": true,
-                     *       "createdAt": "2026-11-27T07:06:41.323Z",
-                     *       "updatedAt": "2026-11-27T07:06:41.323Z",
+                     *       "createdAt": "2026-11-27T09:15:03.056Z",
+                     *       "updatedAt": "2026-11-27T09:15:03.056Z",
                      *       "canManage": true,
                      *       "shares": [],
                      *       "attachments": []
@@ -39450,7 +39452,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "title": "Folder",
-                 *       "spaceId": "01a21bd3-e512-75ff-b6f2-4a8b35dc7e6c"
+                 *       "spaceId": "01a21c49-49b5-76a8-9eff-30e05c8f7cb2"
                  *     }
                  */
                 "application/json": {
@@ -39471,9 +39473,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bd3-e520-77d8-b749-6f96fda89eae",
+                     *       "id": "01a21c49-4d57-72e3-b32e-4acb0813219e",
                      *       "scope": "LIBRARY",
-                     *       "spaceId": "01a21bd3-e512-75ff-b6f2-4a8b35dc7e6c",
+                     *       "spaceId": "01a21c49-49b5-76a8-9eff-30e05c8f7cb2",
                      *       "parentId": null,
                      *       "title": "Folder",
                      *       "rank": "V",
@@ -42633,12 +42635,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "maxScore": 10,
+                     *       "maxScore": null,
                      *       "allowLateSubmit": false,
                      *       "allowResubmit": false,
                      *       "bodyRequired": false,
                      *       "fileRequired": false,
-                     *       "dueAt": null
+                     *       "dueAt": "2026-11-27T07:14:55.759Z"
                      *     }
                      */
                     "application/json": {
@@ -42776,8 +42778,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "maxScore": 10,
-                 *       "dueAt": "2026-11-27T07:49:44.807Z"
+                 *       "dueAt": "2026-11-27T07:15:00.869Z",
+                 *       "allowLateSubmit": true,
+                 *       "allowResubmit": true
                  *     }
                  */
                 "application/json": {
@@ -42799,12 +42802,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "maxScore": 10,
-                     *       "allowLateSubmit": false,
-                     *       "allowResubmit": false,
+                     *       "maxScore": null,
+                     *       "allowLateSubmit": true,
+                     *       "allowResubmit": true,
                      *       "bodyRequired": false,
                      *       "fileRequired": false,
-                     *       "dueAt": "2026-11-27T07:49:44.807Z"
+                     *       "dueAt": "2026-11-27T07:15:00.869Z"
                      *     }
                      */
                     "application/json": {
@@ -43371,12 +43374,42 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "total": 0,
+                     *       "total": 1,
                      *       "page": 1,
                      *       "pageSize": 20,
-                     *       "totalPages": 0,
-                     *       "submissions": [],
-                     *       "pendingCount": 0
+                     *       "totalPages": 1,
+                     *       "submissions": [
+                     *         {
+                     *           "id": "01a21c49-6575-74aa-8172-908d97cce2ab",
+                     *           "profileId": "01a21c49-472b-7627-ad61-1c85b29620b1",
+                     *           "displayName": "Bob",
+                     *           "body": "late",
+                     *           "attachments": [],
+                     *           "revision": 1,
+                     *           "status": "SUBMITTED",
+                     *           "submittedAt": "2026-11-27T09:15:01.641Z",
+                     *           "dueAtAtSubmit": "2026-11-27T07:15:00.869Z",
+                     *           "isLate": true,
+                     *           "score": null,
+                     *           "feedback": null,
+                     *           "gradedAt": null,
+                     *           "returnedAt": null,
+                     *           "rubricEvaluation": null,
+                     *           "similarity": {
+                     *             "status": "PENDING",
+                     *             "copyRatio": null,
+                     *             "gptCopyRatio": null,
+                     *             "matches": []
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pendingCount": 1,
+                     *       "extensions": [
+                     *         {
+                     *           "profileId": "01a21c49-472b-7627-ad61-1c85b29620b1",
+                     *           "dueAt": "2026-11-27T10:15:02.086Z"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": {
@@ -43432,6 +43465,11 @@ export interface operations {
                             } | null;
                         }[];
                         pendingCount: number;
+                        /** @description Every participant's own deadline for this assignment (setSubmissionExtension), submitted or not */
+                        extensions: {
+                            profileId: string;
+                            dueAt: string | null;
+                        }[];
                     };
                 };
             };
@@ -43587,7 +43625,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "body": "mine"
+                 *       "body": "on time now"
                  *     }
                  */
                 "application/json": {
@@ -43605,15 +43643,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "01a21bc4-62c3-770f-8050-26d15c10fe80",
-                     *       "profileId": "01a21bc4-6018-7036-b8b9-d965eb83d91e",
-                     *       "displayName": "Alice",
-                     *       "body": "mine",
+                     *       "id": "01a21c49-6841-7113-af05-bd31d32502a4",
+                     *       "profileId": "01a21c49-472b-7627-ad61-1c85b29620b1",
+                     *       "displayName": "Bob",
+                     *       "body": "on time now",
                      *       "attachments": [],
-                     *       "revision": 1,
+                     *       "revision": 2,
                      *       "status": "SUBMITTED",
-                     *       "submittedAt": "2026-11-27T06:49:44.896Z",
-                     *       "dueAtAtSubmit": "2026-11-27T07:49:44.807Z",
+                     *       "submittedAt": "2026-11-27T09:15:02.559Z",
+                     *       "dueAtAtSubmit": "2026-11-27T10:15:02.086Z",
                      *       "isLate": false,
                      *       "score": null,
                      *       "feedback": null,
@@ -43761,9 +43799,9 @@ export interface operations {
                      *       "type": "about:blank",
                      *       "title": "Conflict",
                      *       "status": 409,
-                     *       "detail": "This assignment does not allow resubmitting.",
-                     *       "code": "RESUBMIT_NOT_ALLOWED",
-                     *       "message": "This assignment does not allow resubmitting."
+                     *       "detail": "The deadline of this assignment has passed.",
+                     *       "code": "DEADLINE_PASSED",
+                     *       "message": "The deadline of this assignment has passed."
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -45010,7 +45048,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "dueAt": "2026-11-27T08:49:44.912Z"
+                 *       "dueAt": "2026-11-27T10:15:02.086Z"
                  *     }
                  */
                 "application/json": {
@@ -45027,8 +45065,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "profileId": "01a21bc4-6028-760e-81da-25a14c4abe1b",
-                     *       "dueAt": "2026-11-27T08:49:44.912Z"
+                     *       "profileId": "01a21c49-472b-7627-ad61-1c85b29620b1",
+                     *       "dueAt": "2026-11-27T10:15:02.086Z"
                      *     }
                      */
                     "application/json": {
@@ -45053,9 +45091,9 @@ export interface operations {
                      *       "message": "The request is not valid.",
                      *       "errors": [
                      *         {
-                     *           "in": "body",
-                     *           "field": "dueAt",
-                     *           "message": "must be an ISO 8601 date-time with an offset"
+                     *           "in": "path",
+                     *           "field": "profileId",
+                     *           "message": "must be a participant of this content's space"
                      *         }
                      *       ]
                      *     }
@@ -53403,7 +53441,7 @@ export interface operations {
                         pendingManualCount: number;
                         averageScore: number | null;
                         passRate: number | null;
-                        /** @description Population members without a submitted attempt (DECISIONS §9.3 Who should answer) */
+                        /** @description Population members without a submitted attempt (who should answer: the active participants of the content's space, or the members it is shared with) */
                         notSubmittedCount: number;
                         questions: {
                             questionId: string;
@@ -61446,7 +61484,7 @@ export interface operations {
                             dueSoon: {
                                 contentId: string;
                                 title: string;
-                                type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ";
+                                type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ" | "SURVEY";
                                 /**
                                  * Format: date-time
                                  * @example 2025-03-01T09:00:00.000Z
@@ -61458,7 +61496,7 @@ export interface operations {
                             missing: {
                                 contentId: string;
                                 title: string;
-                                type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ";
+                                type: "ASSIGNMENT" | "GROUP_ASSIGNMENT" | "QUIZ" | "SURVEY";
                                 /**
                                  * Format: date-time
                                  * @example 2025-03-01T09:00:00.000Z

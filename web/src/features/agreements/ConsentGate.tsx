@@ -1,10 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
+import { LanguageSelect, SignOutButton } from "../../app/SessionControls";
+import { useSession } from "../../app/session";
 import { useI18n } from "../../i18n";
-import { LanguageSelect, SignOutButton } from "../../shell/SessionControls";
-import { useSession } from "../../shell/session";
-import { FormError, Loading } from "../../shell/ui";
+import { FormError, Loading } from "../../ui/ui";
 import { consentBody, usePending } from "./queries";
 import { keyOf, TermChoices } from "./TermChoices";
 

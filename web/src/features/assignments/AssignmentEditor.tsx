@@ -3,8 +3,8 @@ import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
-import { fromLocalInput, toLocalInput } from "../../shell/datetime";
-import { Field, FormError, fieldError, Loading } from "../../shell/ui";
+import { fromLocalInput, toLocalInput } from "../../ui/datetime";
+import { Field, FormError, fieldError, Loading } from "../../ui/ui";
 import { useAssignmentConfig, useRubric } from "./queries";
 
 type Config = paths["/api/v1/assignments/{contentId}/config"]["put"]["requestBody"]["content"]["application/json"];

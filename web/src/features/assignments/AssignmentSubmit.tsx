@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { formatDate, Loading } from "../../shell/ui";
+import { formatDate, Loading } from "../../ui/ui";
 import { useAssignmentConfig } from "./queries";
 import { SubmissionView } from "./SubmissionView";
 import { SubmitForm } from "./SubmitForm";

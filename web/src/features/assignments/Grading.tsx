@@ -2,9 +2,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { fromLocalInput } from "../../shell/datetime";
-import { useSearch } from "../../shell/router";
-import { Field, FormError, fieldError, Loading } from "../../shell/ui";
+import { fromLocalInput } from "../../ui/datetime";
+import { useSearch } from "../../ui/router";
+import { ConfirmButton, Field, FormError, fieldError, Loading } from "../../ui/ui";
 import { GradeForm, RevisionHistory, SubmissionTable } from "./GradingParts";
 import { useAssignmentConfig, useRubric } from "./queries";
 import { type Submission, SubmissionView } from "./SubmissionView";
@@ -24,6 +24,7 @@ export function Grading({ contentId }: { contentId: string }) {
     <div className="split">
       <div>
         <p>{t("assignment.pending", { n: list.data.pendingCount, total: list.data.total })}</p>
+        <ReturnAll contentId={contentId} graded={list.data.submissions.filter((s) => s.status === "GRADED").length} />
         <SubmissionTable
           nameHeader={t("members.name")}
           rows={list.data.submissions.map((s) => ({ ...s, name: s.displayName ?? "—" }))}
@@ -31,6 +32,29 @@ export function Grading({ contentId }: { contentId: string }) {
         />
       </div>
       {open && <GradePanel key={`${open.id}-${open.status}`} contentId={contentId} submission={open} />}
+    </div>
+  );
+}
+
+/** Returns every graded, not yet returned submission at once (returnAllSubmissions), after asking. */
+function ReturnAll({ contentId, graded }: { contentId: string; graded: number }) {
+  const { t } = useI18n();
+  const qc = useQueryClient();
+  const returnAll = useMutation({
+    mutationFn: () => ok(api.POST("/api/v1/assignments/{contentId}/return-all", { params: { path: { contentId } } })),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ["submissions", contentId] }),
+  });
+  return (
+    <div className="inline">
+      <ConfirmButton
+        question={t("assignment.returnAllConfirm", { count: graded })}
+        disabled={graded === 0 || returnAll.isPending}
+        onConfirm={() => returnAll.mutate()}
+      >
+        {t("assignment.returnAll", { count: graded })}
+      </ConfirmButton>
+      {returnAll.data && <span role="status">{t("assignment.returnedN", { count: returnAll.data.returned })}</span>}
+      <FormError error={returnAll.error} fields={[]} />
     </div>
   );
 }

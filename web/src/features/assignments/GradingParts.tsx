@@ -1,7 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { useI18n } from "../../i18n";
-import { Field, FormError, fieldError, formatDate } from "../../shell/ui";
+import { Field, FormError, fieldError, formatDate } from "../../ui/ui";
 
 /** A row of a grading list: an assignment's submitter or a group assignment's group, its latest revision. */
 export type Row = { id: string; name: string; submittedAt: string; isLate: boolean; status: string; score: number | null };

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
-import { formatDate } from "../../shell/ui";
+import { formatDate } from "../../ui/ui";
 
 type Raw =
   paths["/api/v1/assignments/{contentId}/submissions"]["get"]["responses"]["200"]["content"]["application/json"]["submissions"][number];

@@ -2,8 +2,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { fromLocalInput, toLocalInput } from "../../shell/datetime";
-import { Field, FormError, fieldError } from "../../shell/ui";
+import { fromLocalInput, toLocalInput } from "../../ui/datetime";
+import { Field, FormError, fieldError } from "../../ui/ui";
 import type { ChallengeBody, ChallengeDetail } from "./queries";
 
 type TaskDraft = { id?: string; title: string; guide: string; startedAt: string; deadline: string };

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { CheckList, Field, FormError, formatDate, Loading, MoreButton } from "../../shell/ui";
+import { CheckList, Field, FormError, formatDate, Loading, MoreButton } from "../../ui/ui";
 
 /** The challenge's members with their progress, one member's tasks (getChallengeMemberProgress), and adding members from the candidates. */
 export function ChallengeMembers({ spaceId, challengeId, onChange }: { spaceId: string; challengeId: string; onChange: () => void }) {

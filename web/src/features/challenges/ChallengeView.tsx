@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
+import { useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
-import { useUser } from "../../shell/session";
-import { ConfirmButton, FormError, formatDate, Loading } from "../../shell/ui";
+import { ConfirmButton, FormError, formatDate, Loading } from "../../ui/ui";
 import { AttachmentList } from "../files/Attachments";
 import { ChallengeForm } from "./ChallengeForm";
 import { ChallengeMembers } from "./ChallengeMembers";

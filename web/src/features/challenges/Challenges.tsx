@@ -2,8 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { useSearch } from "../../shell/router";
-import { Loading, Select } from "../../shell/ui";
+import { useSearch } from "../../ui/router";
+import { Loading, Select } from "../../ui/ui";
 import { ChallengeForm } from "./ChallengeForm";
 import { ChallengeView } from "./ChallengeView";
 

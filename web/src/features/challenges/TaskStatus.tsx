@@ -2,8 +2,8 @@ import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-q
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { fromLocalInput, toLocalInput } from "../../shell/datetime";
-import { Field, FormError, fieldError, formatDate, MoreButton } from "../../shell/ui";
+import { fromLocalInput, toLocalInput } from "../../ui/datetime";
+import { Field, FormError, fieldError, formatDate, MoreButton } from "../../ui/ui";
 
 /** Who has done one task (getChallengeTaskStatus), read when its admin opens it. */
 export function TaskStatus({ spaceId, challengeId, taskId }: { spaceId: string; challengeId: string; taskId: string }) {

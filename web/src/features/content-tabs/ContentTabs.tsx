@@ -1,6 +1,6 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import type { ReactNode } from "react";
-import { useSearch } from "../../shell/router";
+import { useSearch } from "../../ui/router";
 
 type Tab = { value: string; label: string; render: () => ReactNode };
 

@@ -2,9 +2,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { DataTable } from "../../shell/DataTable";
-import { MoveButtons, moved } from "../../shell/MoveButtons";
-import { FormError, Loading } from "../../shell/ui";
+import { DataTable } from "../../ui/DataTable";
+import { MoveButtons, moved } from "../../ui/MoveButtons";
+import { FormError, Loading } from "../../ui/ui";
 
 type Item = { fieldId: string; visible: boolean; label: string; isDefault: boolean };
 // The default columns' names in the members list's own words (the server labels them in English).

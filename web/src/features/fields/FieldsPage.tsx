@@ -1,6 +1,6 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { useI18n } from "../../i18n";
-import { useSearch } from "../../shell/router";
+import { useSearch } from "../../ui/router";
 import { FieldDisplay } from "./FieldDisplay";
 import { FieldEditor } from "./FieldEditor";
 

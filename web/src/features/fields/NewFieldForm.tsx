@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useI18n } from "../../i18n";
-import { Field, Select } from "../../shell/ui";
+import { Field, Select } from "../../ui/ui";
 import { type FieldType, type Row, TYPES } from "./draft";
 import { OptionsEditor } from "./OptionsEditor";
 

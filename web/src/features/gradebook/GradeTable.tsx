@@ -1,10 +1,17 @@
-import type { paths } from "../../api/schema";
+import { useState } from "react";
 import { useI18n } from "../../i18n";
+import { type Column, columnKey, type Row } from "./queries";
 
-type Book = paths["/api/v1/spaces/{spaceId}/gradebook"]["get"]["responses"]["200"]["content"]["application/json"];
+/** What a teacher can do in the table: edit a manual column, enter a score in a manual column's cell. */
+export type Manage = {
+  onEditColumn: (c: Column) => void;
+  onScore: (c: Column, r: Row, score: number | null) => void;
+};
 
-/** Grades as a table: scores where graded, the status otherwise. */
-export function GradeTable({ columns, rows }: { columns: Book["columns"]; rows: Book["rows"] }) {
+const rounded = (n: number) => Math.round(n * 100) / 100;
+
+/** Grades as a table: scores where graded, the status otherwise; with `manage`, a user-ID column and manual columns to type into. */
+export function GradeTable({ columns, rows, manage }: { columns: Column[]; rows: Row[]; manage?: Manage }) {
   const { t } = useI18n();
   if (columns.length === 0) return <p>{t("common.empty")}</p>;
   return (
@@ -14,10 +21,21 @@ export function GradeTable({ columns, rows }: { columns: Book["columns"]; rows: 
         <thead>
           <tr>
             <th>{t("members.name")}</th>
+            {manage && <th>{t("members.userId")}</th>}
             {columns.map((c) => (
-              <th key={c.contentId ?? c.columnId}>
-                {c.title}
-                <small className="muted"> ({c.maxScore ?? "—"})</small>
+              <th key={columnKey(c)}>
+                {manage && c.columnId ? (
+                  <button type="button" className="link" onClick={() => manage.onEditColumn(c)}>
+                    {c.title}
+                  </button>
+                ) : (
+                  c.title
+                )}
+                <small className="muted">
+                  {" "}
+                  ({c.maxScore ?? "—"}
+                  {manage && c.weight !== 1 && ` · ×${c.weight}`})
+                </small>
               </th>
             ))}
             {rows.some((r) => "total" in r) && <th>{t("grades.total")}</th>}
@@ -30,15 +48,62 @@ export function GradeTable({ columns, rows }: { columns: Book["columns"]; rows: 
                 {r.displayName}
                 {"isActive" in r && !r.isActive && <small className="muted"> ({t("grades.left")})</small>}
               </th>
+              {manage && <td>{r.userId ?? "—"}</td>}
               {columns.map((c) => {
                 const cell = r.cells.find((x) => x.contentId === c.contentId && x.columnId === c.columnId);
-                return <td key={c.contentId ?? c.columnId}>{cell?.score ?? t(`grades.statuses.${cell?.status ?? "NOT_SUBMITTED"}`)}</td>;
+                if (manage && c.columnId)
+                  return (
+                    <td key={columnKey(c)}>
+                      <ScoreInput
+                        label={t("grades.columns.scoreOf", { name: r.displayName, title: c.title })}
+                        score={cell?.score ?? null}
+                        max={c.maxScore ?? undefined}
+                        onSave={(score) => manage.onScore(c, r, score)}
+                      />
+                    </td>
+                  );
+                return <td key={columnKey(c)}>{cell?.score ?? t(`grades.statuses.${cell?.status ?? "NOT_SUBMITTED"}`)}</td>;
               })}
-              {"total" in r && <td>{r.total === null ? "—" : Math.round(r.total * 100) / 100}</td>}
+              {"total" in r && <td>{r.total === null ? "—" : rounded(r.total)}</td>}
             </tr>
           ))}
         </tbody>
       </table>
     </section>
+  );
+}
+
+/** A manual column's cell: saved when it loses focus or on Enter, only when it changed (empty clears it). */
+function ScoreInput({
+  label,
+  score,
+  max,
+  onSave,
+}: {
+  label: string;
+  score: number | null;
+  max?: number;
+  onSave: (s: number | null) => void;
+}) {
+  const [v, setV] = useState(score === null ? "" : String(score));
+  const save = () => {
+    const next = v.trim() === "" ? null : Number(v);
+    if (next !== score && (next === null || Number.isFinite(next))) onSave(next);
+  };
+  return (
+    <input
+      className="score"
+      type="number"
+      min="0"
+      max={max}
+      step="any"
+      aria-label={label}
+      value={v}
+      onChange={(e) => setV(e.target.value)}
+      onBlur={save}
+      onKeyDown={(e) => {
+        if (e.key === "Enter") save();
+      }}
+    />
   );
 }

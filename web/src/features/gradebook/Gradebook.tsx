@@ -1,52 +1,76 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
-import type { paths } from "../../api/schema";
+import { api } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { FormError, Loading } from "../../shell/ui";
+import { FormError, Loading } from "../../ui/ui";
+import { useSpace } from "../spaces/queries";
+import { ColumnDialog, WeightsDialog } from "./ColumnDialog";
 import { GradeTable } from "./GradeTable";
+import { type Column, useGradebook, useGradebookWrites } from "./queries";
 
-type Book = paths["/api/v1/spaces/{spaceId}/gradebook"]["get"]["responses"]["200"]["content"]["application/json"];
-
-/** The space gradebook: a row per participant, a column per graded content; the same as CSV (Accept: text/csv). */
+/**
+ * The space gradebook: a row per participant, a column per graded content and per manual column
+ * (typed in place), weights and the weighted total; the same as CSV (Accept: text/csv).
+ */
 export default function Gradebook({ spaceId }: { spaceId: string }) {
   const { t } = useI18n();
   const [inactive, setInactive] = useState(false);
-  const includeInactive = inactive ? ("true" as const) : undefined;
-  const book = useQuery({
-    queryKey: ["gradebook", spaceId, inactive],
-    // The operation also answers text/csv; the JSON shape is the one asked for here.
-    queryFn: () =>
-      ok(api.GET("/api/v1/spaces/{spaceId}/gradebook", { params: { path: { spaceId }, query: { includeInactive } } })) as Promise<Book>,
-  });
+  const [dialog, setDialog] = useState<{ kind: "column"; column: Column | null } | { kind: "weights" } | null>(null);
+  const book = useGradebook(spaceId, inactive);
+  const space = useSpace(spaceId);
+  const writes = useGradebookWrites(spaceId);
   const csv = useMutation({
     mutationFn: async () => {
       const { data, response } = await api.GET("/api/v1/spaces/{spaceId}/gradebook", {
-        params: { path: { spaceId }, query: { includeInactive } },
+        params: { path: { spaceId }, query: { includeInactive: inactive ? "true" : undefined } },
         headers: { accept: "text/csv" },
         parseAs: "blob",
       });
       if (!response.ok || !data) throw new Error(`gradebook csv ${response.status}`);
       const a = document.createElement("a");
       a.href = URL.createObjectURL(data);
-      a.download = `gradebook-${spaceId}.csv`;
+      a.download = `${t("grades.gradebook")} - ${space.data?.name ?? spaceId}.csv`;
       a.click();
       URL.revokeObjectURL(a.href);
     },
   });
   if (!book.data) return <Loading />;
+  const columns = book.data.columns;
   return (
     <div>
-      <p>
+      <div className="inline">
+        <button type="button" onClick={() => setDialog({ kind: "column", column: null })}>
+          {t("grades.columns.new")}
+        </button>
+        {columns.length > 0 && (
+          <button type="button" onClick={() => setDialog({ kind: "weights" })}>
+            {t("grades.weights.title")}
+          </button>
+        )}
         <button type="button" onClick={() => csv.mutate()}>
           {t("grades.downloadCsv")}
-        </button>{" "}
-        <label>
+        </button>
+        <label className="check">
           <input type="checkbox" checked={inactive} onChange={(e) => setInactive(e.target.checked)} /> {t("grades.showInactive")}
         </label>
-      </p>
+      </div>
       <FormError error={csv.error} fields={[]} />
-      <GradeTable columns={book.data.columns} rows={book.data.rows} />
+      <FormError error={writes.score.error} fields={[]} />
+      {writes.score.isSuccess && !writes.score.isPending && (
+        <p role="status" className="muted">
+          {t("common.saved")}
+        </p>
+      )}
+      <GradeTable
+        columns={columns}
+        rows={book.data.rows}
+        manage={{
+          onEditColumn: (column) => setDialog({ kind: "column", column }),
+          onScore: (c, r, score) => writes.score.mutate({ columnId: c.columnId as string, profileId: r.profileId, score }),
+        }}
+      />
+      {dialog?.kind === "column" && <ColumnDialog spaceId={spaceId} column={dialog.column} onClose={() => setDialog(null)} />}
+      {dialog?.kind === "weights" && <WeightsDialog spaceId={spaceId} columns={columns} onClose={() => setDialog(null)} />}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, ok } from "../../api/client";
-import { Loading } from "../../shell/ui";
+import { Loading } from "../../ui/ui";
 import { GradeTable } from "./GradeTable";
 
 /** My grades in one space (getMyGrades): the gradebook's row for me. */

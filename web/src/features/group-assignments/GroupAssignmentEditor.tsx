@@ -3,8 +3,8 @@ import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
-import { fromLocalInput, toLocalInput } from "../../shell/datetime";
-import { Field, FormError, fieldError, Loading, Select } from "../../shell/ui";
+import { fromLocalInput, toLocalInput } from "../../ui/datetime";
+import { Field, FormError, fieldError, Loading, Select } from "../../ui/ui";
 import { GroupSetPicker } from "../group-work/GroupSetPicker";
 import { useGroupAssignmentConfig } from "./queries";
 

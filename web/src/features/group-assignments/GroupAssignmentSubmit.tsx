@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { formatDate, Loading } from "../../shell/ui";
+import { formatDate, Loading } from "../../ui/ui";
 import { RevisionHistory } from "../assignments/GradingParts";
 import { SubmissionView } from "../assignments/SubmissionView";
 import { SubmitForm } from "../assignments/SubmitForm";

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { Field, FormError, fieldError, Select } from "../../shell/ui";
+import { Field, FormError, fieldError, Select } from "../../ui/ui";
 import { useSpaceMembers } from "../spaces/queries";
 
 export function useGroupSets(spaceId: string) {

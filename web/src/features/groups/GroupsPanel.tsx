@@ -1,12 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
-import { DataTable } from "../../shell/DataTable";
-import { ListResult, SearchBox, UrlPager } from "../../shell/ListControls";
-import { MemberPicker } from "../../shell/MemberPicker";
-import { pageOf, useSearch } from "../../shell/router";
-import { can, useUser } from "../../shell/session";
-import { FormError, Loading, NameForm } from "../../shell/ui";
+import { DataTable } from "../../ui/DataTable";
+import { ListResult, SearchBox, UrlPager } from "../../ui/ListControls";
+import { MemberPicker } from "../../ui/MemberPicker";
+import { pageOf, useSearch } from "../../ui/router";
+import { FormError, Loading, NameForm } from "../../ui/ui";
 import { groupCalls, type Kind } from "./calls";
 
 export function GroupsPanel({ kind }: { kind: Kind }) {

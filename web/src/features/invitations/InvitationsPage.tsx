@@ -1,10 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
+import { can, useUser } from "../../app/session";
 import { roleLabel, useI18n } from "../../i18n";
-import { useSearch } from "../../shell/router";
-import { can, useUser } from "../../shell/session";
-import { FormError, formatDate, Loading, Pager, useProblemText } from "../../shell/ui";
+import { useSearch } from "../../ui/router";
+import { FormError, formatDate, Loading, Pager, useProblemText } from "../../ui/ui";
 import { SendDialog } from "./SendDialog";
 
 const STATUSES = ["pending", "accepted", "cancelled", "expired"] as const;

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ApiError, api, ok } from "../../api/client";
 import { roleLabel, useI18n } from "../../i18n";
-import { FormError, Modal } from "../../shell/ui";
+import { FormError, Modal } from "../../ui/ui";
 import { useRoles } from "../members/queries";
 
 /** The addresses typed in the box: one per line, or separated by commas, semicolons or spaces. */

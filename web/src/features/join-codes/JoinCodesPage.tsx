@@ -2,9 +2,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { DataTable } from "../../shell/DataTable";
-import { ListResult } from "../../shell/ListControls";
-import { Field, FormError, fieldError, formatDate } from "../../shell/ui";
+import { DataTable } from "../../ui/DataTable";
+import { ListResult } from "../../ui/ListControls";
+import { Field, FormError, fieldError, formatDate } from "../../ui/ui";
 
 /** Tenant join codes with their join link; create, enable and disable. */
 export default function JoinCodesPage() {

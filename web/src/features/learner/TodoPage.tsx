@@ -2,8 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { Link } from "../../shell/Link";
-import { formatDate, Loading, Pager } from "../../shell/ui";
+import { Link } from "../../ui/Link";
+import { formatDate, Loading, Pager } from "../../ui/ui";
 import { spacePath } from "../spaces/queries";
 
 type Item = { id: string; title: string; type: "QUIZ" | "ASSIGNMENT" | "GROUP_ASSIGNMENT"; spaceId: string; spaceName: string };

@@ -2,11 +2,12 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
+import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
-import { MemberPicker } from "../../shell/MemberPicker";
-import { navigate } from "../../shell/router";
-import { can, useUser } from "../../shell/session";
-import { Field, FormError, fieldError, Modal, Select } from "../../shell/ui";
+import { MemberPicker } from "../../ui/MemberPicker";
+import { navigate } from "../../ui/router";
+import { Field, FormError, fieldError, Modal, Select } from "../../ui/ui";
+import { CopyContent } from "./CopyContent";
 
 type Detail = paths["/api/v1/library/contents/{contentId}"]["get"]["responses"]["200"]["content"]["application/json"];
 type Share = { targetId: string; targetName: string };
@@ -16,7 +17,7 @@ const VISIBILITIES = ["PRIVATE", "SHARED", "PUBLIC"] as const;
 export default function ContentAdmin({ content, back }: { content: Detail; back: string }) {
   const { t } = useI18n();
   const qc = useQueryClient();
-  const [open, setOpen] = useState<"details" | "share" | null>(null);
+  const [open, setOpen] = useState<"details" | "share" | "copy" | null>(null);
   const updated = (d: Detail) => {
     qc.setQueryData(["content", content.id], d);
     void qc.invalidateQueries({ queryKey: ["library-contents"] });
@@ -55,6 +56,9 @@ export default function ContentAdmin({ content, back }: { content: Detail; back:
       <button type="button" className="small" onClick={() => setOpen("share")}>
         {t("library.sharing")}
       </button>
+      <button type="button" className="small" onClick={() => setOpen("copy")}>
+        {t("library.copy.button")}
+      </button>
       <button
         type="button"
         className="small danger"
@@ -70,6 +74,13 @@ export default function ContentAdmin({ content, back }: { content: Detail; back:
       </Modal>
       <Modal open={open === "share"} onOpenChange={(o) => setOpen(o ? "share" : null)} title={t("library.sharing")}>
         {open === "share" && <ShareForm content={content} onSaved={updated} />}
+      </Modal>
+      <Modal
+        open={open === "copy"}
+        onOpenChange={(o) => setOpen(o ? "copy" : null)}
+        title={t("library.copy.title", { title: content.title })}
+      >
+        {open === "copy" && <CopyContent contentId={content.id} title={content.title} />}
       </Modal>
     </div>
   );

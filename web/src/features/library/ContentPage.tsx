@@ -2,8 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { lazy } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { Link } from "../../shell/Link";
-import { Loading } from "../../shell/ui";
+import { Link } from "../../ui/Link";
+import { Loading } from "../../ui/ui";
 import { spacePath } from "../spaces/queries";
 import ContentAdmin from "./ContentAdmin";
 
@@ -42,13 +42,13 @@ export default function ContentPage({ spaceId, contentId }: { spaceId: string; c
         <MediaContent contentId={contentId} type={c.type} canManage={c.canManage} />
       ) : c.type === "QUIZ" ? (
         c.canManage ? (
-          <QuizManage contentId={contentId} />
+          <QuizManage contentId={contentId} spaceId={spaceId} />
         ) : (
           <QuizTake contentId={contentId} />
         )
       ) : c.type === "ASSIGNMENT" ? (
         c.canManage ? (
-          <AssignmentManage contentId={contentId} />
+          <AssignmentManage contentId={contentId} spaceId={spaceId} />
         ) : (
           <AssignmentSubmit contentId={contentId} />
         )

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { FormError, Modal, NameForm, Select } from "../../shell/ui";
+import { FormError, Modal, NameForm, Select } from "../../ui/ui";
 import { type Node, siblingsOf, subtreeIds, useRefreshLibrary } from "./folders";
 
 type Move = { parentId: string | null; prevNodeId?: string | null; nextNodeId?: string | null };

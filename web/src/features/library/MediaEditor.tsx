@@ -2,8 +2,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { fromLocalInput, toLocalInput } from "../../shell/datetime";
-import { Field, FormError, fieldError, Select } from "../../shell/ui";
+import { fromLocalInput, toLocalInput } from "../../ui/datetime";
+import { Field, FormError, fieldError, Select } from "../../ui/ui";
 import { uploadFile } from "../files/upload";
 import { type MediaType, useContentInfo } from "./MediaView";
 

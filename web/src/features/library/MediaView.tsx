@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
-import { formatDate, Loading } from "../../shell/ui";
+import { formatDate, Loading } from "../../ui/ui";
 
 type Info = NonNullable<
   paths["/api/v1/library/contents/{contentId}/info"]["get"]["responses"]["200"]["content"]["application/json"]["info"]

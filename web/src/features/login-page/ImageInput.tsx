@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { useI18n } from "../../i18n";
-import { Field, fieldError, useProblemText } from "../../shell/ui";
+import { Field, fieldError, useProblemText } from "../../ui/ui";
 import { uploadFile } from "../files/upload";
 
 /** Files uploaded in this page's lifetime, by id: the preview shows them from the browser's copy. */

@@ -1,5 +1,5 @@
 import { useI18n } from "../../i18n";
-import { Field, fieldError } from "../../shell/ui";
+import { Field, fieldError } from "../../ui/ui";
 import type { Draft } from "./Preview";
 
 /** The external links (at most 4, each labelled in both languages) and the external feed's title, or no feed. */

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
+import { useUser } from "../../app/session";
 import { type Lang, useI18n } from "../../i18n";
-import { useUser } from "../../shell/session";
-import { Field, FormError, fieldError, Loading } from "../../shell/ui";
+import { Field, FormError, fieldError, Loading } from "../../ui/ui";
 import { ImageInput, uploadedImageUrl } from "./ImageInput";
 import { LinksEditor } from "./LinksEditor";
 import { type Draft, Preview, type ProviderButton } from "./Preview";

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { Field, FormError, fieldError, Modal, Select } from "../../shell/ui";
+import { Field, FormError, fieldError, Modal, Select } from "../../ui/ui";
 
 type Role = { key: string; name: string };
 const FIELDS = ["displayName", "userId", "email", "roleKey", "password"];

@@ -1,60 +1,18 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
+import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
-import { readText } from "../../shell/decodeText";
-import { can, useUser } from "../../shell/session";
-import { FormError, Modal } from "../../shell/ui";
+import { FormError, Modal } from "../../ui/ui";
+import { type CsvRow, downloadCsv, readCsvRows, reasonText, rowProblem } from "./csvRows";
 import { useRoles } from "./queries";
 
-type Row = { displayName: string; userId: string; email: string; roleKey: string; password: string };
+type Row = CsvRow;
 type Result = { row: Row; line: number; tempPassword?: string; reason?: string };
 
-// Header names a school's spreadsheet may use, in either language.
-const COLUMNS: Record<string, keyof Row> = {
-  displayname: "displayName",
-  name: "displayName",
-  이름: "displayName",
-  userid: "userId",
-  id: "userId",
-  아이디: "userId",
-  email: "email",
-  "e-mail": "email",
-  이메일: "email",
-  role: "roleKey",
-  rolekey: "roleKey",
-  역할: "roleKey",
-  password: "password",
-  비밀번호: "password",
-};
 const BATCH = 500; // createMembers takes at most 500 a call
 
-/** The checks the server would make first, so a broken row is shown before anything is sent; `roleKeys` null: the roles cannot be read. */
-function rowProblem(r: Row, roleKeys: Set<string> | null): string | null {
-  if (!r.displayName) return "noName";
-  if (r.roleKey && roleKeys && !roleKeys.has(r.roleKey)) return "unknownRole";
-  if (!r.userId && !r.email) return "noLogin";
-  if (r.userId && !/^[A-Za-z0-9_-]+$/.test(r.userId)) return "badUserId";
-  if (r.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(r.email)) return "badEmail";
-  if (r.password && r.password.length < 8) return "shortPassword";
-  return null;
-}
-
-/** A failed row's reason (`ALREADY_EXISTS`, `FORBIDDEN_ROLE`, `INVALID: <field> <message>`) in the user's language, by its code. */
-function reasonText(reason: string, t: (k: string, v?: Record<string, string | number>) => string) {
-  const [code = "", rest = ""] = reason.split(/:\s*/, 2);
-  if (code !== "INVALID") {
-    const known = t(`errors.${code}`);
-    return known.startsWith("errors.") ? t("errors.INTERNAL") : known;
-  }
-  const field = rest.split(" ")[0] ?? "";
-  const label = { displayName: "members.name", userId: "members.userId", email: "members.email", roleKey: "members.role" }[field];
-  return label ? `${t(label)}: ${t("errors.fieldInvalid")}` : t("errors.fieldInvalid");
-}
-
 const created = (results: Result[]) => results.filter((r) => r.tempPassword !== undefined).length;
-
-const csvCell = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
 /** A class list from a CSV file (papaparse): preview with per-row errors, then createMembers, then the passwords to keep. */
 export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
@@ -97,39 +55,25 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
   };
   const read = async (file: File) => {
     reset();
-    const Papa = (await import("papaparse")).default;
-    const parsed = Papa.parse<Record<string, string>>(await readText(file), {
-      header: true,
-      skipEmptyLines: "greedy",
-      transformHeader: (h) => COLUMNS[h.trim().toLowerCase().replace(/\s+/g, "")] ?? h,
-    });
-    if (!parsed.meta.fields?.includes("displayName")) return setParseError(true);
-    setRows(
-      parsed.data.map((d) => ({
-        displayName: (d.displayName ?? "").trim(),
-        userId: (d.userId ?? "").trim(),
-        email: (d.email ?? "").trim(),
-        roleKey: roleKeyOf((d.roleKey ?? "").trim()),
-        password: d.password ?? "",
-      })),
-    );
+    const parsed = await readCsvRows(file, roleKeyOf);
+    if (!parsed) return setParseError(true);
+    setRows(parsed);
   };
   const problems = (rows ?? []).map((r) => rowProblem(r, roleKeys));
   const good = (rows ?? []).filter((_, i) => !problems[i]);
   const download = (results: Result[]) => {
     const header = ["import.line", "members.name", "members.userId", "members.email", "import.tempPassword", "import.result"];
-    const lines = [header.map((k) => csvCell(t(k))).join(",")];
-    for (const r of results)
-      lines.push(
-        [String(r.line), r.row.displayName, r.row.userId, r.row.email, r.tempPassword ?? "", r.reason ? reasonText(r.reason, t) : ""]
-          .map(csvCell)
-          .join(","),
-      );
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(new Blob([`\uFEFF${lines.join("\n")}\n`], { type: "text/csv" }));
-    a.download = "members-created.csv";
-    a.click();
-    URL.revokeObjectURL(a.href);
+    downloadCsv("members-created.csv", [
+      header.map((k) => t(k)),
+      ...results.map((r) => [
+        String(r.line),
+        r.row.displayName,
+        r.row.userId,
+        r.row.email,
+        r.tempPassword ?? "",
+        r.reason ? reasonText(r.reason, t) : "",
+      ]),
+    ]);
   };
   return (
     <Modal

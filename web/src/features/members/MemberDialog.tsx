@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
+import { can, useUser } from "../../app/session";
 import { roleLabel, useI18n } from "../../i18n";
-import { can, useUser } from "../../shell/session";
-import { Field, FormError, fieldError, formatDate, Loading, Modal } from "../../shell/ui";
+import { Field, FormError, fieldError, formatDate, Loading, Modal } from "../../ui/ui";
+import { HandOver } from "./HandOver";
 import { MemberPosition } from "./MemberPosition";
 import { useMemberFields, useRoles } from "./queries";
 
@@ -254,6 +255,9 @@ export function MemberDialog({ id, onClose }: { id: string; onClose: () => void 
                 </p>
               )}
             </div>
+          )}
+          {manage && can(user, "tenant-settings:manage") && (
+            <HandOver memberId={id} name={member.data.displayName} isActive={member.data.isActive} />
           )}
         </>
       )}

@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import { useI18n } from "../../i18n";
-import { ChoiceFilter, FilterBar, FilterChips, MultiFilter, RangeFilter, SearchBox } from "../../shell/ListControls";
-import { useSearch } from "../../shell/router";
+import { ChoiceFilter, FilterBar, FilterChips, MultiFilter, RangeFilter, SearchBox } from "../../ui/ListControls";
+import { useSearch } from "../../ui/router";
 import { FILTER_PARAMS } from "./listQuery";
 
 type Field = { id: string; label: string; type: string; options: string[]; isActive: boolean };

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { FormError } from "../../shell/ui";
+import { FormError } from "../../ui/ui";
 
 /**
  * A member's position (assignMemberPosition), shown only while the school has positions switched on

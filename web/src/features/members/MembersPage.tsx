@@ -1,12 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
+import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
-import { DataTable } from "../../shell/DataTable";
-import { ListResult, UrlPager } from "../../shell/ListControls";
-import { useSearch } from "../../shell/router";
-import { can, useUser } from "../../shell/session";
-import { FormError } from "../../shell/ui";
+import { DataTable } from "../../ui/DataTable";
+import { ListResult, UrlPager } from "../../ui/ListControls";
+import { useSearch } from "../../ui/router";
+import { FormError } from "../../ui/ui";
 import { CreateMemberDialog } from "./CreateMemberDialog";
 import { memberColumns } from "./columns";
 import { ImportMembersDialog } from "./ImportMembersDialog";

@@ -1,7 +1,7 @@
 import type { paths } from "../../api/schema";
 import { roleLabel } from "../../i18n";
-import type { Column } from "../../shell/DataTable";
-import { formatDate } from "../../shell/ui";
+import type { Column } from "../../ui/DataTable";
+import { formatDate } from "../../ui/ui";
 
 export type Member = paths["/api/v1/members"]["get"]["responses"][200]["content"]["application/json"]["members"][number];
 type Field = { id: string; label: string; type: string };

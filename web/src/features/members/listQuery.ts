@@ -1,5 +1,5 @@
 import { api, ok } from "../../api/client";
-import { pageOf } from "../../shell/router";
+import { pageOf } from "../../ui/router";
 
 /** The page sizes offered (listMembers allows 1..100); the first is the default. */
 export const PAGE_SIZES = [20, 50, 100] as const;

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { FormError, fieldError, Loading, Select } from "../../shell/ui";
+import { FormError, fieldError, Loading, Select } from "../../ui/ui";
 
 const SWITCHES = [
   "POST",

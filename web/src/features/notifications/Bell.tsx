@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { navigate } from "../../shell/router";
+import { navigate } from "../../ui/router";
 
 /**
  * The frame's bell: the live unread count from streamMyNotifications (Server-Sent Events read through
@@ -62,7 +62,21 @@ export function Bell() {
         navigate("/notifications");
       }}
     >
-      <span aria-hidden="true">🔔</span>
+      {/* A drawn bell: an emoji needs a font a school's machine may not have. */}
+      <svg
+        aria-hidden="true"
+        width="20"
+        height="20"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
+        <path d="M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9" />
+        <path d="M13.73 21a2 2 0 0 1-3.46 0" />
+      </svg>
       {unread ? (
         <span className="badge" data-testid="unread-count" aria-hidden="true">
           {unread}

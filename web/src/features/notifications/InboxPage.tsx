@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { navigate, useSearch } from "../../shell/router";
-import { FormError, formatDate, Loading } from "../../shell/ui";
+import { navigate, useSearch } from "../../ui/router";
+import { FormError, formatDate, Loading } from "../../ui/ui";
 
 /** listMyNotifications / markNotificationsRead: unread or all (in the URL), mark read, open an item's record. */
 export default function InboxPage() {

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
+import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
-import { useSearch } from "../../shell/router";
-import { can, useUser } from "../../shell/session";
-import { FormError, Loading, NameForm } from "../../shell/ui";
+import { useSearch } from "../../ui/router";
+import { FormError, Loading, NameForm } from "../../ui/ui";
 import { Positions } from "./Positions";
 import { type Unit, UnitDetail } from "./UnitDetail";
 

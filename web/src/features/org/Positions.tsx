@@ -2,8 +2,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { DataTable } from "../../shell/DataTable";
-import { Field, FormError, fieldError, Modal, NameForm } from "../../shell/ui";
+import { DataTable } from "../../ui/DataTable";
+import { Field, FormError, fieldError, Modal, NameForm } from "../../ui/ui";
 
 type Position = { id: string; name: string; order: number; memberCount: number };
 

@@ -2,10 +2,10 @@ import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-q
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { DataTable } from "../../shell/DataTable";
-import { MemberPicker } from "../../shell/MemberPicker";
-import { useSearch } from "../../shell/router";
-import { Field, FormError, fieldError, NameForm, Select } from "../../shell/ui";
+import { DataTable } from "../../ui/DataTable";
+import { MemberPicker } from "../../ui/MemberPicker";
+import { useSearch } from "../../ui/router";
+import { Field, FormError, fieldError, NameForm, Select } from "../../ui/ui";
 
 export type Unit = {
   id: string;

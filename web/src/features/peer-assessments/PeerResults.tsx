@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { Loading } from "../../shell/ui";
+import { Loading } from "../../ui/ui";
 import { BarChart } from "../charts/BarChart";
 
 const round = (n: number | null) => (n === null ? "—" : Math.round(n * 100) / 100);

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
-import { Field, FormError, fieldError, Loading, Select } from "../../shell/ui";
+import { Field, FormError, fieldError, Loading, Select } from "../../ui/ui";
 import { GroupSetPicker } from "../group-work/GroupSetPicker";
 
 type Body = paths["/api/v1/peer-assessments/{contentId}/config"]["put"]["requestBody"]["content"]["application/json"];

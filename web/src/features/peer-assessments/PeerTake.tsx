@@ -3,7 +3,7 @@ import { useState } from "react";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
-import { FormError, fieldError, formatDate, Loading } from "../../shell/ui";
+import { FormError, fieldError, formatDate, Loading } from "../../ui/ui";
 
 type Mine = paths["/api/v1/peer-assessments/{contentId}/my-targets"]["get"]["responses"]["200"]["content"]["application/json"];
 const SCORES = [0, 1, 2, 3, 4, 5];

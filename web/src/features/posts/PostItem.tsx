@@ -3,8 +3,8 @@ import { useId, useState } from "react";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
-import { fromLocalInput, toLocalInput } from "../../shell/datetime";
-import { ConfirmButton, Field, FormError, fieldError, formatDate } from "../../shell/ui";
+import { fromLocalInput, toLocalInput } from "../../ui/datetime";
+import { ConfirmButton, Field, FormError, fieldError, formatDate } from "../../ui/ui";
 import { AttachmentList } from "../files/Attachments";
 
 type Post = paths["/api/v1/posts/{postId}"]["get"]["responses"]["200"]["content"]["application/json"];

@@ -2,7 +2,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { Loading, MoreButton, Select } from "../../shell/ui";
+import { Loading, MoreButton, Select } from "../../ui/ui";
 import { PostComposer } from "./PostComposer";
 import { PostItem } from "./PostItem";
 

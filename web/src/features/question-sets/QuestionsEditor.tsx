@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from "react";
 import { useI18n } from "../../i18n";
-import { Field } from "../../shell/ui";
+import { Field } from "../../ui/ui";
 
 /**
  * The editor core that quizzes and surveys share (as the server shares src/modules/question-sets): a list of

@@ -1,6 +1,6 @@
 import { useI18n } from "../../i18n";
-import { fromLocalInput, toLocalInput } from "../../shell/datetime";
-import { Field } from "../../shell/ui";
+import { fromLocalInput, toLocalInput } from "../../ui/datetime";
+import { Field } from "../../ui/ui";
 
 type Window = { opensAt?: string | null; closesAt?: string | null };
 

@@ -2,8 +2,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { useSearch } from "../../shell/router";
-import { Field, FormError, fieldError, formatDate, Loading } from "../../shell/ui";
+import { useSearch } from "../../ui/router";
+import { Field, FormError, fieldError, formatDate, Loading } from "../../ui/ui";
 import { BarChart } from "../charts/BarChart";
 
 // correctRate is already a percentage (answers with isCorrect ÷ answeredCount × 100).

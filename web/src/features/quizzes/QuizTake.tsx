@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
-import { FormError, formatDate, Loading } from "../../shell/ui";
+import { FormError, formatDate, Loading } from "../../ui/ui";
 
 type View = paths["/api/v1/quizzes/{contentId}/participant-view"]["get"]["responses"]["200"]["content"]["application/json"];
 type Attempt = NonNullable<View["attempt"]>;

@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
+import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
-import { DataTable } from "../../shell/DataTable";
-import { MemberPicker } from "../../shell/MemberPicker";
-import { useSearch } from "../../shell/router";
-import { can, useUser } from "../../shell/session";
-import { FormError, Loading } from "../../shell/ui";
+import { DataTable } from "../../ui/DataTable";
+import { MemberPicker } from "../../ui/MemberPicker";
+import { useSearch } from "../../ui/router";
+import { FormError, Loading } from "../../ui/ui";
 
 /** Permission grants: to everyone (allEnabled), to groups, to single members. */
 export function GrantsPanel() {

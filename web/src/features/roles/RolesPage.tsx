@@ -1,6 +1,6 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { useI18n } from "../../i18n";
-import { useSearch } from "../../shell/router";
+import { useSearch } from "../../ui/router";
 import { GrantsPanel } from "./GrantsPanel";
 import { RolesPanel } from "./RolesPanel";
 

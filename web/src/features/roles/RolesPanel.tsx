@@ -2,10 +2,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { PERMISSIONS } from "../../api/permissions";
+import { can, useUser } from "../../app/session";
 import { roleLabel, useI18n } from "../../i18n";
-import { useSearch } from "../../shell/router";
-import { can, useUser } from "../../shell/session";
-import { Field, FormError, fieldError, Loading, Modal } from "../../shell/ui";
+import { useSearch } from "../../ui/router";
+import { Field, FormError, fieldError, Loading, Modal } from "../../ui/ui";
 
 export function RolesPanel() {
   const { t } = useI18n();

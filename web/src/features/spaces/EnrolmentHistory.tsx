@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { formatDate, Loading, MoreButton } from "../../shell/ui";
+import { formatDate, Loading, MoreButton } from "../../ui/ui";
 
 /** Who joined and left the space, newest first (listSpaceEnrollmentHistory); kept only while the space retains it. */
 export function EnrolmentHistory({ spaceId, retained }: { spaceId: string; retained: boolean }) {

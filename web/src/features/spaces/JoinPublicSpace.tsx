@@ -1,12 +1,18 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, ok } from "../../api/client";
+import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
-import { FormError } from "../../shell/ui";
+import { FormError } from "../../ui/ui";
 import type { Space } from "./queries";
+import { TakeOver } from "./TakeOver";
 
-/** What a visitor who is not enrolled sees: a public space open to join has a button (joinPublicSpace). */
+/**
+ * What a visitor who is not enrolled sees: a public space open to join has a button (joinPublicSpace);
+ * a school administrator may take the class over.
+ */
 export function JoinPublicSpace({ space }: { space: Space }) {
   const { t } = useI18n();
+  const user = useUser();
   const qc = useQueryClient();
   const join = useMutation({
     mutationFn: () => ok(api.POST("/api/v1/spaces/{spaceId}/join", { params: { path: { spaceId: space.id } } })),
@@ -25,6 +31,7 @@ export function JoinPublicSpace({ space }: { space: Space }) {
           {t("spaces.joinPublic")}
         </button>
       )}
+      {can(user, "tenant-settings:manage") && <TakeOver space={space} />}
     </div>
   );
 }

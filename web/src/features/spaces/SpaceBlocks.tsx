@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { FormError, formatDate, Loading } from "../../shell/ui";
+import { FormError, formatDate, Loading } from "../../ui/ui";
 
 /** The members blocked from a space (listSpaceBlocks), each with an unblock button (unblockSpaceUser). */
 export function SpaceBlocks({ spaceId, onChange }: { spaceId: string; onChange: () => void }) {

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
-import { Field, FormError, fieldError, Loading } from "../../shell/ui";
+import { Field, FormError, fieldError, Loading } from "../../ui/ui";
 import { useSpaceCategories } from "./queries";
 import { MenuFields } from "./SpaceForm";
 

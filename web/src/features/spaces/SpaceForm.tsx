@@ -1,9 +1,9 @@
 import { useId } from "react";
 import { useI18n } from "../../i18n";
-import { Field, FormError, fieldError, Select } from "../../shell/ui";
+import { Field, FormError, fieldError, Select } from "../../ui/ui";
 import { useSpaceCategories } from "./queries";
 
-/** The spec's menus of a space, in the order they are offered. */
+/** The menus of a space (docs/rules/spaces.md#creation), in the order they are offered. */
 export const MENUS = ["announcement", "content", "community", "team", "challenge", "grade"] as const;
 const FLAGS = ["isPublic", "autoJoin", "exitRestricted", "allowFileDownload", "retainEnrollmentHistory"] as const;
 

@@ -1,9 +1,9 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { lazy, Suspense } from "react";
 import { useI18n } from "../../i18n";
-import { Link } from "../../shell/Link";
-import { useSearch } from "../../shell/router";
-import { Loading } from "../../shell/ui";
+import { Link } from "../../ui/Link";
+import { useSearch } from "../../ui/router";
+import { Loading } from "../../ui/ui";
 import { JoinPublicSpace } from "./JoinPublicSpace";
 import { MENU_TABS, useMyEnrolment, useSpace } from "./queries";
 

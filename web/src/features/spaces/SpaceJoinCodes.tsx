@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { Field, FormError, fieldError, formatDate, Loading, Select } from "../../shell/ui";
+import { Field, FormError, fieldError, formatDate, Loading, Select } from "../../ui/ui";
 import { roleOptions, type SpaceRole } from "./queries";
 
 /** A space's join codes (participants join with one on the Spaces screen); its admins make new ones and turn them off or on. */

@@ -2,11 +2,11 @@ import * as Tabs from "@radix-ui/react-tabs";
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
 import { api, ok } from "../../api/client";
+import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
-import { Link } from "../../shell/Link";
-import { navigate, useSearch } from "../../shell/router";
-import { can, useUser } from "../../shell/session";
-import { Field, FormError, fieldError, Loading, Modal, MoreButton } from "../../shell/ui";
+import { Link } from "../../ui/Link";
+import { navigate, useSearch } from "../../ui/router";
+import { Field, FormError, fieldError, Loading, Modal, MoreButton } from "../../ui/ui";
 import { spacePath, useSpaceCategories } from "./queries";
 import { type SpaceDraft, SpaceForm, spaceBody } from "./SpaceForm";
 

@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
+import { useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
-import { navigate } from "../../shell/router";
-import { useUser } from "../../shell/session";
-import { CheckList, ConfirmButton, Field, FormError, Loading, Modal, MoreButton, Select } from "../../shell/ui";
+import { navigate } from "../../ui/router";
+import { CheckList, ConfirmButton, Field, FormError, Loading, Modal, MoreButton, Select } from "../../ui/ui";
+import { EnrolMany } from "./EnrolMany";
 import { EnrolmentHistory } from "./EnrolmentHistory";
 import { roleOptions, type SpaceRole, useSpace, useSpaceMembers } from "./queries";
 import { SpaceBlocks } from "./SpaceBlocks";
@@ -49,6 +50,7 @@ export default function SpaceMembers({ spaceId, admin }: { spaceId: string; admi
   return (
     <div className="stack">
       {admin && <AddMembers spaceId={spaceId} onAdded={refresh} />}
+      {admin && <EnrolMany spaceId={spaceId} onAdded={refresh} />}
       {admin && <SpaceJoinCodes spaceId={spaceId} />}
       <FormError error={transfer.error ?? setRole.error ?? remove.error} fields={[]} />
       {!members.data ? (

@@ -2,9 +2,11 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
+import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
-import { navigate } from "../../shell/router";
-import { ConfirmButton, FormError } from "../../shell/ui";
+import { navigate } from "../../ui/router";
+import { ConfirmButton, FormError } from "../../ui/ui";
+import { CopySpace } from "./CopySpace";
 import type { Space } from "./queries";
 import { type SpaceDraft, SpaceForm, spaceBody } from "./SpaceForm";
 
@@ -28,6 +30,7 @@ const draftOf = (s: Space): SpaceDraft => ({
 /** A space's settings for its admins (updateSpace), archiving it at the end of term, and (its owner) deleting it. */
 export default function SpaceSettings({ space, isOwner }: { space: Space; isOwner: boolean }) {
   const { t } = useI18n();
+  const user = useUser();
   const qc = useQueryClient();
   const [draft, setDraft] = useState(() => draftOf(space));
   const [saved, setSaved] = useState(false);
@@ -76,6 +79,7 @@ export default function SpaceSettings({ space, isOwner }: { space: Space; isOwne
         />
         {saved && <p role="status">{t("common.saved")}</p>}
       </section>
+      {can(user, "space:create") && <CopySpace space={space} />}
       <section className="panel">
         <h2>{t("spaces.archiveTitle")}</h2>
         <p>{space.isActive ? t("spaces.archiveHelp") : t("spaces.archivedHelp")}</p>

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from "react";
-import { useSearch } from "../../shell/router";
-import { Loading } from "../../shell/ui";
+import { useSearch } from "../../ui/router";
+import { Loading } from "../../ui/ui";
 import { SpaceList } from "./SpaceList";
 
 const SpaceHome = lazy(() => import("./SpaceHome"));

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { ApiError, api, ok } from "../../api/client";
-import { useUser } from "../../shell/session";
+import { useUser } from "../../app/session";
 
 export function useSpace(spaceId: string) {
   return useQuery({
@@ -69,7 +69,7 @@ export function useSpaceCategories() {
 export const spacePath = (spaceId: string, contentId?: string) =>
   `/spaces?space=${encodeURIComponent(spaceId)}${contentId ? `&content=${encodeURIComponent(contentId)}` : ""}`;
 
-/** The space's menus (spec Spaces 9) and the tab each opens in the console. */
+/** The space's menus (docs/rules/spaces.md#creation) and the tab each opens in the console. */
 export const MENU_TABS = { announcement: "stream", content: "classwork", challenge: "challenges", grade: "grades" } as const;
 
 export type Space = NonNullable<Awaited<ReturnType<typeof useSpace>>["data"]>;

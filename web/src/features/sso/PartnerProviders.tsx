@@ -1,7 +1,7 @@
 import { useId } from "react";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
-import { Field, fieldError } from "../../shell/ui";
+import { Field, fieldError } from "../../ui/ui";
 
 type Settings = paths["/api/v1/sso-settings"]["get"]["responses"]["200"]["content"]["application/json"];
 type Body = NonNullable<

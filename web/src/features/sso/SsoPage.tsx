@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
+import { useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
-import { useUser } from "../../shell/session";
-import { Field, FormError, fieldError, Loading } from "../../shell/ui";
+import { Field, FormError, fieldError, Loading } from "../../ui/ui";
 import { type Partner, PartnerProviders, partnersBody, partnersOf } from "./PartnerProviders";
 
 type Mapping = { fieldId: string; samlAttribute: string; uid: number };

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { formatDate, Loading, Select } from "../../shell/ui";
+import { formatDate, Loading, Select } from "../../ui/ui";
 import { BarChart } from "../charts/BarChart";
 
 const round = (n: number, places = 1) => Math.round(n * 10 ** places) / 10 ** places;

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { Field, FormError, formatDate, Loading } from "../../shell/ui";
+import { Field, FormError, formatDate, Loading } from "../../ui/ui";
 
 type Answer = { questionId: string; optionIds?: string[]; etcText?: string | null; text?: string | null; scaleValue?: number | null };
 

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
 import { hasMessage, useI18n } from "../../i18n";
-import { Field, FormError, fieldError, formatDate, Loading, Select } from "../../shell/ui";
+import { Field, FormError, fieldError, formatDate, Loading, Select } from "../../ui/ui";
 
 /** getTenant / updateTenant: name, description, contact, session policy; plan, contract, logo and field limit are read-only. */
 export default function TenantPage() {
@@ -63,7 +63,11 @@ export default function TenantPage() {
           {formatDate(d.currentContractPeriod.startedAt, lang)} – {formatDate(d.currentContractPeriod.expiredAt, lang)}
         </dd>
         <dt>{t("tenant.loginIdentifier")}</dt>
-        <dd>{d.loginIdentifier}</dd>
+        <dd>
+          {hasMessage(lang, `tenant.loginIdentifiers.${d.loginIdentifier}`)
+            ? t(`tenant.loginIdentifiers.${d.loginIdentifier}`)
+            : d.loginIdentifier}
+        </dd>
         <dt>{t("tenant.customFieldMax")}</dt>
         <dd>{d.customFieldMaxCount}</dd>
         <dt>{t("tenant.logo")}</dt>

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
-import { Field, FormError, fieldError, Modal } from "../../shell/ui";
+import { Field, FormError, fieldError, Modal } from "../../ui/ui";
 import { TERM_FIELDS, TermFields, termBody, termForm } from "./TermFields";
 
 export type Term = paths["/api/v1/terms"]["get"]["responses"]["200"]["content"]["application/json"]["terms"][number];

@@ -1,5 +1,5 @@
 import { useI18n } from "../../i18n";
-import { Field, fieldError } from "../../shell/ui";
+import { Field, fieldError } from "../../ui/ui";
 
 /** Every field createTerm and updateTerm share, as the form holds them (numbers as typed text). */
 export type TermForm = {

@@ -2,8 +2,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { useSearch } from "../../shell/router";
-import { Field, FormError, fieldError, Loading } from "../../shell/ui";
+import { useSearch } from "../../ui/router";
+import { Field, FormError, fieldError, Loading } from "../../ui/ui";
 import { TermDialog } from "./TermDialog";
 import { EMPTY_TERM, TERM_FIELDS, TermFields, termBody } from "./TermFields";
 

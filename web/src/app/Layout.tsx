@@ -1,11 +1,11 @@
 import { Suspense, useEffect } from "react";
 import { Bell } from "../features/notifications/Bell";
 import { roleLabel, useI18n } from "../i18n";
-import { SCREENS } from "./nav";
-import { navigate, useLocation } from "./router";
+import { navigate, useLocation } from "../ui/router";
+import { Loading } from "../ui/ui";
+import { homeOf, SCREENS } from "./nav";
 import { LanguageSelect, SignOutButton } from "./SessionControls";
 import { can, useUser } from "./session";
-import { Loading } from "./ui";
 
 /** The signed-in frame: navigation of the screens the member may open, language switch, sign-out. */
 export function Layout() {
@@ -14,7 +14,7 @@ export function Layout() {
   const { path } = useLocation();
   const screens = SCREENS.filter((s) => can(user, s.permission));
   const current = screens.find((s) => path === s.path || path.startsWith(`${s.path}/`));
-  const fallback = current ? null : (screens[0]?.path ?? null);
+  const fallback = current ? null : homeOf(screens, (p) => can(user, p));
   // "/" and a screen the member may not open both lead to the first screen they may.
   useEffect(() => {
     if (fallback) navigate(fallback, true);

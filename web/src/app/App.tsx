@@ -1,9 +1,9 @@
 import { lazy, Suspense, useState } from "react";
 import { useI18n } from "../i18n";
+import { Field, Loading } from "../ui/ui";
 import { ChangePassword } from "./ChangePassword";
 import { Layout } from "./Layout";
 import { lastTenantKey, useSession } from "./session";
-import { Field, Loading } from "./ui";
 
 // Its own chunk: most sign-ins never see it.
 const ConsentGate = lazy(() => import("../features/agreements/ConsentGate"));
@@ -14,7 +14,7 @@ export function App() {
   if (session.status === "loading") return <Loading />;
   if (session.status === "signedIn") {
     if (session.user.mustChangePassword) return <ChangePassword />;
-    // A required term waiting for consent comes before the console (the server leaves this to the client: DECISIONS "Client flags").
+    // A required term waiting for consent comes before the console (the server leaves this to the client: docs/rules/sign-in.md#client-flags).
     if (session.user.needsAgreementConsent)
       return (
         <Suspense fallback={<Loading />}>

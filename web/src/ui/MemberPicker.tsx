@@ -3,8 +3,19 @@ import { useId, useState } from "react";
 import { api, ok } from "../api/client";
 import { useI18n } from "../i18n";
 
-/** Finds members by name, login id or e-mail (listMembers search) and hands the chosen member's id to onPick. */
-export function MemberPicker({ label, onPick }: { label: string; onPick: (member: { id: string; displayName: string }) => void }) {
+/**
+ * Finds members by name, login id or e-mail (listMembers search) and hands the chosen member's id to
+ * onPick; `action` words each result's button (default "Add <name>").
+ */
+export function MemberPicker({
+  label,
+  onPick,
+  action,
+}: {
+  label: string;
+  onPick: (member: { id: string; displayName: string }) => void;
+  action?: (name: string) => string;
+}) {
   const { t } = useI18n();
   const id = useId();
   const [q, setQ] = useState("");
@@ -29,7 +40,7 @@ export function MemberPicker({ label, onPick }: { label: string; onPick: (member
                   setQ("");
                 }}
               >
-                {t("picker.add", { name: m.displayName })}
+                {action ? action(m.displayName) : t("picker.add", { name: m.displayName })}
               </button>{" "}
               <small className="muted">{m.userId ?? m.email}</small>
             </li>

@@ -2,8 +2,8 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, ok } from "../api/client";
 import { useI18n } from "../i18n";
+import { Field, FormError, fieldError } from "../ui/ui";
 import { useSession } from "./session";
-import { Field, FormError, fieldError } from "./ui";
 
 /** A member signed in with a temporary password chooses their own before anything else (changeOwnPassword). */
 export function ChangePassword() {

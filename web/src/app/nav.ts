@@ -20,6 +20,7 @@ const screen = (path: string, label: string, permission: string | null, load: ()
 // Each screen is its own chunk, so the first load carries only the shell.
 export const SCREENS: Screen[] = [
   screen("/members", "nav.members", "member:read", () => import("../features/members/MembersPage")),
+  screen("/rollover", "nav.rollover", "member:manage", () => import("../features/rollover/RolloverPage")),
   screen("/groups", "nav.groups", "member:read", () => import("../features/groups/GroupsPage")),
   screen("/org", "nav.org", "member:read", () => import("../features/org/OrgPage")),
   screen("/invitations", "nav.invitations", "member:invite", () => import("../features/invitations/InvitationsPage")),
@@ -31,6 +32,7 @@ export const SCREENS: Screen[] = [
   screen("/sso", "nav.sso", "tenant-settings:manage", () => import("../features/sso/SsoPage")),
   screen("/settings", "nav.settings", "tenant-settings:manage", () => import("../features/tenant/TenantPage")),
   // Teaching and learning: every member has these (what they show depends on their role in each space).
+  screen("/classes", "nav.classes", "space:create", () => import("../features/classes/MyClassesPage")),
   screen("/todo", "nav.todo", null, () => import("../features/learner/TodoPage")),
   screen("/spaces", "nav.spaces", null, () => import("../features/spaces/SpacesPage")),
   screen("/agreements", "nav.agreements", null, () => import("../features/agreements/MyAgreementsPage")),
@@ -41,4 +43,13 @@ export const SCREENS: Screen[] = [
 /** Starts fetching the chunk of the screen at `path` (called before sign-in is known, so the two overlap). */
 export function preloadScreen(path: string) {
   void SCREENS.find((s) => path === s.path || path.startsWith(`${s.path}/`))?.load();
+}
+
+/**
+ * Where "/" (or a screen the member may not open) leads: a teacher (creates spaces, does not run the
+ * school) to their classes, everyone else to the first screen they may open.
+ */
+export function homeOf(screens: Screen[], can: (permission: string) => boolean): string | null {
+  if (can("space:create") && !can("tenant-settings:manage") && screens.some((s) => s.path === "/classes")) return "/classes";
+  return screens[0]?.path ?? null;
 }

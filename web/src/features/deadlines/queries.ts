@@ -1,0 +1,57 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, ok } from "../../api/client";
+
+/** An assignment's latest submissions and every participant's extension (listAssignmentSubmissions). */
+export function useSubmissions(contentId: string) {
+  return useQuery({
+    queryKey: ["submissions", contentId],
+    queryFn: () =>
+      ok(api.GET("/api/v1/assignments/{contentId}/submissions", { params: { path: { contentId }, query: { pageSize: 100 } } })),
+  });
+}
+
+/** A quiz's submitted attempts (listQuizAttempts). */
+export function useQuizAttempts(contentId: string) {
+  return useQuery({
+    queryKey: ["quiz-attempts", contentId],
+    queryFn: () => ok(api.GET("/api/v1/quizzes/{contentId}/attempts", { params: { path: { contentId } } })),
+  });
+}
+
+export function useQuizConfig(contentId: string) {
+  return useQuery({
+    queryKey: ["quiz-config", contentId],
+    queryFn: () => ok(api.GET("/api/v1/quizzes/{contentId}/config", { params: { path: { contentId } } })),
+  });
+}
+
+/** The per-student exceptions of a quiz (listQuizOverrides). */
+export function useQuizOverrides(contentId: string) {
+  return useQuery({
+    queryKey: ["quiz-overrides", contentId],
+    queryFn: () => ok(api.GET("/api/v1/quizzes/{contentId}/overrides", { params: { path: { contentId } } })),
+  });
+}
+
+export type OverrideBody = { opensAt: string | null; closesAt: string | null; timeLimitMinutes: number | null; maxAttempts: number | null };
+
+/** Sets or removes one student's extension (assignment) or exception (quiz); the lists refetch. */
+export function useDeadlineWrites(contentId: string, profileId: string) {
+  const qc = useQueryClient();
+  const path = { contentId, profileId };
+  return {
+    extend: useMutation({
+      mutationFn: (dueAt: string | null) =>
+        ok(api.PUT("/api/v1/assignments/{contentId}/extensions/{profileId}", { params: { path }, body: { dueAt } })),
+      onSuccess: () => void qc.invalidateQueries({ queryKey: ["submissions", contentId] }),
+    }),
+    override: useMutation({
+      mutationFn: (body: OverrideBody) => ok(api.PUT("/api/v1/quizzes/{contentId}/overrides/{profileId}", { params: { path }, body })),
+      onSuccess: () => void qc.invalidateQueries({ queryKey: ["quiz-overrides", contentId] }),
+    }),
+    removeOverride: useMutation({
+      mutationFn: () => ok(api.DELETE("/api/v1/quizzes/{contentId}/overrides/{profileId}", { params: { path } })),
+      onSuccess: () => void qc.invalidateQueries({ queryKey: ["quiz-overrides", contentId] }),
+    }),
+  };
+}
