@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * The cluster check (issue 24, docs/operating.md#scale-out): etcd ×3, HAProxy and 3 appliances on
+ * The cluster check (issue 24, docs/operating.md#scale-out-when-one-machine-is-outgrown): etcd ×3, HAProxy and 3 appliances on
  * loopback, with the stored files (and the replica, when replication is built) on S3 (Swift). Proves
  * routing by host, path and token; a live move under a writer loop (no acknowledged write lost, old
  * tokens work); HAProxy restarted gets its map back; kill -9 of a node brings its schools back
@@ -273,7 +273,9 @@ async function downloadEquals(s: School, postId: string, bytes: Uint8Array): Pro
   const post = await call("GET", `/api/v1/posts/${postId}`, { token: s.token });
   const url = new URL((post.body as { attachments: { url: string }[] }).attachments[0]?.url as string);
   const got = await call("GET", url.pathname + url.search, { host: url.hostname });
-  return url.hostname === hostOf(s.key) && got.status === 200 && Buffer.compare(Buffer.from(got.body as Uint8Array), Buffer.from(bytes)) === 0;
+  return (
+    url.hostname === hostOf(s.key) && got.status === 200 && Buffer.compare(Buffer.from(got.body as Uint8Array), Buffer.from(bytes)) === 0
+  );
 }
 
 async function placementOf(key: string) {

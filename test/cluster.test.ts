@@ -33,11 +33,14 @@ describe("tenantKeyOf: the school of a request, as HAProxy finds it", () => {
 
 describe("node-to-node calls are signed with the shared secret", () => {
   const secret = "0123456789abcdef0123";
-  const signed = (path: string, header: string, method = "POST") => new Request(`http://n${path}`, { method, headers: { [PEER_HEADER]: header } });
+  const signed = (path: string, header: string, method = "POST") =>
+    new Request(`http://n${path}`, { method, headers: { [PEER_HEADER]: header } });
 
   test("a signature for this method and path within a minute passes", () => {
     const now = Date.now();
-    expect(() => checkPeer(secret, signed("/_cluster/tenants/a/freeze", peerHeader(secret, "POST", "/_cluster/tenants/a/freeze", now)), now)).not.toThrow();
+    expect(() =>
+      checkPeer(secret, signed("/_cluster/tenants/a/freeze", peerHeader(secret, "POST", "/_cluster/tenants/a/freeze", now)), now),
+    ).not.toThrow();
   });
 
   test("another path, method, secret, a stale or a missing header is 401", () => {

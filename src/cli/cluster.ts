@@ -6,7 +6,7 @@ import { callPeer } from "../cluster/peer";
 import { type Config, ConfigError, flag } from "../config";
 import { CommandError } from "./snapshot";
 
-export const CLUSTER_USAGE = `Cluster (LEARNSPACE_CLUSTER_ETCD and the nodes' shared LEARNSPACE_SECRET set; docs/operating.md#scale-out):
+export const CLUSTER_USAGE = `Cluster (LEARNSPACE_CLUSTER_ETCD and the nodes' shared LEARNSPACE_SECRET set; docs/operating.md#scale-out-when-one-machine-is-outgrown):
   learnspace cluster status                            nodes, schools, their node, epoch and state, stale copies
   learnspace cluster agent --name NAME                 run the placement agent alone (LEARNSPACE_CLUSTER_HAPROXY)
   learnspace tenant move KEY --to NODE                 move a school live to another node`;
