@@ -173,7 +173,7 @@ async function runShards() {
       let rest = "";
       let result = { passes: 0, failures: 1 };
       const decoder = new TextDecoder();
-      for await (const chunk of run.stdout) {
+      for await (const chunk of run.stdout as unknown as AsyncIterable<Uint8Array>) {
         rest += decoder.decode(chunk, { stream: true });
         const lines = rest.split("\n");
         rest = lines.pop() ?? "";

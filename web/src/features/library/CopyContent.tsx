@@ -1,20 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Link } from "../../ui/Link";
 import { Field, FormError, fieldError, Loading } from "../../ui/ui";
-import { spacePath } from "../spaces/queries";
+import { spacePath, useAllActiveSpaces } from "../spaces/queries";
 import { type Node, spaceTree, useNodes } from "./folders";
-
-/** The active spaces the member is in, by name (the folders' groups in the target list). */
-function useSpaceNames() {
-  return useQuery({
-    queryKey: ["spaces", "names"],
-    queryFn: () => ok(api.GET("/api/v1/spaces", { params: { query: { isActive: "true", limit: 100 } } })),
-    staleTime: 60_000,
-  });
-}
 
 /**
  * "Copy to…" (copyContent): a draft copy of the content, with its settings, questions, rubric and
@@ -25,7 +16,7 @@ export function CopyContent({ contentId, title }: { contentId: string; title: st
   const qc = useQueryClient();
   const id = useId();
   const nodes = useNodes();
-  const spaces = useSpaceNames();
+  const spaces = useAllActiveSpaces(true);
   const [nodeId, setNodeId] = useState("");
   const [name, setName] = useState(title);
   const copy = useMutation({
@@ -35,9 +26,7 @@ export function CopyContent({ contentId, title }: { contentId: string; title: st
   });
   if (!nodes.data || !spaces.data) return <Loading />;
   const all = nodes.data.nodes;
-  const groups = spaces.data.spaces
-    .map((s) => ({ id: s.id, name: s.name, folders: spaceTree(all, s.id) }))
-    .filter((g) => g.folders.length > 0);
+  const groups = spaces.data.map((s) => ({ id: s.id, name: s.name, folders: spaceTree(all, s.id) })).filter((g) => g.folders.length > 0);
   const target = all.find((n) => n.id === nodeId);
   const label = (n: Node) => `${"— ".repeat(n.depth)}${n.title}`;
   if (copy.data && target)

@@ -3,16 +3,17 @@ import { useState } from "react";
 import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { FormError, Modal, NameForm, Select } from "../../ui/ui";
+import { CopyFolder } from "./CopyFolder";
 import { type Node, siblingsOf, subtreeIds, useRefreshLibrary } from "./folders";
 
 type Move = { parentId: string | null; prevNodeId?: string | null; nextNodeId?: string | null };
 
-/** A space admin's tools for one folder: rename, move up/down among its siblings, move into another folder, delete. */
+/** A space admin's tools for one folder: rename, move up/down among its siblings, move into another folder, copy to another space, delete. */
 export function FolderTools({ node, tree }: { node: Node; tree: Node[] }) {
   const { t } = useI18n();
   const refresh = useRefreshLibrary();
   const qc = useQueryClient();
-  const [open, setOpen] = useState<"rename" | "move" | null>(null);
+  const [open, setOpen] = useState<"rename" | "move" | "copy" | null>(null);
   const [title, setTitle] = useState(node.title);
   const [into, setInto] = useState(node.parentId ?? "");
   const rename = useMutation({
@@ -69,6 +70,9 @@ export function FolderTools({ node, tree }: { node: Node; tree: Node[] }) {
       <button type="button" className="small" onClick={() => setOpen("move")}>
         {t("library.moveTo")}
       </button>
+      <button type="button" className="small" onClick={() => setOpen("copy")}>
+        {t("library.copy.button")}
+      </button>
       <button
         type="button"
         className="small danger"
@@ -92,6 +96,9 @@ export function FolderTools({ node, tree }: { node: Node; tree: Node[] }) {
         >
           <FormError error={rename.error} fields={["title"]} />
         </NameForm>
+      </Modal>
+      <Modal open={open === "copy"} onOpenChange={(o) => setOpen(o ? "copy" : null)} title={t("library.copy.title", { title: node.title })}>
+        {open === "copy" && <CopyFolder node={node} tree={tree} onDone={() => setOpen(null)} />}
       </Modal>
       <Modal open={open === "move"} onOpenChange={(o) => setOpen(o ? "move" : null)} title={t("library.moveFolder", { name: node.title })}>
         <form

@@ -4,7 +4,8 @@ import { api, ok } from "../../api/client";
 import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { FormError, Modal } from "../../ui/ui";
-import { type CsvRow, downloadCsv, readCsvRows, reasonText, rowProblem } from "./csvRows";
+import { useAllActiveSpaces } from "../spaces/queries";
+import { type CsvRow, classNames, downloadCsv, readCsvRows, reasonText, rowProblem } from "./csvRows";
 import { useRoles } from "./queries";
 
 type Row = CsvRow;
@@ -38,6 +39,7 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
             ...(r.userId ? { userId: r.userId } : {}),
             ...(r.email ? { email: r.email } : {}),
             ...(r.password ? { password: r.password } : {}),
+            ...(classNames(r).length ? { spaceIds: classNames(r).map((n) => spaceIdOf(n) ?? "") } : {}),
           })),
         };
         const res = await ok(api.POST("/api/v1/members/bulk-create", { body }));
@@ -59,7 +61,13 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
     if (!parsed) return setParseError(true);
     setRows(parsed);
   };
-  const problems = (rows ?? []).map((r) => rowProblem(r, roleKeys));
+  // A class column names spaces: each row is enrolled in them (createMembers spaceIds).
+  const withClasses = (rows ?? []).some((r) => r.classes);
+  const spaces = useAllActiveSpaces(withClasses);
+  const spaceIdOf = (name: string) => spaces.data?.find((s) => s.name.toLowerCase() === name.toLowerCase())?.id;
+  const problems = (rows ?? []).map(
+    (r) => rowProblem(r, roleKeys) ?? (spaces.data && classNames(r).some((n) => !spaceIdOf(n)) ? "unknownClass" : null),
+  );
   const good = (rows ?? []).filter((_, i) => !problems[i]);
   const download = (results: Result[]) => {
     const header = ["import.line", "members.name", "members.userId", "members.email", "import.tempPassword", "import.result"];
@@ -157,6 +165,7 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
                       <th>{t("members.userId")}</th>
                       <th>{t("members.email")}</th>
                       <th>{t("members.role")}</th>
+                      {withClasses && <th>{t("import.class")}</th>}
                       <th>{t("import.check")}</th>
                     </tr>
                   </thead>
@@ -169,6 +178,7 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
                         <td>{r.userId}</td>
                         <td>{r.email}</td>
                         <td>{r.roleKey || "member"}</td>
+                        {withClasses && <td>{r.classes}</td>}
                         <td>{problems[i] ? <span className="error">{t(`import.problems.${problems[i]}`)}</span> : "✓"}</td>
                       </tr>
                     ))}
@@ -179,7 +189,7 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
               <button
                 type="button"
                 className="primary"
-                disabled={good.length === 0 || importRows.isPending}
+                disabled={good.length === 0 || importRows.isPending || (withClasses && !spaces.data)}
                 onClick={() => importRows.mutate(good)}
               >
                 {t("import.create", { count: good.length })}

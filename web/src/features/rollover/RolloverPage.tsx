@@ -6,6 +6,7 @@ import { roleLabel, useI18n } from "../../i18n";
 import { FormError, Loading, Select } from "../../ui/ui";
 import { type CsvRow, downloadCsv, readCsvRows, reasonText } from "../members/csvRows";
 import { useRoles } from "../members/queries";
+import { useAllActiveSpaces } from "../spaces/queries";
 import { createItem, type Member, makePlan, type PlanRow } from "./plan";
 
 const BATCH = 500; // createMembers and updateMembers take at most 500 a call
@@ -26,24 +27,6 @@ function useAllMembers(enabled: boolean) {
   });
 }
 
-/** Every active space (the class column names them), cursor-paged. */
-function useAllSpaces(enabled: boolean) {
-  return useQuery({
-    queryKey: ["spaces", "all-active"],
-    enabled,
-    queryFn: async () => {
-      const all: { id: string; name: string }[] = [];
-      let cursor: string | undefined;
-      do {
-        const r = await ok(api.GET("/api/v1/spaces", { params: { query: { isActive: "true", limit: 100, cursor } } }));
-        all.push(...r.spaces.map((s) => ({ id: s.id, name: s.name })));
-        cursor = r.nextCursor ?? undefined;
-      } while (cursor);
-      return all;
-    },
-  });
-}
-
 type Outcome = { line: number; row: CsvRow; kind: "created" | "updated" | "failed"; tempPassword?: string; reason?: string };
 
 /**
@@ -60,7 +43,7 @@ export default function RolloverPage() {
   const [parseError, setParseError] = useState(false);
   const [leaverRole, setLeaverRole] = useState<string>("");
   const members = useAllMembers(rows !== null);
-  const spaces = useAllSpaces(rows !== null);
+  const spaces = useAllActiveSpaces(rows !== null);
   const roleKeys = roles.data ? new Set(roles.data.roles.map((r) => r.key)) : null;
   const roleKeyOf = (value: string) =>
     roles.data?.roles.find((r) => r.key === value || r.name.toLowerCase() === value.toLowerCase())?.key ?? value;
@@ -195,9 +178,7 @@ function PreviewTable({ rows }: { rows: PlanRow[] }) {
               </td>
               <td>
                 {r.problem ? (
-                  <span className="error">
-                    {t(r.problem === "unknownClass" ? "rollover.unknownClass" : `import.problems.${r.problem}`)}
-                  </span>
+                  <span className="error">{t(`import.problems.${r.problem}`)}</span>
                 ) : (
                   <ul className="list">
                     {r.changes.map((c) => (

@@ -60,6 +60,24 @@ export function useIsSpaceAdmin(spaceId: string): boolean | undefined {
   return mine.data === undefined ? undefined : mine.data?.role === "ADMIN";
 }
 
+/** Every active space the member can see, by id and name (a class column names them), cursor-paged. */
+export function useAllActiveSpaces(enabled: boolean) {
+  return useQuery({
+    queryKey: ["spaces", "all-active"],
+    enabled,
+    queryFn: async () => {
+      const all: { id: string; name: string }[] = [];
+      let cursor: string | undefined;
+      do {
+        const r = await ok(api.GET("/api/v1/spaces", { params: { query: { isActive: "true", limit: 100, cursor } } }));
+        all.push(...r.spaces.map((s) => ({ id: s.id, name: s.name })));
+        cursor = r.nextCursor ?? undefined;
+      } while (cursor);
+      return all;
+    },
+  });
+}
+
 /** The tenant's space-category settings (semesters, menus, categories) that space forms follow. */
 export function useSpaceCategories() {
   return useQuery({ queryKey: ["space-categories"], queryFn: () => ok(api.GET("/api/v1/space-categories")), staleTime: 60_000 });
