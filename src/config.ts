@@ -55,6 +55,8 @@ export type Config = {
   clusterHaproxyMap: string;
   /** Seconds of this node's etcd lease: a silent node's schools fail over after about this long. */
   clusterLeaseTtl: number;
+  /** How long a ready file no record attaches is kept before the collector deletes it (docs/rules/storage.md#file-collector). */
+  fileGraceMs: number;
 };
 
 export type SocialProviderEnv = { issuer: string; clientId: string; clientSecret: string };
@@ -244,6 +246,7 @@ const SETTINGS: Setting[] = [
     fallback: "/etc/haproxy/tenants.map",
   },
   { key: "clusterLeaseTtl", env: "LEARNSPACE_CLUSTER_LEASE_TTL", parse: integer(2, 60), fallback: 5 },
+  { key: "fileGraceMs", env: "LEARNSPACE_FILE_GRACE", parse: duration, fallback: 7 * 86_400_000 },
 ];
 
 /** The server's own flags, for commands that take options of their own besides these. */

@@ -2,6 +2,7 @@ import { createApp } from "./app";
 import { rebuildDirectory } from "./cli/reindex";
 import { startAgent } from "./cluster/agent";
 import { type Config, ConfigError } from "./config";
+import { startFileCollector, stopFileCollector } from "./modules/files/collector";
 import { startNotificationScheduler, stopNotificationScheduler } from "./modules/notifications/schedule";
 import { resumeSimilarityChecks, stopSimilarityChecks } from "./modules/similarity/jobs";
 import { lockDataDir } from "./platform/db/data-lock";
@@ -50,6 +51,7 @@ export function startServer(config: Config) {
       : null;
   resumeSimilarityChecks(rt);
   startNotificationScheduler(rt);
+  startFileCollector(rt);
   return {
     app,
     rt,
@@ -60,6 +62,7 @@ export function startServer(config: Config) {
       await cluster?.stop();
       await stopSimilarityChecks(rt);
       await stopNotificationScheduler(rt);
+      await stopFileCollector(rt);
       await app.stop(true);
       rt.close();
       unlock();
@@ -81,6 +84,7 @@ export function startServer(config: Config) {
       // A check still running finishes; queued ones stay PENDING and run at the next start.
       await stopSimilarityChecks(rt);
       await stopNotificationScheduler(rt);
+      await stopFileCollector(rt);
       rt.log({ event: "shutdown", drained, unfinished: Math.max(0, rt.inFlight) });
       rt.close();
     },

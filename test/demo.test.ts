@@ -35,6 +35,36 @@ describe("learnspace demo — the demo school", () => {
     }
   });
 
+  test("a demo teacher holds only what a teacher needs: no reset, deactivation, e-mail change or takeover of a colleague", async () => {
+    const signIn = async (identifier: string) => {
+      const res = await s.call("POST", "/api/v1/auth/sign-in/password", {
+        json: { tenantKey: DEMO_KEY, identifier, password: DEMO_PASSWORD },
+      });
+      expect(res.status).toBe(200);
+      return { token: res.body.accessToken as string };
+    };
+    const kim = await signIn("t-kim");
+    const members = (await s.as(kim).get("/members?pageSize=100")).body.members as any[];
+    const lee = members.find((m) => m.userId === "t-lee");
+    expect(lee).toBeDefined();
+    const denied = [
+      await s.as(kim).post(`/members/${lee.id}/reset-password`, { password: "taken-over-123" }),
+      await s.as(kim).patch(`/members/${lee.id}`, { isActive: false }),
+      await s.as(kim).patch(`/members/${lee.id}`, { email: "kim-again@demo.school" }),
+      await s.as(kim).post("/members", { displayName: "Extra", email: "extra@demo.school" }),
+    ];
+    expect(denied.map((r) => r.status)).toEqual([403, 403, 403, 403]);
+    // A colleague's class: not theirs to take over (tenant-settings:manage only).
+    const leeSpace = (await s.as(owner).get("/spaces?limit=100")).body.spaces.find((x: any) => x.name.includes("수학"));
+    expect(leeSpace).toBeDefined();
+    const take = await s.as(kim).post(`/spaces/${leeSpace.id}/members`, { userIds: [lee.id], role: "ADMIN" });
+    expect([403, 404]).toContain(take.status);
+    // What a teacher does still works: read members, open a class, upload.
+    expect((await s.as(kim).post("/spaces", { name: "Kim's club" })).status).toBe(201);
+    expect((await s.as(kim).post("/files", { fileName: "a.txt", contentType: "text/plain", size: 1 })).status).toBe(201);
+    expect((await signIn("t-lee")).token).toBeTruthy();
+  });
+
   test("seeding twice is refused: the school is seeded once", async () => {
     await expect(seedDemo(s.server.rt, s.server.url)).rejects.toThrow();
   });

@@ -5,7 +5,7 @@ import { startOp } from "./helpers/oidc-op";
 import { createMemberFixture, createTenantFixture, useServer } from "./helpers/server";
 
 // Debian's Chromium (.ci/run installs it); without it this one test is skipped.
-const api = useServer();
+const api = useServer({}, { LEARNSPACE_FETCH_ALLOW: "127.0.0.1,localhost" });
 let op: Awaited<ReturnType<typeof startOp>>;
 
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import { loginAtOp, startHostileOp, startOp } from "./helpers/oidc-op";
 import { makeIdpKeyPair } from "./helpers/saml-idp";
 import { createMemberFixture, createTenantFixture, expectProblem, fieldOf, useServer } from "./helpers/server";
 
-const api = useServer();
+const api = useServer({}, { LEARNSPACE_FETCH_ALLOW: "127.0.0.1,localhost" });
 const PARTNER_SECRET = "partner-secret-0123456789";
 const SOCIAL_SECRET = "social-secret-0123456789";
 const HOSTILE_SECRET = "hostile-client-secret-0123456789abcdef";

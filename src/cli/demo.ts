@@ -64,7 +64,8 @@ export async function seedDemo(rt: Runtime, baseUrl: string): Promise<DemoSchool
   await call(owner, "POST", "/roles", {
     key: "teacher",
     name: "교사 Teacher",
-    permissions: ["member:read", "member:invite", "member:manage", "role:read", "space:create", "library:upload"],
+    // What a teacher needs and no more (docs/rules/trust.md#the-demos-roles): find students, open classes, upload.
+    permissions: ["member:read", "role:read", "space:create", "library:upload"],
   });
 
   const people = rt.tenants.use(t.tenantId, (h) =>

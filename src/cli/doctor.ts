@@ -1,7 +1,9 @@
 import { Database } from "bun:sqlite";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { registerFeatures } from "../app";
 import type { Config } from "../config";
+import { referencedFileIds } from "../modules/files/references";
 import { knownFileIds, readyFileIds } from "../modules/files/stored";
 import { memberEmails } from "../modules/members/directory";
 import { platformMigrations, tenantMigrations } from "../platform/db/migrations.gen";
@@ -18,7 +20,7 @@ function readTenant(path: string) {
   const db = new Database(path, { readwrite: true, create: false });
   try {
     const d = drizzleOf(db);
-    return { emails: memberEmails(d), known: knownFileIds(d), ready: readyFileIds(d) };
+    return { emails: memberEmails(d), known: knownFileIds(d), ready: readyFileIds(d), referenced: referencedFileIds(d) };
   } finally {
     db.close();
   }
@@ -37,8 +39,11 @@ function indexEntries(platformFile: string) {
   }
 }
 
-/** Every problem of a data dir (docs/operating.md#checking-learnspace-doctor) and its file store; [] when healthy. */
-export async function diagnose(dataDir: string, store: FileStore): Promise<string[]> {
+/**
+ * Every problem of a data dir (docs/operating.md#checking-learnspace-doctor) and its file store; []
+ * when healthy. `notes` gathers what is no problem but worth telling (files the collector will delete).
+ */
+export async function diagnose(dataDir: string, store: FileStore, notes: string[] = []): Promise<string[]> {
   const problems: string[] = [];
   const platformFile = join(dataDir, "platform.sqlite");
   if (!existsSync(platformFile)) return [`${platformFile} is missing`];
@@ -89,6 +94,12 @@ export async function diagnose(dataDir: string, store: FileStore): Promise<strin
     for (const id of stored) if (!data.known.has(id)) problems.push(`${label}: stored file ${id} has no record`);
     const present = new Set(stored);
     for (const id of data.ready) if (!present.has(id)) problems.push(`${label}: file record ${id} has no stored bytes`);
+    const unreferenced = data.ready.filter((id) => !data.referenced.has(id)).length;
+    if (unreferenced) {
+      notes.push(
+        `${label}: ${unreferenced} stored file(s) no record attaches; the file collector deletes them after LEARNSPACE_FILE_GRACE`,
+      );
+    }
   }
   for (const k of entries.keys()) {
     const tenantId = k.slice(0, k.indexOf(" "));
@@ -108,7 +119,10 @@ export async function diagnose(dataDir: string, store: FileStore): Promise<strin
 
 /** `learnspace doctor`: prints every problem; exit 1 when there is any. */
 export async function doctorCommand(config: Config): Promise<number> {
-  const problems = await diagnose(config.dataDir, openFileStore(config.dataDir, config.storageUrl));
+  registerFeatures();
+  const notes: string[] = [];
+  const problems = await diagnose(config.dataDir, openFileStore(config.dataDir, config.storageUrl), notes);
+  for (const n of notes) console.log(`note: ${n}`);
   for (const p of problems) console.log(`problem: ${p}`);
   if (problems.length) {
     console.error(`${problems.length} problem(s) in ${config.dataDir}`);

@@ -36,11 +36,22 @@ export type Runtime = {
    * (docs/rules/cluster.md#routing). By key, or by id (a map lookup, never a query).
    */
   schoolUrl(tenant: { key?: string; id?: string }): string;
+  /** What the file collector did, for `/metrics` (docs/rules/storage.md#file-collector). */
+  fileCollection: FileCollectionStats;
   /** Set on SIGTERM/SIGINT: requests that arrive while in-flight ones drain get 503 SHUTTING_DOWN. */
   draining: boolean;
   /** Requests accepted and not yet answered (what a shutdown waits for). */
   inFlight: number;
   close(): void;
+};
+
+export type FileCollectionStats = {
+  /** When the last pass ended (ms), null before the first. */
+  lastRunAt: number | null;
+  removedFiles: number;
+  removedBytes: number;
+  /** Ready files no record attaches, kept until their grace period ends (as of the last pass). */
+  waiting: number;
 };
 
 /** `groupCommit`: the server's writes share commits (db/group-commit.ts); CLI commands and scripts commit alone. */
@@ -68,6 +79,7 @@ export function createRuntime(config: Config, resolveMember: MemberResolver, opt
     log,
     now: () => Date.now(),
     schoolUrl: () => rt.config.publicUrl,
+    fileCollection: { lastRunAt: null, removedFiles: 0, removedBytes: 0, waiting: 0 },
     draining: false,
     inFlight: 0,
     close() {

@@ -7,6 +7,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { CHROMIUM, launchChromium } from "../../test/helpers/chromium";
 import { admin } from "./admin";
+import { community } from "./community";
 import { lesson } from "./lesson";
 import { library } from "./library";
 import { school } from "./school";
@@ -400,6 +401,7 @@ async function main() {
       await section("the school (issue 25)", () => school(harness));
       await section("the lesson", () => lesson(harness));
       await section("the settings screens", () => settings(harness));
+      await section("community, messages and guardians", () => community(harness));
       // Last: it deactivates teachers and hands classes over.
       await section("into next year", () => year(harness));
     }

@@ -11,7 +11,7 @@ export type Helpers = {
   assert: (cond: unknown, message: string) => asserts cond;
   watch: (page: Page) => { take(): string[] };
   axe: (page: Page, label: string) => Promise<void>;
-  signIn: (page: Page, base: string, identifier: string) => Promise<void>;
+  signIn: (page: Page, base: string, identifier: string, password?: string) => Promise<void>;
   setLang: (page: Page, lang: "ko" | "en") => Promise<void>;
 };
 

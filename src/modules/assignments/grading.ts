@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
-import type { Db } from "../../platform/db/types";
+import { type Db, inJsonList } from "../../platform/db/types";
 import { type FieldError, invalidMany } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { gradeReturned } from "../library/notify";
@@ -59,7 +59,18 @@ export function returnSubmission(rt: Runtime, actor: Actor, ref: RevisionRef, no
   });
 }
 
-/** returnAllSubmissions: every GRADED latest revision is returned at once (as returnSubmission each). */
+/** returnAllSubmissions: every GRADED latest revision is returned at once (as returnSubmission each, GRADE_RETURNED included). */
 export function returnAllSubmissions(actor: Actor, contentId: string, now = Date.now()) {
-  return { returned: returnAllLatest(actor, LATEST, contentId, now).length };
+  const ids = returnAllLatest(actor, LATEST, contentId, now, (tx, returned) => {
+    const t = assignmentSubmissions;
+    const profileIds = tx.select({ p: t.profileId }).from(t).where(inJsonList(t.id, returned)).all();
+    gradeReturned(
+      tx,
+      actor,
+      contentId,
+      profileIds.map((r) => r.p),
+      now,
+    );
+  });
+  return { returned: ids.length };
 }

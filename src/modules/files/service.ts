@@ -142,6 +142,9 @@ export async function uploadFileContent(
 /** `tenantId/fileId` of the uploads being received now. */
 const uploading = new Set<string>();
 
+/** An upload of this `tenantId/fileId` is streaming now (the file collector leaves it alone). */
+export const isUploading = (claim: string) => uploading.has(claim);
+
 /** `bytes=a-b`, `bytes=a-`, `bytes=-n` (one range, RFC 9110 §14.1.2) of `size` bytes: [start, end) or "unsatisfiable"; null = the whole file. */
 export function byteRange(header: string | null, size: number): { start: number; end: number } | "unsatisfiable" | null {
   const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;

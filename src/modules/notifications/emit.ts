@@ -6,10 +6,10 @@ import { members, profiles } from "../../schema/members";
 import { type SpaceRole, spaceBlocks, spaceMembers } from "../../schema/spaces";
 import { tenantTimeZone } from "../tenant/settings";
 import { guardianLookup, type Scope } from "./hooks";
-import { afterCommit } from "./live";
+import { afterCommit, afterRemoval } from "./live";
 import type { NotificationKind } from "./model";
 import { mailAtFor, settingsOf } from "./settings";
-import { notificationSettings } from "./tables";
+import { notificationSettings, notifications } from "./tables";
 
 export type NotifyInput = {
   kind: NotificationKind;
@@ -175,4 +175,36 @@ export function membersOfProfiles(db: Db, profileIds: readonly string[]): string
     .where(inJsonList(profiles.id, profileIds))
     .all()
     .map((r) => r.memberId);
+}
+
+/**
+ * Records of a space are deleted: the notifications naming them go too, read or not, guardian
+ * copies included (docs/rules/notifications.md#deleted-records). Inside the deleting transaction.
+ */
+export function forgetNotifications(tx: Db, scope: Scope, spaceId: string, recordType: string, recordIds: readonly string[]): number {
+  if (recordIds.length === 0) return 0;
+  const gone = tx
+    .delete(notifications)
+    .where(and(eq(notifications.spaceId, spaceId), eq(notifications.recordType, recordType), inJsonList(notifications.recordId, recordIds)))
+    .returning({ memberId: notifications.memberId, readAt: notifications.readAt })
+    .all();
+  afterRemoval(
+    scope.tenantId,
+    gone.filter((g) => g.readAt === null).map((g) => g.memberId),
+  );
+  return gone.length;
+}
+
+/** A space is deleted: every notification in it goes (its posts, comments and messages are gone, its pages too). */
+export function forgetSpaceNotifications(tx: Db, scope: Scope, spaceId: string): number {
+  const gone = tx
+    .delete(notifications)
+    .where(eq(notifications.spaceId, spaceId))
+    .returning({ memberId: notifications.memberId, readAt: notifications.readAt })
+    .all();
+  afterRemoval(
+    scope.tenantId,
+    gone.filter((g) => g.readAt === null).map((g) => g.memberId),
+  );
+  return gone.length;
 }

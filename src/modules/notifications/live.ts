@@ -91,6 +91,20 @@ export function afterCommit(tenantId: string, inserted: Inserted[], now: number)
     .catch(() => {});
 }
 
+/** After the commit, members listening whose unread items were removed get their new count. */
+export function afterRemoval(tenantId: string, memberIds: string[]) {
+  const listeningIds = [...new Set(memberIds)].filter((m) => listening(tenantId, m));
+  const rt = boundRuntime();
+  if (!rt || listeningIds.length === 0) return;
+  void (settled() ?? Promise.resolve())
+    .then(() =>
+      rt.tenants.use(tenantId, (h) => {
+        for (const m of listeningIds) publishUnread(tenantId, h.db, m);
+      }),
+    )
+    .catch(() => {});
+}
+
 /** Reads the new items with their space names and sends them and the new counts. */
 function deliver(tenantId: string, db: Db, ids: string[]) {
   const rows = db

@@ -35,6 +35,8 @@ export const notifications = sqliteTable(
     index("notifications_member_unread_idx").on(t.memberId, t.createdAt, t.id).where(sql`read_at IS NULL`),
     index("notifications_mail_idx").on(t.mailAt, t.memberId).where(sql`mail_at IS NOT NULL`),
     index("notifications_created_idx").on(t.createdAt),
+    // A deleted record's (or space's) notifications go with it (docs/rules/notifications.md#deleted-records).
+    index("notifications_record_idx").on(t.spaceId, t.recordType, t.recordId),
   ],
 );
 

@@ -10,7 +10,7 @@ import { isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { members } from "../../schema/members";
 import { attachmentsByRecord, requireAttachableFiles } from "../files/attachments";
-import { notify } from "../notifications/emit";
+import { forgetNotifications, notify } from "../notifications/emit";
 import { consoleUrl } from "../notifications/urls";
 import { requireActive } from "../spaces/archived";
 import { effectiveAllowFileDownload, getSpaceDefaults } from "../spaces/settings";
@@ -191,6 +191,7 @@ export function deletePostComment(actor: Actor, params: { postId: string; commen
     if (row.authorMemberId !== actor.memberId && view.callerRole !== "ADMIN") throw forbidden();
     requireOpen(view, now);
     tx.delete(postComments).where(eq(postComments.id, row.id)).run();
+    forgetNotifications(tx, actor, view.row.spaceId, "COMMENT", [row.id]);
     if (view.row.answeredCommentId === row.id) setAnswer(tx, view.row.id, null, now);
   });
 }

@@ -11,6 +11,7 @@ import { members } from "../../schema/members";
 import { type SpaceRole, spaceMembers, spaces } from "../../schema/spaces";
 import { attachmentOf, readyFilesByIds, requireAttachableFiles } from "../files/attachments";
 import { contains } from "../groups/lookup";
+import { forgetNotifications } from "../notifications/emit";
 import { cancelJobs } from "../notifications/schedule";
 import { canSeeSpace, visibleSpace } from "../spaces/access";
 import { requireActive } from "../spaces/archived";
@@ -316,9 +317,19 @@ export function updatePost(rt: Runtime, actor: Actor, postId: string, input: Sta
 /** Hard delete (docs/rules/posts.md#deleting) by an ADMIN or the author; comments and attachment links go by cascade, the files stay. */
 export function deletePost(actor: Actor, postId: string, now = Date.now()): void {
   write(actor.db, (tx) => {
-    postForEditor(actor, postId, tx, now);
+    const { spaceId } = postForEditor(actor, postId, tx, now).row;
+    const comments = tx.select({ id: postComments.id }).from(postComments).where(eq(postComments.postId, postId)).all();
     tx.delete(posts).where(eq(posts.id, postId)).run();
     cancelJobs(tx, postId);
+    // Its notifications and its comments' go with it (docs/rules/notifications.md#deleted-records).
+    forgetNotifications(tx, actor, spaceId, "POST", [postId]);
+    forgetNotifications(
+      tx,
+      actor,
+      spaceId,
+      "COMMENT",
+      comments.map((c) => c.id),
+    );
   });
 }
 

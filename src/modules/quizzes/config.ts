@@ -13,6 +13,7 @@ import { dueMomentsChanged } from "../notifications/due";
 import { questionAttachments, questionFileDownload } from "../question-sets/attachments";
 import { questionEditor, questionKinds, sameQuestions, setFileIds, UNSAVED, windowOf } from "../question-sets/edit";
 import type { QuizConfig, QuizConfigBody, QuizQuestion } from "./model";
+import { quizResultsReleased } from "./release";
 import {
   type QuizQuestionType,
   quizConfigs,
@@ -209,6 +210,9 @@ export function setQuizConfig(rt: Runtime, actor: Actor, contentId: string, body
       .onConflictDoUpdate({ target: quizConfigs.contentId, set: row })
       .run();
     dueMomentsChanged(tx, actor, contentId, QUIZ);
+    if (current.resultExposeLevel === "STATUS_ONLY" && settings.resultExposeLevel !== "STATUS_ONLY") {
+      quizResultsReleased(tx, actor, contentId, now);
+    }
     return toQuizConfig(rt, actor, contentId, { ...settings, questionSetId, questions }, tx);
   });
 }

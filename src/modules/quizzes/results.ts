@@ -8,6 +8,7 @@ import { iso, isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { members, profiles } from "../../schema/members";
 import { contentForManager, contentPopulation } from "../library/access";
+import { gradeReturned } from "../library/notify";
 import { profilesWithEmail } from "../members/directory";
 import { percent, selectedCounts } from "../question-sets/statistics";
 import {
@@ -252,7 +253,17 @@ export function scoreQuizAnswer(
       })
       .where(eq(quizAttempts.id, attempt.id))
       .run();
-    return attemptDetail(tx, contentId, attempt.id, loadQuizConfig(tx, contentId).passScore);
+    const config = loadQuizConfig(tx, contentId);
+    // The last hand-scored answer releases the result of a quiz that shows results: the taker is told.
+    if (
+      !totals.hasPendingManual &&
+      attempt.scoringCompletedAt === null &&
+      attempt.voidedAt === null &&
+      config.resultExposeLevel !== "STATUS_ONLY"
+    ) {
+      gradeReturned(tx, actor, contentId, [attempt.profileId], now);
+    }
+    return attemptDetail(tx, contentId, attempt.id, config.passScore);
   });
 }
 

@@ -12,6 +12,7 @@ import { fileDownloadUrl, readyFilesByIds, requireReadyFiles } from "../files/at
 import { contains } from "../groups/lookup";
 import { detachSpaceNodes } from "../library/nodes";
 import type { FieldValue } from "../members/model";
+import { forgetSpaceNotifications } from "../notifications/emit";
 import { enrolledAsSql, requireSpaceAdmin, type SpaceRow, seesEverySpace, spaceRoleCounts, visibleSpace, visibleSpaceSql } from "./access";
 import { spaceContentCounts } from "./content-counts";
 import { enrol, enrolmentOf } from "./members";
@@ -203,6 +204,7 @@ export function deleteSpace(rt: Runtime, actor: Actor, spaceId: string) {
     // The space's folders and their contents move to the tenant library; nothing there is deleted.
     detachSpaceNodes(tx, spaceId);
     tx.delete(spaces).where(eq(spaces.id, spaceId)).run();
+    forgetSpaceNotifications(tx, actor, spaceId);
     return record;
   });
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
+import { createRemoteJWKSet, customFetch, type JWTPayload, jwtVerify } from "jose";
 import * as oidc from "openid-client";
+import type { guardedFetch } from "../../platform/http/outbound";
 
 /**
  * The relying-party side of OpenID Connect (docs/rules/sign-in.md#openid-connect), on openid-client: discovery with the
@@ -33,20 +34,26 @@ export function issuerProblem(value: string): string | null {
 type Discovered = { at: number; config: oidc.Configuration; jwks: ReturnType<typeof createRemoteJWKSet> };
 const cache = new Map<string, Discovered>();
 
-/** The provider's configuration, discovered at most once an hour per client (with its JWKS). */
-export async function discover(client: OidcClient, now = Date.now()): Promise<Discovered> {
+/**
+ * The provider's configuration, discovered at most once an hour per client (with its JWKS). Every
+ * request to the provider (discovery, JWKS, token endpoint) goes through `fetcher`, the guard of
+ * docs/rules/trust.md#server-side-fetches.
+ */
+export async function discover(client: OidcClient, fetcher: ReturnType<typeof guardedFetch>, now = Date.now()): Promise<Discovered> {
   const id = `${client.issuer}\0${client.clientId}\0${createHash("sha256").update(client.clientSecret).digest("base64url")}`;
   const hit = cache.get(id);
   if (hit && now - hit.at < CACHE_MS) return hit;
   const insecure = new URL(client.issuer).protocol === "http:";
+  const viaGuard: oidc.CustomFetch = (url, options) => fetcher(url, options as RequestInit);
   const config = await oidc.discovery(
     new URL(client.issuer),
     client.clientId,
     { client_secret: client.clientSecret, [oidc.clockTolerance]: SKEW_SECONDS },
     oidc.ClientSecretPost(client.clientSecret),
-    { timeout: TIMEOUT_SECONDS, ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}) },
+    { timeout: TIMEOUT_SECONDS, [oidc.customFetch]: viaGuard, ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}) },
   );
   if (insecure) oidc.allowInsecureRequests(config);
+  config[oidc.customFetch] = viaGuard;
   const jwksUri = config.serverMetadata().jwks_uri;
   if (!jwksUri) throw new Error("the provider's metadata has no jwks_uri");
   // An unknown kid refetches the set at once (the token came from the provider's own token endpoint).
@@ -54,6 +61,7 @@ export async function discover(client: OidcClient, now = Date.now()): Promise<Di
     cacheMaxAge: CACHE_MS,
     cooldownDuration: 0,
     timeoutDuration: TIMEOUT_SECONDS * 1000,
+    [customFetch]: (url, options) => fetcher(url, options as RequestInit),
   });
   for (const [k, v] of cache) if (now - v.at >= CACHE_MS) cache.delete(k);
   const entry = { at: now, config, jwks };

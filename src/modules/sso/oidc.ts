@@ -2,6 +2,7 @@ import { and, eq, lt } from "drizzle-orm";
 import { type TenantRow, tenantById, tenantByKey } from "../../platform/db/registry";
 import { type Db, write } from "../../platform/db/types";
 import { invalid, notFound, providerUnavailable } from "../../platform/http/errors";
+import { guardedFetch } from "../../platform/http/outbound";
 import type { Runtime } from "../../platform/runtime";
 import { members } from "../../schema/members";
 import { membershipsOf } from "../auth/identity";
@@ -25,6 +26,17 @@ import { externalLinks } from "./tables";
 
 const STATE_TTL_MS = 10 * 60 * 1000;
 type SessionType = "personal" | "public";
+
+/** Requests to a provider go through the outbound guard (docs/rules/trust.md#server-side-fetches). */
+const fetchers = new WeakMap<Runtime, ReturnType<typeof guardedFetch>>();
+function outboundFetch(rt: Runtime) {
+  let f = fetchers.get(rt);
+  if (!f) {
+    f = guardedFetch(rt.config.fetchAllow);
+    fetchers.set(rt, f);
+  }
+  return f;
+}
 
 const callbackPath = (provider: string) => `/api/v1/auth/external/${encodeURIComponent(provider)}/callback`;
 const stateCookie = (rt: Runtime, provider: string, state: string, cleared = false) =>
@@ -54,7 +66,7 @@ export async function startOidcSignIn(
   let started: Awaited<ReturnType<typeof authorizationUrl>>;
   try {
     started = await authorizationUrl(
-      await discover(resolved.client, now),
+      await discover(resolved.client, outboundFetch(rt), now),
       resolved.client,
       `${rt.config.publicUrl}${callbackPath(provider)}`,
     );
@@ -171,7 +183,7 @@ export async function completeOidcSignIn(
     let claims: IdClaims;
     try {
       const callbackUrl = new URL(`${rt.config.publicUrl}${callbackPath(provider)}${new URL(request.url).search}`);
-      claims = await redeemCode(await discover(atStart.client, now), atStart.client, callbackUrl, state);
+      claims = await redeemCode(await discover(atStart.client, outboundFetch(rt), now), atStart.client, callbackUrl, state);
     } catch (e) {
       throw new Refusal("SSO_FAILED", failureOf(e));
     }

@@ -106,9 +106,15 @@ export function onLatestRevision<R extends { isLatest: boolean }, T>(
 /**
  * returnAllSubmissions: every GRADED latest revision of the content becomes RETURNED, as a return of
  * each would (docs/rules/next-year.md#return-all); older revisions and ungraded ones are untouched.
- * Returns the ids returned.
+ * `returned` runs in the same transaction with the ids (the feature tells the submitters). Returns the ids.
  */
-export function returnAllLatest(actor: Actor, target: { type: ContentType; table: RevisionTable }, contentId: string, now: number) {
+export function returnAllLatest(
+  actor: Actor,
+  target: { type: ContentType; table: RevisionTable },
+  contentId: string,
+  now: number,
+  returned?: (tx: Db, ids: string[]) => void,
+) {
   return write(actor.db, (tx) => {
     contentForManager(actor, contentId, target.type, tx);
     const t = target.table;
@@ -118,7 +124,10 @@ export function returnAllLatest(actor: Actor, target: { type: ContentType; table
       .where(and(eq(t.contentId, contentId), eq(t.isLatest, true), eq(t.status, "GRADED")))
       .all()
       .map((r) => r.id as string);
-    if (ids.length) tx.update(t).set(returnedSet("GRADED", now)).where(inArray(t.id, ids)).run();
+    if (ids.length) {
+      tx.update(t).set(returnedSet("GRADED", now)).where(inArray(t.id, ids)).run();
+      returned?.(tx, ids);
+    }
     return ids;
   });
 }

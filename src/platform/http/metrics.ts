@@ -93,6 +93,42 @@ function createRegistry(rt: Runtime) {
       this.set(outboxPending(rt));
     },
   });
+  // What the file collector did (docs/rules/storage.md#file-collector).
+  const collected = rt.fileCollection;
+  new Counter({
+    name: "learnspace_files_collected_total",
+    help: "Stored files the file collector deleted (pending uploads never finished, attachments no record keeps).",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(collected.removedFiles);
+    },
+  });
+  new Counter({
+    name: "learnspace_files_collected_bytes_total",
+    help: "Bytes the file collector deleted.",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(collected.removedBytes);
+    },
+  });
+  new Gauge({
+    name: "learnspace_files_unreferenced",
+    help: "Ready files no record attaches, kept until their grace period ends (at the collector's last pass).",
+    registers: [registry],
+    collect() {
+      this.set(collected.waiting);
+    },
+  });
+  new Gauge({
+    name: "learnspace_file_collector_last_run_seconds",
+    help: "When the file collector last finished a pass (Unix seconds; 0 = not yet).",
+    registers: [registry],
+    collect() {
+      this.set((collected.lastRunAt ?? 0) / 1000);
+    },
+  });
   new Gauge({
     name: "learnspace_sqlite_bytes",
     help: "Bytes of the SQLite files with their WALs: the platform file and all tenant files.",

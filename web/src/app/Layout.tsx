@@ -1,9 +1,10 @@
 import { Suspense, useEffect } from "react";
+import { useMyStudents } from "../features/guardians/queries";
 import { Bell } from "../features/notifications/Bell";
 import { roleLabel, useI18n } from "../i18n";
 import { navigate, useLocation } from "../ui/router";
 import { Loading } from "../ui/ui";
-import { homeOf, SCREENS } from "./nav";
+import { GUARDIAN, homeOf, SCREENS } from "./nav";
 import { LanguageSelect, SignOutButton } from "./SessionControls";
 import { can, useUser } from "./session";
 
@@ -12,9 +13,12 @@ export function Layout() {
   const { t } = useI18n();
   const user = useUser();
   const { path } = useLocation();
-  const screens = SCREENS.filter((s) => can(user, s.permission));
+  const students = useMyStudents();
+  const guardian = (students.data?.length ?? 0) > 0;
+  const screens = SCREENS.filter((s) => (s.permission === GUARDIAN ? guardian : can(user, s.permission)));
   const current = screens.find((s) => path === s.path || path.startsWith(`${s.path}/`));
-  const fallback = current ? null : homeOf(screens, (p) => can(user, p));
+  // Whether the member is a guardian decides their first screen: wait for it before leaving "/".
+  const fallback = current || students.isPending ? null : homeOf(screens, (p) => can(user, p));
   // "/" and a screen the member may not open both lead to the first screen they may.
   useEffect(() => {
     if (fallback) navigate(fallback, true);

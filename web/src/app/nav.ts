@@ -1,6 +1,6 @@
 import { type ComponentType, type LazyExoticComponent, lazy } from "react";
 
-/** One screen of the console: its path, its i18n label key, and the permission its list operation needs (null: every member). */
+/** One screen of the console: its path, its i18n label key, and the permission its list operation needs (null: every member; GUARDIAN: a guardian of a student). */
 export type Screen = {
   path: string;
   label: string;
@@ -16,6 +16,9 @@ const screen = (path: string, label: string, permission: string | null, load: ()
   load,
   page: lazy(load),
 });
+
+/** Not a permission: the screen is for members who are a student's guardian (listMyStudents is not empty). */
+export const GUARDIAN = "guardian";
 
 // Each screen is its own chunk, so the first load carries only the shell.
 export const SCREENS: Screen[] = [
@@ -33,6 +36,8 @@ export const SCREENS: Screen[] = [
   screen("/settings", "nav.settings", "tenant-settings:manage", () => import("../features/tenant/TenantPage")),
   // Teaching and learning: every member has these (what they show depends on their role in each space).
   screen("/classes", "nav.classes", "space:create", () => import("../features/classes/MyClassesPage")),
+  // A guardian lands on their children (it comes first of the screens every member has).
+  screen("/children", "nav.children", GUARDIAN, () => import("../features/guardians/ChildrenPage")),
   screen("/todo", "nav.todo", null, () => import("../features/learner/TodoPage")),
   screen("/spaces", "nav.spaces", null, () => import("../features/spaces/SpacesPage")),
   screen("/agreements", "nav.agreements", null, () => import("../features/agreements/MyAgreementsPage")),

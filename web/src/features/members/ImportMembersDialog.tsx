@@ -40,6 +40,7 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
             ...(r.email ? { email: r.email } : {}),
             ...(r.password ? { password: r.password } : {}),
             ...(classNames(r).length ? { spaceIds: classNames(r).map((n) => spaceIdOf(n) ?? "") } : {}),
+            ...(r.guardianOf ? { guardianOf: r.guardianOf } : {}),
           })),
         };
         const res = await ok(api.POST("/api/v1/members/bulk-create", { body }));
@@ -69,6 +70,7 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
     (r) => rowProblem(r, roleKeys) ?? (spaces.data && classNames(r).some((n) => !spaceIdOf(n)) ? "unknownClass" : null),
   );
   const good = (rows ?? []).filter((_, i) => !problems[i]);
+  const withGuardians = (rows ?? []).some((r) => r.guardianOf);
   const download = (results: Result[]) => {
     const header = ["import.line", "members.name", "members.userId", "members.email", "import.tempPassword", "import.result"];
     downloadCsv("members-created.csv", [
@@ -166,6 +168,7 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
                       <th>{t("members.email")}</th>
                       <th>{t("members.role")}</th>
                       {withClasses && <th>{t("import.class")}</th>}
+                      {withGuardians && <th>{t("import.guardianOf")}</th>}
                       <th>{t("import.check")}</th>
                     </tr>
                   </thead>
@@ -179,6 +182,7 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
                         <td>{r.email}</td>
                         <td>{r.roleKey || "member"}</td>
                         {withClasses && <td>{r.classes}</td>}
+                        {withGuardians && <td>{r.guardianOf}</td>}
                         <td>{problems[i] ? <span className="error">{t(`import.problems.${problems[i]}`)}</span> : "✓"}</td>
                       </tr>
                     ))}

@@ -4,6 +4,7 @@ import { api, ok } from "../../api/client";
 import { can, useUser } from "../../app/session";
 import { roleLabel, useI18n } from "../../i18n";
 import { Field, FormError, fieldError, formatDate, Loading, Modal } from "../../ui/ui";
+import { MemberGuardians } from "../guardians/MemberGuardians";
 import { HandOver } from "./HandOver";
 import { MemberPosition } from "./MemberPosition";
 import { useMemberFields, useRoles } from "./queries";
@@ -226,6 +227,7 @@ export function MemberDialog({ id, onClose }: { id: string; onClose: () => void 
             </form>
           )}
           <MemberPosition memberId={id} positionId={member.data.positionId} manage={manage} />
+          <MemberGuardians memberId={id} manage={manage && member.data.isActive} />
           <FormError error={changeRole.error ?? setActive.error} fields={[]} />
           {manage && (
             <div className="actions">

@@ -96,7 +96,13 @@ export function reasonText(reason: string, t: (k: string, v?: Record<string, str
     return known.startsWith("errors.") ? t("errors.INTERNAL") : known;
   }
   const field = rest.split(" ")[0] ?? "";
-  const label = { displayName: "members.name", userId: "members.userId", email: "members.email", roleKey: "members.role" }[field];
+  const label = {
+    displayName: "members.name",
+    userId: "members.userId",
+    email: "members.email",
+    roleKey: "members.role",
+    guardianOf: "import.guardianOf",
+  }[field];
   return label ? `${t(label)}: ${t("errors.fieldInvalid")}` : t("errors.fieldInvalid");
 }
 

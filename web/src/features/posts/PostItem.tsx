@@ -2,18 +2,25 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
+import { useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { fromLocalInput, toLocalInput } from "../../ui/datetime";
 import { ConfirmButton, Field, FormError, fieldError, formatDate } from "../../ui/ui";
 import { AttachmentList } from "../files/Attachments";
+import { Comments } from "./Comments";
+import type { Post } from "./queries";
 
-type Post = paths["/api/v1/posts/{postId}"]["get"]["responses"]["200"]["content"]["application/json"];
 type Patch = NonNullable<paths["/api/v1/posts/{postId}"]["patch"]["requestBody"]>["content"]["application/json"];
 
-/** One post; its space's admins pin it, edit it, publish a scheduled one now, archive or delete it. */
-export function PostItem({ post: p, admin }: { post: Post; admin: boolean }) {
+/**
+ * One post with its comments; its space's admins pin it, edit it, publish a scheduled one now, archive
+ * or delete it; its author (a participant of a community) edits or deletes it.
+ */
+export function PostItem({ post: p, admin, canComment }: { post: Post; admin: boolean; canComment: boolean }) {
   const { t, lang } = useI18n();
   const qc = useQueryClient();
+  const user = useUser();
+  const author = p.authorId === user.id;
   const [editing, setEditing] = useState(false);
   const done = () => void qc.invalidateQueries({ queryKey: ["posts", p.spaceId] });
   const update = useMutation({
@@ -31,7 +38,13 @@ export function PostItem({ post: p, admin }: { post: Post; admin: boolean }) {
     <article className={p.isEmergency ? "post emergency" : "post"} aria-labelledby={`post-${p.id}`}>
       <h2 id={`post-${p.id}`}>
         {p.isEmergency && <span className="badge late">{t("posts.emergencyBadge")}</span>}{" "}
-        {p.isPinned && <span className="badge">{t("posts.pinned")}</span>} {p.title}
+        {p.isPinned && <span className="badge">{t("posts.pinned")}</span>}{" "}
+        {p.type === "QUESTION" && (
+          <span className={p.answeredCommentId ? "badge ok" : "badge"}>
+            {p.answeredCommentId ? t("community.answered") : t("community.unanswered")}
+          </span>
+        )}{" "}
+        {p.title}
       </h2>
       <p className="muted">
         {t(`posts.types.${p.type}`)} · {p.authorName ?? "—"} ·{" "}
@@ -39,12 +52,23 @@ export function PostItem({ post: p, admin }: { post: Post; admin: boolean }) {
         {p.tags.length > 0 && ` · ${p.tags.map((x) => `#${x}`).join(" ")}`}
       </p>
       {editing ? (
-        <PostEdit post={p} onSave={(b) => update.mutate(b)} error={update.error} onCancel={() => setEditing(false)} />
+        <PostEdit post={p} admin={admin} onSave={(b) => update.mutate(b)} error={update.error} onCancel={() => setEditing(false)} />
       ) : (
         <>
           <p className="pre">{p.content}</p>
           <AttachmentList files={p.attachments} />
         </>
+      )}
+      {!admin && author && !editing && (
+        <div className="actions">
+          <button type="button" className="small" onClick={() => setEditing(true)}>
+            {t("posts.edit")}
+          </button>
+          <ConfirmButton className="small danger" question={t("posts.deleteConfirm", { title: p.title })} onConfirm={() => remove.mutate()}>
+            {t("common.delete")}
+          </ConfirmButton>
+          <FormError error={update.error ?? remove.error} fields={[]} />
+        </div>
       )}
       {admin && !editing && (
         <div className="actions">
@@ -70,12 +94,13 @@ export function PostItem({ post: p, admin }: { post: Post; admin: boolean }) {
           <FormError error={update.error ?? remove.error} fields={[]} />
         </div>
       )}
+      {p.status !== "SCHEDULED" && <Comments post={p} admin={admin} canWrite={canComment || admin} />}
     </article>
   );
 }
 
-/** Edits a post's title, text, emergency mark and (while not yet published) its publish time. */
-function PostEdit(props: { post: Post; onSave: (b: Patch) => void; onCancel: () => void; error: unknown }) {
+/** Edits a post's title, text and, for an admin, its emergency mark and (while not yet published) its publish time. */
+function PostEdit(props: { post: Post; admin: boolean; onSave: (b: Patch) => void; onCancel: () => void; error: unknown }) {
   const { t } = useI18n();
   const p = props.post;
   const bodyId = useId();
@@ -91,7 +116,7 @@ function PostEdit(props: { post: Post; onSave: (b: Patch) => void; onCancel: () 
         props.onSave({
           title,
           content,
-          isEmergency: emergency,
+          ...(props.admin ? { isEmergency: emergency } : {}),
           ...(p.status === "SCHEDULED" && publishAt ? { publishAt: fromLocalInput(publishAt) } : {}),
         });
       }}
@@ -107,9 +132,11 @@ function PostEdit(props: { post: Post; onSave: (b: Patch) => void; onCancel: () 
         <label htmlFor={bodyId}>{t("posts.body")}</label>
         <textarea id={bodyId} rows={3} value={content} onChange={(e) => setContent(e.target.value)} />
       </div>
-      <label className="check">
-        <input type="checkbox" checked={emergency} onChange={(e) => setEmergency(e.target.checked)} /> {t("posts.emergency")}
-      </label>
+      {props.admin && (
+        <label className="check">
+          <input type="checkbox" checked={emergency} onChange={(e) => setEmergency(e.target.checked)} /> {t("posts.emergency")}
+        </label>
+      )}
       {p.status === "SCHEDULED" && (
         <Field
           label={t("posts.publishAt")}

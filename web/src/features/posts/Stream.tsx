@@ -1,24 +1,21 @@
-import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Loading, MoreButton, Select } from "../../ui/ui";
 import { PostComposer } from "./PostComposer";
 import { PostItem } from "./PostItem";
+import { usePosts } from "./queries";
 
 const STATUSES = ["PUBLISHED", "SCHEDULED", "ARCHIVED"] as const;
 type Status = (typeof STATUSES)[number];
 
-/** A space's stream of posts, pinned then newest first; its admins write new ones and see the scheduled and archived ones too. */
-export default function Stream({ spaceId, admin }: { spaceId: string; admin: boolean }) {
+/**
+ * A space's stream of posts, pinned then newest first, each with its comments (participants write
+ * them while the space's community is on); its admins write new posts and see the scheduled and archived ones too.
+ */
+export default function Stream({ spaceId, admin, community }: { spaceId: string; admin: boolean; community: boolean }) {
   const { t } = useI18n();
   const [status, setStatus] = useState<Status>("PUBLISHED");
-  const posts = useInfiniteQuery({
-    queryKey: ["posts", spaceId, status],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => ok(api.GET("/api/v1/posts", { params: { query: { spaceId, status, cursor: pageParam, limit: 20 } } })),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  const posts = usePosts(spaceId, { status });
   const list = posts.data?.pages.flatMap((p) => p.posts) ?? [];
   return (
     <div className="stack">
@@ -38,7 +35,7 @@ export default function Stream({ spaceId, admin }: { spaceId: string; admin: boo
       ) : list.length === 0 ? (
         <p>{t("common.empty")}</p>
       ) : (
-        list.map((p) => <PostItem key={p.id} post={p} admin={admin} />)
+        list.map((p) => <PostItem key={p.id} post={p} admin={admin} canComment={community} />)
       )}
       <MoreButton list={posts} label={t("posts.more")} />
     </div>

@@ -8,6 +8,8 @@ import { JoinPublicSpace } from "./JoinPublicSpace";
 import { MENU_TABS, useMyEnrolment, useSpace } from "./queries";
 
 const Stream = lazy(() => import("../posts/Stream"));
+const Community = lazy(() => import("../posts/Community"));
+const Conversations = lazy(() => import("../messages/Conversations"));
 const Classwork = lazy(() => import("../library/Classwork"));
 const Challenges = lazy(() => import("../challenges/Challenges"));
 const SpaceMembers = lazy(() => import("./SpaceMembers"));
@@ -28,7 +30,13 @@ export default function SpaceHome({ spaceId }: { spaceId: string }) {
   const s = space.data;
   const admin = mine.data?.role === "ADMIN";
   const menus = Object.entries(MENU_TABS).filter(([menu]) => s.enabledMenus.includes(menu));
-  const tabs = [...menus.map(([, tab]) => tab as string), "members", ...(admin ? ["settings"] : [])];
+  const community = s.enabledMenus.includes("community");
+  const tabs = [
+    ...menus.map(([, tab]) => tab as string),
+    ...(s.messageEnabled ? ["messages"] : []),
+    "members",
+    ...(admin ? ["settings"] : []),
+  ];
   const start = MENU_TABS[s.startMenu as keyof typeof MENU_TABS] ?? tabs[0] ?? "members";
   const asked = get("tab");
   const tab = asked && tabs.includes(asked) ? asked : tabs.includes(start) ? start : (tabs[0] as string);
@@ -46,7 +54,7 @@ export default function SpaceHome({ spaceId }: { spaceId: string }) {
       {mine.data === null ? (
         <JoinPublicSpace space={s} />
       ) : (
-        <Tabs.Root value={tab} onValueChange={(v) => set({ tab: v === start ? null : v })}>
+        <Tabs.Root value={tab} onValueChange={(v) => set({ tab: v === start ? null : v, with: null, view: null, answered: null })}>
           <Tabs.List aria-label={s.name} className="tabs">
             {tabs.map((v) => (
               <Tabs.Trigger key={v} value={v}>
@@ -57,7 +65,9 @@ export default function SpaceHome({ spaceId }: { spaceId: string }) {
           <Suspense fallback={<Loading />}>
             {tabs.map((v) => (
               <Tabs.Content key={v} value={v}>
-                {v === tab && v === "stream" && <Stream spaceId={spaceId} admin={admin} />}
+                {v === tab && v === "stream" && <Stream spaceId={spaceId} admin={admin} community={community && s.isActive} />}
+                {v === tab && v === "community" && <Community spaceId={spaceId} admin={admin} open={s.isActive} />}
+                {v === tab && v === "messages" && <Conversations spaceId={spaceId} admin={admin} enabled={s.isActive} />}
                 {v === tab && v === "classwork" && <Classwork spaceId={spaceId} admin={admin} />}
                 {v === tab && v === "challenges" && <Challenges spaceId={spaceId} admin={admin} />}
                 {v === tab && v === "members" && <SpaceMembers spaceId={spaceId} admin={admin} />}

@@ -88,7 +88,13 @@ export const spacePath = (spaceId: string, contentId?: string) =>
   `/spaces?space=${encodeURIComponent(spaceId)}${contentId ? `&content=${encodeURIComponent(contentId)}` : ""}`;
 
 /** The space's menus (docs/rules/spaces.md#creation) and the tab each opens in the console. */
-export const MENU_TABS = { announcement: "stream", content: "classwork", challenge: "challenges", grade: "grades" } as const;
+export const MENU_TABS = {
+  announcement: "stream",
+  content: "classwork",
+  community: "community",
+  challenge: "challenges",
+  grade: "grades",
+} as const;
 
 export type Space = NonNullable<Awaited<ReturnType<typeof useSpace>>["data"]>;
 

@@ -1,0 +1,1 @@
+CREATE INDEX `notifications_record_idx` ON `notifications` (`space_id`,`record_type`,`record_id`);

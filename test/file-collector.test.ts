@@ -1,0 +1,111 @@
+// The file collector (docs/rules/storage.md#file-collector): pending uploads after 24 h, attachments
+// no record keeps after the grace period, bytes of no record; a file attached while it runs is kept.
+import { describe, expect, test } from "bun:test";
+import { collectFilesNow, createFileCollector } from "../src/modules/files/collector";
+import { referenceSources } from "../src/modules/files/references";
+import { useContentSpace } from "./helpers/fixture";
+import { useServer } from "./helpers/server";
+
+const HOUR = 3_600_000;
+const api = useServer();
+const fx = useContentSpace(api, { spaceName: "Files", participants: ["Alice"] });
+
+async function storedIds(tenantId: string) {
+  const ids: string[] = [];
+  for await (const o of api.server.rt.files.list(tenantId)) ids.push(o.fileId);
+  return ids;
+}
+
+async function newPost(fileIds: string[]) {
+  const res = await api.as(fx.owner).post("/posts", { spaceId: fx.spaceId, title: "With files", fileIds });
+  expect(res.status).toBe(201);
+  return res.body.id as string;
+}
+
+describe("the file collector", () => {
+  test("every feature that attaches files has registered its references (wired in src/app.ts)", () => {
+    expect(referenceSources().sort()).toEqual(
+      [
+        "assignment submissions",
+        "challenges",
+        "group submissions",
+        "library contents",
+        "login page",
+        "messages",
+        "pending similarity checks",
+        "posts and comments",
+        "quizzes",
+        "space thumbnails",
+        "surveys",
+      ].sort(),
+    );
+  });
+
+  test("removes a stale pending upload, an orphan and a deleted post's file after the grace; keeps a file attached mid-run", async () => {
+    const tenantId = fx.owner.tenantId;
+    const orphan = await fx.upload(fx.owner, { bytes: "orphan" });
+    const lateAttached = await fx.upload(fx.owner, { bytes: "attached while the collector runs" });
+    const kept = await fx.upload(fx.owner, { bytes: "kept by a post" });
+    const detached = await fx.upload(fx.owner, { bytes: "its post is deleted" });
+    const pending = (await api.as(fx.owner).post("/files", { fileName: "never.txt", contentType: "text/plain", size: 3 })).body.fileId;
+    const keptPost = await newPost([kept]);
+    const gone = await newPost([detached]);
+    expect((await api.as(fx.owner).del(`/posts/${gone}`)).status).toBe(204);
+
+    let clock = Date.now() + 25 * HOUR;
+    let attachedPost = "";
+    const collector = createFileCollector(api.server.rt, {
+      now: () => clock,
+      graceMs: HOUR,
+      afterScan: async (t) => {
+        if (t === tenantId && clock > Date.now() + 26 * HOUR) attachedPost = await newPost([lateAttached]);
+      },
+    });
+    // First pass: the stale pending record goes; the unreferenced ready files start their grace.
+    const first = await collector.run();
+    expect(first.removedFiles).toBe(1);
+    expect(first.waiting).toBe(3);
+    expect((await api.as(fx.owner).get(`/files/${pending}`)).status).toBe(404);
+    expect((await api.as(fx.owner).get(`/files/${orphan}`)).status).toBe(200);
+
+    // After the grace: the orphan and the deleted post's file go; the one attached between scan and sweep stays.
+    clock += 2 * HOUR;
+    const second = await collector.run();
+    expect(attachedPost).not.toBe("");
+    expect(second.removedFiles).toBe(2);
+    expect(second.removedObjects).toBe(2);
+    for (const id of [orphan, detached]) expect((await api.as(fx.owner).get(`/files/${id}`)).status).toBe(404);
+    for (const id of [kept, lateAttached]) expect((await api.as(fx.owner).get(`/files/${id}`)).status).toBe(200);
+    const stored = await storedIds(tenantId);
+    expect(stored).toContain(kept);
+    expect(stored).toContain(lateAttached);
+    expect(stored).not.toContain(orphan);
+    expect(stored).not.toContain(detached);
+    const post = await api.as(fx.participants[0]).get(`/posts/${attachedPost}`);
+    expect(post.body.attachments.map((a: { fileId: string }) => a.fileId)).toEqual([lateAttached]);
+    expect((await api.as(fx.owner).get(`/posts/${keptPost}`)).body.attachments).toHaveLength(1);
+  });
+
+  test("the server's own collector removes bytes of no record after 24 h and reports it on /metrics", async () => {
+    const rt = api.server.rt;
+    const tenantId = fx.owner.tenantId;
+    const stray = Bun.randomUUIDv7();
+    await rt.files.put(tenantId, stray, new Blob(["left by a crash"]));
+    const young = await collectFilesNow(rt);
+    expect(young.removedObjects).toBe(0);
+    expect(await storedIds(tenantId)).toContain(stray);
+    const realNow = rt.now;
+    rt.now = () => Date.now() + 25 * HOUR;
+    try {
+      const report = await collectFilesNow(rt);
+      expect(report.removedObjects).toBeGreaterThanOrEqual(1);
+    } finally {
+      rt.now = realNow;
+    }
+    expect(await storedIds(tenantId)).not.toContain(stray);
+    const metrics = await api.call("GET", "/metrics");
+    expect(metrics.status).toBe(200);
+    expect(String(metrics.body)).toMatch(/^learnspace_files_collected_bytes_total [1-9]/m);
+    expect(String(metrics.body)).toMatch(/^learnspace_file_collector_last_run_seconds [1-9]/m);
+  });
+});

@@ -1,0 +1,63 @@
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { api, ok } from "../../api/client";
+import type { paths } from "../../api/schema";
+import { uploadFiles } from "../files/upload";
+
+export type Post = paths["/api/v1/posts/{postId}"]["get"]["responses"]["200"]["content"]["application/json"];
+export type Comment =
+  paths["/api/v1/posts/{postId}/comments"]["get"]["responses"]["200"]["content"]["application/json"]["comments"][number];
+type ListQuery = NonNullable<paths["/api/v1/posts"]["get"]["parameters"]["query"]>;
+
+/** A space's posts a page at a time (listPosts), under the ["posts", spaceId] key every post change invalidates. */
+export function usePosts(spaceId: string, query: Omit<ListQuery, "spaceId" | "cursor" | "limit">) {
+  return useInfiniteQuery({
+    queryKey: ["posts", spaceId, query],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => ok(api.GET("/api/v1/posts", { params: { query: { spaceId, ...query, cursor: pageParam, limit: 20 } } })),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+}
+
+/** A post's comments, oldest first (listPostComments), with writing, editing, deleting and marking the answer. */
+export function useComments(post: Post, enabled: boolean) {
+  const qc = useQueryClient();
+  const postId = post.id;
+  const path = { params: { path: { postId } } };
+  const list = useInfiniteQuery({
+    queryKey: ["posts", post.spaceId, "comments", postId],
+    enabled,
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) =>
+      ok(api.GET("/api/v1/posts/{postId}/comments", { params: { path: { postId }, query: { cursor: pageParam, limit: 50 } } })),
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+  // The post's commentCount and answer change with its comments: the space's posts are read again.
+  const done = () => void qc.invalidateQueries({ queryKey: ["posts", post.spaceId] });
+  const create = useMutation({
+    mutationFn: async (v: { body: string; files: File[]; onProgress: (f: number) => void }) => {
+      const fileIds = v.files.length ? await uploadFiles(v.files, v.onProgress) : [];
+      return ok(api.POST("/api/v1/posts/{postId}/comments", { ...path, body: { body: v.body, fileIds } }));
+    },
+    onSuccess: done,
+  });
+  const update = useMutation({
+    mutationFn: (v: { commentId: string; body: string }) =>
+      ok(
+        api.PATCH("/api/v1/posts/{postId}/comments/{commentId}", {
+          params: { path: { postId, commentId: v.commentId } },
+          body: { body: v.body },
+        }),
+      ),
+    onSuccess: done,
+  });
+  const remove = useMutation({
+    mutationFn: (commentId: string) =>
+      ok(api.DELETE("/api/v1/posts/{postId}/comments/{commentId}", { params: { path: { postId, commentId } } })),
+    onSuccess: done,
+  });
+  const markAnswer = useMutation({
+    mutationFn: (commentId: string | null) => ok(api.PUT("/api/v1/posts/{postId}/answer", { ...path, body: { commentId } })),
+    onSuccess: done,
+  });
+  return { list, create, update, remove, markAnswer };
+}
