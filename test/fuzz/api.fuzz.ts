@@ -19,7 +19,8 @@ import fc from "fast-check";
 import { useServer } from "../helpers/server";
 import { hostileShortString, invalid, PoolRef, type Schema, valid } from "./arbitraries";
 import { CODES, responseValidators, writeProbe } from "./checks";
-import { buildFixture, type Fixture, fixtureIntact, harvest } from "./fixture";
+import { buildFixture, fixtureIntact, harvest } from "./fixture";
+import { type Input, type Op, operations, type Param, requestOf } from "./requests";
 
 const SEED = process.env.FUZZ_SEED === "random" ? Date.now() % 2 ** 31 : Number(process.env.FUZZ_SEED ?? 20261125);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 16);
@@ -27,50 +28,9 @@ const ONLY = process.env.FUZZ_OPS ? new Set(process.env.FUZZ_OPS.split(",")) : n
 
 const api = useServer();
 
-type Param = { name: string; in: string; required?: boolean; schema: Schema };
-type Op = {
-  path: string;
-  method: string;
-  id: string;
-  params: Param[];
-  body?: { type: string; schema: Schema };
-  responses: Record<string, any>;
-};
 type Caller = "anon" | "member" | "owner";
-type Input = {
-  path: Record<string, unknown>;
-  query: unknown;
-  rawQuery: string;
-  /** What the anonymous caller sends as Authorization, if anything. */
-  anonAuth: string | null;
-  body: { kind: "json"; value: unknown } | { kind: "raw"; text: string; type: string } | { kind: "none" };
-};
-
 /** A JSON body just over the 4 MiB limit (docs/rules/errors.md#body-size). */
 const OVER_LIMIT = JSON.stringify({ text: "x".repeat(4 * 1024 * 1024) });
-
-function operations(doc: any): Op[] {
-  const ops: Op[] = [];
-  for (const [path, item] of Object.entries<any>(doc.paths)) {
-    for (const [method, op] of Object.entries<any>(item)) {
-      // A live stream never ends, so its answer cannot be awaited here (test/notifications.test.ts reads it).
-      if (op.responses?.["200"]?.content?.["text/event-stream"]) continue;
-      const content = op.requestBody?.content ?? {};
-      const type = Object.keys(content)[0];
-      ops.push({
-        path,
-        method,
-        id: op.operationId,
-        params: op.parameters ?? [],
-        body: type ? { type, schema: content[type].schema } : undefined,
-        responses: op.responses,
-      });
-    }
-  }
-  // Deletions and sign-out last: they would take the fixture's records away from the rest.
-  const last = (o: Op) => (o.method === "delete" || /sign-out|bulk-delete|leave/.test(o.path) ? 1 : 0);
-  return ops.filter((o) => !ONLY || ONLY.has(o.id)).sort((a, b) => last(a) - last(b));
-}
 
 const objectOf = (params: Param[]): Schema => ({
   type: "object",
@@ -145,61 +105,6 @@ function inputOf(op: Op): fc.Arbitrary<Input> {
   return fc.record({ path, query, rawQuery, body, anonAuth });
 }
 
-/** A path segment; lone surrogates are sent as the invalid UTF-8 they would be in WTF-8. */
-function segment(v: string) {
-  try {
-    return encodeURIComponent(v);
-  } catch {
-    return [...v]
-      .map((c) => {
-        const u = c.charCodeAt(0);
-        if (c.length === 1 && u >= 0xd800 && u <= 0xdfff)
-          return `%${(0xe0 | (u >> 12)).toString(16)}%${(0x80 | ((u >> 6) & 63)).toString(16)}%${(0x80 | (u & 63)).toString(16)}`;
-        return encodeURIComponent(c);
-      })
-      .join("");
-  }
-}
-
-function resolveDeep(fx: Fixture, v: unknown, path: string): unknown {
-  if (v instanceof PoolRef) return v.name.startsWith("other:") ? fx.otherId(v.name.slice(6)) : fx.resolve(v.name, v.pick, path);
-  if (Array.isArray(v)) return v.map((x) => resolveDeep(fx, x, path));
-  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveDeep(fx, x, path)]));
-  return v;
-}
-
-function requestOf(fx: Fixture, op: Op, input: Input) {
-  let url = op.path.replace(/\{(\w+)\}/g, (_, name) => {
-    const v = resolveDeep(fx, input.path[name], op.path);
-    return segment(typeof v === "string" ? v : JSON.stringify(v));
-  });
-  const q = new URLSearchParams();
-  const query = resolveDeep(fx, input.query, op.path);
-  // A broken query whose root was replaced (null, a list) sends no parameters.
-  for (const [k, v] of Object.entries(query && typeof query === "object" && !Array.isArray(query) ? query : {})) {
-    if (v === undefined) continue;
-    for (const x of Array.isArray(v) ? v : [v]) q.append(k, typeof x === "string" ? x : JSON.stringify(x));
-  }
-  const qs = [q.toString(), input.rawQuery].filter(Boolean).join("&");
-  if (qs) url += `?${qs}`;
-  const headers: Record<string, string> = {};
-  let body: string | undefined;
-  if (input.body.kind === "json") {
-    const value = resolveDeep(fx, input.body.value, op.path);
-    if (op.body?.type === "application/x-www-form-urlencoded" && value && typeof value === "object") {
-      headers["content-type"] = op.body.type;
-      body = new URLSearchParams(Object.entries(value).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString();
-    } else {
-      headers["content-type"] = op.body?.type === "*/*" ? "application/octet-stream" : "application/json";
-      body = JSON.stringify(value);
-    }
-  } else if (input.body.kind === "raw") {
-    headers["content-type"] = input.body.type;
-    body = input.body.text;
-  }
-  return { url, headers, body };
-}
-
 const stats = { succeeded: new Set<string>(), digestMs: 0, requests: 0, rebuilds: 0, byStatus: new Map<number, number>() };
 
 test(
@@ -212,7 +117,7 @@ test(
       if (line.level === "error") serverError = String(line.error).split("\n").slice(0, 6).join("\n");
     };
     const doc = (await api.call("GET", "/openapi.json")).body;
-    const ops = operations(doc);
+    const ops = operations(doc, ONLY);
     const validator = responseValidators(doc);
     const itemParamOf = (path: string) => {
       const child = Object.keys(doc.paths).find((p) => p.startsWith(`${path}/{`) && p.split("/").length === path.split("/").length + 1);
