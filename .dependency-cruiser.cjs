@@ -87,6 +87,13 @@ module.exports = {
       to: { path: "^web/src/app/", pathNot: "^web/src/app/(session\\.tsx|SessionControls\\.tsx)$" },
     },
     {
+      name: "web-submissions-core-knows-no-feature",
+      comment: "web/src/features/submissions serves the assignment and group assignment screens, like src/modules/submissions serves their modules; importing one back would tie them.",
+      severity: "error",
+      from: { path: "^web/src/features/submissions/" },
+      to: { path: "^web/src/features/(assignments|group-assignments|peer-assessments)/" },
+    },
+    {
       name: "web-uses-the-generated-client",
       comment: "The console reaches the server only over HTTP through web/src/api, so an API change is a type error there.",
       severity: "error",

@@ -30,6 +30,36 @@ describe("console i18n (web/src/i18n)", () => {
     expect([...used].filter((x) => !known.has(x))).toEqual([]);
   });
 
+  // A key built from a template (t(`spaces.roles.${m.role}`)) names a group: its fixed parts must
+  // match at least one sentence, and a literal it may take (`${x ?? "NOT_SUBMITTED"}`, a ternary's
+  // branches) must be a sentence itself.
+  test("every template key the screens use matches a group of sentences", () => {
+    const known = keys(en);
+    const seen: string[] = [];
+    const missing: string[] = [];
+    for (const file of sources(join(import.meta.dir, "..", "web", "src"))) {
+      for (const m of readFileSync(file, "utf8").matchAll(/\bt\(`([^`]*)`/g)) {
+        const template = m[1] as string;
+        seen.push(template);
+        const parts = template.split(/\$\{((?:[^{}]|\{[^{}]*\})*)\}/);
+        // parts: fixed, expression, fixed, expression, …, fixed
+        const literal = (x: string) => x.replace(/[.*+?^$()|[\]\\]/g, "\\$&");
+        const pattern = new RegExp(`^${parts.map((p, i) => (i % 2 ? "[^.]+" : literal(p))).join("")}$`);
+        if (!known.some((k) => pattern.test(k))) missing.push(`${file}: ${template}`);
+        for (let i = 1; i < parts.length; i += 2) {
+          const expr = parts[i] as string;
+          // Literal values an expression can give: after ??, ? or : (not the arguments of a call such as replace(".", "_")).
+          for (const lit of expr.matchAll(/(?:\?\?|\?|:)\s*"([^"]*)"/g)) {
+            const key = parts.map((p, j) => (j === i ? lit[1] : j % 2 ? "x" : p)).join("");
+            if (parts.length === 3 && !known.includes(key)) missing.push(`${file}: ${template} → ${key}`);
+          }
+        }
+      }
+    }
+    expect(seen.length).toBeGreaterThan(40);
+    expect(missing).toEqual([]);
+  });
+
   test("no sentence is empty", () => {
     for (const dict of [ko, en]) {
       const flat = keys(dict);

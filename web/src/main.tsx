@@ -5,7 +5,7 @@ import { ApiError } from "./api/client";
 import { App } from "./app/App";
 import { preloadScreen } from "./app/nav";
 import { SessionProvider, startSession } from "./app/session";
-import { membersListQuery } from "./features/members/listQuery";
+import { membersListQuery } from "./features/members/queries";
 import { I18nProvider } from "./i18n";
 import "./styles.css";
 

@@ -1,4 +1,4 @@
-import createClient from "openapi-fetch";
+import createClient, { type FetchOptions } from "openapi-fetch";
 import type { paths } from "./schema";
 
 /** The access token lives only here, in memory; the refresh cookie (HttpOnly) restores it on load. */
@@ -17,6 +17,26 @@ api.use({
     if (accessToken) request.headers.set("authorization", `Bearer ${accessToken}`);
     return request;
   },
+});
+
+/** What a call of one operation takes (params and body), as the generated `paths` type it: the area modules' write functions take this. */
+export type Init<P extends keyof paths, M extends keyof paths[P]> = FetchOptions<paths[P][M]>;
+
+/** The query string a GET operation takes, as the generated `paths` type it (for the query modules' parameters). */
+export type QueryOf<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
+
+/**
+ * The options of a keyset-paged list read a page at a time (useInfiniteQuery): `page(cursor)` asks
+ * for one page, the next starts at its `nextCursor`, and a null cursor is the end.
+ */
+export const cursorPages = <K extends readonly unknown[], T extends { nextCursor?: string | null }>(
+  queryKey: K,
+  page: (cursor: string | undefined) => Promise<T>,
+) => ({
+  queryKey,
+  initialPageParam: undefined as string | undefined,
+  queryFn: ({ pageParam }: { pageParam: string | undefined }) => page(pageParam),
+  getNextPageParam: (last: T) => last.nextCursor ?? undefined,
 });
 
 export type FieldError = { in?: string; field: string; message: string };

@@ -2,8 +2,11 @@ import type { ReactNode } from "react";
 import { useI18n } from "../i18n";
 import { useSearch } from "./router";
 
-/** One column: `sort` is the list operation's sort key when the column can be sorted by it. */
-export type Column<T> = { key: string; header: string; sort?: string; cell: (row: T) => ReactNode };
+/**
+ * One column: `sort` is the list operation's sort key when the column can be sorted by it;
+ * `hideHeader` keeps the header for screen readers only (an actions column).
+ */
+export type Column<T> = { key: string; header: string; sort?: string; hideHeader?: boolean; cell: (row: T) => ReactNode };
 
 type Selection<T> = {
   selected: ReadonlySet<string>;
@@ -25,6 +28,9 @@ export function DataTable<T>(props: {
   rowKey: (row: T) => string;
   defaultSort?: { by: string; dir: "asc" | "desc" };
   selection?: Selection<T>;
+  /** Shown under an empty table (default "Nothing here yet."); null when the screen says it itself. */
+  empty?: ReactNode;
+  testId?: string;
 }) {
   const { t } = useI18n();
   const { get, set } = useSearch();
@@ -32,6 +38,12 @@ export function DataTable<T>(props: {
   const by = get("sort") ?? defaultSort?.by;
   const dir = (get("dir") ?? defaultSort?.dir ?? "desc") as "asc" | "desc";
   const header = (c: Column<T>) => {
+    if (c.hideHeader)
+      return (
+        <th key={c.key}>
+          <span className="sr-only">{c.header}</span>
+        </th>
+      );
     if (!c.sort) return <th key={c.key}>{c.header}</th>;
     const active = by === c.sort;
     return (
@@ -50,7 +62,7 @@ export function DataTable<T>(props: {
   const allChecked = selection !== undefined && rows.length > 0 && rows.every((r) => selection.selected.has(rowKey(r)));
   return (
     <>
-      <table aria-label={props.label}>
+      <table aria-label={props.label} data-testid={props.testId}>
         <thead>
           <tr>
             {selection && (
@@ -94,7 +106,7 @@ export function DataTable<T>(props: {
           })}
         </tbody>
       </table>
-      {rows.length === 0 && <p>{t("common.empty")}</p>}
+      {rows.length === 0 && props.empty !== null && (props.empty ?? <p>{t("common.empty")}</p>)}
     </>
   );
 }

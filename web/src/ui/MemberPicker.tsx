@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { api, ok } from "../api/client";
 import { useI18n } from "../i18n";
+import { memberSearchQuery } from "./queries";
 
 /**
  * Finds members by name, login id or e-mail (listMembers search) and hands the chosen member's id to
@@ -19,11 +19,7 @@ export function MemberPicker({
   const { t } = useI18n();
   const id = useId();
   const [q, setQ] = useState("");
-  const found = useQuery({
-    queryKey: ["members", "pick", q],
-    enabled: q.trim().length > 0,
-    queryFn: () => ok(api.GET("/api/v1/members", { params: { query: { search: q.trim(), pageSize: 8 } } })),
-  });
+  const found = useQuery(memberSearchQuery(q));
   return (
     <div className="picker">
       <label htmlFor={id}>{label}</label>

@@ -1,11 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { LanguageSelect, SignOutButton } from "../../app/SessionControls";
 import { useSession } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { FormError, Loading } from "../../ui/ui";
-import { consentBody, usePending } from "./queries";
+import { consentAgreements, consentBody, usePending } from "./queries";
 import { keyOf, TermChoices } from "./TermChoices";
 
 /** After sign-in, while a required term waits for the member's consent (needsAgreementConsent): agree before anything else. */
@@ -17,7 +16,7 @@ export default function ConsentGate() {
   const [missing, setMissing] = useState(false);
   const items = pending.data?.items ?? [];
   const consent = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/me/agreements", { body: consentBody(items.filter((a) => chosen.has(keyOf(a)))) })),
+    mutationFn: () => consentAgreements({ body: consentBody(items.filter((a) => chosen.has(keyOf(a)))) }),
     onSuccess: () => void reload(),
   });
   return (

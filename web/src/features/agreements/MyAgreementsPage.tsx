@@ -1,10 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
+import { DataTable } from "../../ui/DataTable";
 import { FormError, formatDate, Loading } from "../../ui/ui";
-import { type AgreementRecord, consentBody, termName, usePending } from "./queries";
+import {
+  type AgreementRecord,
+  agreementKeys,
+  consentAgreements,
+  consentBody,
+  displayedTermsQuery,
+  myAgreementsQuery,
+  termName,
+  usePending,
+  withdrawAgreement,
+} from "./queries";
 import { keyOf, TermChoices } from "./TermChoices";
 
 /** A member's own agreements: what waits for consent (optional terms included), what they agreed to, and withdrawing an optional one. */
@@ -13,24 +23,20 @@ export default function MyAgreementsPage() {
   const qc = useQueryClient();
   const user = useUser();
   const pending = usePending();
-  const mine = useQuery({ queryKey: ["agreements", "mine"], queryFn: () => ok(api.GET("/api/v1/me/agreements")) });
+  const mine = useQuery(myAgreementsQuery());
   // Records carry no titles: the school's displayed terms name them.
-  const shown = useQuery({
-    queryKey: ["agreements", "display", user.tenantKey],
-    queryFn: () => ok(api.GET("/api/v1/public/agreements", { params: { query: { tenantKey: user.tenantKey ?? undefined } } })),
-  });
+  const shown = useQuery(displayedTermsQuery(user.tenantKey));
   const [chosen, setChosen] = useState<Set<string>>(new Set());
-  const refresh = () => void qc.invalidateQueries({ queryKey: ["agreements"] });
+  const refresh = () => void qc.invalidateQueries({ queryKey: agreementKeys.all });
   const consent = useMutation({
-    mutationFn: () =>
-      ok(api.POST("/api/v1/me/agreements", { body: consentBody((pending.data?.items ?? []).filter((a) => chosen.has(keyOf(a)))) })),
+    mutationFn: () => consentAgreements({ body: consentBody((pending.data?.items ?? []).filter((a) => chosen.has(keyOf(a)))) }),
     onSuccess: () => {
       setChosen(new Set());
       refresh();
     },
   });
   const withdraw = useMutation({
-    mutationFn: (r: AgreementRecord) => ok(api.POST("/api/v1/me/agreements/withdraw", { body: { scope: r.scope, topic: r.topic } })),
+    mutationFn: (r: AgreementRecord) => withdrawAgreement({ body: { scope: r.scope, topic: r.topic } }),
     onSuccess: refresh,
   });
   if (!pending.data || !mine.data) return <Loading />;
@@ -64,50 +70,53 @@ export default function MyAgreementsPage() {
       {records.length === 0 ? (
         <p className="muted">{t("agreements.noRecords")}</p>
       ) : (
-        <table>
-          <thead>
-            <tr>
-              <th>{t("agreements.term")}</th>
-              <th>{t("agreements.agreedAt")}</th>
-              <th>{t("agreements.expiresAt")}</th>
-              <th>{t("agreements.state")}</th>
-              <th>{t("common.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {records.map((r) => (
-              <tr key={`${r.scope}-${r.topic}-${r.version}-${r.agreedAt}`}>
-                <td>
+        <DataTable
+          label={t("agreements.title")}
+          rows={records}
+          rowKey={(r) => `${r.scope}-${r.topic}-${r.version}-${r.agreedAt}`}
+          columns={[
+            {
+              key: "term",
+              header: t("agreements.term"),
+              cell: (r) => (
+                <>
                   {nameOf(r)} <small className="muted">{t("agreements.version", { n: r.version })}</small>{" "}
                   <span className="badge">{r.isEssential ? t("agreements.required") : t("agreements.optional")}</span>
-                </td>
-                <td>{formatDate(r.agreedAt, lang)}</td>
-                <td>{formatDate(r.expiresAt, lang)}</td>
-                <td>
-                  {r.isEffective
-                    ? t("agreements.effective")
-                    : r.withdrawnAt
-                      ? `${t("agreements.withdrawnAt")} ${formatDate(r.withdrawnAt, lang)}`
-                      : t("agreements.notEffective")}
-                </td>
-                <td>
-                  {r.isEffective && !r.isEssential && (
-                    <button
-                      type="button"
-                      className="small danger"
-                      aria-label={t("agreements.withdrawName", { name: nameOf(r) })}
-                      onClick={() => {
-                        if (window.confirm(t("agreements.withdrawConfirm", { name: nameOf(r) }))) withdraw.mutate(r);
-                      }}
-                    >
-                      {t("agreements.withdraw")}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { key: "agreedAt", header: t("agreements.agreedAt"), cell: (r) => formatDate(r.agreedAt, lang) },
+            { key: "expiresAt", header: t("agreements.expiresAt"), cell: (r) => formatDate(r.expiresAt, lang) },
+            {
+              key: "state",
+              header: t("agreements.state"),
+              cell: (r) =>
+                r.isEffective
+                  ? t("agreements.effective")
+                  : r.withdrawnAt
+                    ? `${t("agreements.withdrawnAt")} ${formatDate(r.withdrawnAt, lang)}`
+                    : t("agreements.notEffective"),
+            },
+            {
+              key: "actions",
+              header: t("common.actions"),
+              cell: (r) =>
+                r.isEffective &&
+                !r.isEssential && (
+                  <button
+                    type="button"
+                    className="small danger"
+                    aria-label={t("agreements.withdrawName", { name: nameOf(r) })}
+                    onClick={() => {
+                      if (window.confirm(t("agreements.withdrawConfirm", { name: nameOf(r) }))) withdraw.mutate(r);
+                    }}
+                  >
+                    {t("agreements.withdraw")}
+                  </button>
+                ),
+            },
+          ]}
+        />
       )}
       <FormError error={withdraw.error} fields={[]} />
     </section>

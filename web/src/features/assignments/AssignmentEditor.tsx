@@ -1,11 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { fromLocalInput, toLocalInput } from "../../ui/datetime";
 import { Field, FormError, fieldError, Loading } from "../../ui/ui";
-import { useAssignmentConfig, useRubric } from "./queries";
+import { assignmentKeys, setAssignmentConfig, setAssignmentRubric, useAssignmentConfig, useRubric } from "./queries";
 
 type Config = paths["/api/v1/assignments/{contentId}/config"]["put"]["requestBody"]["content"]["application/json"];
 type Criterion = paths["/api/v1/assignments/{contentId}/rubric"]["put"]["requestBody"]["content"]["application/json"]["criteria"][number];
@@ -25,19 +24,17 @@ export function AssignmentEditor({ contentId }: { contentId: string }) {
     if (rubric.data && !criteria) setCriteria(rubric.data.criteria.map((c) => ({ id: c.id, name: c.name, maxPoints: c.maxPoints })));
   }, [rubric.data, criteria]);
   const saveCfg = useMutation({
-    mutationFn: (body: Config) => ok(api.PUT("/api/v1/assignments/{contentId}/config", { params: { path: { contentId } }, body })),
-    onSuccess: (d) => qc.setQueryData(["assignment-config", contentId], d),
+    mutationFn: (body: Config) => setAssignmentConfig({ params: { path: { contentId } }, body }),
+    onSuccess: (d) => qc.setQueryData(assignmentKeys.config(contentId), d),
   });
   const saveRubric = useMutation({
     mutationFn: (list: Criterion[]) =>
-      ok(
-        api.PUT("/api/v1/assignments/{contentId}/rubric", {
-          params: { path: { contentId } },
-          body: { useLevel: false, visibility: "VISIBLE_ALL", criteria: list },
-        }),
-      ),
+      setAssignmentRubric({
+        params: { path: { contentId } },
+        body: { useLevel: false, visibility: "VISIBLE_ALL", criteria: list },
+      }),
     onSuccess: (d) => {
-      qc.setQueryData(["assignment-rubric", contentId], d);
+      qc.setQueryData(assignmentKeys.rubric(contentId), d);
       setCriteria(d.criteria.map((c) => ({ id: c.id, name: c.name, maxPoints: c.maxPoints })));
     },
   });

@@ -1,20 +1,16 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { formatDate, Loading } from "../../ui/ui";
-import { useAssignmentConfig } from "./queries";
-import { SubmissionView } from "./SubmissionView";
-import { SubmitForm } from "./SubmitForm";
+import { SubmissionView } from "../submissions/SubmissionView";
+import { SubmitForm } from "../submissions/SubmitForm";
+import { assignmentKeys, mySubmissionQuery, submitAssignment, useAssignmentConfig } from "./queries";
 
 /** A learner's assignment: its rules, my latest submission with its grade, and the form to (re)submit text and files. */
 export default function AssignmentSubmit({ contentId }: { contentId: string }) {
   const { t, lang } = useI18n();
   const qc = useQueryClient();
   const config = useAssignmentConfig(contentId);
-  const mine = useQuery({
-    queryKey: ["my-submission", contentId],
-    queryFn: () => ok(api.GET("/api/v1/assignments/{contentId}/my-submission", { params: { path: { contentId } } })),
-  });
+  const mine = useQuery(mySubmissionQuery(contentId));
   if (!config.data || !mine.data) return <Loading />;
   const c = config.data;
   const latest = mine.data.latest;
@@ -36,10 +32,8 @@ export default function AssignmentSubmit({ contentId }: { contentId: string }) {
       {canSubmit && (
         <SubmitForm
           again={!!latest}
-          send={(body, fileIds) =>
-            ok(api.POST("/api/v1/assignments/{contentId}/submissions", { params: { path: { contentId } }, body: { body, fileIds } }))
-          }
-          onDone={() => void qc.invalidateQueries({ queryKey: ["my-submission", contentId] })}
+          send={(body, fileIds) => submitAssignment({ params: { path: { contentId } }, body: { body, fileIds } })}
+          onDone={() => void qc.invalidateQueries({ queryKey: assignmentKeys.mine(contentId) })}
         />
       )}
     </div>

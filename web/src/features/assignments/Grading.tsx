@@ -1,23 +1,29 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { fromLocalInput } from "../../ui/datetime";
 import { useSearch } from "../../ui/router";
 import { ConfirmButton, Field, FormError, fieldError, Loading } from "../../ui/ui";
-import { GradeForm, RevisionHistory, SubmissionTable } from "./GradingParts";
-import { useAssignmentConfig, useRubric } from "./queries";
-import { type Submission, SubmissionView } from "./SubmissionView";
+import { GradeForm, SubmissionTable } from "../submissions/GradingParts";
+import { RevisionHistory } from "../submissions/RevisionHistory";
+import { type Submission, SubmissionView } from "../submissions/SubmissionView";
+import {
+  assignmentKeys,
+  gradeSubmission,
+  returnAllSubmissions,
+  returnSubmission,
+  setSubmissionExtension,
+  submissionsQuery,
+  submitterHistoryQuery,
+  useAssignmentConfig,
+  useRubric,
+} from "./queries";
 
 /** Every latest submission, and one opened (?sub=) with its history, rubric scoring, feedback, grade and return. */
 export function Grading({ contentId }: { contentId: string }) {
   const { t } = useI18n();
   const { get, set } = useSearch();
-  const list = useQuery({
-    queryKey: ["submissions", contentId],
-    queryFn: () =>
-      ok(api.GET("/api/v1/assignments/{contentId}/submissions", { params: { path: { contentId }, query: { pageSize: 100 } } })),
-  });
+  const list = useQuery(submissionsQuery(contentId));
   if (!list.data) return <Loading />;
   const open = list.data.submissions.find((s) => s.id === get("sub"));
   return (
@@ -41,8 +47,8 @@ function ReturnAll({ contentId, graded }: { contentId: string; graded: number })
   const { t } = useI18n();
   const qc = useQueryClient();
   const returnAll = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/assignments/{contentId}/return-all", { params: { path: { contentId } } })),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["submissions", contentId] }),
+    mutationFn: () => returnAllSubmissions({ params: { path: { contentId } } }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: assignmentKeys.submissions(contentId) }),
   });
   return (
     <div className="inline">
@@ -64,18 +70,10 @@ function GradePanel({ contentId, submission }: { contentId: string; submission: 
   const qc = useQueryClient();
   const rubric = useRubric(contentId);
   const config = useAssignmentConfig(contentId);
-  const history = useQuery({
-    queryKey: ["submitter-history", contentId, submission.profileId],
-    queryFn: () =>
-      ok(
-        api.GET("/api/v1/assignments/{contentId}/submitters/{profileId}/history", {
-          params: { path: { contentId, profileId: submission.profileId } },
-        }),
-      ),
-  });
+  const history = useQuery(submitterHistoryQuery(contentId, submission.profileId));
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ["submissions", contentId] });
-    void qc.invalidateQueries({ queryKey: ["submitter-history", contentId, submission.profileId] });
+    void qc.invalidateQueries({ queryKey: assignmentKeys.submissions(contentId) });
+    void qc.invalidateQueries({ queryKey: assignmentKeys.history(contentId, submission.profileId) });
   };
   const path = { contentId, submissionId: submission.id };
   return (
@@ -93,8 +91,8 @@ function GradePanel({ contentId, submission }: { contentId: string; submission: 
           criteria={rubric.data.criteria}
           rubricMax={rubric.data.totalMaxPoints}
           given={submission.rubricEvaluation?.items}
-          grade={(body) => ok(api.PUT("/api/v1/assignments/{contentId}/submissions/{submissionId}/grade", { params: { path }, body }))}
-          giveBack={() => ok(api.POST("/api/v1/assignments/{contentId}/submissions/{submissionId}/return", { params: { path } }))}
+          grade={(body) => gradeSubmission({ params: { path }, body })}
+          giveBack={() => returnSubmission({ params: { path } })}
           onDone={refresh}
           returnLabel={t("assignment.return")}
         />
@@ -109,12 +107,10 @@ function Extension({ contentId, profileId }: { contentId: string; profileId: str
   const [dueAt, setDueAt] = useState("");
   const extend = useMutation({
     mutationFn: () =>
-      ok(
-        api.PUT("/api/v1/assignments/{contentId}/extensions/{profileId}", {
-          params: { path: { contentId, profileId } },
-          body: { dueAt: fromLocalInput(dueAt) },
-        }),
-      ),
+      setSubmissionExtension({
+        params: { path: { contentId, profileId } },
+        body: { dueAt: fromLocalInput(dueAt) },
+      }),
   });
   return (
     <form

@@ -1,10 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { fromLocalInput, toLocalInput } from "../../ui/datetime";
 import { Field, FormError, fieldError } from "../../ui/ui";
-import type { ChallengeBody, ChallengeDetail } from "./queries";
+import { type ChallengeBody, type ChallengeDetail, challengeKeys, createChallenge, updateChallenge } from "./queries";
 
 type TaskDraft = { id?: string; title: string; guide: string; startedAt: string; deadline: string };
 
@@ -52,17 +51,15 @@ export function ChallengeForm(props: { spaceId: string; challenge?: ChallengeDet
       };
       const path = { spaceId: props.spaceId };
       return c
-        ? ok(
-            api.PUT("/api/v1/spaces/{spaceId}/challenges/{challengeId}", {
-              params: { path: { ...path, challengeId: c.id } },
-              body: payload,
-            }),
-          )
-        : ok(api.POST("/api/v1/spaces/{spaceId}/challenges", { params: { path }, body: payload }));
+        ? updateChallenge({
+            params: { path: { ...path, challengeId: c.id } },
+            body: payload,
+          })
+        : createChallenge({ params: { path }, body: payload });
     },
     onSuccess: (r) => {
-      void qc.invalidateQueries({ queryKey: ["challenges", props.spaceId] });
-      void qc.invalidateQueries({ queryKey: ["challenge", props.spaceId, r.id] });
+      void qc.invalidateQueries({ queryKey: challengeKeys.space(props.spaceId) });
+      void qc.invalidateQueries({ queryKey: challengeKeys.challenge(props.spaceId, r.id) });
       props.onDone(r.id);
     },
   });

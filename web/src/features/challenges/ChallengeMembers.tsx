@@ -1,25 +1,15 @@
 import { useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
+import { DataTable } from "../../ui/DataTable";
 import { CheckList, Field, FormError, formatDate, Loading, MoreButton } from "../../ui/ui";
+import { addChallengeMembersFromCandidates, challengeCandidatesQuery, challengeMembersQuery, memberProgressQuery } from "./queries";
 
 /** The challenge's members with their progress, one member's tasks (getChallengeMemberProgress), and adding members from the candidates. */
 export function ChallengeMembers({ spaceId, challengeId, onChange }: { spaceId: string; challengeId: string; onChange: () => void }) {
   const { t } = useI18n();
-  const path = { spaceId, challengeId };
   const [picked, setPicked] = useState<string | null>(null);
-  const members = useInfiniteQuery({
-    queryKey: ["challenge-members", spaceId, challengeId],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      ok(
-        api.GET("/api/v1/spaces/{spaceId}/challenges/{challengeId}/members", {
-          params: { path, query: { limit: 50, cursor: pageParam } },
-        }),
-      ),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  const members = useInfiniteQuery(challengeMembersQuery(spaceId, challengeId));
   const rows = members.data?.pages.flatMap((p) => p.members) ?? [];
   return (
     <>
@@ -31,32 +21,32 @@ export function ChallengeMembers({ spaceId, challengeId, onChange }: { spaceId: 
         ) : rows.length === 0 ? (
           <p>{t("common.empty")}</p>
         ) : (
-          <table>
-            <caption className="sr-only">{t("challenges.members")}</caption>
-            <thead>
-              <tr>
-                <th>{t("members.name")}</th>
-                <th>{t("challenges.progress")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((m) => (
-                <tr key={m.userId}>
-                  <td>
-                    <button type="button" className="link" aria-pressed={picked === m.userId} onClick={() => setPicked(m.userId)}>
-                      {m.displayName}
-                    </button>
-                  </td>
-                  <td>
-                    <div className="progress-cell">
-                      <progress max={100} value={m.progress} aria-label={t("challenges.progressOf", { name: m.displayName })} />{" "}
-                      <span data-testid="member-progress">{Math.round(m.progress)}%</span>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            label={t("challenges.members")}
+            rows={rows}
+            rowKey={(m) => m.userId}
+            columns={[
+              {
+                key: "name",
+                header: t("members.name"),
+                cell: (m) => (
+                  <button type="button" className="link" aria-pressed={picked === m.userId} onClick={() => setPicked(m.userId)}>
+                    {m.displayName}
+                  </button>
+                ),
+              },
+              {
+                key: "progress",
+                header: t("challenges.progress"),
+                cell: (m) => (
+                  <div className="progress-cell">
+                    <progress max={100} value={m.progress} aria-label={t("challenges.progressOf", { name: m.displayName })} />{" "}
+                    <span data-testid="member-progress">{Math.round(m.progress)}%</span>
+                  </div>
+                ),
+              },
+            ]}
+          />
         )}
         <MoreButton list={members} label={t("challenges.moreMembers")} />
       </section>
@@ -67,15 +57,7 @@ export function ChallengeMembers({ spaceId, challengeId, onChange }: { spaceId: 
 
 function MemberProgress({ spaceId, challengeId, memberId }: { spaceId: string; challengeId: string; memberId: string }) {
   const { t, lang } = useI18n();
-  const progress = useQuery({
-    queryKey: ["challenge-members", spaceId, challengeId, "progress", memberId],
-    queryFn: () =>
-      ok(
-        api.GET("/api/v1/spaces/{spaceId}/challenges/{challengeId}/members/{userPkId}/progress", {
-          params: { path: { spaceId, challengeId, userPkId: memberId } },
-        }),
-      ),
-  });
+  const progress = useQuery(memberProgressQuery(spaceId, challengeId, memberId));
   if (!progress.data) return <Loading />;
   const p = progress.data;
   return (
@@ -101,23 +83,13 @@ function AddFromCandidates({ spaceId, challengeId, onAdded }: { spaceId: string;
   const [keyword, setKeyword] = useState("");
   const [picked, setPicked] = useState<string[]>([]);
   const path = { spaceId, challengeId };
-  const candidates = useQuery({
-    queryKey: ["challenge-members", spaceId, challengeId, "candidates", keyword],
-    queryFn: () =>
-      ok(
-        api.GET("/api/v1/spaces/{spaceId}/challenges/{challengeId}/candidates", {
-          params: { path, query: { keyword: keyword || undefined, limit: 20 } },
-        }),
-      ),
-  });
+  const candidates = useQuery(challengeCandidatesQuery(spaceId, challengeId, keyword));
   const add = useMutation({
     mutationFn: () =>
-      ok(
-        api.POST("/api/v1/spaces/{spaceId}/challenges/{challengeId}/members/from-candidates", {
-          params: { path },
-          body: { userIds: picked },
-        }),
-      ),
+      addChallengeMembersFromCandidates({
+        params: { path },
+        body: { userIds: picked },
+      }),
     onSuccess: () => {
       setPicked([]);
       onAdded();

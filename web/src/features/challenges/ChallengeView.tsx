@@ -1,13 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { ConfirmButton, FormError, formatDate, Loading } from "../../ui/ui";
 import { AttachmentList } from "../files/Attachments";
 import { ChallengeForm } from "./ChallengeForm";
 import { ChallengeMembers } from "./ChallengeMembers";
-import { challengeKey } from "./queries";
+import {
+  addChallengeMembers,
+  challengeKeys,
+  challengeQuery,
+  completeChallengeTask,
+  deleteChallenge,
+  leaveChallenge,
+  uncompleteChallengeTask,
+} from "./queries";
 import { AddTask, TaskStatus } from "./TaskStatus";
 
 /**
@@ -23,34 +30,28 @@ export function ChallengeView(props: { spaceId: string; challengeId: string; adm
   // A ticked box shows its new state at once; the server's answer then replaces it.
   const [ticked, setTicked] = useState<Record<string, boolean>>({});
   const path = { spaceId, challengeId };
-  const challenge = useQuery({
-    queryKey: challengeKey(spaceId, challengeId),
-    queryFn: () => ok(api.GET("/api/v1/spaces/{spaceId}/challenges/{challengeId}", { params: { path } })),
-  });
+  const challenge = useQuery(challengeQuery(spaceId, challengeId));
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ["challenge", spaceId, challengeId] });
-    void qc.invalidateQueries({ queryKey: ["challenges", spaceId] });
-    void qc.invalidateQueries({ queryKey: ["challenge-members", spaceId, challengeId] });
+    void qc.invalidateQueries({ queryKey: challengeKeys.challenge(spaceId, challengeId) });
+    void qc.invalidateQueries({ queryKey: challengeKeys.space(spaceId) });
+    void qc.invalidateQueries({ queryKey: challengeKeys.members(spaceId, challengeId) });
   };
   const join = useMutation({
-    mutationFn: () =>
-      ok(api.POST("/api/v1/spaces/{spaceId}/challenges/{challengeId}/members", { params: { path }, body: { userIds: [user.id] } })),
+    mutationFn: () => addChallengeMembers({ params: { path }, body: { userIds: [user.id] } }),
     onSuccess: refresh,
   });
   const leave = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/spaces/{spaceId}/challenges/{challengeId}/leave", { params: { path } })),
+    mutationFn: () => leaveChallenge({ params: { path } }),
     onSuccess: refresh,
   });
   const toggle = useMutation({
     mutationFn: ({ taskId, done }: { taskId: string; done: boolean }) => {
       const p = { params: { path: { ...path, taskId } } };
-      return done
-        ? ok(api.PUT("/api/v1/spaces/{spaceId}/challenges/{challengeId}/tasks/{taskId}/completion", p))
-        : ok(api.DELETE("/api/v1/spaces/{spaceId}/challenges/{challengeId}/tasks/{taskId}/completion", p));
+      return done ? completeChallengeTask(p) : uncompleteChallengeTask(p);
     },
     onSuccess: (mine) => {
       // The answer is my progress: shown at once, before the refetch.
-      qc.setQueryData(challengeKey(spaceId, challengeId), (old: typeof challenge.data) =>
+      qc.setQueryData(challengeKeys.challenge(spaceId, challengeId), (old: typeof challenge.data) =>
         old ? { ...old, tasks: mine.tasks, progress: mine.progress, doneTaskCount: mine.doneTaskCount } : old,
       );
       refresh();
@@ -59,9 +60,9 @@ export function ChallengeView(props: { spaceId: string; challengeId: string; adm
   });
 
   const remove = useMutation({
-    mutationFn: () => ok(api.DELETE("/api/v1/spaces/{spaceId}/challenges/{challengeId}", { params: { path } })),
+    mutationFn: () => deleteChallenge({ params: { path } }),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["challenges", spaceId] });
+      void qc.invalidateQueries({ queryKey: challengeKeys.space(spaceId) });
       props.onClose();
     },
   });

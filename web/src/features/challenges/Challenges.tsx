@@ -1,11 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { useSearch } from "../../ui/router";
 import { Loading, Select } from "../../ui/ui";
 import { ChallengeForm } from "./ChallengeForm";
 import { ChallengeView } from "./ChallengeView";
+import { challengesQuery } from "./queries";
 
 const STATES = ["", "BEFORE_START", "ONGOING", "FINISHED"] as const;
 
@@ -17,19 +17,7 @@ export default function Challenges({ spaceId, admin }: { spaceId: string; admin:
   const [state, setState] = useState("");
   const [joined, setJoined] = useState(false);
   const [creating, setCreating] = useState(false);
-  const list = useQuery({
-    queryKey: ["challenges", spaceId, state, joined],
-    enabled: !open,
-    queryFn: () =>
-      ok(
-        api.GET("/api/v1/spaces/{spaceId}/challenges", {
-          params: {
-            path: { spaceId },
-            query: { state: (state || undefined) as "ONGOING" | undefined, joined: joined ? "true" : undefined },
-          },
-        }),
-      ),
-  });
+  const list = useQuery({ ...challengesQuery(spaceId, state, joined), enabled: !open });
   if (open) return <ChallengeView key={open} spaceId={spaceId} challengeId={open} admin={admin} onClose={() => set({ challenge: null })} />;
   return (
     <div className="stack">

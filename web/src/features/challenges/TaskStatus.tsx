@@ -1,26 +1,15 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { fromLocalInput, toLocalInput } from "../../ui/datetime";
 import { Field, FormError, fieldError, formatDate, MoreButton } from "../../ui/ui";
+import { addChallengeTask, challengeKeys, taskStatusQuery } from "./queries";
 
 /** Who has done one task (getChallengeTaskStatus), read when its admin opens it. */
 export function TaskStatus({ spaceId, challengeId, taskId }: { spaceId: string; challengeId: string; taskId: string }) {
   const { t, lang } = useI18n();
   const [open, setOpen] = useState(false);
-  const status = useInfiniteQuery({
-    queryKey: ["challenge-members", spaceId, challengeId, "task", taskId],
-    enabled: open,
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      ok(
-        api.GET("/api/v1/spaces/{spaceId}/challenges/{challengeId}/tasks/{taskId}/status", {
-          params: { path: { spaceId, challengeId, taskId }, query: { limit: 50, cursor: pageParam } },
-        }),
-      ),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  const status = useInfiniteQuery({ ...taskStatusQuery(spaceId, challengeId, taskId), enabled: open });
   const first = status.data?.pages[0];
   const rows = status.data?.pages.flatMap((p) => p.members) ?? [];
   return (
@@ -53,17 +42,15 @@ export function AddTask({ spaceId, challengeId }: { spaceId: string; challengeId
   const [startedAt, setStartedAt] = useState(() => toLocalInput(new Date().toISOString()));
   const add = useMutation({
     mutationFn: () =>
-      ok(
-        api.POST("/api/v1/spaces/{spaceId}/challenges/{challengeId}/tasks", {
-          params: { path: { spaceId, challengeId } },
-          body: { title, startedAt: fromLocalInput(startedAt) ?? "" },
-        }),
-      ),
+      addChallengeTask({
+        params: { path: { spaceId, challengeId } },
+        body: { title, startedAt: fromLocalInput(startedAt) ?? "" },
+      }),
     onSuccess: (c) => {
       setTitle("");
-      qc.setQueryData(["challenge", spaceId, challengeId], c);
-      void qc.invalidateQueries({ queryKey: ["challenges", spaceId] });
-      void qc.invalidateQueries({ queryKey: ["challenge-members", spaceId, challengeId] });
+      qc.setQueryData(challengeKeys.challenge(spaceId, challengeId), c);
+      void qc.invalidateQueries({ queryKey: challengeKeys.space(spaceId) });
+      void qc.invalidateQueries({ queryKey: challengeKeys.members(spaceId, challengeId) });
     },
   });
   return (

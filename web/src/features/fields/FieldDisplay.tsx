@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { DataTable } from "../../ui/DataTable";
 import { MoveButtons, moved } from "../../ui/MoveButtons";
 import { FormError, Loading } from "../../ui/ui";
+import { fieldKeys, memberFieldDisplayQuery, setMemberFieldDisplay } from "./queries";
 
 type Item = { fieldId: string; visible: boolean; label: string; isDefault: boolean };
 // The default columns' names in the members list's own words (the server labels them in English).
@@ -23,17 +23,15 @@ const DEFAULT_LABELS: Record<string, string> = {
 export function FieldDisplay() {
   const { t } = useI18n();
   const qc = useQueryClient();
-  const display = useQuery({ queryKey: ["member-field-display"], queryFn: () => ok(api.GET("/api/v1/member-fields/display")) });
+  const display = useQuery(memberFieldDisplayQuery());
   const [draft, setDraft] = useState<Item[] | null>(null);
   const save = useMutation({
     mutationFn: (items: Item[]) =>
-      ok(
-        api.PUT("/api/v1/member-fields/display", {
-          body: { entries: items.map((x, order) => ({ fieldId: x.fieldId, visible: x.visible, order, visibility: "PUBLIC" as const })) },
-        }),
-      ),
+      setMemberFieldDisplay({
+        body: { entries: items.map((x, order) => ({ fieldId: x.fieldId, visible: x.visible, order, visibility: "PUBLIC" as const })) },
+      }),
     onSuccess: (data) => {
-      qc.setQueryData(["member-field-display"], data);
+      qc.setQueryData(fieldKeys.display, data);
       setDraft(null);
     },
   });

@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { type Column, DataTable } from "../../ui/DataTable";
 import { MoveButtons, moved } from "../../ui/MoveButtons";
@@ -8,9 +7,8 @@ import { FormError, fieldError, Loading } from "../../ui/ui";
 import { type Batch, isEmpty, type Kind, prefixOf, type Row, type Saved, toBatch, toRow } from "./draft";
 import { NewFieldForm } from "./NewFieldForm";
 import { OptionsEditor } from "./OptionsEditor";
+import { fieldKeys, fieldsQuery } from "./queries";
 import { saveFields } from "./save";
-
-const listOf = (kind: Kind) => (kind === "member" ? ok(api.GET("/api/v1/member-fields")) : ok(api.GET("/api/v1/space-fields")));
 
 /**
  * Every field of a kind as an editable table: label, choices, required, in use, order, delete
@@ -19,8 +17,7 @@ const listOf = (kind: Kind) => (kind === "member" ? ok(api.GET("/api/v1/member-f
 export function FieldEditor({ kind }: { kind: Kind }) {
   const { t } = useI18n();
   const qc = useQueryClient();
-  const queryKey = [`${kind}-fields`];
-  const fields = useQuery({ queryKey, queryFn: () => listOf(kind) });
+  const fields = useQuery(fieldsQuery(kind));
   const [draft, setDraft] = useState<Row[] | null>(null);
   const [sent, setSent] = useState<Batch | null>(null);
   const saved = (fields.data?.fields ?? []) as Saved[];
@@ -31,8 +28,8 @@ export function FieldEditor({ kind }: { kind: Kind }) {
       return saveFields(kind, batch);
     },
     onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey });
-      if (kind === "member") void qc.invalidateQueries({ queryKey: ["member-field-display"] });
+      await qc.invalidateQueries({ queryKey: fieldKeys.list(kind) });
+      if (kind === "member") void qc.invalidateQueries({ queryKey: fieldKeys.display });
       setDraft(null);
     },
   });

@@ -1,14 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
 import { Loading } from "../../ui/ui";
 import { GradeTable } from "./GradeTable";
+import { myGradesQuery } from "./queries";
 
 /** My grades in one space (getMyGrades): the gradebook's row for me. */
 export default function MyGrades({ spaceId }: { spaceId: string }) {
-  const mine = useQuery({
-    queryKey: ["my-grades", spaceId],
-    queryFn: () => ok(api.GET("/api/v1/spaces/{spaceId}/my-grades", { params: { path: { spaceId } } })),
-  });
+  const mine = useQuery(myGradesQuery(spaceId));
   if (!mine.data) return <Loading />;
   return <GradeTable columns={mine.data.columns} rows={[mine.data.row]} />;
 }

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 
@@ -7,24 +7,39 @@ export type Column = Book["columns"][number];
 export type Row = Book["rows"][number];
 export type ColumnBody = { title: string; maxScore: number; weight: number };
 
+/** The gradebook's cache keys: `space` covers a space's book with and without the members who left. */
+export const gradebookKeys = {
+  space: (spaceId: string) => ["gradebook", spaceId] as const,
+  book: (spaceId: string, inactive: boolean) => ["gradebook", spaceId, inactive] as const,
+  mine: (spaceId: string) => ["my-grades", spaceId] as const,
+};
+
 /** The space gradebook (getSpaceGradebook), with the members who left when `inactive`. */
-export function useGradebook(spaceId: string, inactive: boolean) {
-  return useQuery({
-    queryKey: ["gradebook", spaceId, inactive],
+export const gradebookQuery = (spaceId: string, inactive: boolean) =>
+  queryOptions({
+    queryKey: gradebookKeys.book(spaceId, inactive),
     // The operation also answers text/csv; the JSON shape is the one asked for here.
     queryFn: () =>
       ok(
         api.GET("/api/v1/spaces/{spaceId}/gradebook", {
-          params: { path: { spaceId }, query: { includeInactive: inactive ? "true" : undefined } },
+          params: { path: { spaceId }, query: { includeInactive: inactive ? ("true" as const) : undefined } },
         }),
       ) as Promise<Book>,
   });
-}
+
+export const useGradebook = (spaceId: string, inactive: boolean) => useQuery(gradebookQuery(spaceId, inactive));
+
+/** My row of the space's gradebook (getMyGrades). */
+export const myGradesQuery = (spaceId: string) =>
+  queryOptions({
+    queryKey: gradebookKeys.mine(spaceId),
+    queryFn: () => ok(api.GET("/api/v1/spaces/{spaceId}/my-grades", { params: { path: { spaceId } } })),
+  });
 
 /** The gradebook's writes: manual columns, their scores and every column's weight; each refetches the book (totals change). */
 export function useGradebookWrites(spaceId: string) {
   const qc = useQueryClient();
-  const onSuccess = () => void qc.invalidateQueries({ queryKey: ["gradebook", spaceId] });
+  const onSuccess = () => void qc.invalidateQueries({ queryKey: gradebookKeys.space(spaceId) });
   const path = (columnId: string) => ({ path: { spaceId, columnId } });
   return {
     create: useMutation({

@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { fromLocalInput, toLocalInput } from "../../ui/datetime";
 import { Field, FormError, fieldError, Loading, Select } from "../../ui/ui";
 import { GroupSetPicker } from "../group-work/GroupSetPicker";
-import { useGroupAssignmentConfig } from "./queries";
+import { groupAssignmentKeys, setGroupAssignmentConfig, useGroupAssignmentConfig } from "./queries";
 
 type Body = paths["/api/v1/group-assignments/{contentId}/config"]["put"]["requestBody"]["content"]["application/json"];
 type Method = NonNullable<Body["submissionMethod"]>;
@@ -21,8 +20,8 @@ export function GroupAssignmentEditor({ contentId, spaceId }: { contentId: strin
     if (config.data && !cfg) setCfg(config.data.config);
   }, [config.data, cfg]);
   const save = useMutation({
-    mutationFn: (body: Body) => ok(api.PUT("/api/v1/group-assignments/{contentId}/config", { params: { path: { contentId } }, body })),
-    onSuccess: (d) => qc.setQueryData(["group-assignment-config", contentId], d),
+    mutationFn: (body: Body) => setGroupAssignmentConfig({ params: { path: { contentId } }, body }),
+    onSuccess: (d) => qc.setQueryData(groupAssignmentKeys.config(contentId), d),
   });
   if (!cfg || !config.data) return <Loading />;
   const c = save.data ?? config.data;

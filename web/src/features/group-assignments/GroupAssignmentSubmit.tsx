@@ -1,19 +1,16 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { formatDate, Loading } from "../../ui/ui";
-import { RevisionHistory } from "../assignments/GradingParts";
-import { SubmissionView } from "../assignments/SubmissionView";
-import { SubmitForm } from "../assignments/SubmitForm";
+import { RevisionHistory } from "../submissions/RevisionHistory";
+import { SubmissionView } from "../submissions/SubmissionView";
+import { SubmitForm } from "../submissions/SubmitForm";
+import { groupAssignmentKeys, myGroupSubmissionQuery, submitGroupAssignment } from "./queries";
 
 /** A student's group assignment: my group and who has handed in, our latest submission with its grade, and the form. */
 export default function GroupAssignmentSubmit({ contentId }: { contentId: string }) {
   const { t, lang } = useI18n();
   const qc = useQueryClient();
-  const mine = useQuery({
-    queryKey: ["my-group-submission", contentId],
-    queryFn: () => ok(api.GET("/api/v1/group-assignments/{contentId}/my-submission", { params: { path: { contentId } } })),
-  });
+  const mine = useQuery(myGroupSubmissionQuery(contentId));
   if (!mine.data) return <Loading />;
   const { config: c, group, latest, history } = mine.data;
   return (
@@ -53,10 +50,8 @@ export default function GroupAssignmentSubmit({ contentId }: { contentId: string
       {group && (!latest || latest.status === "SUBMITTED") && (
         <SubmitForm
           again={!!latest}
-          send={(body, fileIds) =>
-            ok(api.POST("/api/v1/group-assignments/{contentId}/submissions", { params: { path: { contentId } }, body: { body, fileIds } }))
-          }
-          onDone={() => void qc.invalidateQueries({ queryKey: ["my-group-submission", contentId] })}
+          send={(body, fileIds) => submitGroupAssignment({ params: { path: { contentId } }, body: { body, fileIds } })}
+          onDone={() => void qc.invalidateQueries({ queryKey: groupAssignmentKeys.mine(contentId) })}
         />
       )}
     </div>

@@ -1,30 +1,35 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { useSearch } from "../../ui/router";
 import { Field, FormError, fieldError, Loading } from "../../ui/ui";
-import { GradeForm, RevisionHistory, SubmissionTable } from "../assignments/GradingParts";
-import { SubmissionView } from "../assignments/SubmissionView";
-import { useGroupSets } from "../group-work/GroupSetPicker";
-import { useGroupAssignmentConfig } from "./queries";
+import { gradebookKeys, gradebookQuery } from "../gradebook/queries";
+import { useGroupSets } from "../group-work/queries";
+import { GradeForm, SubmissionTable } from "../submissions/GradingParts";
+import { RevisionHistory } from "../submissions/RevisionHistory";
+import { SubmissionView } from "../submissions/SubmissionView";
+import {
+  gradeGroupSubmission,
+  groupAssignmentKeys,
+  groupHistoryQuery,
+  groupSubmissionsQuery,
+  overrideGroupMemberScores,
+  returnGroupSubmission,
+  saveGroupSubmissionFeedback,
+  useGroupAssignmentConfig,
+} from "./queries";
 
 type Raw =
   paths["/api/v1/group-assignments/{contentId}/submissions"]["get"]["responses"]["200"]["content"]["application/json"]["submissions"][number];
 /** As the client hands it over (it drops the null-only `gptCopyRatio`, as for assignments' submissions). */
 type GroupSubmission = Omit<Raw, "similarity"> & { similarity: Omit<NonNullable<Raw["similarity"]>, "gptCopyRatio"> | null };
-type Book = paths["/api/v1/spaces/{spaceId}/gradebook"]["get"]["responses"]["200"]["content"]["application/json"];
 
 /** Each group's latest submission, and one opened (?sub=) with its history, grade, feedback, member scores and return. */
 export function GroupGrading({ contentId, spaceId }: { contentId: string; spaceId: string }) {
   const { t } = useI18n();
   const { get, set } = useSearch();
-  const list = useQuery({
-    queryKey: ["group-submissions", contentId],
-    queryFn: () =>
-      ok(api.GET("/api/v1/group-assignments/{contentId}/submissions", { params: { path: { contentId }, query: { pageSize: 100 } } })),
-  });
+  const list = useQuery(groupSubmissionsQuery(contentId));
   if (!list.data) return <Loading />;
   const open = list.data.submissions.find((s) => s.id === get("sub"));
   return (
@@ -46,19 +51,11 @@ function GroupPanel({ contentId, spaceId, submission }: { contentId: string; spa
   const { t } = useI18n();
   const qc = useQueryClient();
   const config = useGroupAssignmentConfig(contentId);
-  const history = useQuery({
-    queryKey: ["group-history", contentId, submission.groupId],
-    queryFn: () =>
-      ok(
-        api.GET("/api/v1/group-assignments/{contentId}/groups/{groupId}/history", {
-          params: { path: { contentId, groupId: submission.groupId } },
-        }),
-      ),
-  });
+  const history = useQuery(groupHistoryQuery(contentId, submission.groupId));
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ["group-submissions", contentId] });
-    void qc.invalidateQueries({ queryKey: ["group-history", contentId, submission.groupId] });
-    void qc.invalidateQueries({ queryKey: ["gradebook", spaceId] });
+    void qc.invalidateQueries({ queryKey: groupAssignmentKeys.submissions(contentId) });
+    void qc.invalidateQueries({ queryKey: groupAssignmentKeys.history(contentId, submission.groupId) });
+    void qc.invalidateQueries({ queryKey: gradebookKeys.space(spaceId) });
   };
   const path = { contentId, submissionId: submission.id };
   return (
@@ -74,11 +71,9 @@ function GroupPanel({ contentId, spaceId, submission }: { contentId: string; spa
         score={submission.score}
         feedback={submission.feedback}
         maxScore={config.data?.config.maxScore ?? null}
-        grade={(body) => ok(api.PUT("/api/v1/group-assignments/{contentId}/submissions/{submissionId}/grade", { params: { path }, body }))}
-        giveBack={() => ok(api.POST("/api/v1/group-assignments/{contentId}/submissions/{submissionId}/return", { params: { path } }))}
-        saveFeedback={(feedback) =>
-          ok(api.PUT("/api/v1/group-assignments/{contentId}/submissions/{submissionId}/feedback", { params: { path }, body: { feedback } }))
-        }
+        grade={(body) => gradeGroupSubmission({ params: { path }, body })}
+        giveBack={() => returnGroupSubmission({ params: { path } })}
+        saveFeedback={(feedback) => saveGroupSubmissionFeedback({ params: { path }, body: { feedback } })}
         onDone={refresh}
         returnLabel={t("groupWork.return")}
       />
@@ -107,20 +102,15 @@ function MemberScores({
   const { t } = useI18n();
   const qc = useQueryClient();
   const sets = useGroupSets(spaceId);
-  const book = useQuery({
-    queryKey: ["gradebook", spaceId],
-    queryFn: () => ok(api.GET("/api/v1/spaces/{spaceId}/gradebook", { params: { path: { spaceId } } })) as Promise<Book>,
-  });
+  const book = useQuery(gradebookQuery(spaceId, false));
   const [scores, setScores] = useState<Record<string, string>>({});
   const save = useMutation({
     mutationFn: (list: { profileId: string; score: number }[]) =>
-      ok(
-        api.PUT("/api/v1/group-assignments/{contentId}/submissions/{submissionId}/member-scores", {
-          params: { path: { contentId, submissionId: submission.id } },
-          body: { scores: list },
-        }),
-      ),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["gradebook", spaceId] }),
+      overrideGroupMemberScores({
+        params: { path: { contentId, submissionId: submission.id } },
+        body: { scores: list },
+      }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: gradebookKeys.space(spaceId) }),
   });
   const group = sets.data?.groupSets.find((s) => s.id === setId)?.groups.find((g) => g.id === submission.groupId);
   if (!group || !book.data) return null;

@@ -1,16 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, Select } from "../../ui/ui";
 import { useSpaceMembers } from "../spaces/queries";
-
-export function useGroupSets(spaceId: string) {
-  return useQuery({
-    queryKey: ["group-sets", spaceId],
-    queryFn: () => ok(api.GET("/api/v1/spaces/{spaceId}/group-sets", { params: { path: { spaceId } } })),
-  });
-}
+import { createSpaceGroupSet, groupSetKeys, useGroupSets } from "./queries";
 
 /**
  * The space's group set that a group assignment or a peer assessment works on: one of the existing sets,
@@ -77,17 +70,15 @@ function NewGroupSet({ spaceId, onDone }: { spaceId: string; onDone: (id: string
   const [placed, setPlaced] = useState<Record<string, number>>({});
   const create = useMutation({
     mutationFn: () =>
-      ok(
-        api.POST("/api/v1/spaces/{spaceId}/group-sets", {
-          params: { path: { spaceId } },
-          body: {
-            name,
-            groups: groups.map((g, i) => ({ name: g, memberIds: participants.filter((p) => placed[p.id] === i).map((p) => p.id) })),
-          },
-        }),
-      ),
+      createSpaceGroupSet({
+        params: { path: { spaceId } },
+        body: {
+          name,
+          groups: groups.map((g, i) => ({ name: g, memberIds: participants.filter((p) => placed[p.id] === i).map((p) => p.id) })),
+        },
+      }),
     onSuccess: (set) => {
-      void qc.invalidateQueries({ queryKey: ["group-sets", spaceId] });
+      void qc.invalidateQueries({ queryKey: groupSetKeys.space(spaceId) });
       onDone(set.id);
     },
   });

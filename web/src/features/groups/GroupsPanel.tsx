@@ -7,7 +7,7 @@ import { ListResult, SearchBox, UrlPager } from "../../ui/ListControls";
 import { MemberPicker } from "../../ui/MemberPicker";
 import { pageOf, useSearch } from "../../ui/router";
 import { FormError, Loading, NameForm } from "../../ui/ui";
-import { groupCalls, type Kind } from "./calls";
+import { groupCalls, groupKeys, groupQuery, groupsQuery, type Kind } from "./queries";
 
 export function GroupsPanel({ kind }: { kind: Kind }) {
   const { t } = useI18n();
@@ -16,17 +16,13 @@ export function GroupsPanel({ kind }: { kind: Kind }) {
   const { search, get, set } = useSearch();
   const manage = can(user, "member:manage");
   const query = { page: pageOf(search), pageSize: 20, search: get("q") ?? undefined };
-  const list = useQuery({
-    queryKey: ["groups", kind, query],
-    queryFn: () => groupCalls.list(kind, query),
-    placeholderData: keepPreviousData,
-  });
+  const list = useQuery({ ...groupsQuery(kind, query), placeholderData: keepPreviousData });
   const [name, setName] = useState("");
   const create = useMutation({
     mutationFn: () => groupCalls.create(kind, name),
     onSuccess: (g) => {
       setName("");
-      void qc.invalidateQueries({ queryKey: ["groups"] });
+      void qc.invalidateQueries({ queryKey: groupKeys.all });
       set({ open: g.id });
     },
   });
@@ -87,11 +83,11 @@ function GroupDetail({ kind, id, manage }: { kind: Kind; id: string; manage: boo
   const { t } = useI18n();
   const qc = useQueryClient();
   const { set } = useSearch();
-  const group = useQuery({ queryKey: ["group", kind, id], queryFn: () => groupCalls.get(kind, id) });
+  const group = useQuery(groupQuery(kind, id));
   const [name, setName] = useState<string | null>(null);
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ["group", kind, id] });
-    void qc.invalidateQueries({ queryKey: ["groups"] });
+    void qc.invalidateQueries({ queryKey: groupKeys.detail(kind, id) });
+    void qc.invalidateQueries({ queryKey: groupKeys.all });
   };
   const rename = useMutation({ mutationFn: () => groupCalls.rename(kind, id, name ?? ""), onSuccess: refresh });
   const add = useMutation({ mutationFn: (memberId: string) => groupCalls.addMembers(kind, id, [memberId]), onSuccess: refresh });
@@ -100,7 +96,7 @@ function GroupDetail({ kind, id, manage }: { kind: Kind; id: string; manage: boo
     mutationFn: () => groupCalls.remove(kind, id),
     onSuccess: () => {
       set({ open: null });
-      void qc.invalidateQueries({ queryKey: ["groups"] });
+      void qc.invalidateQueries({ queryKey: groupKeys.all });
     },
   });
   if (!group.data) return <Loading />;

@@ -1,10 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { can, useUser } from "../../app/session";
 import { roleLabel, useI18n } from "../../i18n";
 import { useSearch } from "../../ui/router";
 import { FormError, formatDate, Loading, Pager, useProblemText } from "../../ui/ui";
+import { bulkCancelInvitations, bulkResendInvitations, invitationKeys, invitationsQuery, resendInvitation } from "./queries";
 import { SendDialog } from "./SendDialog";
 
 const STATUSES = ["pending", "accepted", "cancelled", "expired"] as const;
@@ -29,27 +29,23 @@ export default function InvitationsPage() {
     sortBy,
     sortDir,
   };
-  const list = useQuery({
-    queryKey: ["invitations", query],
-    queryFn: () => ok(api.GET("/api/v1/invitations", { params: { query } })),
-    placeholderData: keepPreviousData,
-  });
+  const list = useQuery({ ...invitationsQuery(query), placeholderData: keepPreviousData });
   const [sending, setSending] = useState(false);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const refresh = () => void qc.invalidateQueries({ queryKey: ["invitations"] });
+  const refresh = () => void qc.invalidateQueries({ queryKey: invitationKeys.all });
   const resend = useMutation({
-    mutationFn: (id: string) => ok(api.POST("/api/v1/invitations/{invitationId}/resend", { params: { path: { invitationId: id } } })),
+    mutationFn: (id: string) => resendInvitation({ params: { path: { invitationId: id } } }),
     onSuccess: refresh,
   });
   const bulkResend = useMutation({
-    mutationFn: (ids: string[]) => ok(api.POST("/api/v1/invitations/bulk-resend", { body: { ids } })),
+    mutationFn: (ids: string[]) => bulkResendInvitations({ body: { ids } }),
     onSuccess: () => {
       setSelected(new Set());
       refresh();
     },
   });
   const cancel = useMutation({
-    mutationFn: (ids: string[]) => ok(api.POST("/api/v1/invitations/bulk-cancel", { body: { ids } })),
+    mutationFn: (ids: string[]) => bulkCancelInvitations({ body: { ids } }),
     onSuccess: () => {
       setSelected(new Set());
       refresh();

@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError, api, ok } from "../../api/client";
+import { ApiError } from "../../api/client";
 import { roleLabel, useI18n } from "../../i18n";
 import { FormError, Modal } from "../../ui/ui";
 import { useRoles } from "../members/queries";
+import { checkInvitationEmails, createInvitations, invitationKeys } from "./queries";
 
 /** The addresses typed in the box: one per line, or separated by commas, semicolons or spaces. */
 const parseEmails = (text: string) =>
@@ -37,11 +38,11 @@ export function SendDialog({
   const [emails, setEmails] = useState("");
   const [roleKey, setRoleKey] = useState("member");
   const send = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/invitations", { body: { emails: parseEmails(emails), roleKey } })),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["invitations"] }),
+    mutationFn: () => createInvitations({ body: { emails: parseEmails(emails), roleKey } }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: invitationKeys.all }),
   });
   const check = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/invitations/check-emails", { body: { emails: parseEmails(emails) } })),
+    mutationFn: () => checkInvitationEmails({ body: { emails: parseEmails(emails) } }),
   });
   const error = send.error ?? check.error;
   const bad = error instanceof ApiError ? error.errors : [];

@@ -1,25 +1,25 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { DataTable } from "../../ui/DataTable";
 import { ListResult } from "../../ui/ListControls";
 import { Field, FormError, fieldError, formatDate } from "../../ui/ui";
+import { createTenantJoinCode, joinCodeKeys, joinCodesQuery, updateTenantJoinCode } from "./queries";
 
 /** Tenant join codes with their join link; create, enable and disable. */
 export default function JoinCodesPage() {
   const { t, lang } = useI18n();
   const qc = useQueryClient();
-  const codes = useQuery({ queryKey: ["join-codes"], queryFn: () => ok(api.GET("/api/v1/join-codes")) });
+  const codes = useQuery(joinCodesQuery());
   const [days, setDays] = useState("");
-  const refresh = () => void qc.invalidateQueries({ queryKey: ["join-codes"] });
+  const refresh = () => void qc.invalidateQueries({ queryKey: joinCodeKeys.all });
   const create = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/join-codes", { body: days ? { expiresInDays: Number(days) } : {} })),
+    mutationFn: () => createTenantJoinCode({ body: days ? { expiresInDays: Number(days) } : {} }),
     onSuccess: refresh,
   });
   const toggle = useMutation({
     mutationFn: (v: { id: string; enabled: boolean }) =>
-      ok(api.PATCH("/api/v1/join-codes/{joinCodeId}", { params: { path: { joinCodeId: v.id } }, body: { enabled: v.enabled } })),
+      updateTenantJoinCode({ params: { path: { joinCodeId: v.id } }, body: { enabled: v.enabled } }),
     onSuccess: refresh,
   });
   return (

@@ -1,13 +1,13 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Link } from "../../ui/Link";
 import { navigate } from "../../ui/router";
 import { Field, FormError, fieldError, Loading, Select } from "../../ui/ui";
 import { spacePath } from "../spaces/queries";
 import { FolderTools } from "./FolderTools";
-import { type Node, spaceTree, useNodes, useRefreshLibrary } from "./folders";
+import { type Node, spaceTree } from "./folders";
+import { contentsQuery, createContent, createNode, useNodes, useRefreshLibrary } from "./queries";
 
 // The content types a teacher creates here: every type, each with its editor.
 const NEW_TYPES = [
@@ -31,7 +31,7 @@ export default function Classwork({ spaceId, admin }: { spaceId: string; admin: 
   const [title, setTitle] = useState("");
   const [parentId, setParentId] = useState("");
   const createFolder = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/library/nodes", { body: { title, spaceId, parentId: parentId || null } })),
+    mutationFn: () => createNode({ body: { title, spaceId, parentId: parentId || null } }),
     onSuccess: () => {
       setTitle("");
       refresh();
@@ -80,15 +80,12 @@ export default function Classwork({ spaceId, admin }: { spaceId: string; admin: 
 function Folder({ spaceId, node, tree, admin }: { spaceId: string; node: Node; tree: Node[]; admin: boolean }) {
   const { t } = useI18n();
   const nodeId = node.id;
-  const contents = useQuery({
-    queryKey: ["library-contents", nodeId],
-    queryFn: () => ok(api.GET("/api/v1/library/contents", { params: { query: { nodeId } } })),
-  });
+  const contents = useQuery(contentsQuery(nodeId));
   const [type, setType] = useState<(typeof NEW_TYPES)[number]>("QUIZ");
   const [name, setName] = useState("");
   // New classwork starts as a draft the students cannot see; "Assign" on its page shares it (docs/rules/console.md#drafts).
   const create = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/library/contents", { body: { type, title: name, nodeId, visibility: "PRIVATE" } })),
+    mutationFn: () => createContent({ body: { type, title: name, nodeId, visibility: "PRIVATE" } }),
     onSuccess: (c) => navigate(spacePath(spaceId, c.id)),
   });
   const Heading = node.depth === 0 ? "h2" : "h3";

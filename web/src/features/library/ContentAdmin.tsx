@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
@@ -8,6 +7,7 @@ import { MemberPicker } from "../../ui/MemberPicker";
 import { navigate } from "../../ui/router";
 import { Field, FormError, fieldError, Modal, Select } from "../../ui/ui";
 import { CopyContent } from "./CopyContent";
+import { deleteContent, libraryKeys, shareContent, updateContent } from "./queries";
 
 type Detail = paths["/api/v1/library/contents/{contentId}"]["get"]["responses"]["200"]["content"]["application/json"];
 type Share = { targetId: string; targetName: string };
@@ -19,25 +19,23 @@ export default function ContentAdmin({ content, back }: { content: Detail; back:
   const qc = useQueryClient();
   const [open, setOpen] = useState<"details" | "share" | "copy" | null>(null);
   const updated = (d: Detail) => {
-    qc.setQueryData(["content", content.id], d);
-    void qc.invalidateQueries({ queryKey: ["library-contents"] });
+    qc.setQueryData(libraryKeys.content(content.id), d);
+    void qc.invalidateQueries({ queryKey: libraryKeys.allContents });
     setOpen(null);
   };
   const remove = useMutation({
-    mutationFn: () => ok(api.DELETE("/api/v1/library/contents/{contentId}", { params: { path: { contentId: content.id } } })),
+    mutationFn: () => deleteContent({ params: { path: { contentId: content.id } } }),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["library-contents"] });
+      void qc.invalidateQueries({ queryKey: libraryKeys.allContents });
       navigate(back);
     },
   });
   const assign = useMutation({
     mutationFn: () =>
-      ok(
-        api.PATCH("/api/v1/library/contents/{contentId}", {
-          params: { path: { contentId: content.id } },
-          body: { visibility: "SHARED" },
-        }),
-      ),
+      updateContent({
+        params: { path: { contentId: content.id } },
+        body: { visibility: "SHARED" },
+      }),
     onSuccess: updated,
   });
   return (
@@ -91,7 +89,7 @@ function DetailsForm({ content, onSaved }: { content: Detail; onSaved: (d: Detai
   const id = useId();
   const [v, setV] = useState({ title: content.title, description: content.description, visibility: content.visibility });
   const save = useMutation({
-    mutationFn: () => ok(api.PATCH("/api/v1/library/contents/{contentId}", { params: { path: { contentId: content.id } }, body: v })),
+    mutationFn: () => updateContent({ params: { path: { contentId: content.id } }, body: v }),
     onSuccess: onSaved,
   });
   return (
@@ -140,12 +138,10 @@ function ShareForm({ content, onSaved }: { content: Detail; onSaved: (d: Detail)
   const [list, setList] = useState<Share[]>(content.shares.map((s) => ({ targetId: s.targetId, targetName: s.targetName })));
   const save = useMutation({
     mutationFn: () =>
-      ok(
-        api.PUT("/api/v1/library/contents/{contentId}/shares", {
-          params: { path: { contentId: content.id } },
-          body: { shares: list.map((s) => ({ targetType: "USER" as const, targetId: s.targetId, level: "VIEW" as const })) },
-        }),
-      ),
+      shareContent({
+        params: { path: { contentId: content.id } },
+        body: { shares: list.map((s) => ({ targetType: "USER" as const, targetId: s.targetId, level: "VIEW" as const })) },
+      }),
     onSuccess: onSaved,
   });
   return (

@@ -1,11 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { lazy } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Link } from "../../ui/Link";
 import { Loading } from "../../ui/ui";
 import { spacePath } from "../spaces/queries";
 import ContentAdmin from "./ContentAdmin";
+import { contentQuery } from "./queries";
 
 const QuizManage = lazy(() => import("../quizzes/QuizManage"));
 const QuizTake = lazy(() => import("../quizzes/QuizTake"));
@@ -22,10 +22,7 @@ const GroupAssignmentSubmit = lazy(() => import("../group-assignments/GroupAssig
 /** One content of a space: its managers get its editor and results, everyone else takes or submits it. */
 export default function ContentPage({ spaceId, contentId }: { spaceId: string; contentId: string }) {
   const { t } = useI18n();
-  const content = useQuery({
-    queryKey: ["content", contentId],
-    queryFn: () => ok(api.GET("/api/v1/library/contents/{contentId}", { params: { path: { contentId } } })),
-  });
+  const content = useQuery(contentQuery(contentId));
   if (!content.data) return <Loading />;
   const c = content.data;
   const back = `${spacePath(spaceId)}&tab=classwork`;

@@ -5,7 +5,8 @@ import { useI18n } from "../../i18n";
 import { Link } from "../../ui/Link";
 import { Field, FormError, fieldError, Loading } from "../../ui/ui";
 import { spacePath, useAllActiveSpaces } from "../spaces/queries";
-import { type Node, spaceTree, useNodes } from "./folders";
+import { type Node, spaceTree } from "./folders";
+import { useNodes } from "./queries";
 
 /**
  * "Copy to…" (copyContent): a draft copy of the content, with its settings, questions, rubric and

@@ -4,7 +4,8 @@ import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { FormError, Loading, Select } from "../../ui/ui";
 import { useAllActiveSpaces } from "../spaces/queries";
-import { type Node, useRefreshLibrary } from "./folders";
+import type { Node } from "./folders";
+import { useRefreshLibrary } from "./queries";
 
 /** Every content of one folder (listContents is cursor-paged). */
 async function contentsOf(nodeId: string) {

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { FormError, Modal, NameForm, Select } from "../../ui/ui";
 import { CopyFolder } from "./CopyFolder";
-import { type Node, siblingsOf, subtreeIds, useRefreshLibrary } from "./folders";
+import { type Node, siblingsOf, subtreeIds } from "./folders";
+import { deleteNode, libraryKeys, moveNode, renameNode, useRefreshLibrary } from "./queries";
 
 type Move = { parentId: string | null; prevNodeId?: string | null; nextNodeId?: string | null };
 
@@ -17,26 +17,26 @@ export function FolderTools({ node, tree }: { node: Node; tree: Node[] }) {
   const [title, setTitle] = useState(node.title);
   const [into, setInto] = useState(node.parentId ?? "");
   const rename = useMutation({
-    mutationFn: () => ok(api.PATCH("/api/v1/library/nodes/{nodeId}", { params: { path: { nodeId: node.id } }, body: { title } })),
+    mutationFn: () => renameNode({ params: { path: { nodeId: node.id } }, body: { title } }),
     onSuccess: () => {
       setOpen(null);
       refresh();
     },
   });
   const move = useMutation({
-    mutationFn: (body: Move) => ok(api.POST("/api/v1/library/nodes/{nodeId}/move", { params: { path: { nodeId: node.id } }, body })),
+    mutationFn: (body: Move) => moveNode({ params: { path: { nodeId: node.id } }, body }),
     onSuccess: () => {
       setOpen(null);
       refresh();
     },
   });
   const remove = useMutation({
-    mutationFn: () => ok(api.DELETE("/api/v1/library/nodes/{nodeId}", { params: { path: { nodeId: node.id } } })),
+    mutationFn: () => deleteNode({ params: { path: { nodeId: node.id } } }),
     // The folder leaves the list first, so nothing asks for the contents of a folder that is gone (a 400).
     onSuccess: () => {
       qc.setQueryData<{ nodes: Node[] }>(["library-nodes"], (d) => d && { nodes: d.nodes.filter((n) => n.id !== node.id) });
-      qc.removeQueries({ queryKey: ["library-contents", node.id] });
-      void qc.invalidateQueries({ queryKey: ["library-nodes"] });
+      qc.removeQueries({ queryKey: libraryKeys.contents(node.id) });
+      void qc.invalidateQueries({ queryKey: libraryKeys.nodes });
     },
   });
   const siblings = siblingsOf(tree, node);

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { fromLocalInput, toLocalInput } from "../../ui/datetime";
 import { Field, FormError, fieldError, Select } from "../../ui/ui";
 import { uploadFile } from "../files/upload";
-import { type MediaType, useContentInfo } from "./MediaView";
+import type { MediaType } from "./MediaView";
+import { attachVideo, libraryKeys, setDocument, setLinkedVideo, setLiveSession, useContentInfo } from "./queries";
 
 const PROVIDERS = ["meeting_a", "meeting_b", "meeting_c", "other"] as const;
 
@@ -24,9 +24,9 @@ export function MediaEditor({ contentId, type }: { contentId: string; type: Medi
 function useSaved(contentId: string) {
   const qc = useQueryClient();
   return () => {
-    void qc.invalidateQueries({ queryKey: ["content-info", contentId] });
-    void qc.invalidateQueries({ queryKey: ["content", contentId] });
-    void qc.invalidateQueries({ queryKey: ["library-contents"] });
+    void qc.invalidateQueries({ queryKey: libraryKeys.info(contentId) });
+    void qc.invalidateQueries({ queryKey: libraryKeys.content(contentId) });
+    void qc.invalidateQueries({ queryKey: libraryKeys.allContents });
   };
 }
 
@@ -57,14 +57,12 @@ function FileMedia({ contentId, type }: { contentId: string; type: "VIDEO" | "DO
       if (!file) return;
       const fileId = await uploadFile(file, setProgress);
       const params = { path: { contentId } };
-      if (type === "VIDEO") await ok(api.PUT("/api/v1/library/contents/{contentId}/video", { params, body: { fileId } }));
+      if (type === "VIDEO") await attachVideo({ params, body: { fileId } });
       else
-        await ok(
-          api.PUT("/api/v1/library/contents/{contentId}/document", {
-            params,
-            body: { fileId, ...(pages ? { pageCount: Number(pages) } : {}) },
-          }),
-        );
+        await setDocument({
+          params,
+          body: { fileId, ...(pages ? { pageCount: Number(pages) } : {}) },
+        });
     },
     onSuccess: () => {
       setFile(null);
@@ -118,8 +116,7 @@ function UrlVideoForm({ contentId }: { contentId: string }) {
   const info = useContentInfo(contentId).data?.info as { url?: string } | null | undefined;
   const [url, setUrl] = useState<string | null>(null);
   const save = useMutation({
-    mutationFn: () =>
-      ok(api.PUT("/api/v1/library/contents/{contentId}/url-video", { params: { path: { contentId } }, body: { url: url ?? "" } })),
+    mutationFn: () => setLinkedVideo({ params: { path: { contentId } }, body: { url: url ?? "" } }),
     onSuccess: saved,
   });
   return (
@@ -155,7 +152,7 @@ function LiveForm({ contentId }: { contentId: string }) {
     endAt: current?.endAt ?? null,
   };
   const save = useMutation({
-    mutationFn: () => ok(api.PUT("/api/v1/library/contents/{contentId}/live", { params: { path: { contentId } }, body: v })),
+    mutationFn: () => setLiveSession({ params: { path: { contentId } }, body: v }),
     onSuccess: saved,
   });
   return (

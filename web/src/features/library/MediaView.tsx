@@ -1,8 +1,7 @@
-import { useQuery } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { formatDate, Loading } from "../../ui/ui";
+import { useContentInfo } from "./queries";
 
 type Info = NonNullable<
   paths["/api/v1/library/contents/{contentId}/info"]["get"]["responses"]["200"]["content"]["application/json"]["info"]
@@ -12,19 +11,6 @@ type UrlVideo = Extract<Info, { videoKey: unknown }>;
 type Live = Extract<Info, { joinUrl: unknown }>;
 type Doc = Extract<Info, { fileId: unknown }>;
 export type MediaType = "VIDEO" | "URL_VIDEO" | "LIVE" | "DOCUMENT";
-
-/** getContentInfo: the playable part of a video, linked video, live session or document (its URLs are signed per reader). */
-export function useContentInfo(contentId: string) {
-  return useQuery({
-    queryKey: ["content-info", contentId],
-    queryFn: () => ok(api.GET("/api/v1/library/contents/{contentId}/info", { params: { path: { contentId } } })),
-    // A video stays "uploading" until its file is stored: look again shortly.
-    refetchInterval: (q) => {
-      const info = q.state.data?.info as Partial<Video> | null | undefined;
-      return info?.status === "uploading" ? 2000 : false;
-    },
-  });
-}
 
 /** What a learner (and the teacher, as a preview) sees of a media content: the player, the link, the session or the download. */
 export function MediaView({ contentId, type }: { contentId: string; type: MediaType }) {

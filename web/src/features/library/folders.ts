@@ -1,22 +1,6 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 
 export type Node = paths["/api/v1/library/nodes"]["get"]["responses"]["200"]["content"]["application/json"]["nodes"][number];
-
-/** listNodes: every folder the member can see (the tenant library's and their spaces'), sorted by rank. */
-export function useNodes() {
-  return useQuery({ queryKey: ["library-nodes"], queryFn: () => ok(api.GET("/api/v1/library/nodes")) });
-}
-
-/** Refetches the folders and the contents of each (a move, rename or delete changes both). */
-export function useRefreshLibrary() {
-  const qc = useQueryClient();
-  return () => {
-    void qc.invalidateQueries({ queryKey: ["library-nodes"] });
-    void qc.invalidateQueries({ queryKey: ["library-contents"] });
-  };
-}
 
 /** The space's folders in reading order: each parent followed by its children (listNodes sorts by rank only). */
 export function spaceTree(nodes: Node[], spaceId: string): Node[] {

@@ -1,12 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import { useUser } from "../../app/session";
 import { type Lang, useI18n } from "../../i18n";
 import { Field, FormError, fieldError, Loading } from "../../ui/ui";
+import { ssoSettingsQuery } from "../sso/queries";
+import { tenantKeys } from "../tenant/queries";
 import { ImageInput, uploadedImageUrl } from "./ImageInput";
 import { LinksEditor } from "./LinksEditor";
 import { type Draft, Preview, type ProviderButton } from "./Preview";
+import { loginDraftQuery, loginLiveQuery, loginPageKeys, publicLoginPageQuery, publishLoginPageDraft, saveLoginPageDraft } from "./queries";
 
 const METHODS = ["email", "social_a", "social_b", "partner"] as const;
 const LABELS = ["email", "sso", "social_a", "social_b", "partner"] as const;
@@ -39,29 +41,27 @@ export default function LoginPagePage() {
   const user = useUser();
   const qc = useQueryClient();
   const tenantKey = user.tenantKey ?? "";
-  const saved = useQuery({ queryKey: ["login-draft"], queryFn: () => ok(api.GET("/api/v1/login-page-settings/draft")) });
-  const live = useQuery({ queryKey: ["login-live"], queryFn: () => ok(api.GET("/api/v1/login-page-settings")) });
-  const page = useQuery({
-    queryKey: ["login-public", tenantKey],
-    queryFn: () => ok(api.GET("/api/v1/public/tenants/{tenantKey}/login-page", { params: { path: { tenantKey } } })),
-  });
-  const sso = useQuery({ queryKey: ["sso"], queryFn: () => ok(api.GET("/api/v1/sso-settings")) });
+  const saved = useQuery(loginDraftQuery());
+  const live = useQuery(loginLiveQuery());
+  const page = useQuery(publicLoginPageQuery(tenantKey));
+  const sso = useQuery(ssoSettingsQuery());
   const [draft, setDraft] = useState<Draft | null>(null);
   const [previewLang, setPreviewLang] = useState<Lang>("ko");
   useEffect(() => {
     if (saved.data) setDraft(saved.data.draft);
   }, [saved.data]);
   const save = useMutation({
-    mutationFn: (d: Draft) => ok(api.PUT("/api/v1/login-page-settings/draft", { body: draftBody(d) })),
-    onSuccess: (data) => qc.setQueryData(["login-draft"], data),
+    mutationFn: (d: Draft) => saveLoginPageDraft({ body: draftBody(d) }),
+    onSuccess: (data) => qc.setQueryData(loginPageKeys.draft, data),
   });
   const publish = useMutation({
     mutationFn: async (d: Draft) => {
       await save.mutateAsync(d);
-      return ok(api.POST("/api/v1/login-page-settings/draft/publish"));
+      return publishLoginPageDraft();
     },
     onSuccess: () => {
-      for (const key of ["login-draft", "login-live", "login-public", "tenant"]) void qc.invalidateQueries({ queryKey: [key] });
+      for (const queryKey of [loginPageKeys.draft, loginPageKeys.live, loginPageKeys.public, tenantKeys.tenant])
+        void qc.invalidateQueries({ queryKey });
     },
   });
   if (!draft) return <Loading />;

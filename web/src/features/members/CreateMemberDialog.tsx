@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, Modal, Select } from "../../ui/ui";
+import { createMember, memberKeys } from "./queries";
 
 type Role = { key: string; name: string };
 const FIELDS = ["displayName", "userId", "email", "roleKey", "password"];
@@ -21,9 +21,9 @@ export function CreateMemberDialog({ open, onOpenChange, roles }: { open: boolea
         ...(form.email ? { email: form.email } : {}),
         ...(form.password ? { password: form.password } : {}),
       };
-      return ok(api.POST("/api/v1/members", { body }));
+      return createMember({ body });
     },
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["members"] }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: memberKeys.all }),
   });
   const close = (o: boolean) => {
     onOpenChange(o);

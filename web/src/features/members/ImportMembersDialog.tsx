@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { FormError, Modal } from "../../ui/ui";
 import { useAllActiveSpaces } from "../spaces/queries";
 import { type CsvRow, classNames, downloadCsv, readCsvRows, reasonText, rowProblem } from "./csvRows";
-import { useRoles } from "./queries";
+import { createMembers, memberKeys, useRoles } from "./queries";
 
 type Row = CsvRow;
 type Result = { row: Row; line: number; tempPassword?: string; reason?: string };
@@ -43,13 +42,13 @@ export function ImportMembersDialog({ open, onOpenChange }: { open: boolean; onO
             ...(r.guardianOf ? { guardianOf: r.guardianOf } : {}),
           })),
         };
-        const res = await ok(api.POST("/api/v1/members/bulk-create", { body }));
+        const res = await createMembers({ body });
         for (const c of res.created) results.push({ row: chunk[c.index] as Row, line: i + c.index + 2, tempPassword: c.tempPassword });
         for (const f of res.failed) results.push({ row: chunk[f.index] as Row, line: i + f.index + 2, reason: f.reason });
       }
       return results.sort((a, b) => a.line - b.line);
     },
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["members"] }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: memberKeys.all }),
   });
   const reset = () => {
     setRows(null);

@@ -1,23 +1,28 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import { can, useUser } from "../../app/session";
 import { roleLabel, useI18n } from "../../i18n";
 import { Field, FormError, fieldError, formatDate, Loading, Modal } from "../../ui/ui";
 import { MemberGuardians } from "../guardians/MemberGuardians";
 import { HandOver } from "./HandOver";
 import { MemberPosition } from "./MemberPosition";
-import { useMemberFields, useRoles } from "./queries";
+import {
+  memberKeys,
+  memberQuery,
+  resetMemberPassword,
+  setMemberFieldValues,
+  setMemberRole,
+  updateMember,
+  useMemberFields,
+  useRoles,
+} from "./queries";
 
 /** One member (its id in the URL as ?open=): edit, custom field values, reset password. */
 export function MemberDialog({ id, onClose }: { id: string; onClose: () => void }) {
   const { t, lang } = useI18n();
   const user = useUser();
   const qc = useQueryClient();
-  const member = useQuery({
-    queryKey: ["member", id],
-    queryFn: () => ok(api.GET("/api/v1/members/{userPkId}", { params: { path: { userPkId: id } } })),
-  });
+  const member = useQuery(memberQuery(id));
   const fields = useMemberFields();
   const [form, setForm] = useState({ displayName: "", affiliation: "", externalMemberCode: "", email: "", userId: "" });
   const [roleKey, setRoleKey] = useState("");
@@ -42,26 +47,24 @@ export function MemberDialog({ id, onClose }: { id: string; onClose: () => void 
     );
   }, [member.data]);
   const done = () => {
-    void qc.invalidateQueries({ queryKey: ["members"] });
-    void qc.invalidateQueries({ queryKey: ["member", id] });
+    void qc.invalidateQueries({ queryKey: memberKeys.all });
+    void qc.invalidateQueries({ queryKey: memberKeys.detail(id) });
   };
   const save = useMutation({
     mutationFn: () => {
       // The login identity is sent only when it changed: changing it is a takeover the server checks (docs/rules/console.md#member-edit).
       const email = form.email.trim() || null;
       const userId = form.userId.trim();
-      return ok(
-        api.PATCH("/api/v1/members/{userPkId}", {
-          params: { path: { userPkId: id } },
-          body: {
-            displayName: form.displayName,
-            affiliation: form.affiliation || null,
-            externalMemberCode: form.externalMemberCode || null,
-            ...(email !== (member.data?.email ?? null) ? { email } : {}),
-            ...(userId && userId !== (member.data?.userId ?? "") ? { userId } : {}),
-          },
-        }),
-      );
+      return updateMember({
+        params: { path: { userPkId: id } },
+        body: {
+          displayName: form.displayName,
+          affiliation: form.affiliation || null,
+          externalMemberCode: form.externalMemberCode || null,
+          ...(email !== (member.data?.email ?? null) ? { email } : {}),
+          ...(userId && userId !== (member.data?.userId ?? "") ? { userId } : {}),
+        },
+      });
     },
     onSuccess: done,
   });
@@ -75,22 +78,21 @@ export function MemberDialog({ id, onClose }: { id: string; onClose: () => void 
           if (f.type === "DATE") return { fieldId: f.id, valueDate: raw === "" ? null : new Date(`${raw}T00:00:00.000Z`).toISOString() };
           return { fieldId: f.id, valueText: raw === "" ? null : raw };
         });
-      return ok(api.PUT("/api/v1/members/{userPkId}/field-values", { params: { path: { userPkId: id } }, body: { values: body } }));
+      return setMemberFieldValues({ params: { path: { userPkId: id } }, body: { values: body } });
     },
     onSuccess: done,
   });
   const setActive = useMutation({
-    mutationFn: (isActive: boolean) =>
-      ok(api.PATCH("/api/v1/members/{userPkId}", { params: { path: { userPkId: id } }, body: { isActive } })),
+    mutationFn: (isActive: boolean) => updateMember({ params: { path: { userPkId: id } }, body: { isActive } }),
     onSuccess: done,
   });
   const changeRole = useMutation({
-    mutationFn: () => ok(api.PUT("/api/v1/members/{userPkId}/role", { params: { path: { userPkId: id } }, body: { roleKey } })),
+    mutationFn: () => setMemberRole({ params: { path: { userPkId: id } }, body: { roleKey } }),
     onSuccess: done,
   });
   const roles = useRoles(can(user, "member:manage-role") && can(user, "role:read"));
   const reset = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/members/{userPkId}/reset-password", { params: { path: { userPkId: id } }, body: {} })),
+    mutationFn: () => resetMemberPassword({ params: { path: { userPkId: id } }, body: {} }),
   });
   const manage = can(user, "member:manage");
   return (

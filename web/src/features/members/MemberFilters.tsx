@@ -2,7 +2,7 @@ import { useId, useState } from "react";
 import { useI18n } from "../../i18n";
 import { ChoiceFilter, FilterBar, FilterChips, MultiFilter, RangeFilter, SearchBox } from "../../ui/ListControls";
 import { useSearch } from "../../ui/router";
-import { FILTER_PARAMS } from "./listQuery";
+import { FILTER_PARAMS } from "./queries";
 
 type Field = { id: string; label: string; type: string; options: string[]; isActive: boolean };
 

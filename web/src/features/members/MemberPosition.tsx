@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { FormError } from "../../ui/ui";
+import { orgKeys, positionsQuery } from "../org/queries";
+import { assignMemberPosition, memberKeys } from "./queries";
 
 /**
  * A member's position (assignMemberPosition), shown only while the school has positions switched on
@@ -11,17 +12,14 @@ import { FormError } from "../../ui/ui";
 export function MemberPosition({ memberId, positionId, manage }: { memberId: string; positionId: string | null; manage: boolean }) {
   const { t } = useI18n();
   const qc = useQueryClient();
-  const settings = useQuery({ queryKey: ["positions"], queryFn: () => ok(api.GET("/api/v1/position-settings")) });
+  const settings = useQuery(positionsQuery());
   const [choice, setChoice] = useState(positionId ?? "");
   const assign = useMutation({
-    mutationFn: () =>
-      ok(
-        api.PUT("/api/v1/members/{userPkId}/position", { params: { path: { userPkId: memberId } }, body: { positionId: choice || null } }),
-      ),
+    mutationFn: () => assignMemberPosition({ params: { path: { userPkId: memberId } }, body: { positionId: choice || null } }),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["member", memberId] });
-      void qc.invalidateQueries({ queryKey: ["members"] });
-      void qc.invalidateQueries({ queryKey: ["positions"] });
+      void qc.invalidateQueries({ queryKey: memberKeys.detail(memberId) });
+      void qc.invalidateQueries({ queryKey: memberKeys.all });
+      void qc.invalidateQueries({ queryKey: orgKeys.positions });
     },
   });
   if (!settings.data?.enabled) return null;

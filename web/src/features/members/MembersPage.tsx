@@ -1,6 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { DataTable } from "../../ui/DataTable";
@@ -10,10 +9,9 @@ import { FormError } from "../../ui/ui";
 import { CreateMemberDialog } from "./CreateMemberDialog";
 import { memberColumns } from "./columns";
 import { ImportMembersDialog } from "./ImportMembersDialog";
-import { membersListQuery, PAGE_SIZES } from "./listQuery";
 import { MemberDialog } from "./MemberDialog";
 import { MemberFilters } from "./MemberFilters";
-import { useMemberFieldDisplay, useMemberFields, useRoles } from "./queries";
+import { deleteMembers, memberKeys, membersListQuery, PAGE_SIZES, useMemberFieldDisplay, useMemberFields, useRoles } from "./queries";
 
 /** listMembers with every filter and sort in the URL, columns as the field display says; create, open one, bulk delete. */
 export default function MembersPage() {
@@ -34,7 +32,7 @@ export default function MembersPage() {
       const failed: { userPkId: string; reason: string }[] = [];
       // deleteMembers takes at most 10 ids a call.
       for (let i = 0; i < ids.length; i += 10) {
-        const r = await ok(api.POST("/api/v1/members/bulk-delete", { body: { userPkIds: ids.slice(i, i + 10) } }));
+        const r = await deleteMembers({ body: { userPkIds: ids.slice(i, i + 10) } });
         deleted.push(...r.deleted);
         failed.push(...r.failed);
       }
@@ -42,7 +40,7 @@ export default function MembersPage() {
     },
     onSuccess: () => {
       setSelected(new Set());
-      void qc.invalidateQueries({ queryKey: ["members"] });
+      void qc.invalidateQueries({ queryKey: memberKeys.all });
     },
   });
   const names = new Map((list.data?.members ?? []).map((m) => [m.id, m.displayName]));

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { FormError, fieldError, Loading, Select } from "../../ui/ui";
+import { notificationKeys, notificationSettingsQuery, updateMyNotificationSettings } from "./queries";
 
 const SWITCHES = [
   "POST",
@@ -26,14 +26,14 @@ type Settings = {
 export default function AccountPage() {
   const { t } = useI18n();
   const qc = useQueryClient();
-  const current = useQuery({ queryKey: ["notification-settings"], queryFn: () => ok(api.GET("/api/v1/me/notification-settings")) });
+  const current = useQuery(notificationSettingsQuery());
   const [form, setForm] = useState<Settings | null>(null);
   useEffect(() => {
     if (current.data) setForm(current.data as Settings);
   }, [current.data]);
   const save = useMutation({
-    mutationFn: (body: Settings) => ok(api.PATCH("/api/v1/me/notification-settings", { body })),
-    onSuccess: (data) => qc.setQueryData(["notification-settings"], data),
+    mutationFn: (body: Settings) => updateMyNotificationSettings({ body }),
+    onSuccess: (data) => qc.setQueryData(notificationKeys.settings, data),
   });
   if (!form) return <Loading />;
   return (

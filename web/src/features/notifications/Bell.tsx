@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { api } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { navigate } from "../../ui/router";
+import { notificationKeys } from "./queries";
 
 /**
  * The frame's bell: the live unread count from streamMyNotifications (Server-Sent Events read through
@@ -34,7 +35,7 @@ export function Bell() {
               const event = /^event: (.*)$/m.exec(frame)?.[1];
               const payload = /^data: (.*)$/m.exec(frame)?.[1];
               if (event === "unread" && payload) setUnread((JSON.parse(payload) as { unreadCount: number }).unreadCount);
-              if (event === "notification") void qc.invalidateQueries({ queryKey: ["notifications"] });
+              if (event === "notification") void qc.invalidateQueries({ queryKey: notificationKeys.all });
               cut = buffer.indexOf("\n\n");
             }
           }

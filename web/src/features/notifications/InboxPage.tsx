@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { navigate, useSearch } from "../../ui/router";
 import { FormError, formatDate, Loading } from "../../ui/ui";
+import { inboxQuery, markNotificationsRead, notificationKeys } from "./queries";
 
 /** listMyNotifications / markNotificationsRead: unread or all (in the URL), mark read, open an item's record. */
 export default function InboxPage() {
@@ -10,13 +10,10 @@ export default function InboxPage() {
   const qc = useQueryClient();
   const { get, set } = useSearch();
   const unreadOnly = get("filter") === "unread";
-  const list = useQuery({
-    queryKey: ["notifications", unreadOnly],
-    queryFn: () => ok(api.GET("/api/v1/me/notifications", { params: { query: { unreadOnly: unreadOnly ? "true" : "false", limit: 50 } } })),
-  });
+  const list = useQuery(inboxQuery(unreadOnly));
   const mark = useMutation({
-    mutationFn: (body: { ids: string[] } | { all: true }) => ok(api.POST("/api/v1/me/notifications/mark-read", { body })),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["notifications"] }),
+    mutationFn: (body: { ids: string[] } | { all: true }) => markNotificationsRead({ body }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: notificationKeys.all }),
   });
   return (
     <section>

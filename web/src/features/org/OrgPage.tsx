@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { useSearch } from "../../ui/router";
 import { FormError, Loading, NameForm } from "../../ui/ui";
 import { Positions } from "./Positions";
+import { createOrgUnit, orgKeys, orgUnitsQuery } from "./queries";
 import { type Unit, UnitDetail } from "./UnitDetail";
 
 /** Organization units as a tree (create under any unit; a unit: rename, move, leader, members) and the positions. */
@@ -15,14 +15,14 @@ export default function OrgPage() {
   const qc = useQueryClient();
   const { get, set } = useSearch();
   const manage = can(user, "member:manage");
-  const units = useQuery({ queryKey: ["org-units"], queryFn: () => ok(api.GET("/api/v1/org-units")) });
+  const units = useQuery(orgUnitsQuery());
   const [name, setName] = useState("");
   const open = get("open");
   const create = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/org-units", { body: { name, parentId: open ?? null } })),
+    mutationFn: () => createOrgUnit({ body: { name, parentId: open ?? null } }),
     onSuccess: () => {
       setName("");
-      void qc.invalidateQueries({ queryKey: ["org-units"] });
+      void qc.invalidateQueries({ queryKey: orgKeys.units });
     },
   });
   if (!units.data) return <Loading />;

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { DataTable } from "../../ui/DataTable";
 import { Field, FormError, fieldError, Modal, NameForm } from "../../ui/ui";
+import { createPosition, deletePosition, orgKeys, positionsQuery, updatePosition, updatePositionSettings } from "./queries";
 
 type Position = { id: string; name: string; order: number; memberCount: number };
 
@@ -11,23 +11,23 @@ type Position = { id: string; name: string; order: number; memberCount: number }
 export function Positions({ manage, switchable }: { manage: boolean; switchable: boolean }) {
   const { t } = useI18n();
   const qc = useQueryClient();
-  const settings = useQuery({ queryKey: ["positions"], queryFn: () => ok(api.GET("/api/v1/position-settings")) });
+  const settings = useQuery(positionsQuery());
   const [name, setName] = useState("");
   const [editing, setEditing] = useState<Position | null>(null);
-  const refresh = () => void qc.invalidateQueries({ queryKey: ["positions"] });
+  const refresh = () => void qc.invalidateQueries({ queryKey: orgKeys.positions });
   const create = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/positions", { body: { name } })),
+    mutationFn: () => createPosition({ body: { name } }),
     onSuccess: () => {
       setName("");
       refresh();
     },
   });
   const remove = useMutation({
-    mutationFn: (id: string) => ok(api.DELETE("/api/v1/positions/{positionId}", { params: { path: { positionId: id } } })),
+    mutationFn: (id: string) => deletePosition({ params: { path: { positionId: id } } }),
     onSuccess: refresh,
   });
   const toggle = useMutation({
-    mutationFn: (enabled: boolean) => ok(api.PUT("/api/v1/position-settings", { body: { enabled } })),
+    mutationFn: (enabled: boolean) => updatePositionSettings({ body: { enabled } }),
     onSuccess: refresh,
   });
   return (
@@ -108,14 +108,12 @@ function EditPosition({ position, onClose }: { position: Position; onClose: () =
   const [form, setForm] = useState({ name: position.name, order: String(position.order) });
   const save = useMutation({
     mutationFn: () =>
-      ok(
-        api.PATCH("/api/v1/positions/{positionId}", {
-          params: { path: { positionId: position.id } },
-          body: { name: form.name, order: Number(form.order) },
-        }),
-      ),
+      updatePosition({
+        params: { path: { positionId: position.id } },
+        body: { name: form.name, order: Number(form.order) },
+      }),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["positions"] });
+      void qc.invalidateQueries({ queryKey: orgKeys.positions });
       onClose();
     },
   });

@@ -1,11 +1,11 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { DataTable } from "../../ui/DataTable";
 import { MemberPicker } from "../../ui/MemberPicker";
 import { useSearch } from "../../ui/router";
 import { Field, FormError, fieldError, NameForm, Select } from "../../ui/ui";
+import { addOrgUnitMembers, deleteOrgUnit, orgKeys, orgUnitMembersQuery, removeOrgUnitMember, updateOrgUnit } from "./queries";
 
 export type Unit = {
   id: string;
@@ -39,41 +39,29 @@ export function UnitDetail({ unit, units, manage }: { unit: Unit; units: Unit[];
   const { set } = useSearch();
   const [name, setName] = useState<string | null>(null);
   const [place, setPlace] = useState({ parentId: unit.parentId ?? "", order: String(unit.order) });
-  const members = useInfiniteQuery({
-    queryKey: ["org-unit-members", unit.id],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      ok(
-        api.GET("/api/v1/org-units/{orgUnitId}/members", {
-          params: { path: { orgUnitId: unit.id }, query: { limit: 50, ...(pageParam ? { cursor: pageParam } : {}) } },
-        }),
-      ),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  const members = useInfiniteQuery(orgUnitMembersQuery(unit.id));
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ["org-unit-members", unit.id] });
-    void qc.invalidateQueries({ queryKey: ["org-units"] });
+    void qc.invalidateQueries({ queryKey: orgKeys.unitMembers(unit.id) });
+    void qc.invalidateQueries({ queryKey: orgKeys.units });
   };
   const update = useMutation({
     mutationFn: (body: { name?: string; parentId?: string | null; order?: number; leaderUserId?: string | null }) =>
-      ok(api.PATCH("/api/v1/org-units/{orgUnitId}", { params: { path: { orgUnitId: unit.id } }, body })),
+      updateOrgUnit({ params: { path: { orgUnitId: unit.id } }, body }),
     onSuccess: refresh,
   });
   const add = useMutation({
-    mutationFn: (id: string) =>
-      ok(api.POST("/api/v1/org-units/{orgUnitId}/members", { params: { path: { orgUnitId: unit.id } }, body: { userIds: [id] } })),
+    mutationFn: (id: string) => addOrgUnitMembers({ params: { path: { orgUnitId: unit.id } }, body: { userIds: [id] } }),
     onSuccess: refresh,
   });
   const removeMember = useMutation({
-    mutationFn: (id: string) =>
-      ok(api.DELETE("/api/v1/org-units/{orgUnitId}/members/{userPkId}", { params: { path: { orgUnitId: unit.id, userPkId: id } } })),
+    mutationFn: (id: string) => removeOrgUnitMember({ params: { path: { orgUnitId: unit.id, userPkId: id } } }),
     onSuccess: refresh,
   });
   const remove = useMutation({
-    mutationFn: () => ok(api.DELETE("/api/v1/org-units/{orgUnitId}", { params: { path: { orgUnitId: unit.id } } })),
+    mutationFn: () => deleteOrgUnit({ params: { path: { orgUnitId: unit.id } } }),
     onSuccess: () => {
       set({ open: null });
-      void qc.invalidateQueries({ queryKey: ["org-units"] });
+      void qc.invalidateQueries({ queryKey: orgKeys.units });
     },
   });
   const blocked = selfAndBelow(units, unit.id);

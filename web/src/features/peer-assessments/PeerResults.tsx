@@ -1,18 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Loading } from "../../ui/ui";
 import { BarChart } from "../charts/BarChart";
+import { peerResultsQuery } from "./queries";
 
 const round = (n: number | null) => (n === null ? "—" : Math.round(n * 100) / 100);
 
 /** Progress (who has assessed every target) and each target's averages per criterion, with the comments received. */
 export function PeerResults({ contentId }: { contentId: string }) {
   const { t } = useI18n();
-  const results = useQuery({
-    queryKey: ["peer-results", contentId],
-    queryFn: () => ok(api.GET("/api/v1/peer-assessments/{contentId}/results", { params: { path: { contentId } } })),
-  });
+  const results = useQuery(peerResultsQuery(contentId));
   if (!results.data) return <Loading />;
   const r = results.data;
   return (

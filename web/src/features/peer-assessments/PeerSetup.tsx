@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, Loading, Select } from "../../ui/ui";
 import { GroupSetPicker } from "../group-work/GroupSetPicker";
+import { peerConfigQuery, peerKeys, setPeerAssessmentConfig } from "./queries";
 
 type Body = paths["/api/v1/peer-assessments/{contentId}/config"]["put"]["requestBody"]["content"]["application/json"];
 type SubmitType = NonNullable<Body["submitType"]>;
@@ -13,10 +13,7 @@ type SubmitType = NonNullable<Body["submitType"]>;
 export function PeerSetup({ contentId, spaceId }: { contentId: string; spaceId: string }) {
   const { t } = useI18n();
   const qc = useQueryClient();
-  const config = useQuery({
-    queryKey: ["peer-config", contentId],
-    queryFn: () => ok(api.GET("/api/v1/peer-assessments/{contentId}/config", { params: { path: { contentId } } })),
-  });
+  const config = useQuery(peerConfigQuery(contentId));
   const [draft, setDraft] = useState<Body | null>(null);
   useEffect(() => {
     if (config.data && !draft) {
@@ -33,10 +30,10 @@ export function PeerSetup({ contentId, spaceId }: { contentId: string; spaceId: 
     }
   }, [config.data, draft]);
   const save = useMutation({
-    mutationFn: (body: Body) => ok(api.PUT("/api/v1/peer-assessments/{contentId}/config", { params: { path: { contentId } }, body })),
+    mutationFn: (body: Body) => setPeerAssessmentConfig({ params: { path: { contentId } }, body }),
     onSuccess: (data) => {
-      qc.setQueryData(["peer-config", contentId], data);
-      void qc.invalidateQueries({ queryKey: ["peer-results", contentId] });
+      qc.setQueryData(peerKeys.config(contentId), data);
+      void qc.invalidateQueries({ queryKey: peerKeys.results(contentId) });
     },
   });
   if (!draft || !config.data) return <Loading />;

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { FormError, fieldError, formatDate, Loading } from "../../ui/ui";
+import { myTargetsQuery, peerKeys, submitPeerAssessment } from "./queries";
 
 type Mine = paths["/api/v1/peer-assessments/{contentId}/my-targets"]["get"]["responses"]["200"]["content"]["application/json"];
 const SCORES = [0, 1, 2, 3, 4, 5];
@@ -11,10 +11,7 @@ const SCORES = [0, 1, 2, 3, 4, 5];
 /** A student's peer assessment: each assigned target (a classmate or another group) scored on every criterion. */
 export default function PeerTake({ contentId }: { contentId: string }) {
   const { t } = useI18n();
-  const mine = useQuery({
-    queryKey: ["peer-mine", contentId],
-    queryFn: () => ok(api.GET("/api/v1/peer-assessments/{contentId}/my-targets", { params: { path: { contentId } } })),
-  });
+  const mine = useQuery(myTargetsQuery(contentId));
   if (!mine.data) return <Loading />;
   const m = mine.data;
   const done = m.targets.filter((x) => x.submittedAt).length;
@@ -36,15 +33,13 @@ function TargetForm({ contentId, mine, target }: { contentId: string; mine: Mine
   const [comments, setComments] = useState<Record<string, string>>({});
   const send = useMutation({
     mutationFn: () =>
-      ok(
-        api.PUT("/api/v1/peer-assessments/{contentId}/my-targets/{targetId}", {
-          params: { path: { contentId, targetId: target.targetId } },
-          body: {
-            answers: mine.questions.map((q) => ({ questionId: q.id, score: scores[q.id] ?? -1, comment: comments[q.id] || null })),
-          },
-        }),
-      ),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["peer-mine", contentId] }),
+      submitPeerAssessment({
+        params: { path: { contentId, targetId: target.targetId } },
+        body: {
+          answers: mine.questions.map((q) => ({ questionId: q.id, score: scores[q.id] ?? -1, comment: comments[q.id] || null })),
+        },
+      }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: peerKeys.mine(contentId) }),
   });
   const title = mine.submitType === "INTER_GROUP" ? target.groupName : target.targetName;
   const complete = mine.questions.every((q) => scores[q.id] !== undefined);

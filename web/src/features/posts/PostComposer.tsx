@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { fromLocalInput } from "../../ui/datetime";
 import { CheckList, Field, FormError, fieldError, Select } from "../../ui/ui";
 import { FilePicker } from "../files/Attachments";
 import { uploadFiles } from "../files/upload";
-import { useSpaceCategories } from "../spaces/queries";
+import { postTargetsQuery, spaceKeys, useSpaceCategories } from "../spaces/queries";
+import { createPost, createPostsInSpaces, postKeys } from "./queries";
 
 export const POST_TYPES = ["NOTICE", "GENERAL", "QUESTION"] as const;
 type PostType = (typeof POST_TYPES)[number];
@@ -34,11 +34,7 @@ export function PostComposer({ spaceId }: { spaceId: string }) {
   const [progress, setProgress] = useState<number | null>(null);
   const [result, setResult] = useState<string | null>(null);
   const [showOthers, setShowOthers] = useState(false);
-  const spaces = useQuery({
-    queryKey: ["spaces", "post-targets"],
-    enabled: showOthers,
-    queryFn: () => ok(api.GET("/api/v1/spaces", { params: { query: { isActive: "true", limit: 100 } } })),
-  });
+  const spaces = useQuery(postTargetsQuery(showOthers));
   const create = useMutation({
     mutationFn: async () => {
       const fileIds = files.length ? await uploadFiles(files, setProgress) : [];
@@ -54,10 +50,10 @@ export function PostComposer({ spaceId }: { spaceId: string }) {
         fileIds,
       };
       if (others.length === 0) {
-        const post = await ok(api.POST("/api/v1/posts", { body: { spaceId, ...fields } }));
+        const post = await createPost({ body: { spaceId, ...fields } });
         return { created: 1, skipped: 0, scheduled: post.status === "SCHEDULED" };
       }
-      const r = await ok(api.POST("/api/v1/posts/bulk-create", { body: { spaceIds: [spaceId, ...others], ...fields } }));
+      const r = await createPostsInSpaces({ body: { spaceIds: [spaceId, ...others], ...fields } });
       return { created: r.created, skipped: r.skipped.length, scheduled: r.posts.some((p) => p.status === "SCHEDULED") };
     },
     onSuccess: (r) => {
@@ -76,8 +72,8 @@ export function PostComposer({ spaceId }: { spaceId: string }) {
           .filter(Boolean)
           .join(" "),
       );
-      void qc.invalidateQueries({ queryKey: ["posts"] });
-      void qc.invalidateQueries({ queryKey: ["spaces"] });
+      void qc.invalidateQueries({ queryKey: postKeys.all });
+      void qc.invalidateQueries({ queryKey: spaceKeys.all });
     },
     onSettled: () => setProgress(null),
   });

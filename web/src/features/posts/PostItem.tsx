@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
@@ -8,7 +7,7 @@ import { fromLocalInput, toLocalInput } from "../../ui/datetime";
 import { ConfirmButton, Field, FormError, fieldError, formatDate } from "../../ui/ui";
 import { AttachmentList } from "../files/Attachments";
 import { Comments } from "./Comments";
-import type { Post } from "./queries";
+import { deletePost, type Post, postKeys, updatePost } from "./queries";
 
 type Patch = NonNullable<paths["/api/v1/posts/{postId}"]["patch"]["requestBody"]>["content"]["application/json"];
 
@@ -22,16 +21,16 @@ export function PostItem({ post: p, admin, canComment }: { post: Post; admin: bo
   const user = useUser();
   const author = p.authorId === user.id;
   const [editing, setEditing] = useState(false);
-  const done = () => void qc.invalidateQueries({ queryKey: ["posts", p.spaceId] });
+  const done = () => void qc.invalidateQueries({ queryKey: postKeys.space(p.spaceId) });
   const update = useMutation({
-    mutationFn: (body: Patch) => ok(api.PATCH("/api/v1/posts/{postId}", { params: { path: { postId: p.id } }, body })),
+    mutationFn: (body: Patch) => updatePost({ params: { path: { postId: p.id } }, body }),
     onSuccess: () => {
       setEditing(false);
       done();
     },
   });
   const remove = useMutation({
-    mutationFn: () => ok(api.DELETE("/api/v1/posts/{postId}", { params: { path: { postId: p.id } } })),
+    mutationFn: () => deletePost({ params: { path: { postId: p.id } } }),
     onSuccess: done,
   });
   return (

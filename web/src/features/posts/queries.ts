@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
+import { api, type Init, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { uploadFiles } from "../files/upload";
 
@@ -61,3 +61,15 @@ export function useComments(post: Post, enabled: boolean) {
   });
   return { list, create, update, remove, markAnswer };
 }
+
+/** The stream's cache keys: `all` covers every space's stream, `space` one space's (each status, and the comments). */
+export const postKeys = {
+  all: ["posts"] as const,
+  space: (spaceId: string) => ["posts", spaceId] as const,
+};
+
+// The area's writes, one function per operation (named by its operationId).
+export const createPost = (init: Init<"/api/v1/posts", "post">) => ok(api.POST("/api/v1/posts", init));
+export const createPostsInSpaces = (init: Init<"/api/v1/posts/bulk-create", "post">) => ok(api.POST("/api/v1/posts/bulk-create", init));
+export const deletePost = (init: Init<"/api/v1/posts/{postId}", "delete">) => ok(api.DELETE("/api/v1/posts/{postId}", init));
+export const updatePost = (init: Init<"/api/v1/posts/{postId}", "patch">) => ok(api.PATCH("/api/v1/posts/{postId}", init));

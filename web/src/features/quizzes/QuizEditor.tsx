@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, Loading } from "../../ui/ui";
 import { OptionsEditor, QuestionsEditor } from "../question-sets/QuestionsEditor";
 import { WindowFields } from "../question-sets/WindowFields";
+import { quizConfigQuery, quizKeys, setQuizConfig } from "./queries";
 
 type Body = paths["/api/v1/quizzes/{contentId}/config"]["put"]["requestBody"]["content"]["application/json"];
 type Question = Body["questions"][number];
@@ -25,10 +25,7 @@ const blank = (type: QType): Question => ({
 export function QuizEditor({ contentId }: { contentId: string }) {
   const { t } = useI18n();
   const qc = useQueryClient();
-  const config = useQuery({
-    queryKey: ["quiz-config", contentId],
-    queryFn: () => ok(api.GET("/api/v1/quizzes/{contentId}/config", { params: { path: { contentId } } })),
-  });
+  const config = useQuery(quizConfigQuery(contentId));
   const [draft, setDraft] = useState<Body | null>(null);
   useEffect(() => {
     if (config.data && !draft) {
@@ -52,9 +49,9 @@ export function QuizEditor({ contentId }: { contentId: string }) {
     }
   }, [config.data, draft]);
   const save = useMutation({
-    mutationFn: (body: Body) => ok(api.PUT("/api/v1/quizzes/{contentId}/config", { params: { path: { contentId } }, body })),
+    mutationFn: (body: Body) => setQuizConfig({ params: { path: { contentId } }, body }),
     onSuccess: (data) => {
-      qc.setQueryData(["quiz-config", contentId], data);
+      qc.setQueryData(quizKeys.config(contentId), data);
       setDraft(null);
     },
   });

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { useSearch } from "../../ui/router";
 import { Field, FormError, fieldError, formatDate, Loading } from "../../ui/ui";
 import { BarChart } from "../charts/BarChart";
+import { quizAttemptQuery, quizAttemptsQuery, quizKeys, quizStatsQuery, scoreQuizAnswer, voidQuizAttempt } from "./queries";
 
 // correctRate is already a percentage (answers with isCorrect ÷ answeredCount × 100).
 const pct = (rate: number) => Math.round(rate * 10) / 10;
@@ -13,14 +13,8 @@ const pct = (rate: number) => Math.round(rate * 10) / 10;
 export function QuizResults({ contentId }: { contentId: string }) {
   const { t, lang } = useI18n();
   const { get, set } = useSearch();
-  const stats = useQuery({
-    queryKey: ["quiz-stats", contentId],
-    queryFn: () => ok(api.GET("/api/v1/quizzes/{contentId}/statistics", { params: { path: { contentId } } })),
-  });
-  const attempts = useQuery({
-    queryKey: ["quiz-attempts", contentId],
-    queryFn: () => ok(api.GET("/api/v1/quizzes/{contentId}/attempts", { params: { path: { contentId } } })),
-  });
+  const stats = useQuery(quizStatsQuery(contentId));
+  const attempts = useQuery(quizAttemptsQuery(contentId));
   const open = get("attempt");
   if (!stats.data || !attempts.data) return <Loading />;
   const s = stats.data;
@@ -97,10 +91,10 @@ function VoidAttempt({ contentId, attemptId, name }: { contentId: string; attemp
   const { t } = useI18n();
   const qc = useQueryClient();
   const cancel = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/quizzes/{contentId}/attempts/{attemptId}/void", { params: { path: { contentId, attemptId } } })),
+    mutationFn: () => voidQuizAttempt({ params: { path: { contentId, attemptId } } }),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["quiz-attempts", contentId] });
-      void qc.invalidateQueries({ queryKey: ["quiz-stats", contentId] });
+      void qc.invalidateQueries({ queryKey: quizKeys.attempts(contentId) });
+      void qc.invalidateQueries({ queryKey: quizKeys.stats(contentId) });
     },
   });
   return (
@@ -123,10 +117,7 @@ function VoidAttempt({ contentId, attemptId, name }: { contentId: string; attemp
 
 function AttemptScoring({ contentId, attemptId }: { contentId: string; attemptId: string }) {
   const { t } = useI18n();
-  const attempt = useQuery({
-    queryKey: ["quiz-attempt", attemptId],
-    queryFn: () => ok(api.GET("/api/v1/quizzes/{contentId}/attempts/{attemptId}", { params: { path: { contentId, attemptId } } })),
-  });
+  const attempt = useQuery(quizAttemptQuery(contentId, attemptId));
   if (!attempt.data) return <Loading />;
   const a = attempt.data;
   return (
@@ -164,16 +155,14 @@ function ScoreAnswer({
   const [feedback, setFeedback] = useState(answer.feedback?.text ?? "");
   const score = useMutation({
     mutationFn: () =>
-      ok(
-        api.PUT("/api/v1/quizzes/{contentId}/attempts/{attemptId}/answers/{answerId}/score", {
-          params: { path: { contentId, attemptId, answerId: answer.answerId } },
-          body: { pointsAwarded: Number(points), feedback: feedback || null },
-        }),
-      ),
+      scoreQuizAnswer({
+        params: { path: { contentId, attemptId, answerId: answer.answerId } },
+        body: { pointsAwarded: Number(points), feedback: feedback || null },
+      }),
     onSuccess: (data) => {
-      qc.setQueryData(["quiz-attempt", attemptId], data);
-      void qc.invalidateQueries({ queryKey: ["quiz-attempts", contentId] });
-      void qc.invalidateQueries({ queryKey: ["quiz-stats", contentId] });
+      qc.setQueryData(quizKeys.attempt(attemptId), data);
+      void qc.invalidateQueries({ queryKey: quizKeys.attempts(contentId) });
+      void qc.invalidateQueries({ queryKey: quizKeys.stats(contentId) });
     },
   });
   return (

@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { FormError, formatDate, Loading } from "../../ui/ui";
+import { myAttemptsQuery, quizKeys, quizViewQuery, saveQuizAnswers, startQuizAttempt, submitQuizAttempt } from "./queries";
 
 type View = paths["/api/v1/quizzes/{contentId}/participant-view"]["get"]["responses"]["200"]["content"]["application/json"];
 type Attempt = NonNullable<View["attempt"]>;
@@ -13,17 +13,11 @@ type Answer = { questionId: string; selectedOptionIds: string[]; textAnswer: str
 export default function QuizTake({ contentId }: { contentId: string }) {
   const { t, lang } = useI18n();
   const qc = useQueryClient();
-  const view = useQuery({
-    queryKey: ["quiz-view", contentId],
-    queryFn: () => ok(api.GET("/api/v1/quizzes/{contentId}/participant-view", { params: { path: { contentId } } })),
-  });
-  const mine = useQuery({
-    queryKey: ["quiz-mine", contentId],
-    queryFn: () => ok(api.GET("/api/v1/quizzes/{contentId}/my-attempts", { params: { path: { contentId } } })),
-  });
+  const view = useQuery(quizViewQuery(contentId));
+  const mine = useQuery(myAttemptsQuery(contentId));
   const start = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/quizzes/{contentId}/my-attempts", { params: { path: { contentId } } })),
-    onSuccess: (data) => qc.setQueryData(["quiz-view", contentId], data),
+    mutationFn: () => startQuizAttempt({ params: { path: { contentId } } }),
+    onSuccess: (data) => qc.setQueryData(quizKeys.view(contentId), data),
   });
   if (!view.data || !mine.data) return <Loading />;
   const v = view.data;
@@ -37,8 +31,8 @@ export default function QuizTake({ contentId }: { contentId: string }) {
         contentId={contentId}
         attempt={v.attempt}
         onDone={() => {
-          void qc.invalidateQueries({ queryKey: ["quiz-view", contentId] });
-          void qc.invalidateQueries({ queryKey: ["quiz-mine", contentId] });
+          void qc.invalidateQueries({ queryKey: quizKeys.view(contentId) });
+          void qc.invalidateQueries({ queryKey: quizKeys.mine(contentId) });
         }}
       />
     );
@@ -111,21 +105,17 @@ function AttemptForm({ contentId, attempt, onDone }: { contentId: string; attemp
   const attemptId = attempt.attemptId;
   const save = useMutation({
     mutationFn: (list: Answer[]) =>
-      ok(
-        api.PUT("/api/v1/quizzes/{contentId}/my-attempts/{attemptId}/answers", {
-          params: { path: { contentId, attemptId } },
-          body: { answers: list },
-        }),
-      ),
+      saveQuizAnswers({
+        params: { path: { contentId, attemptId } },
+        body: { answers: list },
+      }),
   });
   const submit = useMutation({
     mutationFn: (list: Answer[]) =>
-      ok(
-        api.POST("/api/v1/quizzes/{contentId}/my-attempts/{attemptId}/submit", {
-          params: { path: { contentId, attemptId } },
-          body: { answers: list },
-        }),
-      ),
+      submitQuizAttempt({
+        params: { path: { contentId, attemptId } },
+        body: { answers: list },
+      }),
     onSuccess: onDone,
   });
   // Answers are saved shortly after the last change, so a reload or a lost tab resumes where it was.

@@ -1,18 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { DataTable } from "../../ui/DataTable";
 import { MemberPicker } from "../../ui/MemberPicker";
 import { useSearch } from "../../ui/router";
 import { FormError, Loading } from "../../ui/ui";
+import { pickableGroupsQuery } from "../groups/queries";
+import { addGrantSubject, grantQuery, grantsQuery, removeGrantSubject, roleKeys, setGrantAllEnabled } from "./queries";
 
 /** Permission grants: to everyone (allEnabled), to groups, to single members. */
 export function GrantsPanel() {
   const { t } = useI18n();
   const { get, set } = useSearch();
-  const grants = useQuery({ queryKey: ["grants"], queryFn: () => ok(api.GET("/api/v1/permission-grants")) });
+  const grants = useQuery(grantsQuery());
   if (!grants.data) return <Loading />;
   const code = get("grant");
   return (
@@ -46,32 +47,23 @@ function GrantEditor({ code }: { code: string }) {
   const user = useUser();
   const qc = useQueryClient();
   const manage = can(user, "role:manage");
-  const grant = useQuery({
-    queryKey: ["grant", code],
-    queryFn: () => ok(api.GET("/api/v1/permission-grants/{code}", { params: { path: { code } } })),
-  });
-  const groups = useQuery({
-    queryKey: ["groups", "all"],
-    queryFn: () => ok(api.GET("/api/v1/groups", { params: { query: { pageSize: 100 } } })),
-  });
+  const grant = useQuery(grantQuery(code));
+  const groups = useQuery(pickableGroupsQuery());
   const [groupId, setGroupId] = useState("");
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ["grant", code] });
-    void qc.invalidateQueries({ queryKey: ["grants"] });
+    void qc.invalidateQueries({ queryKey: roleKeys.grant(code) });
+    void qc.invalidateQueries({ queryKey: roleKeys.grants });
   };
   const all = useMutation({
-    mutationFn: (enabled: boolean) =>
-      ok(api.PUT("/api/v1/permission-grants/{code}/all-enabled", { params: { path: { code } }, body: { enabled } })),
+    mutationFn: (enabled: boolean) => setGrantAllEnabled({ params: { path: { code } }, body: { enabled } }),
     onSuccess: refresh,
   });
   const add = useMutation({
-    mutationFn: (s: { subjectType: "GROUP" | "MEMBER"; subjectId: string }) =>
-      ok(api.POST("/api/v1/permission-grants/{code}/subjects", { params: { path: { code } }, body: s })),
+    mutationFn: (s: { subjectType: "GROUP" | "MEMBER"; subjectId: string }) => addGrantSubject({ params: { path: { code } }, body: s }),
     onSuccess: refresh,
   });
   const remove = useMutation({
-    mutationFn: (s: { subjectType: "GROUP" | "MEMBER"; subjectId: string }) =>
-      ok(api.POST("/api/v1/permission-grants/{code}/subjects/remove", { params: { path: { code } }, body: s })),
+    mutationFn: (s: { subjectType: "GROUP" | "MEMBER"; subjectId: string }) => removeGrantSubject({ params: { path: { code } }, body: s }),
     onSuccess: refresh,
   });
   if (!grant.data) return <Loading />;

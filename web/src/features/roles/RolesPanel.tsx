@@ -1,25 +1,25 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { PERMISSIONS } from "../../api/permissions";
 import { can, useUser } from "../../app/session";
 import { roleLabel, useI18n } from "../../i18n";
 import { useSearch } from "../../ui/router";
 import { Field, FormError, fieldError, Loading, Modal } from "../../ui/ui";
+import { createRole, deleteRole, roleKeys, rolesQuery, updateRole } from "./queries";
 
 export function RolesPanel() {
   const { t } = useI18n();
   const user = useUser();
   const qc = useQueryClient();
   const { get, set } = useSearch();
-  const roles = useQuery({ queryKey: ["roles"], queryFn: () => ok(api.GET("/api/v1/roles")) });
+  const roles = useQuery(rolesQuery());
   const [creating, setCreating] = useState(false);
   const [form, setForm] = useState({ key: "", name: "" });
   const manage = can(user, "role:manage");
   const create = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/roles", { body: { key: form.key, name: form.name, permissions: [] } })),
+    mutationFn: () => createRole({ body: { key: form.key, name: form.name, permissions: [] } }),
     onSuccess: (r) => {
-      void qc.invalidateQueries({ queryKey: ["roles"] });
+      void qc.invalidateQueries({ queryKey: roleKeys.roles });
       setCreating(false);
       setForm({ key: "", name: "" });
       set({ open: r.id });
@@ -93,19 +93,17 @@ function RoleEditor({ role, manage }: { role: Role; manage: boolean }) {
   const [perms, setPerms] = useState(new Set(role.permissions));
   const save = useMutation({
     mutationFn: () =>
-      ok(
-        api.PATCH("/api/v1/roles/{roleId}", {
-          params: { path: { roleId: role.id } },
-          body: role.isBuiltin ? { name } : { name, permissions: PERMISSIONS.filter((p) => perms.has(p)) },
-        }),
-      ),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["roles"] }),
+      updateRole({
+        params: { path: { roleId: role.id } },
+        body: role.isBuiltin ? { name } : { name, permissions: PERMISSIONS.filter((p) => perms.has(p)) },
+      }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: roleKeys.roles }),
   });
   const remove = useMutation({
-    mutationFn: () => ok(api.DELETE("/api/v1/roles/{roleId}", { params: { path: { roleId: role.id } } })),
+    mutationFn: () => deleteRole({ params: { path: { roleId: role.id } } }),
     onSuccess: () => {
       set({ open: null });
-      void qc.invalidateQueries({ queryKey: ["roles"] });
+      void qc.invalidateQueries({ queryKey: roleKeys.roles });
     },
   });
   return (

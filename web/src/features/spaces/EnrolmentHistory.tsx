@@ -1,22 +1,13 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
+import { DataTable } from "../../ui/DataTable";
 import { formatDate, Loading, MoreButton } from "../../ui/ui";
+import { enrolmentHistoryQuery } from "./queries";
 
 /** Who joined and left the space, newest first (listSpaceEnrollmentHistory); kept only while the space retains it. */
 export function EnrolmentHistory({ spaceId, retained }: { spaceId: string; retained: boolean }) {
   const { t, lang } = useI18n();
-  const history = useInfiniteQuery({
-    queryKey: ["space-history", spaceId],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      ok(
-        api.GET("/api/v1/spaces/{spaceId}/enrollment-history", {
-          params: { path: { spaceId }, query: { limit: 30, cursor: pageParam } },
-        }),
-      ),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  const history = useInfiniteQuery(enrolmentHistoryQuery(spaceId));
   const entries = history.data?.pages.flatMap((p) => p.entries) ?? [];
   return (
     <section className="panel">
@@ -27,27 +18,17 @@ export function EnrolmentHistory({ spaceId, retained }: { spaceId: string; retai
       ) : entries.length === 0 ? (
         <p>{t("common.empty")}</p>
       ) : (
-        <table>
-          <caption className="sr-only">{t("spaces.history")}</caption>
-          <thead>
-            <tr>
-              <th>{t("spaces.when")}</th>
-              <th>{t("members.name")}</th>
-              <th>{t("spaces.event")}</th>
-              <th>{t("spaces.role")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((e) => (
-              <tr key={`${e.memberId}-${e.at}-${e.event}`}>
-                <td>{formatDate(e.at, lang)}</td>
-                <td>{e.displayName}</td>
-                <td>{t(`spaces.events.${e.event}`)}</td>
-                <td>{t(`spaces.roles.${e.role}`)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label={t("spaces.history")}
+          rows={entries}
+          rowKey={(e) => `${e.memberId}-${e.at}-${e.event}`}
+          columns={[
+            { key: "at", header: t("spaces.when"), cell: (e) => formatDate(e.at, lang) },
+            { key: "name", header: t("members.name"), cell: (e) => e.displayName },
+            { key: "event", header: t("spaces.event"), cell: (e) => t(`spaces.events.${e.event}`) },
+            { key: "role", header: t("spaces.role"), cell: (e) => t(`spaces.roles.${e.role}`) },
+          ]}
+        />
       )}
       <MoreButton list={history} label={t("spaces.moreHistory")} />
     </section>

@@ -1,9 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
 import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { FormError } from "../../ui/ui";
-import type { Space } from "./queries";
+import { joinPublicSpace, type Space, spaceKeys } from "./queries";
 import { TakeOver } from "./TakeOver";
 
 /**
@@ -15,10 +14,10 @@ export function JoinPublicSpace({ space }: { space: Space }) {
   const user = useUser();
   const qc = useQueryClient();
   const join = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/spaces/{spaceId}/join", { params: { path: { spaceId: space.id } } })),
+    mutationFn: () => joinPublicSpace({ params: { path: { spaceId: space.id } } }),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["space-role", space.id] });
-      void qc.invalidateQueries({ queryKey: ["spaces"] });
+      void qc.invalidateQueries({ queryKey: spaceKeys.role(space.id) });
+      void qc.invalidateQueries({ queryKey: spaceKeys.all });
     },
   });
   const open = space.isPublic && space.autoJoin && space.isActive;

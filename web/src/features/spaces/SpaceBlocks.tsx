@@ -1,18 +1,14 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { FormError, formatDate, Loading } from "../../ui/ui";
+import { spaceBlocksQuery, unblockSpaceUser } from "./queries";
 
 /** The members blocked from a space (listSpaceBlocks), each with an unblock button (unblockSpaceUser). */
 export function SpaceBlocks({ spaceId, onChange }: { spaceId: string; onChange: () => void }) {
   const { t, lang } = useI18n();
-  const blocks = useQuery({
-    queryKey: ["space-blocks", spaceId],
-    queryFn: () => ok(api.GET("/api/v1/spaces/{spaceId}/blocks", { params: { path: { spaceId } } })),
-  });
+  const blocks = useQuery(spaceBlocksQuery(spaceId));
   const unblock = useMutation({
-    mutationFn: (userPkId: string) =>
-      ok(api.DELETE("/api/v1/spaces/{spaceId}/blocks/{userPkId}", { params: { path: { spaceId, userPkId } } })),
+    mutationFn: (userPkId: string) => unblockSpaceUser({ params: { path: { spaceId, userPkId } } }),
     onSuccess: onChange,
   });
   return (

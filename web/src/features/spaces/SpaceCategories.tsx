@@ -1,10 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, Loading } from "../../ui/ui";
-import { useSpaceCategories } from "./queries";
+import { spaceKeys, updateSpaceCategories, useSpaceCategories } from "./queries";
 import { MenuFields } from "./SpaceForm";
 
 type Settings = paths["/api/v1/space-categories"]["get"]["responses"]["200"]["content"]["application/json"];
@@ -36,21 +35,19 @@ export default function SpaceCategories() {
   }, [settings.data, draft]);
   const save = useMutation({
     mutationFn: (d: NonNullable<typeof draft>) =>
-      ok(
-        api.PUT("/api/v1/space-categories", {
-          body: {
-            semesterEnabled: d.semesterEnabled,
-            semesterWithYear: d.semesterWithYear,
-            startMenu: d.startMenu as Body["startMenu"],
-            enabledMenus: d.enabledMenus as Body["enabledMenus"],
-            tags: words(d.tags),
-            roles: words(d.roles),
-            categories: d.items.map((c, order) => ({ ...(c.id ? { id: c.id } : {}), name: c.name, order })),
-          },
-        }),
-      ),
+      updateSpaceCategories({
+        body: {
+          semesterEnabled: d.semesterEnabled,
+          semesterWithYear: d.semesterWithYear,
+          startMenu: d.startMenu as Body["startMenu"],
+          enabledMenus: d.enabledMenus as Body["enabledMenus"],
+          tags: words(d.tags),
+          roles: words(d.roles),
+          categories: d.items.map((c, order) => ({ ...(c.id ? { id: c.id } : {}), name: c.name, order })),
+        },
+      }),
     onSuccess: (s) => {
-      qc.setQueryData(["space-categories"], s);
+      qc.setQueryData(spaceKeys.categories, s);
       setDraft({ ...s, tags: s.tags.join(", "), roles: s.roles.join(", "), items: s.categories.map((c) => ({ id: c.id, name: c.name })) });
       setSaved(true);
     },

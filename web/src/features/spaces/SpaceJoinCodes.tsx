@@ -1,9 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, formatDate, Loading, Select } from "../../ui/ui";
-import { roleOptions, type SpaceRole } from "./queries";
+import { createSpaceJoinCode, roleOptions, type SpaceRole, spaceJoinCodesQuery, spaceKeys, updateSpaceJoinCode } from "./queries";
 
 /** A space's join codes (participants join with one on the Spaces screen); its admins make new ones and turn them off or on. */
 export function SpaceJoinCodes({ spaceId }: { spaceId: string }) {
@@ -12,19 +11,14 @@ export function SpaceJoinCodes({ spaceId }: { spaceId: string }) {
   const [role, setRole] = useState<SpaceRole>("PARTICIPANT");
   const [password, setPassword] = useState("");
   const [days, setDays] = useState("");
-  const codes = useQuery({
-    queryKey: ["space-join-codes", spaceId],
-    queryFn: () => ok(api.GET("/api/v1/spaces/{spaceId}/join-codes", { params: { path: { spaceId } } })),
-  });
-  const refresh = () => void qc.invalidateQueries({ queryKey: ["space-join-codes", spaceId] });
+  const codes = useQuery(spaceJoinCodesQuery(spaceId));
+  const refresh = () => void qc.invalidateQueries({ queryKey: spaceKeys.joinCodes(spaceId) });
   const create = useMutation({
     mutationFn: () =>
-      ok(
-        api.POST("/api/v1/spaces/{spaceId}/join-codes", {
-          params: { path: { spaceId } },
-          body: { role, password: password || null, expiresInDays: days ? Number(days) : null },
-        }),
-      ),
+      createSpaceJoinCode({
+        params: { path: { spaceId } },
+        body: { role, password: password || null, expiresInDays: days ? Number(days) : null },
+      }),
     onSuccess: () => {
       setPassword("");
       refresh();
@@ -32,9 +26,7 @@ export function SpaceJoinCodes({ spaceId }: { spaceId: string }) {
   });
   const toggle = useMutation({
     mutationFn: ({ id, enabled }: { id: string; enabled: boolean }) =>
-      ok(
-        api.PATCH("/api/v1/spaces/{spaceId}/join-codes/{joinCodeId}", { params: { path: { spaceId, joinCodeId: id } }, body: { enabled } }),
-      ),
+      updateSpaceJoinCode({ params: { path: { spaceId, joinCodeId: id } }, body: { enabled } }),
     onSuccess: refresh,
   });
   return (

@@ -1,13 +1,12 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
-import { api, ok } from "../../api/client";
 import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { Link } from "../../ui/Link";
 import { navigate, useSearch } from "../../ui/router";
 import { Field, FormError, fieldError, Loading, Modal, MoreButton } from "../../ui/ui";
-import { spacePath, useSpaceCategories } from "./queries";
+import { createSpace, joinSpaceWithCode, spaceKeys, spacePath, spacesQuery, useSpaceCategories } from "./queries";
 import { type SpaceDraft, SpaceForm, spaceBody } from "./SpaceForm";
 
 const SpaceCategories = lazy(() => import("./SpaceCategories"));
@@ -37,24 +36,13 @@ export function SpaceList() {
   const semester = get("semester") ?? "";
   const categories = useSpaceCategories();
   const qc = useQueryClient();
-  const spaces = useInfiniteQuery({
-    queryKey: ["spaces", tab, semester],
-    enabled: tab !== "settings",
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
-      ok(
-        api.GET("/api/v1/spaces", {
-          params: { query: { isActive: tab === "active" ? "true" : "false", semester: semester || undefined, cursor: pageParam } },
-        }),
-      ),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  const spaces = useInfiniteQuery(spacesQuery(tab, semester));
   const [code, setCode] = useState("");
   const [codePassword, setCodePassword] = useState("");
   const join = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/spaces/join", { body: { code, password: codePassword || null } })),
+    mutationFn: () => joinSpaceWithCode({ body: { code, password: codePassword || null } }),
     onSuccess: (r) => {
-      void qc.invalidateQueries({ queryKey: ["spaces"] });
+      void qc.invalidateQueries({ queryKey: spaceKeys.all });
       navigate(spacePath(r.space.id));
     },
   });
@@ -153,9 +141,9 @@ function CreateSpace({ onClose }: { onClose: () => void }) {
   const qc = useQueryClient();
   const [draft, setDraft] = useState(EMPTY);
   const create = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/spaces", { body: spaceBody(draft) })),
+    mutationFn: () => createSpace({ body: spaceBody(draft) }),
     onSuccess: (r) => {
-      void qc.invalidateQueries({ queryKey: ["spaces"] });
+      void qc.invalidateQueries({ queryKey: spaceKeys.all });
       onClose();
       navigate(spacePath(r.id));
     },

@@ -1,13 +1,26 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
+import { DataTable } from "../../ui/DataTable";
 import { navigate } from "../../ui/router";
 import { CheckList, ConfirmButton, Field, FormError, Loading, Modal, MoreButton, Select } from "../../ui/ui";
 import { EnrolMany } from "./EnrolMany";
 import { EnrolmentHistory } from "./EnrolmentHistory";
-import { roleOptions, type SpaceRole, useSpace, useSpaceMembers } from "./queries";
+import {
+  addSpaceMembers,
+  blockSpaceUser,
+  leaveSpace,
+  removeSpaceMember,
+  roleOptions,
+  type SpaceRole,
+  spaceCandidatesQuery,
+  spaceKeys,
+  transferSpaceOwnership,
+  updateSpaceMemberRole,
+  useSpace,
+  useSpaceMembers,
+} from "./queries";
 import { SpaceBlocks } from "./SpaceBlocks";
 import { SpaceJoinCodes } from "./SpaceJoinCodes";
 
@@ -20,28 +33,26 @@ export default function SpaceMembers({ spaceId, admin }: { spaceId: string; admi
   const members = useSpaceMembers(spaceId);
   const [blocking, setBlocking] = useState<{ id: string; name: string } | null>(null);
   const refresh = () => {
-    for (const key of ["space-members", "space-candidates", "space-blocks", "space-history", "space-role", "space"])
-      void qc.invalidateQueries({ queryKey: [key, spaceId] });
+    for (const queryKey of spaceKeys.membership(spaceId)) void qc.invalidateQueries({ queryKey });
   };
   const path = (userPkId: string) => ({ params: { path: { spaceId, userPkId } } });
   const transfer = useMutation({
-    mutationFn: (memberId: string) => ok(api.POST("/api/v1/spaces/{spaceId}/owner", { params: { path: { spaceId } }, body: { memberId } })),
+    mutationFn: (memberId: string) => transferSpaceOwnership({ params: { path: { spaceId } }, body: { memberId } }),
     onSuccess: refresh,
   });
   const setRole = useMutation({
-    mutationFn: ({ id, role }: { id: string; role: SpaceRole }) =>
-      ok(api.PATCH("/api/v1/spaces/{spaceId}/members/{userPkId}", { ...path(id), body: { role } })),
+    mutationFn: ({ id, role }: { id: string; role: SpaceRole }) => updateSpaceMemberRole({ ...path(id), body: { role } }),
     onSuccess: refresh,
   });
   const remove = useMutation({
-    mutationFn: (id: string) => ok(api.DELETE("/api/v1/spaces/{spaceId}/members/{userPkId}", path(id))),
+    mutationFn: (id: string) => removeSpaceMember(path(id)),
     onSuccess: refresh,
   });
   const leave = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/spaces/{spaceId}/leave", { params: { path: { spaceId } } })),
+    mutationFn: () => leaveSpace({ params: { path: { spaceId } } }),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["spaces"] });
-      void qc.invalidateQueries({ queryKey: ["space-role", spaceId] });
+      void qc.invalidateQueries({ queryKey: spaceKeys.all });
+      void qc.invalidateQueries({ queryKey: spaceKeys.role(spaceId) });
       navigate("/spaces");
     },
   });
@@ -56,75 +67,75 @@ export default function SpaceMembers({ spaceId, admin }: { spaceId: string; admi
       {!members.data ? (
         <Loading />
       ) : (
-        <table>
-          <caption className="sr-only">{t("spaces.members")}</caption>
-          <thead>
-            <tr>
-              <th>{t("members.name")}</th>
-              <th>{t("members.userId")}</th>
-              <th>{t("spaces.role")}</th>
-              {admin && <th>{t("common.actions")}</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((m) => (
-              <tr key={m.id}>
-                <td>{m.displayName}</td>
-                <td>{m.userId ?? "—"}</td>
-                <td>
-                  {m.isOwner ? (
-                    t("spaces.owner")
-                  ) : admin ? (
-                    <select
-                      aria-label={t("spaces.roleOf", { name: m.displayName })}
-                      value={m.role}
-                      onChange={(e) => setRole.mutate({ id: m.id, role: e.target.value as SpaceRole })}
-                    >
-                      {roleOptions(t).map((o) => (
-                        <option key={o.value} value={o.value}>
-                          {o.label}
-                        </option>
-                      ))}
-                    </select>
-                  ) : (
-                    t(`spaces.roles.${m.role}`)
-                  )}
-                </td>
-                {admin && (
-                  <td>
-                    {!m.isOwner && m.id !== user.id && (
-                      <div className="actions">
-                        <ConfirmButton
-                          className="small"
-                          question={t("spaces.transferConfirm", { name: m.displayName })}
-                          onConfirm={() => transfer.mutate(m.id)}
-                        >
-                          {t("spaces.transfer")}
-                        </ConfirmButton>
-                        <ConfirmButton
-                          className="small"
-                          aria-label={t("spaces.removeOf", { name: m.displayName })}
-                          question={t("spaces.removeConfirm", { name: m.displayName })}
-                          onConfirm={() => remove.mutate(m.id)}
-                        >
-                          {t("spaces.remove")}
-                        </ConfirmButton>
-                        <button
-                          type="button"
-                          className="small danger"
-                          aria-label={t("spaces.blockOf", { name: m.displayName })}
-                          onClick={() => setBlocking({ id: m.id, name: m.displayName })}
-                        >
-                          {t("spaces.block")}
-                        </button>
-                      </div>
-                    )}
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label={t("spaces.members")}
+          empty={null}
+          rows={rows}
+          rowKey={(m) => m.id}
+          columns={[
+            { key: "name", header: t("members.name"), cell: (m) => m.displayName },
+            { key: "userId", header: t("members.userId"), cell: (m) => m.userId ?? "—" },
+            {
+              key: "role",
+              header: t("spaces.role"),
+              cell: (m) =>
+                m.isOwner ? (
+                  t("spaces.owner")
+                ) : admin ? (
+                  <select
+                    aria-label={t("spaces.roleOf", { name: m.displayName })}
+                    value={m.role}
+                    onChange={(e) => setRole.mutate({ id: m.id, role: e.target.value as SpaceRole })}
+                  >
+                    {roleOptions(t).map((o) => (
+                      <option key={o.value} value={o.value}>
+                        {o.label}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  t(`spaces.roles.${m.role}`)
+                ),
+            },
+            ...(admin
+              ? [
+                  {
+                    key: "actions",
+                    header: t("common.actions"),
+                    cell: (m: (typeof rows)[number]) =>
+                      !m.isOwner &&
+                      m.id !== user.id && (
+                        <div className="actions">
+                          <ConfirmButton
+                            className="small"
+                            question={t("spaces.transferConfirm", { name: m.displayName })}
+                            onConfirm={() => transfer.mutate(m.id)}
+                          >
+                            {t("spaces.transfer")}
+                          </ConfirmButton>
+                          <ConfirmButton
+                            className="small"
+                            aria-label={t("spaces.removeOf", { name: m.displayName })}
+                            question={t("spaces.removeConfirm", { name: m.displayName })}
+                            onConfirm={() => remove.mutate(m.id)}
+                          >
+                            {t("spaces.remove")}
+                          </ConfirmButton>
+                          <button
+                            type="button"
+                            className="small danger"
+                            aria-label={t("spaces.blockOf", { name: m.displayName })}
+                            onClick={() => setBlocking({ id: m.id, name: m.displayName })}
+                          >
+                            {t("spaces.block")}
+                          </button>
+                        </div>
+                      ),
+                  },
+                ]
+              : []),
+          ]}
+        />
       )}
       <MoreButton list={members} label={t("spaces.moreMembers")} />
       {admin && <SpaceBlocks spaceId={spaceId} onChange={refresh} />}
@@ -158,12 +169,10 @@ function BlockDialog(props: { spaceId: string; member: { id: string; name: strin
   const [reason, setReason] = useState("");
   const block = useMutation({
     mutationFn: () =>
-      ok(
-        api.POST("/api/v1/spaces/{spaceId}/blocks", {
-          params: { path: { spaceId: props.spaceId } },
-          body: { userId: props.member.id, reason: reason.trim() || null },
-        }),
-      ),
+      blockSpaceUser({
+        params: { path: { spaceId: props.spaceId } },
+        body: { userId: props.member.id, reason: reason.trim() || null },
+      }),
     onSuccess: props.onBlocked,
   });
   return (
@@ -193,17 +202,9 @@ function AddMembers({ spaceId, onAdded }: { spaceId: string; onAdded: () => void
   const [keyword, setKeyword] = useState("");
   const [picked, setPicked] = useState<string[]>([]);
   const [role, setRole] = useState<SpaceRole>("PARTICIPANT");
-  const candidates = useQuery({
-    queryKey: ["space-candidates", spaceId, keyword],
-    queryFn: () =>
-      ok(
-        api.GET("/api/v1/spaces/{spaceId}/member-candidates", {
-          params: { path: { spaceId }, query: { keyword: keyword || undefined, limit: 20 } },
-        }),
-      ),
-  });
+  const candidates = useQuery(spaceCandidatesQuery(spaceId, keyword));
   const add = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/spaces/{spaceId}/members", { params: { path: { spaceId } }, body: { userIds: picked, role } })),
+    mutationFn: () => addSpaceMembers({ params: { path: { spaceId } }, body: { userIds: picked, role } }),
     onSuccess: () => {
       setPicked([]);
       onAdded();

@@ -1,13 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { navigate } from "../../ui/router";
 import { ConfirmButton, FormError } from "../../ui/ui";
 import { CopySpace } from "./CopySpace";
-import type { Space } from "./queries";
+import { deleteSpace, type Space, spaceKeys, updateSpace } from "./queries";
 import { type SpaceDraft, SpaceForm, spaceBody } from "./SpaceForm";
 
 type SpacePatch = NonNullable<paths["/api/v1/spaces/{spaceId}"]["patch"]["requestBody"]>["content"]["application/json"];
@@ -34,10 +33,10 @@ export default function SpaceSettings({ space, isOwner }: { space: Space; isOwne
   const qc = useQueryClient();
   const [draft, setDraft] = useState(() => draftOf(space));
   const [saved, setSaved] = useState(false);
-  const patch = (body: SpacePatch) => ok(api.PATCH("/api/v1/spaces/{spaceId}", { params: { path: { spaceId: space.id } }, body }));
+  const patch = (body: SpacePatch) => updateSpace({ params: { path: { spaceId: space.id } }, body });
   const refresh = (s: Space) => {
-    qc.setQueryData(["space", space.id], s);
-    void qc.invalidateQueries({ queryKey: ["spaces"] });
+    qc.setQueryData(spaceKeys.space(space.id), s);
+    void qc.invalidateQueries({ queryKey: spaceKeys.all });
   };
   const save = useMutation({
     mutationFn: () =>
@@ -55,9 +54,9 @@ export default function SpaceSettings({ space, isOwner }: { space: Space; isOwne
   });
   const archive = useMutation({ mutationFn: (isActive: boolean) => patch({ isActive }), onSuccess: refresh });
   const remove = useMutation({
-    mutationFn: () => ok(api.DELETE("/api/v1/spaces/{spaceId}", { params: { path: { spaceId: space.id } } })),
+    mutationFn: () => deleteSpace({ params: { path: { spaceId: space.id } } }),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["spaces"] });
+      void qc.invalidateQueries({ queryKey: spaceKeys.all });
       navigate("/spaces");
     },
   });

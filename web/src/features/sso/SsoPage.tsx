@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import { useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, Loading } from "../../ui/ui";
 import { type Partner, PartnerProviders, partnersBody, partnersOf } from "./PartnerProviders";
+import { ssoKeys, ssoSettingsQuery, updateSsoSettings } from "./queries";
 
 type Mapping = { fieldId: string; samlAttribute: string; uid: number };
 let uids = 0;
@@ -17,7 +17,7 @@ export default function SsoPage() {
   const { t, lang } = useI18n();
   const user = useUser();
   const qc = useQueryClient();
-  const sso = useQuery({ queryKey: ["sso"], queryFn: () => ok(api.GET("/api/v1/sso-settings")) });
+  const sso = useQuery(ssoSettingsQuery());
   const [form, setForm] = useState({ enabled: false, idpSsoUrl: "", idpEntityUrl: "", x509Cert: "", sasoOnly: false, provision: false });
   const [mappings, setMappings] = useState<Mapping[]>([]);
   const [partners, setPartners] = useState<Partner[]>([]);
@@ -37,23 +37,21 @@ export default function SsoPage() {
   }, [sso.data]);
   const save = useMutation({
     mutationFn: () =>
-      ok(
-        api.PATCH("/api/v1/sso-settings", {
-          body: {
-            enabled: form.enabled,
-            idpSsoUrl: form.idpSsoUrl || null,
-            idpEntityUrl: form.idpEntityUrl || null,
-            x509Cert: form.x509Cert || null,
-            allowedLoginMethods: form.sasoOnly ? "SSO_ONLY" : "ALL",
-            provisionMembers: form.provision,
-            attributeMappings: mappings
-              .filter((m) => m.fieldId && m.samlAttribute)
-              .map(({ fieldId, samlAttribute }) => ({ fieldId, samlAttribute })),
-            partnerProviders: partnersBody(partners),
-          },
-        }),
-      ),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["sso"] }),
+      updateSsoSettings({
+        body: {
+          enabled: form.enabled,
+          idpSsoUrl: form.idpSsoUrl || null,
+          idpEntityUrl: form.idpEntityUrl || null,
+          x509Cert: form.x509Cert || null,
+          allowedLoginMethods: form.sasoOnly ? "SSO_ONLY" : "ALL",
+          provisionMembers: form.provision,
+          attributeMappings: mappings
+            .filter((m) => m.fieldId && m.samlAttribute)
+            .map(({ fieldId, samlAttribute }) => ({ fieldId, samlAttribute })),
+          partnerProviders: partnersBody(partners),
+        },
+      }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ssoKeys.settings }),
   });
   if (!sso.data) return <Loading />;
   const metadataUrl = `${window.location.origin}/api/v1/public/tenants/${encodeURIComponent(user.tenantKey ?? "")}/saml/metadata`;

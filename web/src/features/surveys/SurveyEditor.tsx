@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, Loading } from "../../ui/ui";
 import { OptionsEditor, QuestionsEditor } from "../question-sets/QuestionsEditor";
 import { WindowFields } from "../question-sets/WindowFields";
+import { checkSurveyConfigChange, setSurveyConfig, surveyConfigQuery, surveyKeys } from "./queries";
 
 type Body = paths["/api/v1/surveys/{contentId}/config"]["put"]["requestBody"]["content"]["application/json"];
 type Config = paths["/api/v1/surveys/{contentId}/config"]["get"]["responses"]["200"]["content"]["application/json"];
@@ -47,26 +47,23 @@ const toBody = (c: Config): Body => ({
 export function SurveyEditor({ contentId }: { contentId: string }) {
   const { t } = useI18n();
   const qc = useQueryClient();
-  const config = useQuery({
-    queryKey: ["survey-config", contentId],
-    queryFn: () => ok(api.GET("/api/v1/surveys/{contentId}/config", { params: { path: { contentId } } })),
-  });
+  const config = useQuery(surveyConfigQuery(contentId));
   const [draft, setDraft] = useState<Body | null>(null);
   useEffect(() => {
     if (config.data && !draft) setDraft(toBody(config.data));
   }, [config.data, draft]);
   const save = useMutation({
-    mutationFn: (body: Body) => ok(api.PUT("/api/v1/surveys/{contentId}/config", { params: { path: { contentId } }, body })),
+    mutationFn: (body: Body) => setSurveyConfig({ params: { path: { contentId } }, body }),
     onSuccess: (data) => {
-      qc.setQueryData(["survey-config", contentId], data);
-      void qc.invalidateQueries({ queryKey: ["survey-stats", contentId] });
+      qc.setQueryData(surveyKeys.config(contentId), data);
+      void qc.invalidateQueries({ queryKey: surveyKeys.stats(contentId) });
       setDraft(toBody(data));
       check.reset();
     },
   });
   // Responses exist and the change invalidates them: the server says which, the teacher decides.
   const check = useMutation({
-    mutationFn: (body: Body) => ok(api.POST("/api/v1/surveys/{contentId}/config/change-check", { params: { path: { contentId } }, body })),
+    mutationFn: (body: Body) => checkSurveyConfigChange({ params: { path: { contentId } }, body }),
     onSuccess: (result, body) => {
       if (!result.needReset) save.mutate(body);
     },

@@ -1,19 +1,17 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
+import { DataTable } from "../../ui/DataTable";
 import { formatDate, Loading, Select } from "../../ui/ui";
 import { BarChart } from "../charts/BarChart";
+import { respondentsQuery, surveyStatsQuery, textAnswersQuery } from "./queries";
 
 const round = (n: number, places = 1) => Math.round(n * 10 ** places) / 10 ** places;
 
 /** Survey results for its managers: response counts, per-option ratios and scale averages as charts, text answers, respondents. */
 export function SurveyResults({ contentId, spaceId }: { contentId: string; spaceId: string }) {
   const { t } = useI18n();
-  const stats = useQuery({
-    queryKey: ["survey-stats", contentId],
-    queryFn: () => ok(api.GET("/api/v1/surveys/{contentId}/statistics", { params: { path: { contentId } } })),
-  });
+  const stats = useQuery(surveyStatsQuery(contentId));
   if (!stats.data) return <Loading />;
   const s = stats.data;
   return (
@@ -63,18 +61,7 @@ export function SurveyResults({ contentId, spaceId }: { contentId: string; space
 function TextAnswers({ contentId, questionId, title, count }: { contentId: string; questionId: string; title: string; count: number }) {
   const { t, lang } = useI18n();
   const [open, setOpen] = useState(false);
-  const answers = useInfiniteQuery({
-    queryKey: ["survey-text", contentId, questionId],
-    enabled: open,
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) =>
-      ok(
-        api.GET("/api/v1/surveys/{contentId}/questions/{questionId}/text-answers", {
-          params: { path: { contentId, questionId }, query: { limit: 20, ...(pageParam ? { cursor: pageParam } : {}) } },
-        }),
-      ),
-    getNextPageParam: (last) => last.nextCursor,
-  });
+  const answers = useInfiniteQuery({ ...textAnswersQuery(contentId, questionId), enabled: open });
   return (
     <section className="panel">
       <h3>{title}</h3>
@@ -113,17 +100,7 @@ type Status = "ALL" | "SUBMITTED" | "NOT_SUBMITTED";
 function Respondents({ contentId, spaceId, anonymous }: { contentId: string; spaceId: string; anonymous: boolean }) {
   const { t, lang } = useI18n();
   const [status, setStatus] = useState<Status>("ALL");
-  const list = useInfiniteQuery({
-    queryKey: ["survey-respondents", contentId, spaceId, status],
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) =>
-      ok(
-        api.GET("/api/v1/surveys/{contentId}/respondents", {
-          params: { path: { contentId }, query: { spaceId, status, limit: 50, ...(pageParam ? { cursor: pageParam } : {}) } },
-        }),
-      ),
-    getNextPageParam: (last) => last.nextCursor,
-  });
+  const list = useInfiniteQuery(respondentsQuery(contentId, spaceId, status));
   return (
     <section>
       <h2>{t("survey.respondents")}</h2>
@@ -137,24 +114,21 @@ function Respondents({ contentId, spaceId, anonymous }: { contentId: string; spa
       {!list.data ? (
         <Loading />
       ) : (
-        <table data-testid="survey-respondents">
-          <thead>
-            <tr>
-              <th>{t("members.name")}</th>
-              <th>{t("survey.responded")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.pages
-              .flatMap((p) => p.respondents)
-              .map((r) => (
-                <tr key={r.profileId}>
-                  <td>{r.displayName}</td>
-                  <td>{r.submitted ? formatDate(r.submittedAt, lang) : t("survey.notSubmitted")}</td>
-                </tr>
-              ))}
-          </tbody>
-        </table>
+        <DataTable
+          label={t("survey.respondents")}
+          testId="survey-respondents"
+          empty={null}
+          rows={list.data.pages.flatMap((p) => p.respondents)}
+          rowKey={(r) => r.profileId}
+          columns={[
+            { key: "name", header: t("members.name"), cell: (r) => r.displayName },
+            {
+              key: "submitted",
+              header: t("survey.responded"),
+              cell: (r) => (r.submitted ? formatDate(r.submittedAt, lang) : t("survey.notSubmitted")),
+            },
+          ]}
+        />
       )}
       {list.hasNextPage && (
         <button type="button" className="small" onClick={() => void list.fetchNextPage()}>

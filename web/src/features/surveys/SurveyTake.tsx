@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Field, FormError, formatDate, Loading } from "../../ui/ui";
+import { myResponseQuery, saveSurveyResponseDraft, submitSurveyResponse, surveyKeys, surveyViewQuery } from "./queries";
 
 type Answer = { questionId: string; optionIds?: string[]; etcText?: string | null; text?: string | null; scaleValue?: number | null };
 
@@ -10,28 +10,20 @@ type Answer = { questionId: string; optionIds?: string[]; etcText?: string | nul
 export default function SurveyTake({ contentId }: { contentId: string }) {
   const { t, lang } = useI18n();
   const qc = useQueryClient();
-  const view = useQuery({
-    queryKey: ["survey-view", contentId],
-    queryFn: () => ok(api.GET("/api/v1/surveys/{contentId}/participant-view", { params: { path: { contentId } } })),
-  });
-  const mine = useQuery({
-    queryKey: ["survey-mine", contentId],
-    queryFn: () => ok(api.GET("/api/v1/surveys/{contentId}/my-response", { params: { path: { contentId } } })),
-  });
+  const view = useQuery(surveyViewQuery(contentId));
+  const mine = useQuery(myResponseQuery(contentId));
   const [answers, setAnswers] = useState<Record<string, Answer> | null>(null);
   useEffect(() => {
     if (mine.data && !answers) setAnswers(Object.fromEntries((mine.data.response?.answers ?? []).map((a) => [a.questionId, a])));
   }, [mine.data, answers]);
   const list = () => Object.values(answers ?? {});
-  const done = (data: unknown) => qc.setQueryData(["survey-mine", contentId], data);
+  const done = (data: unknown) => qc.setQueryData(surveyKeys.mine(contentId), data);
   const draft = useMutation({
-    mutationFn: () =>
-      ok(api.PUT("/api/v1/surveys/{contentId}/my-response/draft", { params: { path: { contentId } }, body: { answers: list() } })),
+    mutationFn: () => saveSurveyResponseDraft({ params: { path: { contentId } }, body: { answers: list() } }),
     onSuccess: done,
   });
   const submit = useMutation({
-    mutationFn: () =>
-      ok(api.POST("/api/v1/surveys/{contentId}/my-response/submit", { params: { path: { contentId } }, body: { answers: list() } })),
+    mutationFn: () => submitSurveyResponse({ params: { path: { contentId } }, body: { answers: list() } }),
     onSuccess: done,
   });
   if (!view.data || !mine.data || !answers) return <Loading />;

@@ -1,14 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import { hasMessage, useI18n } from "../../i18n";
 import { Field, FormError, fieldError, formatDate, Loading, Select } from "../../ui/ui";
+import { tenantKeys, tenantQuery, updateTenant } from "./queries";
 
 /** getTenant / updateTenant: name, description, contact, session policy; plan, contract, logo and field limit are read-only. */
 export default function TenantPage() {
   const { t, lang } = useI18n();
   const qc = useQueryClient();
-  const tenant = useQuery({ queryKey: ["tenant"], queryFn: () => ok(api.GET("/api/v1/tenant")) });
+  const tenant = useQuery(tenantQuery());
   const [form, setForm] = useState({
     name: "",
     description: "",
@@ -30,21 +30,19 @@ export default function TenantPage() {
   }, [tenant.data]);
   const save = useMutation({
     mutationFn: () =>
-      ok(
-        api.PATCH("/api/v1/tenant", {
-          body: {
-            name: form.name,
-            description: form.description || null,
-            contactInfo: form.contactInfo || null,
-            timeZone: form.timeZone,
-            sessionPolicy: {
-              defaultSessionType: form.defaultSessionType as "personal" | "public",
-              publicAbsoluteTimeoutMinutes: Number(form.publicAbsoluteTimeoutMinutes),
-            },
+      updateTenant({
+        body: {
+          name: form.name,
+          description: form.description || null,
+          contactInfo: form.contactInfo || null,
+          timeZone: form.timeZone,
+          sessionPolicy: {
+            defaultSessionType: form.defaultSessionType as "personal" | "public",
+            publicAbsoluteTimeoutMinutes: Number(form.publicAbsoluteTimeoutMinutes),
           },
-        }),
-      ),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["tenant"] }),
+        },
+      }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: tenantKeys.tenant }),
   });
   if (!tenant.data) return <Loading />;
   const d = tenant.data;

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
 import { useI18n } from "../../i18n";
 import { Field, FormError, fieldError, Modal } from "../../ui/ui";
+import { createTerm, setCurrentTermVersion, termKeys, updateTerm } from "./queries";
 import { TERM_FIELDS, TermFields, termBody, termForm } from "./TermFields";
 
 export type Term = paths["/api/v1/terms"]["get"]["responses"]["200"]["content"]["application/json"]["terms"][number];
@@ -27,20 +27,20 @@ export function TermDialog({ term, onClose }: { term: Term; onClose: () => void 
     setVersion(String(term.version));
   }, [term]);
   const settled = (message: string) => (data: TermList) => {
-    qc.setQueryData(["terms"], data);
+    qc.setQueryData(termKeys.all, data);
     setDone(message);
   };
   const path = { params: { path: { topic: term.topic } } };
   const update = useMutation({
-    mutationFn: () => ok(api.PATCH("/api/v1/terms/{topic}", { ...path, body: { ...termBody(form), isActive } })),
+    mutationFn: () => updateTerm({ ...path, body: { ...termBody(form), isActive } }),
     onSuccess: settled(t("common.saved")),
   });
   const publish = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/terms", { body: { topic: term.topic, ...termBody(form) } })),
+    mutationFn: () => createTerm({ body: { topic: term.topic, ...termBody(form) } }),
     onSuccess: settled(t("terms.newVersionDone")),
   });
   const select = useMutation({
-    mutationFn: () => ok(api.PUT("/api/v1/terms/{topic}/current-version", { ...path, body: { currentVersion: Number(version) } })),
+    mutationFn: () => setCurrentTermVersion({ ...path, body: { currentVersion: Number(version) } }),
     onSuccess: settled(t("terms.currentSet")),
   });
   const editError = update.error ?? publish.error;

@@ -1,11 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
+import { DataTable } from "../../ui/DataTable";
 import { useSearch } from "../../ui/router";
 import { Field, FormError, fieldError, Loading } from "../../ui/ui";
-import { TermDialog } from "./TermDialog";
+import { createTerm, termKeys, termsQuery, updateTerm } from "./queries";
+import { type Term, TermDialog } from "./TermDialog";
 import { EMPTY_TERM, TERM_FIELDS, TermFields, termBody } from "./TermFields";
+
+/** The yes/no columns a school edits in place, with their header keys. */
+const FLAGS = [
+  ["isEssential", "essential"],
+  ["isVisible", "visible"],
+  ["isActive", "active"],
+] as const;
 
 /**
  * The terms members consent to (the platform's and the school's own, each topic versioned) with the effective
@@ -15,21 +23,21 @@ export default function TermsPage() {
   const { t, lang } = useI18n();
   const qc = useQueryClient();
   const { get, set } = useSearch();
-  const terms = useQuery({ queryKey: ["terms"], queryFn: () => ok(api.GET("/api/v1/terms")) });
+  const terms = useQuery(termsQuery());
   const [topic, setTopic] = useState("");
   const [form, setForm] = useState(EMPTY_TERM);
   const create = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/terms", { body: { topic, ...termBody(form) } })),
+    mutationFn: () => createTerm({ body: { topic, ...termBody(form) } }),
     onSuccess: (data) => {
-      qc.setQueryData(["terms"], data);
+      qc.setQueryData(termKeys.all, data);
       setTopic("");
       setForm(EMPTY_TERM);
     },
   });
   const update = useMutation({
     mutationFn: (v: { topic: string; body: { isActive?: boolean; isVisible?: boolean; isEssential?: boolean } }) =>
-      ok(api.PATCH("/api/v1/terms/{topic}", { params: { path: { topic: v.topic } }, body: v.body })),
-    onSuccess: (data) => qc.setQueryData(["terms"], data),
+      updateTerm({ params: { path: { topic: v.topic } }, body: v.body }),
+    onSuccess: (data) => qc.setQueryData(termKeys.all, data),
   });
   if (!terms.data) return <Loading />;
   const own = terms.data.terms.filter((x) => x.scope === "tenant");
@@ -38,45 +46,47 @@ export default function TermsPage() {
     <section>
       <h1>{t("terms.title")}</h1>
       <p className="muted">{t("terms.consentsHint")}</p>
-      <table>
-        <thead>
-          <tr>
-            <th>{t("terms.topic")}</th>
-            <th>{t("terms.termTitle")}</th>
-            <th>{t("terms.version")}</th>
-            <th>{t("terms.essential")}</th>
-            <th>{t("terms.visible")}</th>
-            <th>{t("terms.active")}</th>
-            <th>{t("terms.consents")}</th>
-            <th>{t("terms.ttlShort")}</th>
-            <th>{t("terms.document")}</th>
-            <th>
-              <span className="sr-only">{t("common.actions")}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {terms.data.terms.map((x) => (
-            <tr key={`${x.scope}-${x.topic}`}>
-              <td>
+      <DataTable
+        label={t("terms.title")}
+        empty={null}
+        rows={terms.data.terms}
+        rowKey={(x) => `${x.scope}-${x.topic}`}
+        columns={[
+          {
+            key: "topic",
+            header: t("terms.topic"),
+            cell: (x) => (
+              <>
                 <code>{x.topic}</code> {x.scope === "platform" && <small className="muted">{t("terms.platform")}</small>}
-              </td>
-              <td>{x.title[lang] || x.title.ko || x.title.en}</td>
-              <td>{x.version}</td>
-              {(["isEssential", "isVisible", "isActive"] as const).map((k) => (
-                <td key={k}>
-                  <input
-                    type="checkbox"
-                    aria-label={`${x.topic}: ${t(`terms.${k === "isEssential" ? "essential" : k === "isVisible" ? "visible" : "active"}`)}`}
-                    disabled={x.scope !== "tenant"}
-                    checked={x[k]}
-                    onChange={(e) => update.mutate({ topic: x.topic, body: { [k]: e.target.checked } })}
-                  />
-                </td>
-              ))}
-              <td>{x.consentCount}</td>
-              <td>{x.consentTtlDays === null ? "—" : t("terms.days", { count: x.consentTtlDays })}</td>
-              <td>
+              </>
+            ),
+          },
+          { key: "title", header: t("terms.termTitle"), cell: (x) => x.title[lang] || x.title.ko || x.title.en },
+          { key: "version", header: t("terms.version"), cell: (x) => x.version },
+          ...FLAGS.map(([k, label]) => ({
+            key: k,
+            header: t(`terms.${label}`),
+            cell: (x: Term) => (
+              <input
+                type="checkbox"
+                aria-label={`${x.topic}: ${t(`terms.${label}`)}`}
+                disabled={x.scope !== "tenant"}
+                checked={x[k]}
+                onChange={(e) => update.mutate({ topic: x.topic, body: { [k]: e.target.checked } })}
+              />
+            ),
+          })),
+          { key: "consents", header: t("terms.consents"), cell: (x) => x.consentCount },
+          {
+            key: "ttl",
+            header: t("terms.ttlShort"),
+            cell: (x) => (x.consentTtlDays === null ? "—" : t("terms.days", { count: x.consentTtlDays })),
+          },
+          {
+            key: "document",
+            header: t("terms.document"),
+            cell: (x) => (
+              <>
                 {x.documentUrl.ko && (
                   <a href={x.documentUrl.ko} lang="ko">
                     한국어
@@ -87,18 +97,22 @@ export default function TermsPage() {
                     English
                   </a>
                 )}
-              </td>
-              <td>
-                {x.scope === "tenant" && (
-                  <button type="button" className="small" onClick={() => set({ open: x.topic })}>
-                    {t("terms.edit", { topic: x.topic })}
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+          {
+            key: "actions",
+            header: t("common.actions"),
+            hideHeader: true,
+            cell: (x) =>
+              x.scope === "tenant" && (
+                <button type="button" className="small" onClick={() => set({ open: x.topic })}>
+                  {t("terms.edit", { topic: x.topic })}
+                </button>
+              ),
+          },
+        ]}
+      />
       {own.length === 0 && <p className="muted">{t("terms.noneOwn")}</p>}
       <FormError error={update.error} fields={[]} />
       <h2>{t("terms.create")}</h2>

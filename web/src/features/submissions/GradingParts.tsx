@@ -1,6 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { useI18n } from "../../i18n";
+import { DataTable } from "../../ui/DataTable";
 import { Field, FormError, fieldError, formatDate } from "../../ui/ui";
 
 /** A row of a grading list: an assignment's submitter or a group assignment's group, its latest revision. */
@@ -11,57 +12,36 @@ export function SubmissionTable({ rows, onOpen, nameHeader }: { rows: Row[]; onO
   const { t, lang } = useI18n();
   return (
     <>
-      <table>
-        <thead>
-          <tr>
-            <th>{nameHeader}</th>
-            <th>{t("assignment.submittedAt")}</th>
-            <th>{t("assignment.status")}</th>
-            <th>{t("quiz.score")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((s) => (
-            <tr key={s.id}>
-              <td>
-                <button type="button" className="link" onClick={() => onOpen(s.id)}>
-                  {s.name}
-                </button>
-              </td>
-              <td>
+      <DataTable
+        label={t("assignment.grading")}
+        empty={null}
+        rows={rows}
+        rowKey={(s) => s.id}
+        columns={[
+          {
+            key: "name",
+            header: nameHeader,
+            cell: (s) => (
+              <button type="button" className="link" onClick={() => onOpen(s.id)}>
+                {s.name}
+              </button>
+            ),
+          },
+          {
+            key: "submittedAt",
+            header: t("assignment.submittedAt"),
+            cell: (s) => (
+              <>
                 {formatDate(s.submittedAt, lang)} {s.isLate && <span className="badge late">{t("assignment.late")}</span>}
-              </td>
-              <td>{t(`assignment.statuses.${s.status}`)}</td>
-              <td>{s.score ?? "—"}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+          { key: "status", header: t("assignment.status"), cell: (s) => t(`assignment.statuses.${s.status}`) },
+          { key: "score", header: t("quiz.score"), cell: (s) => s.score ?? "—" },
+        ]}
+      />
       {rows.length === 0 && <p>{t("common.empty")}</p>}
     </>
-  );
-}
-
-/** Earlier revisions of one submitter's (or group's) chain, shown when there is more than one. */
-export function RevisionHistory({
-  history,
-}: {
-  history: { id: string; revision: number; submittedAt: string; status: string; score: number | null }[];
-}) {
-  const { t, lang } = useI18n();
-  if (history.length <= 1) return null;
-  return (
-    <details>
-      <summary>{t("assignment.history", { n: history.length })}</summary>
-      <ul className="list">
-        {history.map((h) => (
-          <li key={h.id}>
-            {t("assignment.revision", { n: h.revision })} · {formatDate(h.submittedAt, lang)} · {t(`assignment.statuses.${h.status}`)} ·{" "}
-            {h.score ?? "—"}
-          </li>
-        ))}
-      </ul>
-    </details>
   );
 }
 
