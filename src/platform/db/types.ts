@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
-import { commitBatch, joinBatch } from "./group-commit";
+import { commitBatch, joinBatch, noteRollback } from "./group-commit";
 
 /** A Drizzle handle on one SQLite file, or a transaction on it: services take either. */
 export type Db = BaseSQLiteDatabase<"sync", void>;
@@ -22,7 +22,19 @@ export function write<T>(db: Db, fn: (tx: Db) => T): T {
     writeGuards.get(sqlite)?.();
     joinBatch(sqlite);
   }
-  return db.transaction((tx) => fn(tx as unknown as Db), { behavior: "immediate" });
+  try {
+    return db.transaction(
+      (tx) => {
+        // Prepared queries (db/sqlite.ts preparedQuery) find the connection through the transaction too.
+        if (sqlite) connectionOf.set(tx as unknown as Db, sqlite);
+        return fn(tx as unknown as Db);
+      },
+      { behavior: "immediate" },
+    );
+  } catch (e) {
+    if (sqlite) noteRollback(sqlite);
+    throw e;
+  }
 }
 
 /**
