@@ -1,14 +1,25 @@
-// The platform benchmark (issue 2): req/s and p50/p99 of a bare Elysia route, /healthz and a
-// tenant-file primary-key read through the full stack (token verify + tenant handle); the binary's
-// cold start to the first /readyz; RSS with 1,000 tenant files known and 200 opened.
-// Usage: bun bench/run.ts [--seconds 3] [--concurrency 16]   (build the binary first: npm run build)
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+// The platform benchmark (issues 2 and 27), one run on one machine: req/s and p50/p99 of a bare Elysia
+// route, /healthz (against the previous release's binary, built from --previous in a temp git
+// worktree in the same run) and a tenant-file primary-key read through the full stack; the binary's
+// cold start to the first /readyz; RSS with 1,000 tenant files known and 200 opened; then, each as
+// its own bench script: the exam start (bench/exam.ts), the sign-in storm with the raw argon2id verify
+// throughput measured here, the 1,000-tenant run's RSS (bench/tenants.ts) and the notifications'
+// fan-out and digest (bench/notifications.ts). --quick runs every part at a smaller scale.
+// Usage: bun bench/run.ts [--quick] [--seconds 3] [--concurrency 16] [--previous 7cef64c] [--skip previous,exam,signin,tenants,notifications]
+// (build the binary first: npm run build, or npm run bench)
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { load, round, rssMiB, waitReady } from "./lib";
 
 const arg = (name: string, d: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1] || d) || d;
-const seconds = arg("seconds", 3);
+const quick = process.argv.includes("--quick");
+const seconds = arg("seconds", quick ? 2 : 3);
+const previous = process.argv.includes("--previous") ? (process.argv[process.argv.indexOf("--previous") + 1] as string) : "7cef64c";
+const skip = new Set(process.argv.includes("--skip") ? (process.argv[process.argv.indexOf("--skip") + 1] ?? "").split(",") : []);
+const scale = quick
+  ? { tenants: 100, students: 500, within: 10, signins: 200, signinWithin: 20, digest: 1000, posts: 5 }
+  : { tenants: 1000, students: 5000, within: 30, signins: 2000, signinWithin: 60, digest: 10_000, posts: 20 };
 const concurrency = arg("concurrency", 16);
 const root = join(import.meta.dir, "..");
 const binary = join(root, "dist", "learnspace");
@@ -40,9 +51,9 @@ results.coldStartMs = { median: round(starts[2] as number), min: round(starts[0]
 // 2. Seed 1,000 tenant files.
 const dataDir = mkdtempSync(join(tmpdir(), "ls-bench-data-"));
 const seedStart = performance.now();
-const seed = Bun.spawnSync([bun, join(import.meta.dir, "seed-tenants.ts"), dataDir, "1000"], { stderr: "inherit" });
+const seed = Bun.spawnSync([bun, join(import.meta.dir, "seed-tenants.ts"), dataDir, String(scale.tenants)], { stderr: "inherit" });
 if (seed.exitCode !== 0) throw new Error("seeding failed");
-results.seed1000TenantsMs = round(performance.now() - seedStart);
+results.seedTenantsMs = round(performance.now() - seedStart);
 const tokens: string[] = JSON.parse(readFileSync(join(dataDir, "bench-tokens.json"), "utf8"));
 
 // 3. Throughput: bare Elysia vs /healthz vs full-stack tenant read (one server process each).
@@ -57,7 +68,7 @@ await waitReady("http://127.0.0.1:31102/readyz");
 
 // 4. RSS of the freshly started server with 1,000 tenant files known, then with 200 of them opened.
 results.rssIdleMiB = rssMiB(server.pid);
-for (let i = 0; i < 200; i++) {
+for (let i = 0; i < Math.min(200, tokens.length); i++) {
   const res = await fetch("http://127.0.0.1:31102/api/v1/tenant", { headers: { authorization: `Bearer ${tokens[i]}` } });
   if (!res.ok) throw new Error(`tenant ${i}: ${res.status}`);
 }
@@ -77,4 +88,110 @@ rmSync(dataDir, { recursive: true, force: true });
 
 const ratio = (results.tenantRead as { rps: number }).rps / (results.bareElysia as { rps: number }).rps;
 results.tenantReadVsBare = `${Math.round(ratio * 100)} %`;
+
+/** Builds the binary of `commit` in a temp git worktree (node_modules shared); null when it cannot. */
+function buildPrevious(commit: string): { binary: string; cleanup: () => void } | null {
+  const dir = mkdtempSync(join(tmpdir(), "ls-bench-previous-"));
+  const cleanup = () => {
+    Bun.spawnSync(["git", "worktree", "remove", "--force", dir], { cwd: root });
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const add = Bun.spawnSync(["git", "worktree", "add", "--detach", dir, commit], { cwd: root, stderr: "inherit" });
+  if (add.exitCode === 0) {
+    symlinkSync(join(root, "node_modules"), join(dir, "node_modules"));
+    const build = Bun.spawnSync([bun, "scripts/build.ts"], { cwd: dir, stdout: "ignore", stderr: "inherit" });
+    if (build.exitCode === 0) return { binary: join(dir, "dist", "learnspace"), cleanup };
+  }
+  cleanup();
+  return null;
+}
+
+// 5. /healthz of this binary against the previous release's, alternated (two rounds each), each on an empty dir.
+if (!skip.has("previous")) {
+  const prev = buildPrevious(previous);
+  if (!prev) results.healthzVsPrevious = `could not build ${previous}`;
+  else {
+    const rps: Record<string, number[]> = { current: [], previous: [] };
+    for (let round = 0; round < 2; round++) {
+      for (const [name, bin] of [
+        ["current", binary],
+        ["previous", prev.binary],
+      ] as const) {
+        const dir = mkdtempSync(join(tmpdir(), "ls-bench-healthz-"));
+        const p = spawnServer([bin, "serve", "--port", "31103", "--data-dir", join(dir, "data")], dir, {});
+        await waitReady("http://127.0.0.1:31103/readyz");
+        (rps[name] as number[]).push((await load("http://127.0.0.1:31103/healthz", { seconds, concurrency })).rps);
+        p.kill();
+        await p.exited;
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    prev.cleanup();
+    const best = (xs: number[]) => Math.max(...xs);
+    results.healthzVsPrevious = {
+      previous,
+      currentRps: rps.current,
+      previousRps: rps.previous,
+      ratio: `${Math.round((best(rps.current as number[]) / best(rps.previous as number[])) * 100)} %`,
+    };
+  }
+}
+
+/** Runs another bench script and returns its JSON output (its last JSON object on stdout). */
+function script(name: string, args: string[], env: Record<string, string> = {}): unknown {
+  const r = Bun.spawnSync([bun, join(import.meta.dir, name), ...args], { cwd: root, env: { ...process.env, ...env }, stderr: "inherit" });
+  const out = r.stdout.toString();
+  const start = out.indexOf("{\n");
+  if (r.exitCode !== 0 || start < 0) return `failed (exit ${r.exitCode})`;
+  return JSON.parse(out.slice(start));
+}
+
+// 6. Exam start: students of one school start, save three times and submit; others read meanwhile.
+if (!skip.has("exam")) results.examStart = script("exam.ts", ["--students", String(scale.students), "--within", String(scale.within)]);
+
+// 7. Sign-in storm, against the raw argon2id verify throughput of this machine measured just before.
+if (!skip.has("signin")) {
+  const hash = await Bun.password.hash("Passw0rd!", { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
+  const parallel = navigator.hardwareConcurrency;
+  const end = performance.now() + seconds * 2000;
+  let verified = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (performance.now() < end) if (await Bun.password.verify("Passw0rd!", hash)) verified++;
+    }),
+  );
+  const verifyPerSecond = round(verified / ((performance.now() - t0) / 1000));
+  const storm = script("exam.ts", ["--students", String(scale.signins), "--within", String(scale.signinWithin), "--signin"]) as {
+    signIn?: { n: number };
+    elapsedSeconds?: number;
+  };
+  const signedInPerSecond = storm?.signIn && storm.elapsedSeconds ? round(storm.signIn.n / storm.elapsedSeconds) : null;
+  results.signInStorm = {
+    rawVerifyPerSecond: verifyPerSecond,
+    signedInPerSecond,
+    ofRawVerify: signedInPerSecond === null ? null : `${Math.round((signedInPerSecond / verifyPerSecond) * 100)} %`,
+    run: storm,
+  };
+}
+
+// 8. Memory after traffic touching every tenant, at the default budget.
+if (!skip.has("tenants")) {
+  const memoryMb = process.env.LEARNSPACE_MEMORY_MB ?? "128";
+  const t = script("tenants.ts", ["--tenants", String(scale.tenants), "--seconds", String(seconds)], {
+    LEARNSPACE_MEMORY_MB: memoryMb,
+  }) as {
+    rssEndMiB?: number;
+    rssHighWaterMiB?: number;
+  };
+  const budget = Number(memoryMb) * 1.25;
+  results.tenantsRun = { ...(typeof t === "object" ? t : { result: t }), budgetPlus25PercentMiB: round((budget * 1e6) / 1048576) };
+}
+
+// 9. Notifications: fan-out to 10 vs 1,000, a digest of 10,000 members, pending due dates.
+if (!skip.has("notifications")) {
+  results.notifications = script("notifications.ts", ["--posts", String(scale.posts), "--digest", String(scale.digest), "--due", "2000"]);
+}
+
+results.quick = quick;
 console.log(JSON.stringify(results, null, 2));

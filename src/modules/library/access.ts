@@ -2,6 +2,7 @@
 // Later modules (assignments, group assignments, peer assessments, quizzes, surveys) use these.
 import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Actor } from "../../platform/auth/actor";
+import { preparedQuery } from "../../platform/db/sqlite";
 import type { Db } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
 import { forbidden, notFound } from "../../platform/http/errors";
@@ -56,9 +57,16 @@ export function selectContents(db: Db, actor: Who) {
     .leftJoin(members, eq(members.id, profiles.memberId));
 }
 
-/** One content with the caller's access to it, in one query; null when the id is unknown. */
+/** The caller's ids as placeholders: content access as one prepared query per connection. */
+const CALLER = { profileId: sql.placeholder("profileId"), memberId: sql.placeholder("memberId") } as unknown as Who;
+
+/** One content with the caller's access to it, in one prepared query; null when the id is unknown. */
 function loadContent(db: Db, actor: Who, contentId: string) {
-  const r = selectContents(db, actor).where(eq(libraryContents.id, contentId)).get();
+  const r = preparedQuery(db, "library.content", (base) =>
+    selectContents(base, CALLER)
+      .where(eq(libraryContents.id, sql.placeholder("contentId")))
+      .prepare(),
+  ).get({ profileId: actor.profileId, memberId: actor.memberId, contentId });
   return r ? { access: { ...r.row, authorName: r.authorName, canManage: r.canManage } as ContentAccess, visible: r.visible } : null;
 }
 

@@ -1,5 +1,5 @@
 import type { ActorMember, MemberResolver } from "../../platform/auth/actor";
-import { changeGuardedCache } from "../../platform/db/sqlite";
+import { tableGuardedCache } from "../../platform/db/sqlite";
 import { prepared, type TenantHandle } from "../../platform/db/tenant-store";
 import { grantedCodes } from "../grants/effective";
 import { PERMISSIONS } from "../roles/permissions";
@@ -23,13 +23,16 @@ type Row = {
   profile_id: string;
 };
 
+/** The tables an actor is read from: a write to any other table keeps the cached actors. */
+const ACTOR_TABLES = ["members", "roles", "profiles", "grants", "grant_subjects", "group_members"] as const;
+
 /**
- * Effective permissions = role permissions ∪ grants, in enumeration order (docs/rules/access.md#permissions). Cached
- * per handle until the next write on that file: every write of this process goes through the
- * handle's one connection, so its total_changes() moves whenever anything may have changed.
+ * Effective permissions = role permissions ∪ grants, in enumeration order (docs/rules/access.md#permissions).
+ * Cached per handle until a write to one of the tables it is read from (docs/rules/performance.md#caches):
+ * an exam's answers and attempts leave the students' actors cached.
  */
 export const resolveMember: MemberResolver = (handle, memberId) =>
-  prepared(handle, "members.actorCache", () => changeGuardedCache<ActorMember | null>(handle.sqlite))(memberId, () =>
+  prepared(handle, "members.actorCache", () => tableGuardedCache<ActorMember | null>(handle.sqlite, "actors", ACTOR_TABLES))(memberId, () =>
     loadMember(handle, memberId),
   );
 

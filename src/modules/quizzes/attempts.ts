@@ -2,6 +2,7 @@
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
+import { preparedQuery } from "../../platform/db/sqlite";
 import { type Db, write } from "../../platform/db/types";
 import { conflict, type FieldError, invalidMany, notFound } from "../../platform/http/errors";
 import { iso, isoRequired, MAX_TIMESTAMP_MS } from "../../platform/http/schemas";
@@ -50,7 +51,17 @@ export function questionSetsOf(db: Db, ids: string[]): Map<string, StoredQuestio
 export function answersOf(db: Db, attemptIds: string[]): Map<string, AnswerRow[]> {
   const out = new Map<string, AnswerRow[]>(attemptIds.map((id) => [id, []]));
   if (attemptIds.length === 0) return out;
-  for (const a of db.select().from(quizAnswers).where(inArray(quizAnswers.attemptId, attemptIds)).all()) out.get(a.attemptId)?.push(a);
+  const rows =
+    attemptIds.length === 1
+      ? preparedQuery(db, "quizzes.answersOfOne", (base) =>
+          base
+            .select()
+            .from(quizAnswers)
+            .where(eq(quizAnswers.attemptId, sql.placeholder("attemptId")))
+            .prepare(),
+        ).all({ attemptId: attemptIds[0] })
+      : db.select().from(quizAnswers).where(inArray(quizAnswers.attemptId, attemptIds)).all();
+  for (const a of rows) out.get(a.attemptId)?.push(a);
   return out;
 }
 
@@ -66,15 +77,9 @@ export function inQuestionOrder(questions: StoredQuestion[], answers: AnswerRow[
 /** Scores every answer of an attempt and closes it (submit, or the automatic submit after expiry). */
 function closeAttempt(tx: Db, attempt: AttemptRow, cfg: StoredConfig, submittedAt: number) {
   const questions = loadQuestionSet(tx, attempt.questionSetId);
-  const rows = tx.select().from(quizAnswers).where(eq(quizAnswers.attemptId, attempt.id)).all();
-  const scored = inQuestionOrder(questions, rows).map(({ q, a }) => {
-    const s = scoreAnswer(q, a, cfg.partialCreditMultiple);
-    tx.update(quizAnswers)
-      .set({ ...s, submittedAt })
-      .where(eq(quizAnswers.id, a.id))
-      .run();
-    return s;
-  });
+  const rows = answersOf(tx, [attempt.id]).get(attempt.id) ?? [];
+  const scored = inQuestionOrder(questions, rows).map(({ q, a }) => ({ id: a.id, ...scoreAnswer(q, a, cfg.partialCreditMultiple) }));
+  storeScores(tx, scored, submittedAt);
   const totals = attemptTotals(scored);
   return tx
     .update(quizAttempts)
@@ -82,6 +87,23 @@ function closeAttempt(tx: Db, attempt: AttemptRow, cfg: StoredConfig, submittedA
     .where(eq(quizAttempts.id, attempt.id))
     .returning()
     .get();
+}
+
+/**
+ * The scores of an attempt's answers in one UPDATE over a JSON list (an UPDATE per answer was most
+ * of a submit's statements: docs/rules/performance.md#prepared-queries).
+ */
+function storeScores(tx: Db, scored: ({ id: string } & ReturnType<typeof scoreAnswer>)[], submittedAt: number) {
+  if (scored.length === 0) return;
+  const rows = scored.map((s) => ({
+    i: s.id,
+    a: s.answered ? 1 : 0,
+    c: s.isCorrect === null ? null : s.isCorrect ? 1 : 0,
+    p: s.pointsAwarded,
+  }));
+  tx.run(sql`UPDATE quiz_answers SET answered = j.value ->> '$.a', is_correct = j.value ->> '$.c',
+    points_awarded = j.value ->> '$.p', submitted_at = ${submittedAt}
+    FROM json_each(${JSON.stringify(rows)}) AS j WHERE quiz_answers.id = j.value ->> '$.i'`);
 }
 
 /** Voided attempts stay listed but count toward nothing (docs/rules/quizzes.md#another-chance). */
@@ -97,24 +119,43 @@ const isOverdue = (a: { expiresAt: number | null }, closesAt: number | null, now
 const overdueAt = (a: { expiresAt: number | null }, closesAt: number | null) => Math.min(a.expiresAt ?? Infinity, closesAt ?? Infinity);
 
 const closesAtOf = (db: Db, contentId: string) =>
-  db.select({ closesAt: quizConfigs.closesAt }).from(quizConfigs).where(eq(quizConfigs.contentId, contentId)).get()?.closesAt ?? null;
+  preparedQuery(db, "quizzes.closesAt", (base) =>
+    base
+      .select({ closesAt: quizConfigs.closesAt })
+      .from(quizConfigs)
+      .where(eq(quizConfigs.contentId, sql.placeholder("contentId")))
+      .prepare(),
+  ).get({ contentId })?.closesAt ?? null;
+
+/** One participant's open attempts of a quiz (checked for being overdue before every participant step). */
+const ownOpenAttempts = (db: Db, contentId: string, profileId: string) =>
+  preparedQuery(db, "quizzes.ownOpenAttempts", (base) =>
+    base
+      .select()
+      .from(quizAttempts)
+      .where(
+        and(
+          eq(quizAttempts.contentId, sql.placeholder("contentId")),
+          isNull(quizAttempts.submittedAt),
+          eq(quizAttempts.profileId, sql.placeholder("profileId")),
+        ),
+      )
+      .prepare(),
+  ).all({ contentId, profileId });
 
 /**
  * Attempts of a quiz (of one profile, or all) never submitted whose time and grace are over, or whose
  * participant's window closed (their override's closesAt, else the quiz's), each with that closesAt.
  */
 function overdueAttempts(db: Db, contentId: string, profileId: string | null, now: number) {
-  const open = db
-    .select()
-    .from(quizAttempts)
-    .where(
-      and(
-        eq(quizAttempts.contentId, contentId),
-        isNull(quizAttempts.submittedAt),
-        profileId === null ? undefined : eq(quizAttempts.profileId, profileId),
-      ),
-    )
-    .all();
+  const open =
+    profileId === null
+      ? db
+          .select()
+          .from(quizAttempts)
+          .where(and(eq(quizAttempts.contentId, contentId), isNull(quizAttempts.submittedAt)))
+          .all()
+      : ownOpenAttempts(db, contentId, profileId);
   if (open.length === 0) return [];
   const quizClosesAt = closesAtOf(db, contentId);
   const own = ownClosesAt(db, [contentId], profileId === null ? null : [profileId]);
@@ -169,20 +210,30 @@ export function settleExpiredQuizzes(db: Db, contentIds: string[], now: number) 
 // ---- the participant view ----------------------------------------------------------------------
 
 function ownAttempts(db: Db, contentId: string, profileId: string): AttemptRow[] {
-  return db
-    .select()
-    .from(quizAttempts)
-    .where(and(eq(quizAttempts.contentId, contentId), eq(quizAttempts.profileId, profileId)))
-    .orderBy(desc(quizAttempts.startedAt), desc(quizAttempts.id))
-    .all();
+  return preparedQuery(db, "quizzes.ownAttempts", (base) =>
+    base
+      .select()
+      .from(quizAttempts)
+      .where(and(eq(quizAttempts.contentId, sql.placeholder("contentId")), eq(quizAttempts.profileId, sql.placeholder("profileId"))))
+      .orderBy(desc(quizAttempts.startedAt), desc(quizAttempts.id))
+      .prepare(),
+  ).all({ contentId, profileId });
 }
 
 function ownAttempt(db: Db, contentId: string, profileId: string, attemptId: string): AttemptRow {
-  const row = db
-    .select()
-    .from(quizAttempts)
-    .where(and(eq(quizAttempts.id, attemptId), eq(quizAttempts.contentId, contentId), eq(quizAttempts.profileId, profileId)))
-    .get();
+  const row = preparedQuery(db, "quizzes.ownAttempt", (base) =>
+    base
+      .select()
+      .from(quizAttempts)
+      .where(
+        and(
+          eq(quizAttempts.id, sql.placeholder("attemptId")),
+          eq(quizAttempts.contentId, sql.placeholder("contentId")),
+          eq(quizAttempts.profileId, sql.placeholder("profileId")),
+        ),
+      )
+      .prepare(),
+  ).get({ attemptId, contentId, profileId });
   if (!row) throw notFound();
   return row;
 }

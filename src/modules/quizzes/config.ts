@@ -3,6 +3,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
+import { preparedQuery } from "../../platform/db/sqlite";
 import { type Db, write } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
 import { timeWindow } from "../../platform/http/time-window";
@@ -60,12 +61,14 @@ export const { isChoice, isText } = questionKinds<QuizQuestionType>(["SINGLE", "
 
 /** The stored config of a quiz with its current questions, or the defaults (no questions) before the first save. */
 export function loadQuizConfig(db: Db, contentId: string): StoredConfig {
-  const row = db
-    .select({ config: quizConfigs, questions: quizQuestionSets.questions })
-    .from(quizConfigs)
-    .innerJoin(quizQuestionSets, eq(quizQuestionSets.id, quizConfigs.questionSetId))
-    .where(eq(quizConfigs.contentId, contentId))
-    .get();
+  const row = preparedQuery(db, "quizzes.config", (base) =>
+    base
+      .select({ config: quizConfigs, questions: quizQuestionSets.questions })
+      .from(quizConfigs)
+      .innerJoin(quizQuestionSets, eq(quizQuestionSets.id, quizConfigs.questionSetId))
+      .where(eq(quizConfigs.contentId, sql.placeholder("contentId")))
+      .prepare(),
+  ).get({ contentId });
   if (!row) return { ...DEFAULT_CONFIG };
   const { contentId: _, updatedAt: __, ...cfg } = row.config;
   return { ...cfg, questions: row.questions };
@@ -73,7 +76,15 @@ export function loadQuizConfig(db: Db, contentId: string): StoredConfig {
 
 /** The questions of one set (an attempt's). */
 export function loadQuestionSet(db: Db, questionSetId: string): StoredQuestion[] {
-  return db.select({ q: quizQuestionSets.questions }).from(quizQuestionSets).where(eq(quizQuestionSets.id, questionSetId)).get()?.q ?? [];
+  return (
+    preparedQuery(db, "quizzes.questionSet", (base) =>
+      base
+        .select({ q: quizQuestionSets.questions })
+        .from(quizQuestionSets)
+        .where(eq(quizQuestionSets.id, sql.placeholder("id")))
+        .prepare(),
+    ).get({ id: questionSetId })?.q ?? []
+  );
 }
 
 /** Renders `[{fileId, url}]` for one reader: ready files only, URLs signed for "quiz:<contentId>". */

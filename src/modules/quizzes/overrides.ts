@@ -1,9 +1,10 @@
 // Per-student exceptions (setQuizOverride): one participant's window, time limit and attempts. Every
 // check made for a participant reads its config through effectiveQuizConfig
 // (docs/rules/next-year.md#quiz-overrides).
-import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
+import { preparedQuery } from "../../platform/db/sqlite";
 import { type Db, write } from "../../platform/db/types";
 import { invalid, notFound } from "../../platform/http/errors";
 import { iso } from "../../platform/http/schemas";
@@ -17,11 +18,13 @@ import { quizOverrides as o } from "./tables";
 type OverrideRow = typeof o.$inferSelect;
 
 function loadOverride(db: Db, contentId: string, profileId: string): OverrideRow | undefined {
-  return db
-    .select()
-    .from(o)
-    .where(and(eq(o.contentId, contentId), eq(o.profileId, profileId)))
-    .get();
+  return preparedQuery(db, "quizzes.override", (base) =>
+    base
+      .select()
+      .from(o)
+      .where(and(eq(o.contentId, sql.placeholder("contentId")), eq(o.profileId, sql.placeholder("profileId"))))
+      .prepare(),
+  ).get({ contentId, profileId });
 }
 
 /** The quiz's settings with one participant's override applied (a null field keeps the quiz's own). */
@@ -47,12 +50,18 @@ export function effectiveQuizConfig(db: Db, contentId: string, profileId: string
 /** Own closing times of some quizzes (of some profiles, or all), keyed `${contentId}:${profileId}`: one query. */
 export function ownClosesAt(db: Db, contentIds: string[], profileIds: string[] | null): Map<string, number> {
   if (contentIds.length === 0 || profileIds?.length === 0) return new Map();
-  const rows = db
+  // One quiz and one participant (every participant step): the prepared override read.
+  const [contentId, profileId] = [contentIds[0] as string, profileIds?.[0]];
+  if (contentIds.length === 1 && profileIds?.length === 1 && profileId) {
+    const closesAt = loadOverride(db, contentId, profileId)?.closesAt ?? null;
+    return closesAt === null ? new Map() : new Map([[`${contentId}:${profileId}`, closesAt]]);
+  }
+  const all = db
     .select({ contentId: o.contentId, profileId: o.profileId, closesAt: o.closesAt })
     .from(o)
     .where(and(inArray(o.contentId, contentIds), profileIds ? inArray(o.profileId, profileIds) : undefined, isNotNull(o.closesAt)))
     .all();
-  return new Map(rows.map((r) => [`${r.contentId}:${r.profileId}`, r.closesAt as number]));
+  return new Map(all.map((r) => [`${r.contentId}:${r.profileId}`, r.closesAt as number]));
 }
 
 function toOverride(r: OverrideRow): Static<typeof QuizOverride> {

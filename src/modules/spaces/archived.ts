@@ -1,5 +1,6 @@
 // docs/rules/spaces.md#archived-spaces: an inactive space is read-only for participants.
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { preparedQuery } from "../../platform/db/sqlite";
 import type { Db } from "../../platform/db/types";
 import { conflict } from "../../platform/http/errors";
 import { spaces } from "../../schema/spaces";
@@ -11,7 +12,13 @@ import { spaces } from "../../schema/spaces";
  */
 export function requireActiveSpace(db: Db, spaceId: string | null): void {
   if (spaceId === null) return;
-  const row = db.select({ isActive: spaces.isActive }).from(spaces).where(eq(spaces.id, spaceId)).get();
+  const row = preparedQuery(db, "spaces.isActive", (base) =>
+    base
+      .select({ isActive: spaces.isActive })
+      .from(spaces)
+      .where(eq(spaces.id, sql.placeholder("spaceId")))
+      .prepare(),
+  ).get({ spaceId });
   if (row) requireActive(row);
 }
 

@@ -14,6 +14,16 @@ const open = new Set<Database>();
 let batch: PromiseWithResolvers<void> | null = null;
 let failure: unknown = null;
 
+/** Rollbacks on a connection (a failed write(), a failed group commit): they undo what guard triggers counted. */
+const rollbacks = new WeakMap<Database, number>();
+
+/** Called after a rollback on the connection: every table-guarded cache on it starts over (db/sqlite.ts). */
+export function noteRollback(sqlite: Database) {
+  rollbacks.set(sqlite, (rollbacks.get(sqlite) ?? 0) + 1);
+}
+
+export const rollbackCount = (sqlite: Database) => rollbacks.get(sqlite) ?? 0;
+
 export function enableGroupCommit(sqlite: Database) {
   members.add(sqlite);
 }
@@ -38,6 +48,7 @@ export function commitBatch(sqlite: Database) {
     sqlite.exec("COMMIT");
   } catch (e) {
     failure ??= e;
+    noteRollback(sqlite);
     try {
       if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
     } catch {

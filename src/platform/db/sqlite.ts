@@ -1,6 +1,6 @@
 import { Database, type Statement } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
-import { commitBatch } from "./group-commit";
+import { commitBatch, rollbackCount } from "./group-commit";
 import { connectionOf, type Db } from "./types";
 
 /** Opens a SQLite file with the pragmas every learnspace file uses; a tenant file's caches follow the memory budget. */
@@ -63,7 +63,39 @@ export function closeSqlite(sqlite: Database) {
  */
 export function closeNow(sqlite: Database) {
   for (const stmt of statementsOf.get(sqlite)?.values() ?? []) stmt.finalize();
+  // A prepared query's statement may have left the LRU above while the query still holds it.
+  for (const query of preparedOf.get(sqlite)?.values() ?? []) (query as { stmt?: Statement }).stmt?.finalize();
+  preparedOf.delete(sqlite);
   sqlite.close();
+}
+
+/** Drizzle prepared queries (`.prepare()`) of a connection, by name (see preparedQuery). */
+const preparedOf = new WeakMap<Database, Map<string, unknown>>();
+/** The Drizzle handle drizzleOf made for a connection: prepared queries are built on it, never on a transaction. */
+const baseOf = new WeakMap<Database, Db>();
+
+/**
+ * A Drizzle prepared query built once per connection and reused by every request, inside a write()
+ * or not (docs/rules/performance.md#prepared-queries): Drizzle builds a query's SQL text on every
+ * call otherwise, which cost ~20 % of the server in an exam start. `build` gets the connection's
+ * handle and returns `….prepare()` with `sql.placeholder`s for the values. A Db of no known
+ * connection gets a query built for this call alone.
+ */
+export function preparedQuery<T>(db: Db, name: string, build: (db: Db) => T): T {
+  const sqlite = connectionOf.get(db);
+  const base = sqlite && baseOf.get(sqlite);
+  if (!sqlite || !base) return build(db);
+  let queries = preparedOf.get(sqlite);
+  if (!queries) {
+    queries = new Map();
+    preparedOf.set(sqlite, queries);
+  }
+  let query = queries.get(name) as T | undefined;
+  if (query === undefined) {
+    query = build(base);
+    queries.set(name, query);
+  }
+  return query;
 }
 
 /**
@@ -76,6 +108,45 @@ export function changeGuardedCache<V>(sqlite: Database, max = 1000) {
   const entries = new Map<string, { at: number; value: V }>();
   return (key: string, load: () => V): V => {
     const at = (changes.get() as { n: number }).n;
+    const hit = entries.get(key);
+    if (hit && hit.at === at) return hit.value;
+    const value = load();
+    if (entries.size >= max) entries.clear();
+    entries.set(key, { at, value });
+    return value;
+  };
+}
+
+/**
+ * A read cache that stays exact while every write to the file goes through this one connection (the
+ * server's own), invalidated only by writes to `tables` (docs/rules/performance.md#caches): TEMP
+ * triggers, which live on this connection only, count every insert, update and delete of those
+ * tables, and an entry is valid while that count and the connection's rollback count are unchanged.
+ * Made outside a transaction (a rolled-back batch would take the triggers with it); until then
+ * nothing is cached. Bounded: cleared when it holds `max` entries.
+ */
+export function tableGuardedCache<V>(sqlite: Database, name: string, tables: readonly string[], max = 1000) {
+  let stamp: Statement<{ n: number }, [string]> | null = null;
+  const entries = new Map<string, { at: string; value: V }>();
+  const install = () => {
+    sqlite.exec("CREATE TEMP TABLE IF NOT EXISTS cache_guards (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID");
+    sqlite.query("INSERT OR IGNORE INTO temp.cache_guards (name, n) VALUES (?, 0)").run(name);
+    for (const table of tables) {
+      for (const op of ["INSERT", "UPDATE", "DELETE"]) {
+        sqlite.exec(
+          `CREATE TEMP TRIGGER IF NOT EXISTS "guard_${name}_${table}_${op}" AFTER ${op} ON main."${table}"
+           BEGIN UPDATE temp.cache_guards SET n = n + 1 WHERE name = '${name}'; END`,
+        );
+      }
+    }
+    return sqlite.query<{ n: number }, [string]>("SELECT n FROM temp.cache_guards WHERE name = ?");
+  };
+  return (key: string, load: () => V): V => {
+    if (!stamp) {
+      if (sqlite.inTransaction) return load();
+      stamp = install();
+    }
+    const at = `${rollbackCount(sqlite)}:${(stamp.get(name) as { n: number }).n}`;
     const hit = entries.get(key);
     if (hit && hit.at === at) return hit.value;
     const value = load();
@@ -111,5 +182,6 @@ export function drizzleOf(sqlite: Database, max = 500): Db {
   };
   const db = drizzle({ client: client as unknown as Database }) as unknown as Db;
   connectionOf.set(db, sqlite);
+  baseOf.set(sqlite, db);
   return db;
 }

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
-import { commitBatch, joinBatch } from "./group-commit";
+import { commitBatch, joinBatch, noteRollback } from "./group-commit";
 
 /** A Drizzle handle on one SQLite file, or a transaction on it: services take either. */
 export type Db = BaseSQLiteDatabase<"sync", void>;
@@ -9,11 +9,32 @@ export type Db = BaseSQLiteDatabase<"sync", void>;
 /** The connection under a Drizzle handle made by drizzleOf (write() joins its group commit). */
 export const connectionOf = new WeakMap<Db, Database>();
 
+/**
+ * Checks run before a write on a connection, registered by whoever opened it (the tenant store): in
+ * cluster mode a write to a school this node no longer holds throws (docs/rules/cluster.md#fencing).
+ */
+export const writeGuards = new WeakMap<Database, () => void>();
+
 /** Runs fn in one IMMEDIATE transaction (a savepoint of the group commit): a request that writes leaves all or nothing. */
 export function write<T>(db: Db, fn: (tx: Db) => T): T {
   const sqlite = connectionOf.get(db);
-  if (sqlite) joinBatch(sqlite);
-  return db.transaction((tx) => fn(tx as unknown as Db), { behavior: "immediate" });
+  if (sqlite) {
+    writeGuards.get(sqlite)?.();
+    joinBatch(sqlite);
+  }
+  try {
+    return db.transaction(
+      (tx) => {
+        // Prepared queries (db/sqlite.ts preparedQuery) find the connection through the transaction too.
+        if (sqlite) connectionOf.set(tx as unknown as Db, sqlite);
+        return fn(tx as unknown as Db);
+      },
+      { behavior: "immediate" },
+    );
+  } catch (e) {
+    if (sqlite) noteRollback(sqlite);
+    throw e;
+  }
 }
 
 /**

@@ -140,11 +140,26 @@ function createRegistry(rt: Runtime) {
       this.set({ file: "tenants" }, dirBytes(join(dataDir, "tenants")));
     },
   });
+  // Each series' child is looked up once: prom-client hashes the label object on every inc/observe otherwise
+  // (docs/rules/performance.md#per-request-work). Bounded: routes × methods × statuses.
+  const counters = new Map<string, ReturnType<typeof requests.labels>>();
+  const timers = new Map<string, ReturnType<typeof duration.labels>>();
   return {
     registry,
     observe(method: string, route: string, status: number | string, seconds: number) {
-      requests.inc({ method, route, status: String(status) });
-      duration.observe({ route }, seconds);
+      const key = `${method} ${status} ${route}`;
+      let counter = counters.get(key);
+      if (!counter) {
+        counter = requests.labels(method, route, String(status));
+        counters.set(key, counter);
+      }
+      counter.inc();
+      let timer = timers.get(route);
+      if (!timer) {
+        timer = duration.labels(route);
+        timers.set(route, timer);
+      }
+      timer.observe(seconds);
     },
   };
 }

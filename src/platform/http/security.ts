@@ -43,19 +43,25 @@ const CORS_EXPOSED = "x-request-id, retry-after, content-disposition, location";
  * framing, a deny-all CSP, `Cache-Control: no-store` (tokens, auth results and members' data are
  * never kept by a cache), HSTS when LEARNSPACE_PUBLIC_URL is https. CORS is off unless the request's
  * Origin is one of LEARNSPACE_CORS_ORIGINS; preflights of other origins get no CORS headers.
+ * The fixed set is built once and copied into each request's headers by Elysia; without CORS origins
+ * no hook runs at all (docs/rules/performance.md#per-request-work).
  */
 export function securityPlugin(rt: Runtime) {
+  const fixed: Record<string, string> = {
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+    "content-security-policy": API_CSP,
+    "cache-control": "no-store",
+    ...(rt.config.publicUrl.startsWith("https://") ? { "strict-transport-security": "max-age=31536000" } : {}),
+  };
+  const plugin = new Elysia({ name: "learnspace.security" }).headers(fixed);
   const origins = new Set(rt.config.corsOrigins);
-  return new Elysia({ name: "learnspace.security" }).onRequest(({ request, set }) => {
-    const h = set.headers;
-    h["x-content-type-options"] = "nosniff";
-    h["referrer-policy"] = "no-referrer";
-    h["x-frame-options"] = "DENY";
-    h["content-security-policy"] = API_CSP;
-    h["cache-control"] = "no-store";
-    if (rt.config.publicUrl.startsWith("https://")) h["strict-transport-security"] = "max-age=31536000";
+  if (origins.size === 0) return plugin;
+  return plugin.onRequest(({ request, set }) => {
     const origin = request.headers.get("origin");
     if (!origin || !origins.has(origin)) return;
+    const h = set.headers;
     h["access-control-allow-origin"] = origin;
     h["access-control-allow-credentials"] = "true";
     h["access-control-expose-headers"] = CORS_EXPOSED;

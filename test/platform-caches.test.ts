@@ -1,0 +1,131 @@
+// The request path's caches (docs/rules/performance.md#caches, #prepared-queries): exact, invalidated
+// by what changed, never by time.
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { closeSqlite, drizzleOf, openSqlite, preparedQuery, tableGuardedCache } from "../src/platform/db/sqlite";
+import { write } from "../src/platform/db/types";
+import { createMemberFixture, createTenantFixture, useServer } from "./helpers/server";
+
+const people = sqliteTable("people", { id: text("id").primaryKey(), name: text("name").notNull() });
+const notes = sqliteTable("notes", { id: integer("id").primaryKey(), body: text("body").notNull() });
+
+function withFile(fn: (sqlite: ReturnType<typeof openSqlite>, db: ReturnType<typeof drizzleOf>) => void) {
+  const dir = mkdtempSync(join(tmpdir(), "ls-caches-"));
+  const sqlite = openSqlite(join(dir, "t.sqlite"));
+  sqlite.exec(
+    "CREATE TABLE people (id TEXT PRIMARY KEY, name TEXT NOT NULL); CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)",
+  );
+  sqlite.exec("INSERT INTO people VALUES ('a', 'Ann')");
+  const db = drizzleOf(sqlite);
+  try {
+    fn(sqlite, db);
+  } finally {
+    closeSqlite(sqlite);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe("tableGuardedCache", () => {
+  test("keeps its entries across writes to other tables, reloads after a write to a guarded one", () => {
+    withFile((sqlite, db) => {
+      const cache = tableGuardedCache<string>(sqlite, "people", ["people"]);
+      let loads = 0;
+      const name = () =>
+        cache("a", () => {
+          loads++;
+          return db.select().from(people).where(eq(people.id, "a")).get()?.name ?? "";
+        });
+      expect(name()).toBe("Ann");
+      write(db, (tx) => tx.insert(notes).values({ body: "unrelated" }).run());
+      expect(name()).toBe("Ann");
+      expect(loads).toBe(1);
+      write(db, (tx) => tx.update(people).set({ name: "Anna" }).where(eq(people.id, "a")).run());
+      expect(name()).toBe("Anna");
+      expect(loads).toBe(2);
+    });
+  });
+
+  test("a value read inside a write that rolls back is not served after it", () => {
+    withFile((sqlite, db) => {
+      const cache = tableGuardedCache<string>(sqlite, "people", ["people"]);
+      const name = () => cache("a", () => db.select().from(people).where(eq(people.id, "a")).get()?.name ?? "");
+      expect(name()).toBe("Ann");
+      expect(() =>
+        write(db, (tx) => {
+          tx.update(people).set({ name: "Uncommitted" }).where(eq(people.id, "a")).run();
+          expect(name()).toBe("Uncommitted");
+          throw new Error("refused");
+        }),
+      ).toThrow("refused");
+      // The rolled-back change and a later committed one leave the guard's count where the uncommitted read saw it.
+      write(db, (tx) => tx.insert(people).values({ id: "b", name: "Bo" }).run());
+      expect(name()).toBe("Ann");
+    });
+  });
+
+  test("made inside a transaction it caches nothing until it can install its triggers", () => {
+    withFile((sqlite, db) => {
+      const cache = tableGuardedCache<string>(sqlite, "people", ["people"]);
+      let loads = 0;
+      const load = () => {
+        loads++;
+        return "x";
+      };
+      write(db, () => {
+        cache("a", load);
+        cache("a", load);
+      });
+      expect(loads).toBe(2);
+      cache("a", load);
+      cache("a", load);
+      expect(loads).toBe(3);
+    });
+  });
+});
+
+describe("preparedQuery", () => {
+  test("built once per connection, usable inside a write, bound per call", () => {
+    withFile((_sqlite, db) => {
+      let builds = 0;
+      const byId = (d: typeof db, id: string) =>
+        preparedQuery(d, "people.byId", (base) => {
+          builds++;
+          return base
+            .select()
+            .from(people)
+            .where(eq(people.id, sql.placeholder("id")))
+            .prepare();
+        }).get({ id });
+      expect(byId(db, "a")?.name).toBe("Ann");
+      write(db, (tx) => {
+        tx.insert(people).values({ id: "b", name: "Bo" }).run();
+        expect(byId(tx, "b")?.name).toBe("Bo");
+      });
+      expect(byId(db, "zz")).toBeUndefined();
+      expect(builds).toBe(1);
+    });
+  });
+});
+
+describe("the member behind a token", () => {
+  const api = useServer();
+
+  test("a change to the member's role reaches its next request, with unrelated writes cached around it", async () => {
+    const t = await createTenantFixture(api.server);
+    const m = await createMemberFixture(api.server, t, { displayName: "Cached", permissions: ["space:create"] });
+    const owner = api.as(t);
+    const member = api.as(m);
+    // Writes to other tables (spaces) leave the member cached; the role change must still show at once.
+    expect((await member.get("/members?pageSize=1")).status).toBe(403);
+    expect((await member.post("/spaces", { name: "Unrelated" })).status).toBe(201);
+    expect((await member.get("/members?pageSize=1")).status).toBe(403);
+    const list = (await owner.get("/roles")).body as { roles: { id: string; key: string }[] };
+    const role = list.roles.find((r) => r.key.startsWith("fixture-role-")) as { id: string };
+    expect((await owner.patch(`/roles/${role.id}`, { permissions: ["space:create", "member:read"] })).status).toBe(200);
+    expect((await member.get("/members?pageSize=1")).status).toBe(200);
+  });
+});
