@@ -1,5 +1,7 @@
 import { type AnyElysia, Elysia } from "elysia";
 import pkg from "../package.json" with { type: "json" };
+import { createClusterNode } from "./cluster/node";
+import { clusterPlugin } from "./cluster/plugin";
 import type { Config } from "./config";
 import { assignmentsModule } from "./modules/assignments";
 import { submissionFileIds } from "./modules/assignments/file-references";
@@ -140,6 +142,12 @@ export function registerFeatures() {
 export function createApp(config: Config) {
   const rt = createRuntime(config, resolveMember, { groupCommit: true });
   registerFeatures();
+  // Cluster mode only (docs/rules/cluster.md): one machine has no gate, no guard, no etcd client.
+  const cluster = config.clusterEtcd ? createClusterNode(rt) : null;
+  if (cluster) {
+    rt.tenants.guard = cluster.guardWrite;
+    rt.schoolUrl = cluster.schoolUrl;
+  }
   // Features hand their time-driven notification jobs to the notifications base (docs/rules/notifications.md#hooks).
   notificationJob(POST_JOB, runScheduledPost);
   notificationJob(CHALLENGE_JOB, runChallengeReminders);
@@ -183,6 +191,7 @@ export function createApp(config: Config) {
     .use(notificationsModule(rt));
   const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
     .use(httpPlugin(rt, () => root?.routes ?? [], metrics?.observe))
+    .use(cluster ? clusterPlugin(rt, cluster) : new Elysia({ name: "learnspace.cluster" }))
     .use(securityPlugin(rt))
     .use(metrics?.plugin ?? new Elysia({ name: "learnspace.metrics" }))
     .use(authPlugin(rt))
@@ -195,7 +204,7 @@ export function createApp(config: Config) {
   root = app;
   // Built once, before any request: compiling a route on its first request adds keys to its schemas.
   const document = buildOpenApi(app, { title: "learnspace", version: pkg.version });
-  return { app, rt };
+  return { app, rt, cluster };
 }
 
 export type App = ReturnType<typeof createApp>["app"];

@@ -41,6 +41,20 @@ export type Config = {
   tenantSignup: "first" | "open" | "closed";
   /** Hosts and CIDR blocks a server-side fetch may reach although private (docs/rules/trust.md#server-side-fetches). */
   fetchAllow: string[];
+  /** Cluster mode (docs/rules/cluster.md): etcd endpoints; null = one machine, as always. */
+  clusterEtcd: string[] | null;
+  /** This node's name in the cluster (an HAProxy backend of that name routes to it). */
+  clusterNode: string | null;
+  /** Where the other nodes and the commands reach this node; default http://127.0.0.1:<port>. */
+  clusterUrl: string | null;
+  /** Schools answer at `<key>.<domain>`: host routing and each school's public URL. */
+  clusterDomain: string | null;
+  /** HAProxy's runtime API (`unix:/path` or `host:port`): this node takes part in the placement agent's election. */
+  clusterHaproxy: string | null;
+  /** The map file HAProxy routes by, as HAProxy names it. */
+  clusterHaproxyMap: string;
+  /** Seconds of this node's etcd lease: a silent node's schools fail over after about this long. */
+  clusterLeaseTtl: number;
   /** How long a ready file no record attaches is kept before the collector deletes it (docs/rules/storage.md#file-collector). */
   fileGraceMs: number;
 };
@@ -199,6 +213,39 @@ const SETTINGS: Setting[] = [
     fallback: "first",
   },
   { key: "fetchAllow", env: "LEARNSPACE_FETCH_ALLOW", parse: list(isHostOrCidr, "host names, IP addresses or CIDR blocks"), fallback: [] },
+  {
+    key: "clusterEtcd",
+    env: "LEARNSPACE_CLUSTER_ETCD",
+    parse: list((s) => "value" in url(["http:", "https:"])(s), "etcd URLs (http://host:2379)"),
+    fallback: null,
+  },
+  {
+    key: "clusterNode",
+    env: "LEARNSPACE_CLUSTER_NODE",
+    parse: (r) =>
+      /^[a-z][a-z0-9_-]{0,31}$/.test(r) ? ok(r) : fail("a node name: a lowercase letter, then letters, digits, - or _ (32 at most)"),
+    fallback: null,
+  },
+  { key: "clusterUrl", env: "LEARNSPACE_CLUSTER_URL", parse: (r) => url(["http:", "https:"])(r.replace(/\/+$/, "")), fallback: null },
+  {
+    key: "clusterDomain",
+    env: "LEARNSPACE_CLUSTER_DOMAIN",
+    parse: (r) => (isHostOrCidr(r) && !isAddressOrCidr(r) ? ok(r.toLowerCase()) : fail("a domain name")),
+    fallback: null,
+  },
+  {
+    key: "clusterHaproxy",
+    env: "LEARNSPACE_CLUSTER_HAPROXY",
+    parse: (r) => (/^(unix:\/.+|[^:]+:\d+)$/.test(r) ? ok(r) : fail("unix:/path or host:port")),
+    fallback: null,
+  },
+  {
+    key: "clusterHaproxyMap",
+    env: "LEARNSPACE_CLUSTER_HAPROXY_MAP",
+    parse: (r) => (r.startsWith("/") ? ok(r) : fail("an absolute path")),
+    fallback: "/etc/haproxy/tenants.map",
+  },
+  { key: "clusterLeaseTtl", env: "LEARNSPACE_CLUSTER_LEASE_TTL", parse: integer(2, 60), fallback: 5 },
   { key: "fileGraceMs", env: "LEARNSPACE_FILE_GRACE", parse: duration, fallback: 7 * 86_400_000 },
 ];
 

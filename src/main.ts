@@ -1,5 +1,6 @@
 #!/usr/bin/env bun
 import { BACKUP_USAGE, backupCommand } from "./cli/backup";
+import { CLUSTER_USAGE, clusterCommand } from "./cli/cluster";
 import { runDemo } from "./cli/demo";
 import { doctorCommand } from "./cli/doctor";
 import { PLATFORM_TERMS_USAGE, platformTermsCommand } from "./cli/platform-terms";
@@ -38,16 +39,20 @@ LEARNSPACE_SIGNIN_QUEUE, LEARNSPACE_TENANT_HANDLES,
 LEARNSPACE_BACKUP_DIR, LEARNSPACE_BACKUP_EVERY (24h; 30m, 6h …), LEARNSPACE_BACKUP_KEEP (7),
 LEARNSPACE_METRICS_TOKEN (unset: /metrics for loopback clients only), LEARNSPACE_METRICS=0 (off),
 LEARNSPACE_TRUSTED_PROXIES, LEARNSPACE_CORS_ORIGINS, LEARNSPACE_REQUEST_TIMEOUT, LEARNSPACE_SOCIAL_A_*/_B_*,
+LEARNSPACE_CLUSTER_ETCD, LEARNSPACE_CLUSTER_NODE, LEARNSPACE_CLUSTER_URL, LEARNSPACE_CLUSTER_DOMAIN,
+LEARNSPACE_CLUSTER_HAPROXY, LEARNSPACE_CLUSTER_HAPROXY_MAP, LEARNSPACE_CLUSTER_LEASE_TTL (5 s),
 LEARNSPACE_STORAGE_URL (unset: DIR/files; s3://BUCKET[/PREFIX]?endpoint=URL&region=R, credentials from
 AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or S3_ACCESS_KEY_ID/S3_SECRET_ACCESS_KEY).
 A bad setting stops the command with one line naming it and exit code 2.
 
 ${TENANT_USAGE}
 
+${CLUSTER_USAGE}
+
 ${PLATFORM_TERMS_USAGE}`;
 
 /** Commands with options of their own: only their unknown flags are left to them, not refused. */
-const OWN_OPTIONS = new Set(["platform-terms", "backup", "restore", "tenant", "storage"]);
+const OWN_OPTIONS = new Set(["platform-terms", "backup", "restore", "tenant", "storage", "cluster"]);
 
 async function run(command: string, args: string[]): Promise<number | null> {
   const config = loadConfig(args, process.env, {}, !OWN_OPTIONS.has(command));
@@ -79,6 +84,8 @@ async function run(command: string, args: string[]): Promise<number | null> {
       return storageCommand(config, args);
     case "doctor":
       return doctorCommand(config);
+    case "cluster":
+      return clusterCommand(config, args);
     case "version":
     case "--version":
       return versionCommand();

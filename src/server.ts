@@ -1,5 +1,6 @@
 import { createApp } from "./app";
 import { rebuildDirectory } from "./cli/reindex";
+import { startAgent } from "./cluster/agent";
 import { type Config, ConfigError } from "./config";
 import { startFileCollector, stopFileCollector } from "./modules/files/collector";
 import { startNotificationScheduler, stopNotificationScheduler } from "./modules/notifications/schedule";
@@ -31,10 +32,23 @@ export function startServer(config: Config) {
     if ((e as { code?: string }).code === "EADDRINUSE") throw new ConfigError(`--port ${config.port} is in use by another program`);
     throw e;
   }
-  const { app, rt } = created;
+  const { app, rt, cluster } = created;
   const port = app.server?.port ?? config.port;
   // With --port 0 the real port is known only now; links must carry it unless a public URL was set.
   if (config.publicUrl === "http://localhost:0") rt.config.publicUrl = `http://localhost:${port}`;
+  cluster?.start(port);
+  const agent =
+    cluster && config.clusterHaproxy
+      ? startAgent({
+          etcd: config.clusterEtcd as string[],
+          name: cluster.name,
+          secret: rt.secret,
+          haproxy: config.clusterHaproxy,
+          map: config.clusterHaproxyMap,
+          ttl: config.clusterLeaseTtl,
+          log: rt.log,
+        })
+      : null;
   resumeSimilarityChecks(rt);
   startNotificationScheduler(rt);
   startFileCollector(rt);
@@ -44,6 +58,8 @@ export function startServer(config: Config) {
     port,
     url: `http://localhost:${port}`,
     async stop() {
+      await agent?.stop();
+      await cluster?.stop();
       await stopSimilarityChecks(rt);
       await stopNotificationScheduler(rt);
       await stopFileCollector(rt);
@@ -63,6 +79,8 @@ export function startServer(config: Config) {
       while (rt.inFlight > 0 && performance.now() < deadline) await Bun.sleep(10);
       const drained = rt.inFlight <= 0;
       await app.server?.stop(true);
+      await agent?.stop();
+      await cluster?.stop();
       // A check still running finishes; queued ones stay PENDING and run at the next start.
       await stopSimilarityChecks(rt);
       await stopNotificationScheduler(rt);

@@ -5,6 +5,15 @@ import { defineConfig } from "vite";
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [react()],
-  build: { outDir: "dist", emptyOutDir: true, assetsDir: "assets", sourcemap: false, modulePreload: { polyfill: false } },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    assetsDir: "assets",
+    sourcemap: false,
+    modulePreload: { polyfill: false },
+    // TanStack Query in one chunk: its helpers shared by many screens (queryOptions, 38 bytes) would
+    // otherwise be chunks too small to precompress, served unencoded on the first load.
+    rollupOptions: { output: { manualChunks: (id: string) => (id.includes("/node_modules/@tanstack/") ? "query" : null) } },
+  },
   server: { proxy: { "/api": "http://localhost:3000", "/t": "http://localhost:3000" } },
 });

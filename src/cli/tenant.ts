@@ -18,6 +18,7 @@ import { Email } from "../platform/http/schemas";
 import { tightenModes } from "../platform/modes";
 import { createRuntime, type Runtime } from "../platform/runtime";
 import { copyTenant } from "./backup";
+import { moveCommand } from "./cluster";
 import { readManifest, verifyBackup } from "./restore";
 import { CommandError, type Manifest, VERSION } from "./snapshot";
 
@@ -27,7 +28,8 @@ export const TENANT_USAGE = `Tenants:
                                                        a new tenant; its owner gets a link to set a password
   learnspace tenant export KEY --out FILE              one .tar.gz: the tenant file, its stored files, a manifest
   learnspace tenant import FILE [--key NEWKEY]         bring an exported tenant in (an existing key is refused)
-  learnspace tenant delete KEY --yes                   remove the tenant, its stored files, directory entries and sessions`;
+  learnspace tenant delete KEY --yes                   remove the tenant, its stored files, directory entries and sessions
+  learnspace tenant move KEY --to NODE                 cluster mode: move the school live to another node`;
 
 function withRuntime<T>(config: Config, fn: (rt: Runtime) => T): T {
   const rt = createRuntime({ ...config, quiet: true }, resolveMember);
@@ -254,6 +256,8 @@ export async function tenantCommand(config: Config, args: string[]): Promise<num
     case "delete":
       await remove(config, positional, args.includes("--yes"));
       return 0;
+    case "move":
+      return moveCommand(config, positional, flag(args, "to"));
     default:
       console.error(TENANT_USAGE);
       return 2;

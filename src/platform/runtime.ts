@@ -31,6 +31,12 @@ export type Runtime = {
   log(line: object): void;
   /** The clock of time-driven work (schedules, digests); tests replace it to move time without sleeping. */
   now: () => number;
+  /**
+   * The public URL of one school: LEARNSPACE_PUBLIC_URL, or in cluster mode with a domain
+   * `<scheme>://<key>.<domain>`, so that links in mails and SSO callbacks reach the school's node
+   * (docs/rules/cluster.md#routing). By key, or by id (a map lookup, never a query).
+   */
+  schoolUrl(tenant: { key?: string; id?: string }): string;
   /** What the file collector did, for `/metrics` (docs/rules/storage.md#file-collector). */
   fileCollection: FileCollectionStats;
   /** Set on SIGTERM/SIGINT: requests that arrive while in-flight ones drain get 503 SHUTTING_DOWN. */
@@ -73,6 +79,7 @@ export function createRuntime(config: Config, resolveMember: MemberResolver, opt
     resolveMember,
     log,
     now: () => Date.now(),
+    schoolUrl: () => rt.config.publicUrl,
     fileCollection: { lastRunAt: null, removedFiles: 0, removedBytes: 0, waiting: 0 },
     draining: false,
     inFlight: 0,

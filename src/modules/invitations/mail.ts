@@ -4,7 +4,7 @@ import type { Runtime } from "../../platform/runtime";
 
 /** The page that accepts an invitation; it posts the token to acceptInvitation. */
 export function acceptLink(rt: Runtime, tenantKey: string, token: string) {
-  return `${rt.config.publicUrl}/t/${encodeURIComponent(tenantKey)}/invitation?token=${encodeURIComponent(token)}`;
+  return `${rt.schoolUrl({ key: tenantKey })}/t/${encodeURIComponent(tenantKey)}/invitation?token=${encodeURIComponent(token)}`;
 }
 
 /** The invitation e-mail, Korean then English. */

@@ -18,7 +18,7 @@ const CODE_LENGTH = 10;
 const newCode = () => Array.from({ length: CODE_LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join("");
 
 export function joinCodeLink(rt: Runtime, tenantKey: string, code: string) {
-  return `${rt.config.publicUrl}/t/${encodeURIComponent(tenantKey)}/join?code=${encodeURIComponent(code)}`;
+  return `${rt.schoolUrl({ key: tenantKey })}/t/${encodeURIComponent(tenantKey)}/join?code=${encodeURIComponent(code)}`;
 }
 
 function toJoinCode(rt: Runtime, tenantKey: string, row: TenantJoinCodeRow): Static<typeof JoinCode> {

@@ -30,7 +30,7 @@ export function readUnsubscribeToken(secret: string, token: string): { tenantId:
 }
 
 function unsubscribeHeaders(rt: Runtime, tenantId: string, memberId: string) {
-  const url = `${rt.config.publicUrl}/api/v1/public/notification-unsubscribe?token=${encodeURIComponent(unsubscribeToken(rt.secret, tenantId, memberId))}`;
+  const url = `${rt.schoolUrl({ id: tenantId })}/api/v1/public/notification-unsubscribe?token=${encodeURIComponent(unsubscribeToken(rt.secret, tenantId, memberId))}`;
   return { url, headers: { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } };
 }
 
@@ -95,7 +95,7 @@ function composeMails(rt: Runtime, tx: Db, tenantId: string, memberIds: string[]
     const toItem = (n: Due): MailItem => ({
       title: s.language === "en" ? n.titleEn : n.titleKo,
       preview: n.bodyPreview,
-      url: `${rt.config.publicUrl}${n.url}`,
+      url: `${rt.schoolUrl({ id: tenantId })}${n.url}`,
     });
     const always = items.filter((n) => n.kind === "EMERGENCY" || n.kind === "GUARDIAN_EMERGENCY");
     const rest = items.filter((n) => !always.includes(n));

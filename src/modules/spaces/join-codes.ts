@@ -26,7 +26,7 @@ function toJoinCode(rt: Runtime, tenantKey: string, row: CodeRow): Static<typeof
     id: row.id,
     role: row.role,
     code: row.code,
-    link: `${rt.config.publicUrl}/t/${encodeURIComponent(tenantKey)}/spaces/join?code=${encodeURIComponent(row.code)}`,
+    link: `${rt.schoolUrl({ key: tenantKey })}/t/${encodeURIComponent(tenantKey)}/spaces/join?code=${encodeURIComponent(row.code)}`,
     enabled: row.enabled,
     password: row.password,
     expiresAt: iso(row.expiresAt),

@@ -50,7 +50,7 @@ export const isIdpConfigured = (row: SsoRow) => Boolean(row.idpSsoUrl && row.idp
 
 /** SP endpoints on LEARNSPACE_PUBLIC_URL (docs/rules/sign-in.md#saml-settings). */
 export function spUrls(rt: Runtime, tenantKey: string) {
-  const base = `${rt.config.publicUrl}/api/v1/public/tenants/${encodeURIComponent(tenantKey)}/saml`;
+  const base = `${rt.schoolUrl({ key: tenantKey })}/api/v1/public/tenants/${encodeURIComponent(tenantKey)}/saml`;
   return { spAcsUrl: `${base}/acs`, spEntityId: `${base}/metadata`, loginUrl: `${base}/login` };
 }
 

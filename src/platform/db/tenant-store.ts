@@ -6,7 +6,7 @@ import type { TenantBudget } from "./memory-budget";
 import { applyMigrations } from "./migrate";
 import { tenantMigrations } from "./migrations.gen";
 import { closeSqlite, drizzleOf, openSqlite } from "./sqlite";
-import type { Db } from "./types";
+import { type Db, writeGuards } from "./types";
 
 /** An open tenant file. `users` counts the requests holding it; it is closed only when idle. */
 export type TenantHandle = {
@@ -30,6 +30,8 @@ export type TenantStore = {
   drop(tenantId: string): void;
   openCount(): number;
   closeAll(): void;
+  /** Set in cluster mode: called before every write to a tenant file; throws to refuse it (docs/rules/cluster.md#fencing). */
+  guard: ((tenantId: string) => void) | null;
 };
 
 export class TenantFileMissingError extends Error {}
@@ -77,6 +79,10 @@ export function createTenantStore(dataDir: string, budget: TenantBudget, { group
         throw e;
       }
       if (groupCommit) enableGroupCommit(sqlite);
+      if (store.guard) {
+        const guard = store.guard;
+        writeGuards.set(sqlite, () => guard(tenantId));
+      }
       h = { tenantId, sqlite, db: drizzleOf(sqlite, budget.statements), users: 0, evicted: false, cache: new Map() };
       open.set(tenantId, h);
     }
@@ -91,7 +97,8 @@ export function createTenantStore(dataDir: string, budget: TenantBudget, { group
     else evictIdle();
   };
 
-  return {
+  const store: TenantStore = {
+    guard: null,
     acquire,
     release,
     use(tenantId, fn, opts) {
@@ -116,6 +123,7 @@ export function createTenantStore(dataDir: string, budget: TenantBudget, { group
       open.clear();
     },
   };
+  return store;
 }
 
 /** A per-handle cache of prepared statements: build once, reuse on every request. */

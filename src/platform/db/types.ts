@@ -9,10 +9,19 @@ export type Db = BaseSQLiteDatabase<"sync", void>;
 /** The connection under a Drizzle handle made by drizzleOf (write() joins its group commit). */
 export const connectionOf = new WeakMap<Db, Database>();
 
+/**
+ * Checks run before a write on a connection, registered by whoever opened it (the tenant store): in
+ * cluster mode a write to a school this node no longer holds throws (docs/rules/cluster.md#fencing).
+ */
+export const writeGuards = new WeakMap<Database, () => void>();
+
 /** Runs fn in one IMMEDIATE transaction (a savepoint of the group commit): a request that writes leaves all or nothing. */
 export function write<T>(db: Db, fn: (tx: Db) => T): T {
   const sqlite = connectionOf.get(db);
-  if (sqlite) joinBatch(sqlite);
+  if (sqlite) {
+    writeGuards.get(sqlite)?.();
+    joinBatch(sqlite);
+  }
   try {
     return db.transaction(
       (tx) => {

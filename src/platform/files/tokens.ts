@@ -49,12 +49,12 @@ export function verifyFileToken(secret: string, token: string | undefined | null
   return null;
 }
 
-const contentUrl = (rt: Runtime, fileId: string, token: string) =>
-  `${rt.config.publicUrl}/api/v1/files/${encodeURIComponent(fileId)}/content?token=${encodeURIComponent(token)}`;
+const contentUrl = (rt: Runtime, tenantId: string, fileId: string, token: string) =>
+  `${rt.schoolUrl({ id: tenantId })}/api/v1/files/${encodeURIComponent(fileId)}/content?token=${encodeURIComponent(token)}`;
 
 /** The `uploadUrl` of requestUpload: the uploadFileContent URL with a 15-minute token. */
 export function fileUploadUrl(rt: Runtime, f: { tenantId: string; fileId: string }, now = Date.now()): string {
-  return contentUrl(rt, f.fileId, signFileToken(rt.secret, { purpose: "upload", ...f, expiresAt: now + UPLOAD_TOKEN_MS }));
+  return contentUrl(rt, f.tenantId, f.fileId, signFileToken(rt.secret, { purpose: "upload", ...f, expiresAt: now + UPLOAD_TOKEN_MS }));
 }
 
 /**
@@ -82,5 +82,5 @@ export function fileDownloadUrl(
   f: { tenantId: string; fileId: string; readerId: string; attachedTo: string },
   now = Date.now(),
 ): string {
-  return contentUrl(rt, f.fileId, signFileToken(rt.secret, { purpose: "download", ...f, expiresAt: now + DOWNLOAD_TOKEN_MS }));
+  return contentUrl(rt, f.tenantId, f.fileId, signFileToken(rt.secret, { purpose: "download", ...f, expiresAt: now + DOWNLOAD_TOKEN_MS }));
 }

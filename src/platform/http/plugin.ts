@@ -220,6 +220,10 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: 
           // Mapping the error failed too: still one problem+json 500, never an error escaping the server.
           res = internalProblem(rt, started.get(ctx.request)?.id ?? Bun.randomUUIDv7(), e);
         }
+        // Headers that name who answered (the cluster node) are kept on errors too.
+        for (const [name, value] of Object.entries(ctx.set.headers)) {
+          if (name.startsWith("x-learnspace-") && typeof value === "string" && !res.headers.has(name)) res.headers.set(name, value);
+        }
         // The log line reports what was sent, not Elysia's provisional 422 of a validation error.
         ctx.set.status = res.status;
         return res;
