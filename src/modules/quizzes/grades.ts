@@ -3,7 +3,7 @@
 import { and, eq, inArray, isNotNull, isNull } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
 import { columnsFor, type GradeColumn } from "../gradebook/cells";
-import { settleExpiredQuizzes } from "./attempts";
+import { settleExpiredQuizzes } from "./attempt-closing";
 import { finalScoreOf } from "./scoring";
 import { quizAttempts, quizConfigs, quizQuestionSets, type ScoreAggregation } from "./tables";
 

@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
 import { route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
-import { getQuizForParticipant, listMyQuizAttempts, saveQuizAnswers, startQuizAttempt, submitQuizAttempt } from "./attempts";
+import { saveQuizAnswers, submitQuizAttempt } from "./answers";
 import { getQuizConfig, setQuizConfig } from "./config";
 import {
   AnswerParams,
@@ -29,7 +29,9 @@ import {
   ScoreAnswerBody,
   SubmitAttemptBody,
 } from "./model";
+import { listMyQuizAttempts } from "./my-attempts";
 import { deleteQuizOverride, listQuizOverrides, setQuizOverride } from "./overrides";
+import { getQuizForParticipant, startQuizAttempt } from "./participant-view";
 import { checkQuizEmailCount, getQuizAttempt, getQuizStatistics, listQuizAttempts, scoreQuizAnswer, voidQuizAttempt } from "./results";
 
 const TAG = "quizzes";

@@ -11,16 +11,8 @@ import { contentForManager, contentPopulation } from "../library/access";
 import { gradeReturned } from "../library/notify";
 import { profilesWithEmail } from "../members/directory";
 import { percent, selectedCounts } from "../question-sets/statistics";
-import {
-  type AnswerRow,
-  type AttemptRow,
-  answersOf,
-  closeExpired,
-  correctOptionIds,
-  feedbackOf,
-  inQuestionOrder,
-  settleExpired,
-} from "./attempts";
+import { closeExpired, settleExpired } from "./attempt-closing";
+import { type AnswerRow, type AttemptRow, answersOf, correctOptionIds, feedbackOf, inQuestionOrder } from "./attempt-rows";
 import { isChoice, loadQuestionSet, loadQuizConfig, QUIZ } from "./config";
 import type { AttemptDetail, QuizStatistics, ScoreAnswerBody } from "./model";
 import { attemptTotals, finalScoreOf, passedOf } from "./scoring";
