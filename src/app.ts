@@ -18,8 +18,7 @@ import { consoleModule } from "./modules/console";
 import { copiesModule } from "./modules/copies";
 import { fieldsModule } from "./modules/fields";
 import { filesModule } from "./modules/files";
-import { registerFileKind } from "./modules/files/download-rules";
-import { registerFileReferences } from "./modules/files/references";
+import { registerFileKind } from "./modules/files/kinds";
 import { gradebookModule } from "./modules/gradebook";
 import { registerGradeSource } from "./modules/gradebook/cells";
 import { grantsModule } from "./modules/grants";
@@ -90,10 +89,12 @@ import { createRuntime, type Runtime } from "./platform/runtime";
  * feature (docs/architecture.md#registrations). Idempotent: tests start many servers.
  */
 export function registerFeatures() {
-  // files: each kind of record that attaches files, by the prefix its download URLs are signed for.
+  // files: each kind of record that attaches files, by the prefix its download URLs are signed for,
+  // with the file ids its records hold (the collector keeps those).
   registerFileKind("post", {
     canSee: (db, actor, fileId) => canSeePostFile(db, actor.memberId, fileId),
     download: (db, postId, fileId, reader) => postFileDownload(db, postId, fileId, reader.memberId),
+    references: postFileIds, // a post's and its comments' files
   });
   registerFileKind("comment", {
     canSee: (db, actor, fileId) => canSeeCommentFile(db, actor.memberId, fileId),
@@ -102,15 +103,26 @@ export function registerFeatures() {
   registerFileKind("message", {
     canSee: (db, actor, fileId) => canSeeMessageFile(db, actor.memberId, fileId),
     download: (db, messageId, fileId, reader) => messageFileDownload(db, messageId, fileId, reader.memberId),
+    references: messageFileIds,
   });
-  registerFileKind("challenge", { canSee: canSeeChallengeFile, download: challengeFileDownload });
-  registerFileKind("content", { canSee: canSeeContentFile, download: contentFileDownload });
-  registerFileKind("assignment-submission", { canSee: canSeeSubmissionFile, download: submissionFileDownload });
-  registerFileKind("group-submission", { canSee: canSeeGroupSubmissionFile, download: groupSubmissionFileDownload });
-  registerFileKind("quiz", { canSee: canSeeQuizFile, download: quizFileDownload });
-  registerFileKind("survey", { canSee: canSeeSurveyFile, download: surveyFileDownload });
-  registerFileKind("space", { canSee: canSeeSpaceThumbnail, download: spaceThumbnailDownload });
-  registerFileKind("login-page", { publicDownload: loginPageImageDownload });
+  registerFileKind("challenge", { canSee: canSeeChallengeFile, download: challengeFileDownload, references: challengeFileIds });
+  registerFileKind("content", { canSee: canSeeContentFile, download: contentFileDownload, references: contentFileIds });
+  registerFileKind("assignment-submission", {
+    canSee: canSeeSubmissionFile,
+    download: submissionFileDownload,
+    references: submissionFileIds,
+  });
+  registerFileKind("group-submission", {
+    canSee: canSeeGroupSubmissionFile,
+    download: groupSubmissionFileDownload,
+    references: groupSubmissionFileIds,
+  });
+  registerFileKind("quiz", { canSee: canSeeQuizFile, download: quizFileDownload, references: quizFileIds });
+  registerFileKind("survey", { canSee: canSeeSurveyFile, download: surveyFileDownload, references: surveyFileIds });
+  registerFileKind("space", { canSee: canSeeSpaceThumbnail, download: spaceThumbnailDownload, references: spaceThumbnailFileIds });
+  registerFileKind("login-page", { publicDownload: loginPageImageDownload, references: loginPageFileIds });
+  // A submission waiting for its similarity check holds its files though no download URL names it.
+  registerFileKind("similarity-check", { references: pendingCheckFileIds });
   // spaces: what ends with an enrolment or a group set, and the counts a space summary shows.
   onEnrolmentEnded("challenges", leaveSpaceChallenges);
   onGroupSetDeleted("group-assignments", markGroupAssignmentLinksDeleted);
@@ -124,18 +136,6 @@ export function registerFeatures() {
   registerGradeSource("ASSIGNMENT", assignmentGrades);
   registerGradeSource("GROUP_ASSIGNMENT", groupAssignmentGrades);
   registerGradeSource("QUIZ", quizGrades);
-  // files: the file ids each feature's records attach, which the collector keeps (docs/rules/storage.md#file-collector).
-  registerFileReferences("assignment submissions", submissionFileIds);
-  registerFileReferences("group submissions", groupSubmissionFileIds);
-  registerFileReferences("challenges", challengeFileIds);
-  registerFileReferences("library contents", contentFileIds);
-  registerFileReferences("login page", loginPageFileIds);
-  registerFileReferences("messages", messageFileIds);
-  registerFileReferences("posts and comments", postFileIds);
-  registerFileReferences("quizzes", quizFileIds);
-  registerFileReferences("surveys", surveyFileIds);
-  registerFileReferences("space thumbnails", spaceThumbnailFileIds);
-  registerFileReferences("pending similarity checks", pendingCheckFileIds);
 }
 
 /** The root Elysia instance: platform plugins first, then every module, listed explicitly. */

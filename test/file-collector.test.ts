@@ -2,7 +2,7 @@
 // no record keeps after the grace period, bytes of no record; a file attached while it runs is kept.
 import { describe, expect, test } from "bun:test";
 import { collectFilesNow, createFileCollector } from "../src/modules/files/collector";
-import { referenceSources } from "../src/modules/files/references";
+import { fileKinds, referencingKinds } from "../src/modules/files/kinds";
 import { useContentSpace } from "./helpers/fixture";
 import { useServer } from "./helpers/server";
 
@@ -23,22 +23,11 @@ async function newPost(fileIds: string[]) {
 }
 
 describe("the file collector", () => {
-  test("every feature that attaches files has registered its references (wired in src/app.ts)", () => {
-    expect(referenceSources().sort()).toEqual(
-      [
-        "assignment submissions",
-        "challenges",
-        "group submissions",
-        "library contents",
-        "login page",
-        "messages",
-        "pending similarity checks",
-        "posts and comments",
-        "quizzes",
-        "space thumbnails",
-        "surveys",
-      ].sort(),
-    );
+  test("every kind of record that attaches files names the files it keeps (wired in src/app.ts)", () => {
+    // A comment's files are named by its post's references (one query for a post and its comments).
+    const signed = fileKinds().filter((k) => k !== "comment" && k !== "similarity-check");
+    expect(referencingKinds().sort()).toEqual([...signed, "similarity-check"].sort());
+    expect(signed.length).toBeGreaterThanOrEqual(10);
   });
 
   test("removes a stale pending upload, an orphan and a deleted post's file after the grace; keeps a file attached mid-run", async () => {

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { registerFeatures } from "../app";
 import type { Config } from "../config";
-import { referencedFileIds } from "../modules/files/references";
+import { referencedFileIds } from "../modules/files/kinds";
 import { knownFileIds, readyFileIds } from "../modules/files/stored";
 import { memberEmails } from "../modules/members/directory";
 import { platformMigrations, tenantMigrations } from "../platform/db/migrations.gen";

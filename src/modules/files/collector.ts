@@ -3,7 +3,7 @@ import { listTenantRows } from "../../platform/db/registry";
 import { write } from "../../platform/db/types";
 import { isStoredId } from "../../platform/files/storage";
 import type { Runtime } from "../../platform/runtime";
-import { referencedFileIds } from "./references";
+import { referencedFileIds } from "./kinds";
 import { isUploading } from "./service";
 import { files } from "./tables";
 

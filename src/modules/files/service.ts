@@ -8,7 +8,7 @@ import { ANONYMOUS_READER, type DownloadRule, fileUploadUrl, verifyFileToken } f
 import { conflict, forbidden, invalid, notFound, unauthenticated } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
-import { canSeeAttachedFile, downloadRule, publicDownloadRule } from "./download-rules";
+import { canSeeAttachedFile, downloadRule, publicDownloadRule } from "./kinds";
 import type { FileRecord, RequestUploadBody, UploadTicket } from "./model";
 import { files } from "./tables";
 
@@ -62,7 +62,7 @@ export function requestUpload(
 
 /**
  * Visible to the uploader, or to a caller who can see a record attaching the file
- * (docs/rules/files.md#getfile): each record kind registers its probe (download-rules.ts); else 404.
+ * (docs/rules/files.md#getfile): each record kind registers its probe (kinds.ts); else 404.
  */
 export function getFile(actor: Actor, fileId: string) {
   const row = fileById(actor.handle, fileId);
@@ -161,7 +161,7 @@ export function byteRange(header: string | null, size: number): { start: number;
 /**
  * downloadFileContent (docs/rules/files.md#download-rules): streams a ready file to the reader the token names, as an
  * attachment, while the record the token names still attaches the file and the reader can still see
- * it (download-rules.ts; e.g. a post's allowFileDownload → 403 for non-ADMIN readers).
+ * it (kinds.ts; e.g. a post's allowFileDownload → 403 for non-ADMIN readers).
  */
 export async function downloadFileContent(rt: Runtime, fileId: string, token: string | undefined, range: string | null): Promise<Response> {
   const claims = verifyFileToken(rt.secret, token);

@@ -66,7 +66,7 @@ export type DownloadRule = "ok" | "forbidden" | "gone";
 
 /**
  * The reader of a download token for a public record (the hosted login page's images): no member;
- * only the public rules of files/download-rules.ts accept it. Member ids are never empty.
+ * only the public rules of files/kinds.ts accept it. Member ids are never empty.
  */
 export const ANONYMOUS_READER = "";
 
@@ -75,7 +75,7 @@ export type DownloadReader = { memberId: string; profileId: string; permissions:
 
 /**
  * Every emitted file `url`/`downloadUrl`: the downloadFileContent URL with a 1-hour token bound to
- * the file, the reader (member id) and the attaching record (`"<prefix>:<id>"`, see files/download-rules.ts).
+ * the file, the reader (member id) and the attaching record (`"<prefix>:<id>"`, see files/kinds.ts).
  */
 export function fileDownloadUrl(
   rt: Runtime,

@@ -1,7 +1,8 @@
 // The record kinds that attach files, each registered by the module that owns the record (wired
 // once in src/app.ts), so the files base imports no feature (docs/architecture.md#registrations).
 // A kind is the `<kind>` of the `<kind>:<record id>` a download URL is signed for
-// (docs/rules/files.md#file-urls) and says who sees its files (docs/rules/files.md#getfile).
+// (docs/rules/files.md#file-urls), says who sees its files (docs/rules/files.md#getfile) and which
+// files its records attach, so the collector keeps them (docs/rules/storage.md#file-collector).
 import type { Actor } from "../../platform/auth/actor";
 import type { Db } from "../../platform/db/types";
 import type { DownloadReader, DownloadRule } from "../../platform/files/tokens";
@@ -13,6 +14,8 @@ export type FileKind = {
   download?: (db: Db, recordId: string, fileId: string, reader: DownloadReader) => DownloadRule;
   /** Public records: their URLs name no reader (ANONYMOUS_READER); anyone holding one may download while the record still shows the file. */
   publicDownload?: (db: Db, recordId: string, fileId: string) => DownloadRule;
+  /** The file ids this kind's records attach in a tenant's file (the collector keeps them). */
+  references?: (db: Db) => Iterable<string>;
 };
 
 const kinds = new Map<string, FileKind>();
@@ -49,3 +52,13 @@ export function publicDownloadRule(db: Db, attachedTo: string, fileId: string): 
   const probe = kinds.get(kind)?.publicDownload;
   return probe ? probe(db, recordId, fileId) : "gone";
 }
+
+/** Every file id a record of any registered kind attaches in this tenant. */
+export function referencedFileIds(db: Db): Set<string> {
+  const out = new Set<string>();
+  for (const kind of kinds.values()) if (kind.references) for (const id of kind.references(db)) out.add(id);
+  return out;
+}
+
+/** The kinds that name their files' references (doctor prints them; a test checks every attaching feature is there). */
+export const referencingKinds = () => [...kinds].filter(([, k]) => k.references).map(([name]) => name);
