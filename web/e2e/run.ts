@@ -350,6 +350,12 @@ async function main() {
         await nav.getByRole("link", { name: "School settings" }).click();
         await teacher.getByRole("heading", { name: "School settings" }).waitFor();
         await ctx.close();
+        // Put the role back: later checks (My classes) expect teachers without school settings.
+        await owner.getByRole("checkbox", { name: /Manage school settings/ }).uncheck();
+        await Promise.all([
+          owner.waitForResponse((r) => r.request().method() !== "GET" && r.url().includes("/api/v1/")),
+          owner.getByRole("button", { name: "Save" }).click(),
+        ]);
       });
 
       await check("change a member's role, deactivate and reactivate them", async () => {

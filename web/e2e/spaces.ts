@@ -79,7 +79,7 @@ export async function spaces(h: Helpers) {
     await teacher.getByRole("link", { name: CLUB }).waitFor();
     // The settings follow the school's categories: the new space opens on its stream, menus editable.
     await teacher.goto(`${base}${clubPath}&tab=settings`);
-    await teacher.getByLabel("Community").uncheck();
+    await teacher.getByRole("checkbox", { name: "Community", exact: true }).uncheck();
     await teacher.getByLabel("Public: every member of the school can see it").check();
     await teacher.getByLabel("Members may join it themselves").check();
     await teacher.getByRole("button", { name: "Save" }).click();
