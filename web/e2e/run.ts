@@ -406,7 +406,6 @@ async function main() {
     if (mine(1)) {
       await section("the school (issue 25)", () => school(harness));
       await section("the lesson", () => lesson(harness));
-      await section("the settings screens", () => settings(harness));
       await section("community, messages and guardians", () => community(harness));
       // Last: it deactivates teachers and hands classes over.
       await section("into next year", () => year(harness));
@@ -414,6 +413,7 @@ async function main() {
     if (mine(2)) {
       await section("the library", () => library(harness));
       await section("the admin screens", () => admin(harness));
+      await section("the settings screens", () => settings(harness));
       await section("teaching work", () => work(harness));
       await section("spaces, posts and challenges", () => spaces(harness));
     }
