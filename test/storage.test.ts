@@ -19,6 +19,8 @@ import { S3_ENV, useS3 } from "./helpers/s3";
 import { callAt, createTenantFixture, type TestServer } from "./helpers/server";
 
 const MiB = 1024 * 1024;
+/** The large file's size: three times what a collector's lag can hold, a third of what buffering it would. */
+const BIG = 150 * MiB;
 const s3 = useS3();
 const saved: Record<string, string | undefined> = {};
 beforeAll(() => {
@@ -118,7 +120,7 @@ for (const driver of ["local", "s3"] as const) {
       );
     }
 
-    test("a 50 MiB file goes up and comes down byte-equal, streamed: the server's memory stays bounded", async () => {
+    test("a 150 MiB file goes up and comes down byte-equal, streamed: the server's memory stays under half of it", async () => {
       // The server runs as its own process on its own data dir, so its memory is measured alone:
       // a tenant is made in-process first, then the directory is handed to the child.
       const dataDir = tempDir("storage-big");
@@ -153,21 +155,23 @@ for (const driver of ["local", "s3"] as const) {
         const sampler = setInterval(() => {
           peak = Math.max(peak, rss());
         }, 10);
-        const { fileId, sha256 } = await upload(50 * MiB, "big.bin", base, who.token);
+        const { fileId, sha256 } = await upload(BIG, "big.bin", base, who.token);
         const json = { type: "ASSIGNMENT", title: "Big", visibility: "PUBLIC", fileIds: [fileId] };
         const content = await callAt(base, "POST", "/api/v1/library/contents", { token: who.token, json });
         expect(content.status).toBe(201);
         const res = await fetch(content.body.attachments[0].url);
         expect(res.status).toBe(200);
         // A local file is sent with its length; an S3 object is relayed as it arrives (chunked).
-        if (driver === "local") expect(res.headers.get("content-length")).toBe(String(50 * MiB));
-        expect(await digestOf(res)).toEqual({ bytes: 50 * MiB, sha256 });
+        if (driver === "local") expect(res.headers.get("content-length")).toBe(String(BIG));
+        expect(await digestOf(res)).toEqual({ bytes: BIG, sha256 });
         clearInterval(sampler);
         console.log(
-          `${driver}: server RSS ${(before / MiB).toFixed(0)} MiB before, +${((peak - before) / MiB).toFixed(1)} MiB at most while 50 MiB went up and down`,
+          `${driver}: server RSS ${(before / MiB).toFixed(0)} MiB before, +${((peak - before) / MiB).toFixed(1)} MiB at most while ${BIG / MiB} MiB went up and down`,
         );
-        // The whole file in memory once would be +50 MiB.
-        expect((peak - before) / MiB).toBeLessThan(40);
+        // The whole file in memory once would be +150 MiB. Streaming leaves garbage chunks until the
+        // collector runs (26–45 MiB measured with a 50 MiB file), so the file is large enough that
+        // holding it whole cannot pass unseen and the collector's timing cannot fail a streamed run.
+        expect((peak - before) / MiB).toBeLessThan(BIG / MiB / 2);
       } finally {
         child.kill();
         await child.exited;
