@@ -1,7 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { FAN_OUT, forgetNotifications, notify } from "../src/modules/notifications/emit";
 import { runDue } from "../src/modules/notifications/schedule";
+import { notificationJobs } from "../src/modules/notifications/tables";
+import { write } from "../src/platform/db/types";
 import { useContentSpace } from "./helpers/fixture";
 import { createMemberFixture, eventually, expectProblem, fieldOf, unauth, useServer } from "./helpers/server";
 
@@ -99,6 +103,72 @@ describe("POST kinds — who gets a post", () => {
       api.server.rt.now = () => Date.now();
     }
     expect(await kindsFor(ben, post.body.id)).toEqual([]);
+  });
+});
+
+describe("fan-out over FAN_OUT.inlineMax — a job after the commit", () => {
+  const lowered = async (fn: () => Promise<void>) => {
+    const inlineMax = FAN_OUT.inlineMax;
+    FAN_OUT.inlineMax = 1;
+    try {
+      await fn();
+    } finally {
+      FAN_OUT.inlineMax = inlineMax;
+    }
+  };
+
+  test("over the bound, notify writes one FANOUT job instead of the items; the job gives the same people the post, once", async () => {
+    const [ann, ben] = fx.participants;
+    await lowered(async () => {
+      const scope = { tenantId: fx.owner.tenantId };
+      // In one transaction, as the post's would: nothing is written for the members, one FANOUT job is.
+      const recordId = Bun.randomUUIDv7();
+      const input = { kind: "POST" as const, spaceId: fx.spaceId, recordType: "POST", recordId, titleKo: "M", titleEn: "M", url: "/x" };
+      const jobs = api.server.rt.tenants.use(scope.tenantId, (h) =>
+        write(h.db, (tx) => {
+          expect(notify(tx, scope, { ...input, actorMemberId: fx.owner.memberId })).toBe(0);
+          return tx.select().from(notificationJobs).where(eq(notificationJobs.recordId, recordId)).all();
+        }),
+      );
+      expect(jobs.map((j) => j.kind.split(":")[0])).toEqual(["FANOUT"]);
+
+      const post = await as(fx.owner).post("/posts", { spaceId: fx.spaceId, title: "Many", content: "Deferred" });
+      expect(post.status).toBe(201);
+      await eventually(async () => (await kindsFor(ben, post.body.id)).length > 0);
+      await runDue(api.server.rt);
+      await runDue(api.server.rt);
+      for (const who of [ann, ben, fx.admin2]) expect(await kindsFor(who, post.body.id)).toEqual(["POST"]);
+      expect(await kindsFor(fx.owner, post.body.id)).toEqual([]);
+      expect(await kindsFor(fx.outsider, post.body.id)).toEqual([]);
+      await eventually(async () => (await kindsFor(ann, recordId)).length > 0);
+      expect(await kindsFor(ann, recordId)).toEqual(["POST"]);
+    });
+  });
+
+  test("a record deleted before its fan-out ran takes the waiting job with it", async () => {
+    const [ann, ben] = fx.participants;
+    await lowered(async () => {
+      const scope = { tenantId: fx.owner.tenantId };
+      const recordId = Bun.randomUUIDv7();
+      api.server.rt.tenants.use(scope.tenantId, (h) =>
+        write(h.db, (tx) => {
+          const input = {
+            kind: "COMMENT" as const,
+            spaceId: fx.spaceId,
+            recordType: "COMMENT",
+            recordId,
+            titleKo: "C",
+            titleEn: "C",
+            url: "/x",
+          };
+          notify(tx, scope, { ...input, recipients: [ann.memberId, ben.memberId] });
+          forgetNotifications(tx, scope, fx.spaceId, "COMMENT", [recordId]);
+          expect(tx.select().from(notificationJobs).where(eq(notificationJobs.recordId, recordId)).all()).toEqual([]);
+        }),
+      );
+      await runDue(api.server.rt);
+      expect(await kindsFor(ann, recordId)).toEqual([]);
+    });
   });
 });
 

@@ -1,15 +1,16 @@
 // THE one place that turns an event into notifications (docs/rules/notifications.md#the-emit-api).
-import { and, eq, inArray, ne, notExists, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, like, ne, notExists, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
 import { inJsonList } from "../../platform/db/types";
 import { members, profiles } from "../../schema/members";
 import { type SpaceRole, spaceBlocks, spaceMembers } from "../../schema/spaces";
 import { tenantTimeZone } from "../tenant/settings";
-import { guardianLookup, type Scope } from "./hooks";
+import { guardianLookup, inJobRun, type Scope } from "./hooks";
 import { afterCommit, afterRemoval } from "./live";
 import type { NotificationKind } from "./model";
+import { scheduleJob } from "./schedule";
 import { mailAtFor, settingsOf } from "./settings";
-import { notificationSettings, notifications } from "./tables";
+import { notificationJobs, notificationSettings, notifications } from "./tables";
 
 export type NotifyInput = {
   kind: NotificationKind;
@@ -44,8 +45,8 @@ const PREVIEW_MAX = 200;
 
 type Recipient = { id: string; name: string; email: string | null; settings: ReturnType<typeof settingsOf> };
 
-/** Active members, enrolled in the space and not blocked there when there is one, never the actor. */
-function selectRecipients(tx: Db, input: NotifyInput, ids: readonly string[] | null, ignoreSpace = false): Recipient[] {
+/** Active members, enrolled in the space and not blocked there when there is one, never the actor; at most `limit`. */
+function selectRecipients(tx: Db, input: NotifyInput, ids: readonly string[] | null, ignoreSpace = false, limit = -1): Recipient[] {
   const conds: (SQL | undefined)[] = [eq(members.isActive, true)];
   if (input.actorMemberId) conds.push(ne(members.id, input.actorMemberId));
   if (ids) conds.push(inJsonList(members.id, ids));
@@ -78,8 +79,12 @@ function selectRecipients(tx: Db, input: NotifyInput, ids: readonly string[] | n
               ),
             ),
           )
+          .limit(limit)
           .all()
-      : base.where(and(...conds)).all();
+      : base
+          .where(and(...conds))
+          .limit(limit)
+          .all();
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
@@ -93,15 +98,41 @@ function selectRecipients(tx: Db, input: NotifyInput, ids: readonly string[] | n
 type NewRow = [id: string, memberId: string, kind: string, titleKo: string, titleEn: string, dedupeKey: string, mailAt: number | null];
 
 /**
+ * Fan-outs of more recipients than this are a job run after the commit, not rows of the caller's
+ * transaction (docs/rules/notifications.md#fan-out). Tests lower it.
+ */
+export const FAN_OUT = { inlineMax: 100 };
+
+/** The job of a deferred fan-out; each has its own kind `FANOUT:<id>` (several may wait for one record). */
+export const FAN_OUT_JOB = "FANOUT";
+
+/**
  * Notifies the right members of one event, inside the caller's transaction: one SELECT of the
- * recipients and one batched INSERT, whatever their number (docs/rules/notifications.md#fan-out).
- * A (member, kind, record, moment) already notified is skipped. Returns how many were created.
+ * recipients and one batched INSERT (docs/rules/notifications.md#fan-out). Over FAN_OUT.inlineMax
+ * recipients (outside a job run), the transaction gets a FANOUT job instead, run at once after the
+ * commit. A (member, kind, record, moment) already notified is skipped. Returns how many were
+ * created now (0 when deferred).
  */
 export function notify(tx: Db, scope: Scope, input: NotifyInput, now = Date.now()): number {
   const explicit = input.recipients ? [...new Set(input.recipients)] : null;
   if (explicit && explicit.length === 0) return 0;
   if (!explicit && !input.spaceId) return 0;
-  const recipients = selectRecipients(tx, input, explicit);
+  if (inJobRun()) return fanOut(tx, scope, input, selectRecipients(tx, input, explicit), now);
+  const recipients = selectRecipients(tx, input, explicit, false, FAN_OUT.inlineMax + 1);
+  if (recipients.length <= FAN_OUT.inlineMax) return fanOut(tx, scope, input, recipients, now);
+  const param = JSON.stringify({ input: { ...input, bodyPreview: input.bodyPreview?.slice(0, PREVIEW_MAX) }, now });
+  scheduleJob(tx, scope, { kind: `${FAN_OUT_JOB}:${Bun.randomUUIDv7()}`, recordId: input.recordId, param, fireAt: now });
+  return 0;
+}
+
+/** The FANOUT job (registered in index.ts): the deferred notify(), with the moment it was called at. */
+export function runFanOut(tx: Db, scope: Scope, job: { param: string | null }): null {
+  const { input, now } = JSON.parse(job.param ?? "{}") as { input?: NotifyInput; now?: number };
+  if (input && now !== undefined) notify(tx, scope, input, now);
+  return null;
+}
+
+function fanOut(tx: Db, scope: Scope, input: NotifyInput, recipients: Recipient[], now: number): number {
   if (recipients.length === 0) return 0;
   const zone = tenantTimeZone(tx);
   const key = `${input.kind}:${input.recordType}:${input.recordId}:${input.moment ?? ""}`;
@@ -179,29 +210,29 @@ export function membersOfProfiles(db: Db, profileIds: readonly string[]): string
 
 /**
  * Records of a space are deleted: the notifications naming them go too, read or not, guardian
- * copies included (docs/rules/notifications.md#deleted-records). Inside the deleting transaction.
+ * copies included, and fan-outs not run yet (docs/rules/notifications.md#deleted-records). Inside
+ * the deleting transaction.
  */
 export function forgetNotifications(tx: Db, scope: Scope, spaceId: string, recordType: string, recordIds: readonly string[]): number {
   if (recordIds.length === 0) return 0;
-  const gone = tx
-    .delete(notifications)
-    .where(and(eq(notifications.spaceId, spaceId), eq(notifications.recordType, recordType), inJsonList(notifications.recordId, recordIds)))
-    .returning({ memberId: notifications.memberId, readAt: notifications.readAt })
-    .all();
-  afterRemoval(
-    scope.tenantId,
-    gone.filter((g) => g.readAt === null).map((g) => g.memberId),
+  tx.delete(notificationJobs)
+    .where(and(like(notificationJobs.kind, `${FAN_OUT_JOB}:%`), inJsonList(notificationJobs.recordId, recordIds)))
+    .run();
+  return forget(
+    tx,
+    scope,
+    and(eq(notifications.spaceId, spaceId), eq(notifications.recordType, recordType), inJsonList(notifications.recordId, recordIds)),
   );
-  return gone.length;
 }
 
 /** A space is deleted: every notification in it goes (its posts, comments and messages are gone, its pages too). */
 export function forgetSpaceNotifications(tx: Db, scope: Scope, spaceId: string): number {
-  const gone = tx
-    .delete(notifications)
-    .where(eq(notifications.spaceId, spaceId))
-    .returning({ memberId: notifications.memberId, readAt: notifications.readAt })
-    .all();
+  return forget(tx, scope, eq(notifications.spaceId, spaceId));
+}
+
+/** Deletes the notifications `where` names; members listening who lost an unread one get their new count after the commit. */
+function forget(tx: Db, scope: Scope, where: SQL | undefined): number {
+  const gone = tx.delete(notifications).where(where).returning({ memberId: notifications.memberId, readAt: notifications.readAt }).all();
   afterRemoval(
     scope.tenantId,
     gone.filter((g) => g.readAt === null).map((g) => g.memberId),

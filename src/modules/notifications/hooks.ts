@@ -41,4 +41,19 @@ export function registerJob(kind: string, handler: JobHandler) {
   state.jobs.set(kind, handler);
 }
 
-export const jobHandler = (kind: string): JobHandler | undefined => state.jobs.get(kind);
+/** The handler of a job kind; a kind `NAME:<id>` (one row per call, several per record) runs NAME's. */
+export const jobHandler = (kind: string): JobHandler | undefined => state.jobs.get(kind) ?? state.jobs.get(kind.split(":")[0] as string);
+
+let jobDepth = 0;
+
+/** Runs `fn` as a job handler's turn: notify() inside it fans out inline (nobody waits for an answer). */
+export function asJob<T>(fn: () => T): T {
+  jobDepth++;
+  try {
+    return fn();
+  } finally {
+    jobDepth--;
+  }
+}
+
+export const inJobRun = () => jobDepth > 0;

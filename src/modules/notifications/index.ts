@@ -5,6 +5,7 @@ import { route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { pickLang, unsubscribePage } from "../hosted-pages/pages";
 import { DUE_SOON_JOB, runDueSoon } from "./due";
+import { FAN_OUT_JOB, runFanOut } from "./emit";
 import { bindRuntime, registerJob } from "./hooks";
 import { listMyNotifications, markNotificationsRead } from "./inbox";
 import {
@@ -35,6 +36,7 @@ const STREAM = route("streamMyNotifications", TAG, "session", {
 export function notificationsModule(rt: Runtime) {
   bindRuntime(rt);
   registerJob(DUE_SOON_JOB, runDueSoon);
+  registerJob(FAN_OUT_JOB, runFanOut);
   return (
     new Elysia({ name: "module.notifications" })
       .use(authPlugin(rt))

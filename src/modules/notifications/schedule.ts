@@ -1,9 +1,10 @@
 // The durable schedule of time-driven work and the one timer that runs it
 // (docs/rules/notifications.md#the-schedule).
 import { and, asc, eq, lte, min, sql } from "drizzle-orm";
+import { settled } from "../../platform/db/group-commit";
 import { commitNow, type Db, write } from "../../platform/db/types";
 import type { Runtime } from "../../platform/runtime";
-import { boundRuntime, jobHandler, type Scope } from "./hooks";
+import { asJob, boundRuntime, jobHandler, type Scope } from "./hooks";
 import { KEEP_MS } from "./inbox";
 import { onNewMail } from "./live";
 import { sendDueMails } from "./mail";
@@ -59,10 +60,12 @@ export function wakeBy(rt: Runtime, tenantId: string, at: number) {
   s.known.set(tenantId, Math.min(at, known ?? at));
 }
 
+/** The tenant runs at once, after the commit of this turn: the answer of the write that kicked it never waits for the work. */
 function kick(rt: Runtime, tenantId: string) {
   const s = schedulerOf(rt);
   s.kicked.add(tenantId);
-  setTimeout(() => void runDue(rt), 0).unref?.();
+  const run = () => setTimeout(() => void runDue(rt), 0).unref?.();
+  void (settled() ?? Promise.resolve()).then(run, run);
 }
 
 /**
@@ -102,7 +105,7 @@ export function runDueJobs(rt: Runtime, db: Db, tenantId: string, now: number): 
         .all();
       for (const job of due) {
         const handler = jobHandler(job.kind);
-        const next = handler ? handler(tx, { tenantId }, { recordId: job.recordId, param: job.param }, now) : null;
+        const next = handler ? asJob(() => handler(tx, { tenantId }, { recordId: job.recordId, param: job.param }, now)) : null;
         const key = and(eq(notificationJobs.recordId, job.recordId), eq(notificationJobs.kind, job.kind));
         if (next === null || next <= now) tx.delete(notificationJobs).where(key).run();
         else tx.update(notificationJobs).set({ fireAt: next }).where(key).run();

@@ -41,8 +41,24 @@ function localInstant(y: number, m: number, d: number, hour: number, zone: strin
   return guess - offsetAt(first, zone);
 }
 
+/**
+ * Last answers of nextLocalHour by zone and hour: the answer X for `after` is the answer for every
+ * moment in [after, X), so a fan-out to 1,000 members asks Intl once per digest hour, not once each
+ * (docs/rules/notifications.md#fan-out). At most (zones in use × 24) entries.
+ */
+const nextHours = new Map<string, { from: number; at: number }>();
+
 /** The first instant after `after` when the zone's clock shows `hour`:00. */
 export function nextLocalHour(after: number, zone: string, hour: number): number {
+  const key = `${zone}|${hour}`;
+  const known = nextHours.get(key);
+  if (known && known.from <= after && after < known.at) return known.at;
+  const at = computeNextLocalHour(after, zone, hour);
+  nextHours.set(key, { from: after, at });
+  return at;
+}
+
+function computeNextLocalHour(after: number, zone: string, hour: number): number {
   const p = partsIn(after, zone);
   for (let add = 0; add < 3; add++) {
     const at = localInstant(p.y, p.m, p.d + add, hour, zone);
