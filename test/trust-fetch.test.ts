@@ -168,7 +168,16 @@ function localhostCert() {
   const dir = mkdtempSync(join(tmpdir(), "learnspace-tls-"));
   try {
     const args = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-sha256", "-days", "2", "-subj", "/CN=localhost"];
-    const res = Bun.spawnSync(["openssl", ...args, "-addext", "subjectAltName=DNS:localhost", "-keyout", join(dir, "k"), "-out", join(dir, "c")]);
+    const res = Bun.spawnSync([
+      "openssl",
+      ...args,
+      "-addext",
+      "subjectAltName=DNS:localhost",
+      "-keyout",
+      join(dir, "k"),
+      "-out",
+      join(dir, "c"),
+    ]);
     if (res.exitCode !== 0) throw new Error(`openssl failed: ${res.stderr.toString()}`);
     return { cert: readFileSync(join(dir, "c"), "utf8"), key: readFileSync(join(dir, "k"), "utf8") };
   } finally {
@@ -185,13 +194,19 @@ describe("DNS rebinding (docs/rules/trust.md#server-side-fetches)", () => {
     port: 0,
     hostname: "127.0.0.2",
     tls,
-    fetch: (req) => (hits.push(`checked ${req.headers.get("host")} ${new URL(req.url).pathname}`), Response.json({ keys: [] })),
+    fetch(req) {
+      hits.push(`checked ${req.headers.get("host")} ${new URL(req.url).pathname}`);
+      return Response.json({ keys: [] });
+    },
   });
   const internal = Bun.serve({
     port: checked.port,
     hostname: "127.0.0.1",
     tls,
-    fetch: (req) => (hits.push(`internal ${new URL(req.url).pathname}`), new Response("secret")),
+    fetch(req) {
+      hits.push(`internal ${new URL(req.url).pathname}`);
+      return new Response("secret");
+    },
   });
   afterAll(() => {
     checked.stop(true);

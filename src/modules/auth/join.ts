@@ -62,7 +62,11 @@ export async function joinTenant(
       if (!role) throw new Error("member role missing");
       // The tenant code proved the e-mail.
       const proved = { emailVerifiedAt: now };
-      return insertMember(tx, { displayName: input.displayName, email, userId: input.userId ?? null, roleId: role.id, passwordHash, ...proved }, now);
+      return insertMember(
+        tx,
+        { displayName: input.displayName, email, userId: input.userId ?? null, roleId: role.id, passwordHash, ...proved },
+        now,
+      );
     }),
   );
   if (!created) throw conflict("ALREADY_EXISTS", "This e-mail or userId is already a member of this tenant.");

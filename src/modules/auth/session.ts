@@ -106,7 +106,12 @@ export async function startSession(
         .returning({ emailVerifiedAt: members.emailVerifiedAt })
         .get();
       const proved = row?.emailVerifiedAt != null;
-      return { settings, proved, logoImageUrl: tenantLogoUrl(rt, tenant.id, h.db), user: sessionUserOf(rt, h, tenant, m, target.accountId) };
+      return {
+        settings,
+        proved,
+        logoImageUrl: tenantLogoUrl(rt, tenant.id, h.db),
+        user: sessionUserOf(rt, h, tenant, m, target.accountId),
+      };
     });
     if (!found) throw unauthenticated("INVALID_CREDENTIALS", "The identifier or password is wrong.");
     user = found.user;

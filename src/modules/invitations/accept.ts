@@ -49,7 +49,14 @@ export async function acceptInvitation(rt: Runtime, token: string, input: Input,
       // The token was mailed to inv.email only: holding it proves the address (docs/rules/trust.md#e-mails-an-administrator-typed).
       const member = insertMember(
         tx,
-        { displayName: input.displayName, email: inv.email, userId: input.userId ?? null, roleId: inv.roleId, passwordHash, emailVerifiedAt: now },
+        {
+          displayName: input.displayName,
+          email: inv.email,
+          userId: input.userId ?? null,
+          roleId: inv.roleId,
+          passwordHash,
+          emailVerifiedAt: now,
+        },
         now,
       );
       tx.update(invitations)
