@@ -61,8 +61,7 @@ function replicaOf(replicaUrl: string, name: string, syncMs: number, env: Env) {
  * Litestream's two intervals for a sync interval S, so that a write acknowledged S before the disk
  * is lost is in the replica (docs/rules/replication.md#rpo): Litestream copies new WAL frames every
  * `monitorMs` (S/4) and ships what it copied every `shipMs` (S/2), leaving a quarter of S for the
- * upload and a checkpoint. Litestream's CPU grows with files ÷ monitor interval
- * (docs/rules/replication.md#cost).
+ * upload and a checkpoint (its cost: docs/rules/replication.md#cost).
  */
 export function litestreamTimings(syncMs: number) {
   return { monitorMs: Math.max(10, Math.round(syncMs / 4)), shipMs: Math.max(10, Math.round(syncMs / 2)) };
