@@ -152,7 +152,7 @@ describe.skipIf(!endpoint)("replication to S3 with Litestream", () => {
       a: postIds(join(fresh, "tenants", `${ids[a.tenantKey as string]}.sqlite`)),
       b: postIds(join(fresh, "tenants", `${ids[b?.tenantKey as string]}.sqlite`)),
     };
-    // The bound (docs/rules/replication.md#rpo): Litestream copies every S/10 and ships every S/2,
+    // The bound (docs/rules/replication.md#rpo): Litestream copies every S/4 and ships every S/2,
     // so writes acknowledged more than the sync interval S before the kill must all be there.
     const old = acked.filter((w) => w.at < killedAt - SYNC_MS);
     const lostOld = old.filter((w) => !present[w.school].has(w.id));
