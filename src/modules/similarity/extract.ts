@@ -1,6 +1,5 @@
 // The text of a submission's attachments: plain text, Markdown, PDF and DOCX (docs/rules/submissions.md#similarity),
 // within the caps of docs/rules/trust.md#bombs.
-import { Unzip, UnzipInflate } from "fflate";
 import type { ReadyFile } from "../files/attachments";
 
 /** Larger files are skipped: a check must not hold a server's memory for a scanned book. */
@@ -19,7 +18,9 @@ export class ExtractLimitError extends Error {}
  * Whether a zip unpacks to more than `limit` bytes, found by inflating every entry in 4 KiB steps
  * and counting (nothing kept): the sizes an archive declares are not believed.
  */
-export function inflatesBeyond(zip: Uint8Array, limit: number): boolean {
+export async function inflatesBeyond(zip: Uint8Array, limit: number): Promise<boolean> {
+  // loaded on first use, as the parsers below: a server start does not pay for it (docs/rules/performance.md#start)
+  const { Unzip, UnzipInflate } = await import("fflate");
   let total = 0;
   let over = false;
   const unzip = new Unzip((file) => {
@@ -75,7 +76,7 @@ export async function extractFileText(stored: Blob, reader: Reader): Promise<str
     const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
     return capText((await extractText(pdf, { mergePages: true })).text);
   }
-  if (inflatesBeyond(bytes, MAX_INFLATED_BYTES)) throw new ExtractLimitError("the document unpacks to more than 50 MB");
+  if (await inflatesBeyond(bytes, MAX_INFLATED_BYTES)) throw new ExtractLimitError("the document unpacks to more than 50 MB");
   const mammoth = (await import("mammoth")).default;
   return capText((await mammoth.extractRawText({ buffer: bytes })).value);
 }
