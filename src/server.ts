@@ -53,7 +53,12 @@ export function startServer(config: Config) {
     // idleTimeout bounds a request that trickles in or never ends (slow body, endless chunks); Bun
     // itself drops connections that send no complete request head within about 10 s (slowloris).
     withoutForcedGc(() =>
-      created?.app.listen({ port: config.port, reusePort: false, maxRequestBodySize: MAX_REQUEST_BODY, idleTimeout: config.requestTimeout }),
+      created?.app.listen({
+        port: config.port,
+        reusePort: false,
+        maxRequestBodySize: MAX_REQUEST_BODY,
+        idleTimeout: config.requestTimeout,
+      }),
     );
   } catch (e) {
     created?.rt.close();
