@@ -8,14 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config";
 import { resolveMember } from "../src/modules/members/actor";
-import { insertMember } from "../src/modules/members/create";
-import { roleByKey } from "../src/modules/roles/builtin";
-import { provisionTenant } from "../src/modules/tenant/provision";
-import { openMemberSession } from "../src/platform/auth/sessions";
-import { replaceTenantIndex } from "../src/platform/db/registry";
-import { write } from "../src/platform/db/types";
 import { createRuntime } from "../src/platform/runtime";
 import { round, rssMiB, waitReady } from "./lib";
+import { seedSchool } from "./seed-members";
 
 const arg = (name: string, d: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1] || d) || d;
 const memberCount = arg("members", 10_000);
@@ -29,32 +24,7 @@ const results: Record<string, unknown> = { members: memberCount, posts: postCoun
 
 // 1. The tenant and its members.
 const rt = createRuntime(loadConfig([], {}, { dataDir, quiet: true }), resolveMember);
-const tenant = provisionTenant(rt, {
-  key: "school",
-  name: "School",
-  owner: { email: "owner@bench.test", displayName: "Owner", passwordHash: null },
-});
-const session = await openMemberSession(rt, {
-  email: "owner@bench.test",
-  tenantId: tenant.tenantId,
-  tenantKey: "school",
-  memberId: tenant.memberId,
-});
-const emails = rt.tenants.use(tenant.tenantId, (h) =>
-  write(h.db, (tx) => {
-    const role = roleByKey(tx, "member");
-    if (!role) throw new Error("member role missing");
-    const out: { email: string; memberId: string }[] = [];
-    for (let i = 0; i < memberCount; i++) {
-      const email = `student${i}@bench.test`;
-      out.push({ email, memberId: insertMember(tx, { displayName: `Student ${i}`, email, userId: `s${i}`, roleId: role.id }).id });
-    }
-    return out;
-  }),
-);
-write(rt.platform.db, (tx) =>
-  replaceTenantIndex(tx, tenant.tenantId, [{ email: "owner@bench.test", memberId: tenant.memberId }, ...emails]),
-);
+const school = await seedSchool(rt, "school", { members: memberCount });
 rt.close();
 
 // 2. The server, a space and the posts (8 concurrent writers).
@@ -75,7 +45,7 @@ try {
   const api = (path: string, json: unknown) =>
     fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
       method: "POST",
-      headers: { authorization: `Bearer ${session.accessToken}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${school.ownerToken}`, "content-type": "application/json" },
       body: JSON.stringify(json),
     });
   const space = (await (await api("/spaces", { name: "Year 1" })).json()) as { id: string };
@@ -91,7 +61,7 @@ try {
     }),
   );
   results.serverRssMiB = rssMiB(server.pid);
-  const tenantFile = join(dataDir, "tenants", `${tenant.tenantId}.sqlite`);
+  const tenantFile = join(dataDir, "tenants", `${school.tenantId}.sqlite`);
   results.tenantFileBytes = statSync(tenantFile).size + (existsSync(`${tenantFile}-wal`) ? statSync(`${tenantFile}-wal`).size : 0);
 
   // 3. Backups while the server runs (median of 5), their size, an export and a restore.

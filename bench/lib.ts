@@ -52,15 +52,21 @@ export async function load(
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
 export const round = (n: number) => Math.round(n * 100) / 100;
 
-export async function waitReady(url: string, timeoutMs = 10_000): Promise<number> {
+export async function waitReady(url: string, timeoutMs = 10_000, pollMs = 2): Promise<number> {
   const t0 = performance.now();
   while (performance.now() - t0 < timeoutMs) {
     try {
       if ((await fetch(url)).ok) return performance.now() - t0;
     } catch {}
-    await Bun.sleep(2);
+    await Bun.sleep(pollMs);
   }
   throw new Error(`not ready: ${url}`);
+}
+
+/** CPU time (user + sys) a process has used so far, ms (Linux: /proc/<pid>/stat, 10 ms ticks). */
+export function cpuMs(pid: number): number {
+  const fields = (require("node:fs").readFileSync(`/proc/${pid}/stat`, "utf8") as string).split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 export function rssMiB(pid: number): number {

@@ -8,6 +8,7 @@ import { insertMember } from "../src/modules/members/create";
 import { roleByKey } from "../src/modules/roles/builtin";
 import { provisionTenant } from "../src/modules/tenant/provision";
 import { openMemberSession } from "../src/platform/auth/sessions";
+import { replaceTenantIndex } from "../src/platform/db/registry";
 import { write } from "../src/platform/db/types";
 import type { Runtime } from "../src/platform/runtime";
 
@@ -15,7 +16,8 @@ export type SeededMember = { id: string; email: string };
 export type SeededSchool = { tenantId: string; key: string; ownerMemberId: string; ownerToken: string; members: SeededMember[] };
 
 /**
- * A tenant `key` with its owner (`owner@<key>.test`, signed in) and `members` members in one write;
+ * A tenant `key` with its owner (`owner@<key>.test`, signed in) and `members` members in one write,
+ * indexed in the platform's e-mail directory;
  * `passwordHash` (one shared hash) lets them sign in by password.
  */
 export async function seedSchool(
@@ -36,6 +38,13 @@ export async function seedSchool(
         return { email, id: insertMember(tx, { displayName: `Student ${i}`, email, userId: null, roleId: role.id, passwordHash }).id };
       });
     }),
+  );
+  // The platform's e-mail directory, as the members service keeps it (sign-in by e-mail finds them).
+  write(rt.platform.db, (tx) =>
+    replaceTenantIndex(tx, t.tenantId, [
+      { email: ownerEmail, memberId: t.memberId },
+      ...members.map((m) => ({ email: m.email, memberId: m.id })),
+    ]),
   );
   return { tenantId: t.tenantId, key, ownerMemberId: t.memberId, ownerToken: owner.accessToken, members };
 }
