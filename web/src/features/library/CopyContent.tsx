@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Link } from "../../ui/Link";
 import { Field, FormError, fieldError, Loading } from "../../ui/ui";
 import { spacePath, useAllActiveSpaces } from "../spaces/queries";
 import { type Node, spaceTree } from "./folders";
-import { useNodes } from "./queries";
+import { copyContent, libraryKeys, useNodes } from "./queries";
 
 /**
  * "Copy to…" (copyContent): a draft copy of the content, with its settings, questions, rubric and
@@ -21,9 +20,8 @@ export function CopyContent({ contentId, title }: { contentId: string; title: st
   const [nodeId, setNodeId] = useState("");
   const [name, setName] = useState(title);
   const copy = useMutation({
-    mutationFn: () =>
-      ok(api.POST("/api/v1/library/contents/{contentId}/copy", { params: { path: { contentId } }, body: { nodeId, title: name } })),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ["library-contents"] }),
+    mutationFn: () => copyContent({ params: { path: { contentId } }, body: { nodeId, title: name } }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: libraryKeys.allContents }),
   });
   if (!nodes.data || !spaces.data) return <Loading />;
   const all = nodes.data.nodes;

@@ -1,23 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { FormError, Loading, Select } from "../../ui/ui";
 import { useAllActiveSpaces } from "../spaces/queries";
 import type { Node } from "./folders";
-import { useRefreshLibrary } from "./queries";
-
-/** Every content of one folder (listContents is cursor-paged). */
-async function contentsOf(nodeId: string) {
-  const all: { id: string }[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await ok(api.GET("/api/v1/library/contents", { params: { query: { nodeId, limit: 100, cursor } } }));
-    all.push(...page.contents);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return all;
-}
+import { copyContent, createNode, everyContentOf, useRefreshLibrary } from "./queries";
 
 /**
  * "Copy to…" on a folder: the same folder, its subfolders and (as copyContent makes them: drafts
@@ -32,11 +19,9 @@ export function CopyFolder({ node, tree, onDone }: { node: Node; tree: Node[]; o
     mutationFn: async () => {
       let copied = 0;
       const copyTree = async (from: Node, parentId: string | null) => {
-        const folder = await ok(api.POST("/api/v1/library/nodes", { body: { title: from.title, spaceId, parentId } }));
-        for (const c of await contentsOf(from.id)) {
-          await ok(
-            api.POST("/api/v1/library/contents/{contentId}/copy", { params: { path: { contentId: c.id } }, body: { nodeId: folder.id } }),
-          );
+        const folder = await createNode({ body: { title: from.title, spaceId, parentId } });
+        for (const c of await everyContentOf(from.id)) {
+          await copyContent({ params: { path: { contentId: c.id } }, body: { nodeId: folder.id } });
           copied++;
         }
         for (const child of tree.filter((n) => n.parentId === from.id)) await copyTree(child, folder.id);
