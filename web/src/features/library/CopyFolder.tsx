@@ -1,8 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
 import { useI18n } from "../../i18n";
-import { FormError, Loading, Select } from "../../ui/ui";
-import { useAllActiveSpaces } from "../spaces/queries";
+import { type CopyTarget, CopyTargetForm } from "./CopyTargetForm";
 import type { Node } from "./folders";
 import { copyContent, createNode, everyContentOf, useRefreshLibrary } from "./queries";
 
@@ -12,11 +10,9 @@ import { copyContent, createNode, everyContentOf, useRefreshLibrary } from "./qu
  */
 export function CopyFolder({ node, tree, onDone }: { node: Node; tree: Node[]; onDone: () => void }) {
   const { t } = useI18n();
-  const spaces = useAllActiveSpaces(true);
   const refresh = useRefreshLibrary();
-  const [spaceId, setSpaceId] = useState("");
   const copy = useMutation({
-    mutationFn: async () => {
+    mutationFn: async ({ spaceId }: CopyTarget) => {
       let copied = 0;
       const copyTree = async (from: Node, parentId: string | null) => {
         const folder = await createNode({ body: { title: from.title, spaceId, parentId } });
@@ -31,40 +27,19 @@ export function CopyFolder({ node, tree, onDone }: { node: Node; tree: Node[]; o
     },
     onSuccess: refresh,
   });
-  if (!spaces.data) return <Loading />;
-  const space = spaces.data.find((s) => s.id === spaceId);
-  if (copy.data !== undefined)
-    return (
-      <div className="stack">
-        <p role="status">{t("library.copy.folderDone", { count: copy.data, name: node.title, space: space?.name ?? "" })}</p>
-        <div>
+  return (
+    <CopyTargetForm
+      into="space"
+      help={t("library.copy.folderHelp")}
+      copy={copy}
+      done={(count, to) => ({
+        message: t("library.copy.folderDone", { count, name: node.title, space: to.spaceName }),
+        next: (
           <button type="button" onClick={onDone}>
             {t("common.done")}
           </button>
-        </div>
-      </div>
-    );
-  return (
-    <form
-      className="stack"
-      onSubmit={(e) => {
-        e.preventDefault();
-        copy.mutate();
-      }}
-    >
-      <p className="muted">{t("library.copy.folderHelp")}</p>
-      <Select
-        label={t("library.copy.space")}
-        value={spaceId}
-        onChange={setSpaceId}
-        options={[{ value: "", label: t("library.copy.pickSpace") }, ...spaces.data.map((s) => ({ value: s.id, label: s.name }))]}
-      />
-      <FormError error={copy.error} fields={[]} />
-      <div>
-        <button type="submit" className="primary" disabled={!spaceId || copy.isPending}>
-          {copy.isPending ? t("spaces.copy.copying") : t("library.copy.submit")}
-        </button>
-      </div>
-    </form>
+        ),
+      })}
+    />
   );
 }
