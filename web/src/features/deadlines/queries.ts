@@ -1,14 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ok } from "../../api/client";
+import { assignmentKeys, setSubmissionExtension, submissionsQuery } from "../assignments/queries";
 
 /** An assignment's latest submissions and every participant's extension (listAssignmentSubmissions). */
-export function useSubmissions(contentId: string) {
-  return useQuery({
-    queryKey: ["submissions", contentId],
-    queryFn: () =>
-      ok(api.GET("/api/v1/assignments/{contentId}/submissions", { params: { path: { contentId }, query: { pageSize: 100 } } })),
-  });
-}
+export const useSubmissions = (contentId: string) => useQuery(submissionsQuery(contentId));
 
 /** A quiz's submitted attempts (listQuizAttempts). */
 export function useQuizAttempts(contentId: string) {
@@ -41,9 +36,8 @@ export function useDeadlineWrites(contentId: string, profileId: string) {
   const path = { contentId, profileId };
   return {
     extend: useMutation({
-      mutationFn: (dueAt: string | null) =>
-        ok(api.PUT("/api/v1/assignments/{contentId}/extensions/{profileId}", { params: { path }, body: { dueAt } })),
-      onSuccess: () => void qc.invalidateQueries({ queryKey: ["submissions", contentId] }),
+      mutationFn: (dueAt: string | null) => setSubmissionExtension({ params: { path }, body: { dueAt } }),
+      onSuccess: () => void qc.invalidateQueries({ queryKey: assignmentKeys.submissions(contentId) }),
     }),
     override: useMutation({
       mutationFn: (body: OverrideBody) => ok(api.PUT("/api/v1/quizzes/{contentId}/overrides/{profileId}", { params: { path }, body })),
