@@ -4,7 +4,7 @@ import { useI18n } from "../../i18n";
 import { useSearch } from "../../ui/router";
 import { Field, FormError, fieldError, Loading, MoreButton, Select } from "../../ui/ui";
 import { FilePicker } from "../files/Attachments";
-import { uploadFiles } from "../files/upload";
+import { uploadFiles } from "../files/queries";
 import { PostItem } from "./PostItem";
 import { createPost, postKeys, usePosts } from "./queries";
 

@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, type Init, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
-import { uploadFiles } from "../files/upload";
+import { uploadFiles } from "../files/queries";
 
 export type Post = paths["/api/v1/posts/{postId}"]["get"]["responses"]["200"]["content"]["application/json"];
 export type Comment =
