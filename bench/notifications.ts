@@ -9,15 +9,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config";
-import { insertMember } from "../src/modules/members/create";
 import { sendDueMails } from "../src/modules/notifications/mail";
 import { scheduleJob } from "../src/modules/notifications/schedule";
-import { roleByKey } from "../src/modules/roles/builtin";
-import { provisionTenant } from "../src/modules/tenant/provision";
-import { openMemberSession } from "../src/platform/auth/sessions";
 import { write } from "../src/platform/db/types";
 import { startServer } from "../src/server";
 import { percentile, round } from "./lib";
+import { benchApi, seedSchool, seedSpace } from "./seed-members";
 
 const arg = (name: string, d: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1] || d) || d;
 const posts = arg("posts", 20);
@@ -26,48 +23,20 @@ const dueDates = arg("due", 2000);
 const dataDir = mkdtempSync(join(tmpdir(), "ls-bench-notif-"));
 const server = startServer(loadConfig([], { LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_QUIET: "1" }, { port: 0, dataDir }));
 const rt = server.rt;
-const base = `http://127.0.0.1:${server.port}/api/v1`;
+const call = benchApi(`http://127.0.0.1:${server.port}/api/v1`);
 const rssMiB = () => round(process.memoryUsage.rss() / 1048576);
 const heapMiB = () => {
   Bun.gc(true);
   return round(heapStats().heapSize / 1048576);
 };
 
-async function call(token: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json() as Promise<{ id: string }>;
-}
-
-/** A school of `n` members (one write) with its owner's token, and all members enrolled in spaces of the sizes given. */
+/** A school of `n` members with all of them enrolled in spaces of the sizes given. */
 async function school(key: string, n: number, sizes: number[]) {
-  const t = provisionTenant(rt, { key, name: key, owner: { email: `owner@${key}.test`, displayName: "Owner", passwordHash: null } });
-  const token = (await openMemberSession(rt, { email: `owner@${key}.test`, tenantId: t.tenantId, tenantKey: key, memberId: t.memberId }))
-    .accessToken;
-  const ids = rt.tenants.use(t.tenantId, (h) =>
-    write(h.db, (tx) => {
-      const role = roleByKey(tx, "member");
-      if (!role) throw new Error("no member role");
-      return Array.from(
-        { length: n },
-        (_, i) =>
-          insertMember(tx, { displayName: `M ${i}`, email: `m${i}@${key}.test`, userId: null, roleId: role.id, passwordHash: null }).id,
-      );
-    }),
-  );
+  const seeded = await seedSchool(rt, key, { members: n });
+  const ids = seeded.members.map((m) => m.id);
   const spaces: string[] = [];
-  for (const size of sizes) {
-    const space = await call(token, "POST", "/spaces", { name: `Space of ${size}` });
-    for (let i = 0; i < size; i += 500) {
-      await call(token, "POST", `/spaces/${space.id}/members`, { userIds: ids.slice(i, Math.min(size, i + 500)), role: "PARTICIPANT" });
-    }
-    spaces.push(space.id);
-  }
-  return { tenantId: t.tenantId, token, spaces };
+  for (const size of sizes) spaces.push(await seedSpace(call, seeded.ownerToken, `Space of ${size}`, ids.slice(0, size)));
+  return { tenantId: seeded.tenantId, token: seeded.ownerToken, spaces };
 }
 
 const results: Record<string, unknown> = {};

@@ -2,6 +2,8 @@ import { type AnyElysia, Elysia } from "elysia";
 import pkg from "../package.json" with { type: "json" };
 import { createClusterNode } from "./cluster/node";
 import { clusterPlugin } from "./cluster/plugin";
+import { restoreFromReplica } from "./cluster/replica";
+import { setReplicaRestorer } from "./cluster/restore";
 import type { Config } from "./config";
 import { assignmentsModule } from "./modules/assignments";
 import { submissionFileIds } from "./modules/assignments/file-references";
@@ -147,6 +149,8 @@ export function createApp(config: Config) {
   if (cluster) {
     rt.tenants.guard = cluster.guardWrite;
     rt.schoolUrl = cluster.schoolUrl;
+    // Failover restores a school from the dead node's replica (docs/rules/cluster.md#failover).
+    setReplicaRestorer(restoreFromReplica);
   }
   // Features hand their time-driven notification jobs to the notifications base (docs/rules/notifications.md#hooks).
   notificationJob(POST_JOB, runScheduledPost);

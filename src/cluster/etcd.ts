@@ -11,6 +11,11 @@ export const NODES = `${PREFIX}nodes/`;
 export const PLACEMENT = `${PREFIX}placement/`;
 /** `directory/<email>/<tenantKey>` → memberId: the e-mail directory of every node. */
 export const DIRECTORY = `${PREFIX}directory/`;
+/**
+ * `replicas/<name>` → the node's replica URL (LEARNSPACE_REPLICA_URL), written without a lease: a
+ * failover reads it after the node's own key has expired (docs/rules/cluster.md#failover).
+ */
+export const REPLICAS = `${PREFIX}replicas/`;
 /** The placement agent's election. */
 export const AGENT_ELECTION = "learnspace-agent";
 
@@ -28,7 +33,7 @@ export type Placement = {
   from?: string;
 };
 
-export type NodeInfo = { name: string; url: string; since: number };
+export type NodeInfo = { name: string; url: string; since: number; replica?: string | null };
 
 /** A placement as read, with the revision its transaction must name. */
 export type PlacementAt = Placement & { key: string; modRevision: string };
@@ -75,16 +80,30 @@ export async function readNodes(etcd: Etcd3): Promise<Map<string, NodeInfo>> {
   return nodes;
 }
 
+/** The election key an agent won, with the revision it was created at: its writes name it (docs/rules/cluster.md#placement-agent). */
+export type LeaderGuard = { key: string; createRevision: string };
+
 /**
  * Changes one placement if nobody changed it since it was read (`modRevision` "0": if it does not
- * exist yet). The only way placement is written (docs/rules/cluster.md#placement).
+ * exist yet). The only way placement is written (docs/rules/cluster.md#placement). With `leader`,
+ * also only while that election key still exists as created: a deposed agent's write fails.
  */
-export async function swapPlacement(etcd: Etcd3, key: string, modRevision: string, next: Placement): Promise<boolean> {
-  const res = await etcd
-    .if(PLACEMENT + key, "Mod", "==", modRevision)
-    .then(etcd.put(PLACEMENT + key).value(JSON.stringify(next)))
-    .commit();
+export async function swapPlacement(
+  etcd: Etcd3,
+  key: string,
+  modRevision: string,
+  next: Placement,
+  leader?: LeaderGuard,
+): Promise<boolean> {
+  const cmp = etcd.if(PLACEMENT + key, "Mod", "==", modRevision);
+  if (leader) cmp.and(leader.key, "Create", "==", leader.createRevision);
+  const res = await cmp.then(etcd.put(PLACEMENT + key).value(JSON.stringify(next))).commit();
   return res.succeeded;
+}
+
+/** The replica URL a node published, alive or not (null: it replicates nowhere). */
+export async function readReplicaUrl(etcd: Etcd3, node: string): Promise<string | null> {
+  return (await etcd.get(REPLICAS + node).string()) || null;
 }
 
 /** One placement, fresh from etcd. */

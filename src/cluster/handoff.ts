@@ -60,8 +60,11 @@ export function exportFile(rt: Runtime, node: ClusterNode, key: string): Respons
 const all = (sqlite: Database, sql: string, ...args: string[]) => sqlite.query(sql).all(...args) as Record<string, unknown>[];
 
 export function exportPlatform(rt: Runtime, key: string): PlatformRows {
-  const id = localTenant(rt, key).id;
-  const s = rt.platform.sqlite;
+  return platformRowsOf(rt.platform.sqlite, localTenant(rt, key).id);
+}
+
+/** One school's platform rows in a platform file: this node's, or one restored from a replica (failover). */
+export function platformRowsOf(s: Database, id: string): PlatformRows {
   return {
     tenants: all(s, "SELECT * FROM tenants WHERE id = ?", id),
     directory: all(s, "SELECT * FROM directory WHERE tenant_id = ?", id),

@@ -3,7 +3,7 @@ import { ConfigError } from "../config";
 import { listTenantRows } from "../platform/db/registry";
 import { Problem } from "../platform/http/errors";
 import type { Runtime } from "../platform/runtime";
-import { connectEtcd, NODES, PLACEMENT, type PlacementAt, parsePlacement, readPlacements, swapPlacement } from "./etcd";
+import { connectEtcd, NODES, PLACEMENT, type PlacementAt, parsePlacement, REPLICAS, readPlacements, swapPlacement } from "./etcd";
 
 /** The response header that names the node which answered (docs/rules/cluster.md#routing). */
 export const NODE_HEADER = "x-learnspace-node";
@@ -121,7 +121,11 @@ export function createClusterNode(rt: Runtime) {
       rt.log({ level: "error", event: "cluster.lease-lost", node: name, error: String(e?.message ?? e) });
       void retry();
     });
-    await mine.put(NODES + name).value(JSON.stringify({ name, url, since: Date.now() }));
+    // The replica URL outlives the lease: a failover restores from it once this node is gone.
+    const replica = config.replicaUrl;
+    if (replica) await client.put(REPLICAS + name).value(replica);
+    else await client.delete().key(REPLICAS + name);
+    await mine.put(NODES + name).value(JSON.stringify({ name, url, since: Date.now(), replica }));
     lastKeepalive = Date.now();
     const { placements: fresh, revision } = await readPlacements(client);
     placements.clear();

@@ -1,10 +1,11 @@
 // A participant's own deadline (docs/rules/next-year.md#extensions): what config, submit and extensions read.
-import { and, eq, inArray } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
-import { deadlineFor, type ExtensionStore } from "../submissions/extensions";
+import { deadlineFor, type ExtensionStore, extensionsOf } from "../submissions/extensions";
 import { assignmentConfigs, assignmentExtensions as x } from "./tables";
 
 export const ASSIGNMENT_EXTENSIONS: ExtensionStore = {
+  type: "ASSIGNMENT",
   table: x,
   contentId: x.contentId,
   owner: x.profileId,
@@ -28,11 +29,6 @@ export function assignmentDueDates(db: Db, contentIds: string[], profileId: stri
       .all()
       .map((r) => [r.id, r.dueAt]),
   );
-  const extended = db
-    .select({ id: x.contentId, dueAt: x.dueAt })
-    .from(x)
-    .where(and(inArray(x.contentId, contentIds), eq(x.profileId, profileId)))
-    .all();
-  for (const e of extended) out.set(e.id, e.dueAt);
+  for (const e of extensionsOf(db, ASSIGNMENT_EXTENSIONS, contentIds, [profileId])) out.set(e.contentId, e.dueAt);
   return out;
 }

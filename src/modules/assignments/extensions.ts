@@ -1,13 +1,10 @@
 // Per-participant deadlines (setSubmissionExtension, docs/rules/next-year.md#extensions).
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
-import { write } from "../../platform/db/types";
-import { invalid } from "../../platform/http/errors";
+import type { Db } from "../../platform/db/types";
 import { iso } from "../../platform/http/schemas";
-import { contentForManager, contentPopulation } from "../library/access";
-import { dueMomentsChanged } from "../notifications/due";
-import { putExtension } from "../submissions/extensions";
-import { ASSIGNMENT } from "./config";
+import { type ContentAccess, contentPopulation } from "../library/access";
+import { setExtension } from "../submissions/extensions";
 import { ASSIGNMENT_EXTENSIONS } from "./deadlines";
 import type { Extension, ExtensionBody } from "./model";
 
@@ -22,13 +19,11 @@ export function setSubmissionExtension(
   body: Static<typeof ExtensionBody>,
   now = Date.now(),
 ): Static<typeof Extension> {
-  return write(actor.db, (tx) => {
-    const content = contentForManager(actor, contentId, ASSIGNMENT, tx);
-    if (!contentPopulation(tx, content).some((p) => p.profileId === profileId)) {
-      throw invalid("profileId", "must be a participant of this content's space", "path");
-    }
-    const dueAt = putExtension(tx, ASSIGNMENT_EXTENSIONS, contentId, profileId, body.dueAt, now);
-    dueMomentsChanged(tx, actor, contentId, ASSIGNMENT); // docs/rules/notifications.md#due-soon
-    return { profileId, dueAt: iso(dueAt) };
-  });
+  const participant = {
+    field: "profileId",
+    message: "must be a participant of this content's space",
+    check: (tx: Db, content: ContentAccess) => contentPopulation(tx, content).some((p) => p.profileId === profileId),
+  };
+  const dueAt = setExtension(actor, ASSIGNMENT_EXTENSIONS, participant, { contentId, ownerId: profileId }, body.dueAt, now);
+  return { profileId, dueAt: iso(dueAt) };
 }

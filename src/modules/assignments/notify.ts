@@ -3,8 +3,10 @@
 import { eq } from "drizzle-orm";
 import { contentForReminders } from "../library/notify";
 import type { DueSource } from "../notifications/due";
+import { extensionsByOwner } from "../submissions/extensions";
 import { loadAssignmentConfig } from "./config";
-import { assignmentExtensions, assignmentSubmissions } from "./tables";
+import { ASSIGNMENT_EXTENSIONS } from "./deadlines";
+import { assignmentSubmissions } from "./tables";
 
 /** Each active participant who has not submitted, with their own deadline (extension, else dueAt). */
 export const assignmentDueSource: DueSource = (db, contentId) => {
@@ -19,14 +21,7 @@ export const assignmentDueSource: DueSource = (db, contentId) => {
       .all()
       .map((r) => r.profileId),
   );
-  const extended = new Map(
-    db
-      .select({ profileId: assignmentExtensions.profileId, dueAt: assignmentExtensions.dueAt })
-      .from(assignmentExtensions)
-      .where(eq(assignmentExtensions.contentId, contentId))
-      .all()
-      .map((r) => [r.profileId, r.dueAt]),
-  );
+  const extended = extensionsByOwner(db, ASSIGNMENT_EXTENSIONS, contentId);
   const pending = c.participants.flatMap((p) => {
     const due = extended.get(p.profileId) ?? dueAt;
     return submitted.has(p.profileId) || due === null ? [] : [{ memberId: p.memberId, dueAt: due }];

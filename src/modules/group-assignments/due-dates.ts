@@ -1,8 +1,10 @@
 // When each group assignment is due for one student (a guardian's overview, docs/rules/members.md#overview).
-import { and, inArray } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import type { Db } from "../../platform/db/types";
+import { extensionsOf } from "../submissions/extensions";
+import { GROUP_EXTENSIONS } from "./extensions";
 import { groupPeople } from "./link";
-import { groupAssignmentConfigs as c, groupAssignmentExtensions as x } from "./tables";
+import { groupAssignmentConfigs as c } from "./tables";
 
 /** Each group assignment's deadline for the student's group (its extension, else dueAt): three queries for any number. */
 export function groupAssignmentDueDates(db: Db, contentIds: string[], profileId: string): Map<string, number | null> {
@@ -19,16 +21,10 @@ export function groupAssignmentDueDates(db: Db, contentIds: string[], profileId:
       .filter((p) => p.profileId === profileId)
       .map((p) => [p.setId, p.groupId]),
   );
-  const groups = [...new Set(groupOfSet.values())];
-  if (groups.length === 0) return out;
-  const extended = db
-    .select({ contentId: x.contentId, groupId: x.groupId, dueAt: x.dueAt })
-    .from(x)
-    .where(and(inArray(x.contentId, contentIds), inArray(x.groupId, groups)))
-    .all();
+  const extended = extensionsOf(db, GROUP_EXTENSIONS, contentIds, [...new Set(groupOfSet.values())]);
   for (const cfg of configs) {
     const groupId = cfg.setId ? groupOfSet.get(cfg.setId) : undefined;
-    const own = extended.find((e) => e.contentId === cfg.id && e.groupId === groupId);
+    const own = extended.find((e) => e.contentId === cfg.id && e.ownerId === groupId);
     if (own) out.set(cfg.id, own.dueAt);
   }
   return out;

@@ -1,18 +1,22 @@
 // Per-group deadlines (setGroupSubmissionExtension, docs/rules/next-year.md#extensions).
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
-import { type Db, write } from "../../platform/db/types";
-import { invalid } from "../../platform/http/errors";
+import type { Db } from "../../platform/db/types";
 import { iso } from "../../platform/http/schemas";
-import { contentForManager } from "../library/access";
-import { dueMomentsChanged } from "../notifications/due";
-import { deadlineFor, type ExtensionStore, putExtension } from "../submissions/extensions";
+import { deadlineFor, type ExtensionStore, setExtension } from "../submissions/extensions";
 import { GROUP_ASSIGNMENT, loadGroupAssignmentConfig } from "./config";
 import { linkStatus, setGroups } from "./link";
 import type { ExtensionBody, GroupExtension } from "./model";
 import { groupAssignmentExtensions as x } from "./tables";
 
-const GROUP_EXTENSIONS: ExtensionStore = { table: x, contentId: x.contentId, owner: x.groupId, ownerKey: "groupId", dueAt: x.dueAt };
+export const GROUP_EXTENSIONS: ExtensionStore = {
+  type: GROUP_ASSIGNMENT,
+  table: x,
+  contentId: x.contentId,
+  owner: x.groupId,
+  ownerKey: "groupId",
+  dueAt: x.dueAt,
+};
 
 /** The deadline of one group: its extension, else the config's dueAt. */
 export const groupDueAt = (db: Db, contentId: string, groupId: string, configDueAt: number | null) =>
@@ -29,15 +33,15 @@ export function setGroupSubmissionExtension(
   body: Static<typeof ExtensionBody>,
   now = Date.now(),
 ): Static<typeof GroupExtension> {
-  return write(actor.db, (tx) => {
-    contentForManager(actor, contentId, GROUP_ASSIGNMENT, tx);
-    const cfg = loadGroupAssignmentConfig(tx, contentId);
-    const linked = linkStatus(tx, cfg).isLinkValid && cfg.spaceGroupSetId !== null;
-    if (!linked || !setGroups(tx, cfg.spaceGroupSetId as string).some((g) => g.id === groupId)) {
-      throw invalid("groupId", "must be a group of this assignment's group set", "path");
-    }
-    const dueAt = putExtension(tx, GROUP_EXTENSIONS, contentId, groupId, body.dueAt, now);
-    dueMomentsChanged(tx, actor, contentId, GROUP_ASSIGNMENT); // docs/rules/notifications.md#due-soon
-    return { groupId, dueAt: iso(dueAt) };
-  });
+  const member = {
+    field: "groupId",
+    message: "must be a group of this assignment's group set",
+    check: (tx: Db) => {
+      const cfg = loadGroupAssignmentConfig(tx, contentId);
+      const linked = linkStatus(tx, cfg).isLinkValid && cfg.spaceGroupSetId !== null;
+      return linked && setGroups(tx, cfg.spaceGroupSetId as string).some((g) => g.id === groupId);
+    },
+  };
+  const dueAt = setExtension(actor, GROUP_EXTENSIONS, member, { contentId, ownerId: groupId }, body.dueAt, now);
+  return { groupId, dueAt: iso(dueAt) };
 }

@@ -3,9 +3,11 @@
 import { eq } from "drizzle-orm";
 import { contentForReminders } from "../library/notify";
 import type { DueSource } from "../notifications/due";
+import { extensionsByOwner } from "../submissions/extensions";
 import { loadGroupAssignmentConfig } from "./config";
+import { GROUP_EXTENSIONS } from "./extensions";
 import { groupPeople, linkStatus } from "./link";
-import { groupAssignmentExtensions, groupSubmissions } from "./tables";
+import { groupSubmissions } from "./tables";
 
 export const groupAssignmentDueSource: DueSource = (db, contentId) => {
   const c = contentForReminders(db, contentId);
@@ -23,14 +25,7 @@ export const groupAssignmentDueSource: DueSource = (db, contentId) => {
   );
   const participants = new Set(c.participants.map((p) => p.memberId));
   // A group's extension moves its members' moment (one query for every group).
-  const extended = new Map(
-    db
-      .select({ groupId: groupAssignmentExtensions.groupId, dueAt: groupAssignmentExtensions.dueAt })
-      .from(groupAssignmentExtensions)
-      .where(eq(groupAssignmentExtensions.contentId, contentId))
-      .all()
-      .map((r) => [r.groupId, r.dueAt]),
-  );
+  const extended = extensionsByOwner(db, GROUP_EXTENSIONS, contentId);
   const pending = groupPeople(db, { setId: cfg.spaceGroupSetId }).flatMap((p) => {
     const dueAt = extended.get(p.groupId) ?? cfg.dueAt;
     return submitted.has(p.groupId) || !participants.has(p.memberId) || dueAt === null ? [] : [{ memberId: p.memberId, dueAt }];

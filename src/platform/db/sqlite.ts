@@ -107,9 +107,14 @@ export function preparedQuery<T>(db: Db, name: string, build: (db: Db) => T): T 
  */
 export function changeGuardedCache<V>(sqlite: Database, max = 1000) {
   const changes = sqlite.query<{ n: number }, []>("SELECT total_changes() AS n");
-  const entries = new Map<string, { at: number; value: V }>();
-  return (key: string, load: () => V): V => {
-    const at = (changes.get() as { n: number }).n;
+  const lookup = stampedEntries<number, V>(max);
+  return (key: string, load: () => V): V => lookup(key, (changes.get() as { n: number }).n, load);
+}
+
+/** A bounded map of values stamped when loaded: an entry serves while its stamp is current; cleared at `max` entries. */
+function stampedEntries<S, V>(max: number) {
+  const entries = new Map<string, { at: S; value: V }>();
+  return (key: string, at: S, load: () => V): V => {
     const hit = entries.get(key);
     if (hit && hit.at === at) return hit.value;
     const value = load();
@@ -129,7 +134,7 @@ export function changeGuardedCache<V>(sqlite: Database, max = 1000) {
  */
 export function tableGuardedCache<V>(sqlite: Database, name: string, tables: readonly string[], max = 1000) {
   let stamp: Statement<{ n: number }, [string]> | null = null;
-  const entries = new Map<string, { at: string; value: V }>();
+  const lookup = stampedEntries<string, V>(max);
   const install = () => {
     sqlite.exec("CREATE TEMP TABLE IF NOT EXISTS cache_guards (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID");
     sqlite.query("INSERT OR IGNORE INTO temp.cache_guards (name, n) VALUES (?, 0)").run(name);
@@ -148,13 +153,7 @@ export function tableGuardedCache<V>(sqlite: Database, name: string, tables: rea
       if (sqlite.inTransaction) return load();
       stamp = install();
     }
-    const at = `${rollbackCount(sqlite)}:${(stamp.get(name) as { n: number }).n}`;
-    const hit = entries.get(key);
-    if (hit && hit.at === at) return hit.value;
-    const value = load();
-    if (entries.size >= max) entries.clear();
-    entries.set(key, { at, value });
-    return value;
+    return lookup(key, `${rollbackCount(sqlite)}:${(stamp.get(name) as { n: number }).n}`, load);
   };
 }
 
