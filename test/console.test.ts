@@ -49,7 +49,7 @@ describe("consoleModule over a built web/dist", () => {
   );
   writeFileSync(join(dist, "assets", "index-Ab12.js"), "console.log(1)");
   // What scripts/compress-web.ts leaves beside a text asset.
-  const big = "export const words = [" + '"learnspace",'.repeat(400) + "];";
+  const big = `export const words = [${'"learnspace",'.repeat(400)}];`;
   writeFileSync(join(dist, "assets", "app-Cd34.js"), big);
   writeFileSync(join(dist, "assets", "app-Cd34.js.br"), Bun.gzipSync(big)); // content irrelevant: which file is served is the point
   writeFileSync(join(dist, "assets", "app-Cd34.js.gz"), Bun.gzipSync(big));

@@ -2,7 +2,9 @@
 // only, private and loopback addresses refused unless LEARNSPACE_FETCH_ALLOW lists them, redirects
 // checked again, and no request ever reaches a refused listener.
 import { afterAll, describe, expect, test } from "bun:test";
-import { networkInterfaces } from "node:os";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { networkInterfaces, tmpdir } from "node:os";
+import { join } from "node:path";
 import { FetchRefused, fetchProblem, guardedFetch } from "../src/platform/http/outbound";
 import { createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
@@ -158,5 +160,81 @@ describe("the guard itself", () => {
     const manual = await fetcher(`${provider.issuer}/redirect`, { redirect: "manual" });
     expect(manual.status).toBe(302);
     expect(internal.hits).toEqual([]);
+  });
+});
+
+/** A self-signed certificate for the name `localhost` (openssl CLI). */
+function localhostCert() {
+  const dir = mkdtempSync(join(tmpdir(), "learnspace-tls-"));
+  try {
+    const args = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-sha256", "-days", "2", "-subj", "/CN=localhost"];
+    const res = Bun.spawnSync([
+      "openssl",
+      ...args,
+      "-addext",
+      "subjectAltName=DNS:localhost",
+      "-keyout",
+      join(dir, "k"),
+      "-out",
+      join(dir, "c"),
+    ]);
+    if (res.exitCode !== 0) throw new Error(`openssl failed: ${res.stderr.toString()}`);
+    return { cert: readFileSync(join(dir, "c"), "utf8"), key: readFileSync(join(dir, "k"), "utf8") };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe("DNS rebinding (docs/rules/trust.md#server-side-fetches)", () => {
+  const tls = localhostCert();
+  const hits: string[] = [];
+  // The address the check admits (a listed CIDR) and, on the same port, the internal service a
+  // second DNS answer would point at.
+  const checked = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.2",
+    tls,
+    fetch(req) {
+      hits.push(`checked ${req.headers.get("host")} ${new URL(req.url).pathname}`);
+      return Response.json({ keys: [] });
+    },
+  });
+  const internal = Bun.serve({
+    port: checked.port,
+    hostname: "127.0.0.1",
+    tls,
+    fetch(req) {
+      hits.push(`internal ${new URL(req.url).pathname}`);
+      return new Response("secret");
+    },
+  });
+  afterAll(() => {
+    checked.stop(true);
+    internal.stop(true);
+  });
+
+  test("the connection goes to the address that was checked, with the host's name in Host and TLS; a second answer is never asked for", async () => {
+    const answers: string[][] = [["127.0.0.2"], ["127.0.0.1"]];
+    let lookups = 0;
+    const rebinding = async () => answers[Math.min(lookups++, 1)] as string[];
+    const fetcher = guardedFetch(["127.0.0.2/32"], rebinding);
+    // `localhost` is what the system resolver answers 127.0.0.1 (or ::1) for: fetching the name
+    // again after the check would reach the internal listener.
+    const res = await fetcher(`https://localhost:${checked.port}/jwks`, { tls: { ca: tls.cert } } as RequestInit);
+    expect(res.status).toBe(200);
+    expect(hits).toEqual([`checked localhost:${checked.port} /jwks`]);
+    expect(lookups).toBe(1);
+    // The next fetch checks again: the new answer (127.0.0.1) is refused before any connection.
+    await expect(fetcher(`https://localhost:${checked.port}/jwks`, { tls: { ca: tls.cert } } as RequestInit)).rejects.toBeInstanceOf(
+      FetchRefused,
+    );
+    expect(hits).toHaveLength(1);
+  });
+
+  test("the certificate is still verified against the host's name, not the address", async () => {
+    const fetcher = guardedFetch(["127.0.0.2/32"], async () => ["127.0.0.2"]);
+    // A trusted certificate for `localhost` does not do for `idp.example` pinned to the same address.
+    await expect(fetcher(`https://idp.example:${checked.port}/jwks`, { tls: { ca: tls.cert } } as RequestInit)).rejects.toThrow(/ALTNAME/);
+    expect(hits.filter((h) => h.includes("idp.example") || h.startsWith("internal"))).toEqual([]);
   });
 });

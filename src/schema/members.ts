@@ -11,6 +11,11 @@ export const members = sqliteTable(
     userIdKey: text("user_id_key"),
     /** Lowercased e-mail. */
     email: text("email"),
+    /**
+     * When the member proved its e-mail (a code to it, an invitation link, its own sign-up); null
+     * while it is only typed by an administrator (docs/rules/trust.md#e-mails-an-administrator-typed).
+     */
+    emailVerifiedAt: integer("email_verified_at"),
     displayName: text("display_name").notNull(),
     roleId: text("role_id")
       .notNull()

@@ -109,7 +109,9 @@ export async function createTenantFixture(server: TestServer, opts: { key?: stri
   const rt = server.rt;
   fixtureHash ??= Bun.password.hash("Passw0rd!", { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
   const passwordHash = await fixtureHash;
-  const t = provisionTenant(rt, { key, name: opts.name ?? `Tenant ${key}`, owner: { email, displayName: "Owner", passwordHash } });
+  // A fixture's e-mails count as proved (as after a code sign-in); test/trust-emails.test.ts types them over HTTP.
+  const owner = { email, displayName: "Owner", passwordHash, emailVerifiedAt: Date.now() };
+  const t = provisionTenant(rt, { key, name: opts.name ?? `Tenant ${key}`, owner });
   const session = await openMemberSession(rt, { email, tenantId: t.tenantId, tenantKey: key, memberId: t.memberId });
   return { ...t, email, password: "Passw0rd!", token: session.accessToken, sessionId: session.sessionId };
 }
@@ -169,6 +171,7 @@ export async function createMemberFixture(
         userId: opts.userId ?? null,
         roleId: role.id,
         passwordHash,
+        emailVerifiedAt: Date.now(),
       });
     }),
   );

@@ -402,11 +402,10 @@ async function main() {
     }
 
     const harness = { base, shots, context, check, assert, watch, axe, signIn, setLang };
-    // Two halves of about equal length; each lesson's later checks use only its own earlier state.
+    // Two halves of about equal length (about 590 s each in CI); each lesson's later checks use only its own earlier state.
     if (mine(1)) {
       await section("the school (issue 25)", () => school(harness));
       await section("the lesson", () => lesson(harness));
-      await section("community, messages and guardians", () => community(harness));
       // Last: it deactivates teachers and hands classes over.
       await section("into next year", () => year(harness));
     }
@@ -416,6 +415,7 @@ async function main() {
       await section("the settings screens", () => settings(harness));
       await section("teaching work", () => work(harness));
       await section("spaces, posts and challenges", () => spaces(harness));
+      await section("community, messages and guardians", () => community(harness));
     }
 
     const left = ownerErrors.take();

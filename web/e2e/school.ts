@@ -264,7 +264,11 @@ export async function school(h: Helpers) {
       await dialog.getByRole("button", { name: w.deactivate, exact: true }).waitFor();
       const name = ((await dialog.getByRole("heading").first().textContent()) ?? "").trim();
       const asked: string[] = [];
-      const answer = (yes: boolean) => page.once("dialog", (d) => void (asked.push(d.message()), yes ? d.accept() : d.dismiss()));
+      const answer = (yes: boolean) =>
+        page.once("dialog", (d) => {
+          asked.push(d.message());
+          void (yes ? d.accept() : d.dismiss());
+        });
       answer(false);
       await dialog.getByRole("button", { name: w.deactivate, exact: true }).click();
       await page.waitForTimeout(300);

@@ -5,9 +5,16 @@ import type { Actor } from "../../platform/auth/actor";
 import { type Db, inJsonList } from "../../platform/db/types";
 import { type FieldError, invalidMany } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
-import { gradeReturned } from "../library/notify";
 import { checkMaxScore, checkRubricItems, rubricTotal } from "../submissions/grading";
-import { gradedSet, onLatestRevision, type RevisionRef, returnAllLatest, returnedSet } from "../submissions/revisions";
+import {
+  gradedSet,
+  onLatestRevision,
+  type RevisionChanges,
+  type RevisionRef,
+  returnAllLatest,
+  returnLatest,
+  saveFeedback,
+} from "../submissions/revisions";
 import { ASSIGNMENT, loadAssignmentConfig, loadAssignmentRubric } from "./config";
 import type { FeedbackBody, GradeBody, Submission } from "./model";
 import { type SubmissionRow, selectSubmissions, toSubmissions } from "./submissions";
@@ -25,6 +32,13 @@ function update(rt: Runtime, actor: Actor, tx: Db, id: string, set: Partial<Subm
   tx.update(s).set(set).where(eq(s.id, id)).run();
   return toSubmissions(rt, actor, tx, selectSubmissions(tx, eq(s.id, id)).all(), "manager")[0] as Static<typeof Submission>;
 }
+
+/** The manager's changes through the shared flows: a return tells the submitter. */
+const changes = (rt: Runtime, actor: Actor): RevisionChanges<SubmissionRow, Static<typeof Submission>> => ({
+  ...LATEST,
+  change: (tx, id, set) => update(rt, actor, tx, id, set),
+  recipients: (_tx, row) => [row.profileId],
+});
 
 /**
  * gradeSubmission: PUT, full replace of the grade (absent feedback or rubric clears it). Without a
@@ -45,32 +59,23 @@ export function gradeSubmission(rt: Runtime, actor: Actor, ref: RevisionRef, bod
 
 /** saveSubmissionFeedback: sets the feedback alone; status and grade are unchanged. */
 export function saveSubmissionFeedback(rt: Runtime, actor: Actor, ref: RevisionRef, body: Static<typeof FeedbackBody>) {
-  return onLatestRevision(actor, LATEST, ref, (tx, row: SubmissionRow) =>
-    update(rt, actor, tx, row.id, { feedback: body.feedback ?? null }),
-  );
+  return saveFeedback(actor, changes(rt, actor), ref, body.feedback);
 }
 
 /** returnSubmission: GRADED → RETURNED (releases the grade to the submitter), else 409 INVALID_STATE. */
 export function returnSubmission(rt: Runtime, actor: Actor, ref: RevisionRef, now = Date.now()) {
-  return onLatestRevision(actor, LATEST, ref, (tx, row: SubmissionRow) => {
-    const returned = update(rt, actor, tx, row.id, returnedSet(row.status, now));
-    gradeReturned(tx, actor, ref.contentId, [row.profileId], now);
-    return returned;
-  });
+  return returnLatest(actor, changes(rt, actor), ref, now);
 }
 
 /** returnAllSubmissions: every GRADED latest revision is returned at once (as returnSubmission each, GRADE_RETURNED included). */
 export function returnAllSubmissions(actor: Actor, contentId: string, now = Date.now()) {
-  const ids = returnAllLatest(actor, LATEST, contentId, now, (tx, returned) => {
-    const t = assignmentSubmissions;
-    const profileIds = tx.select({ p: t.profileId }).from(t).where(inJsonList(t.id, returned)).all();
-    gradeReturned(
-      tx,
-      actor,
-      contentId,
-      profileIds.map((r) => r.p),
-      now,
-    );
-  });
-  return { returned: ids.length };
+  const t = assignmentSubmissions;
+  const submitters = (tx: Db, ids: string[]) =>
+    tx
+      .select({ p: t.profileId })
+      .from(t)
+      .where(inJsonList(t.id, ids))
+      .all()
+      .map((r) => r.p);
+  return { returned: returnAllLatest(actor, LATEST, contentId, now, submitters).length };
 }

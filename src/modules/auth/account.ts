@@ -15,6 +15,7 @@ import {
   directoryHits,
   memberByEmail,
   normEmail,
+  proveMemberEmail,
   safeUse,
   tenantOfId,
   tenantOfKey,
@@ -147,7 +148,11 @@ export async function verifySignUpCode(rt: Runtime, input: Static<typeof VerifyS
   const tenant = account.signUpTenantId ? tenantOfId(rt, account.signUpTenantId) : null;
   let target: SignInTarget = { account: { ...account, verifiedAt: now } };
   if (tenant) {
-    const memberId = safeUse(rt, tenant.id, (h) => memberByEmail(h.db, email)?.id);
+    const memberId = safeUse(rt, tenant.id, (h) => {
+      const id = memberByEmail(h.db, email)?.id;
+      if (id) proveMemberEmail(h.db, id, email, now);
+      return id;
+    });
     if (memberId) target = { tenant, memberId, email, accountId: account.id };
   }
   return startSession(rt, target, input.sessionType, now);
@@ -232,6 +237,7 @@ export async function signInWithCode(rt: Runtime, input: Static<typeof SignInWit
   if (!found) throw notMember();
   if (found.methods === "SSO_ONLY") throw forbidden("SSO_ONLY", "This tenant allows only single sign-on.");
   consumeCode(rt, matched);
+  safeUse(rt, tenant.id, (h) => proveMemberEmail(h.db, found.memberId, email, now));
   const accountId = verifiedAccountId(rt.platform.db, email);
   return startSession(rt, { tenant, memberId: found.memberId, email, accountId }, input.sessionType, now);
 }

@@ -1,4 +1,4 @@
-import { eq, or } from "drizzle-orm";
+import { and, eq, isNull, or } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { ActorMember } from "../../platform/auth/actor";
 import { directoryOf, type TenantRow, tenantById, tenantByKey } from "../../platform/db/registry";
@@ -49,18 +49,35 @@ export function memberByIdentifier(db: Db, identifier: string): MemberRow | null
   );
 }
 
+/**
+ * The member's e-mail is proved from now on (a code to it, its sign-up, an operator's social
+ * provider): its tenant counts for the e-mail across tenants (docs/rules/trust.md#e-mails-an-administrator-typed).
+ */
+export function proveMemberEmail(db: Db, memberId: string, email: string, now: number) {
+  db.update(members)
+    .set({ emailVerifiedAt: now })
+    .where(and(eq(members.id, memberId), eq(members.email, email), isNull(members.emailVerifiedAt)))
+    .run();
+}
+
 export type Membership = { tenant: TenantRow; memberId: string; owned: boolean; logoImageUrl: string | null };
 
 /**
- * The tenants an e-mail is an active member of: directory hits, each checked against the tenant
- * file (a stale index entry or an inactive member is left out). Owned tenants first, then by name.
+ * The tenants an e-mail is an active member of, with the e-mail proved there: directory hits, each
+ * checked against the tenant file (a stale index entry, an inactive member or an e-mail an
+ * administrator only typed is left out: docs/rules/trust.md#e-mails-an-administrator-typed).
+ * Owned tenants first, then by name.
  */
 export function membershipsOf(rt: Runtime, email: string): Membership[] {
   const out: Membership[] = [];
   for (const hit of directoryOf(rt.platform.db, email)) {
     const logo = safeUse(rt, hit.tenantId, (h) => {
-      const m = h.db.select({ isActive: members.isActive, email: members.email }).from(members).where(eq(members.id, hit.memberId)).get();
-      return m?.isActive && m.email === email ? { url: tenantLogoUrl(rt, hit.tenantId, h.db) } : null;
+      const m = h.db
+        .select({ isActive: members.isActive, email: members.email, verifiedAt: members.emailVerifiedAt })
+        .from(members)
+        .where(eq(members.id, hit.memberId))
+        .get();
+      return m?.isActive && m.email === email && m.verifiedAt !== null ? { url: tenantLogoUrl(rt, hit.tenantId, h.db) } : null;
     });
     if (!logo) continue;
     const tenant = { id: hit.tenantId, key: hit.key, name: hit.name, ownerEmail: hit.ownerEmail, createdAt: 0 };

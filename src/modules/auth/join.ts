@@ -60,7 +60,13 @@ export async function joinTenant(
       if (userIdKey && tx.select({ id: members.id }).from(members).where(eq(members.userIdKey, userIdKey)).get()) return null;
       const role = roleByKey(tx, "member");
       if (!role) throw new Error("member role missing");
-      return insertMember(tx, { displayName: input.displayName, email, userId: input.userId ?? null, roleId: role.id, passwordHash }, now);
+      // The tenant code proved the e-mail.
+      const proved = { emailVerifiedAt: now };
+      return insertMember(
+        tx,
+        { displayName: input.displayName, email, userId: input.userId ?? null, roleId: role.id, passwordHash, ...proved },
+        now,
+      );
     }),
   );
   if (!created) throw conflict("ALREADY_EXISTS", "This e-mail or userId is already a member of this tenant.");

@@ -99,13 +99,26 @@ export async function startSession(
       const m = rt.resolveMember(h, memberId);
       if (!m?.isActive) return null;
       const settings = readSettings(h.db);
-      h.db.update(members).set({ lastLoginAt: now }).where(eq(members.id, memberId)).run();
-      return { settings, logoImageUrl: tenantLogoUrl(rt, tenant.id, h.db), user: sessionUserOf(rt, h, tenant, m, target.accountId) };
+      const row = h.db
+        .update(members)
+        .set({ lastLoginAt: now })
+        .where(eq(members.id, memberId))
+        .returning({ emailVerifiedAt: members.emailVerifiedAt })
+        .get();
+      const proved = row?.emailVerifiedAt != null;
+      return {
+        settings,
+        proved,
+        logoImageUrl: tenantLogoUrl(rt, tenant.id, h.db),
+        user: sessionUserOf(rt, h, tenant, m, target.accountId),
+      };
     });
     if (!found) throw unauthenticated("INVALID_CREDENTIALS", "The identifier or password is wrong.");
     user = found.user;
-    // A member without an e-mail is in no directory: its tenants are this one alone.
-    if (!email) alone = { key: tenant.key, name: tenant.name, kind: "member", logoImageUrl: found.logoImageUrl };
+    // A member without an e-mail is in no directory, and one whose e-mail an administrator only
+    // typed has not shown it owns the address: its tenants are this one alone
+    // (docs/rules/trust.md#e-mails-an-administrator-typed).
+    if (!email || !found.proved) alone = { key: tenant.key, name: tenant.name, kind: "member", logoImageUrl: found.logoImageUrl };
     type = sessionType ?? found.settings.defaultSessionType;
     expiresAt = expiryOf(type, found.settings.publicAbsoluteTimeoutMinutes, now);
     session = {

@@ -11,9 +11,16 @@ import { libraryContents } from "../../schema/library";
 import { spaceGroupMembers } from "../../schema/spaces";
 import { readyFilesByIds } from "../files/attachments";
 import { canManageSql, contentForManager, contentVisibleTo, visibleContentSql } from "../library/access";
-import { gradeReturned } from "../library/notify";
 import { checkMaxScore } from "../submissions/grading";
-import { gradedSet, latestPage, onLatestRevision, type RevisionRef, returnedSet } from "../submissions/revisions";
+import {
+  gradedSet,
+  latestPage,
+  onLatestRevision,
+  type RevisionChanges,
+  type RevisionRef,
+  returnLatest,
+  saveFeedback,
+} from "../submissions/revisions";
 import { similarityView } from "../submissions/similarity-hook";
 import { revisionAttachments, revisionFields } from "../submissions/view";
 import { GROUP_ASSIGNMENT, loadGroupAssignmentConfig, type StoredConfig } from "./config";
@@ -134,9 +141,18 @@ const LATEST = {
   message: "Only the latest revision of a group's submission can be changed.",
 } as const;
 
-function update(tx: Db, id: string, set: Partial<SubmissionRow>): SubmissionRow {
-  return tx.update(groupSubmissions).set(set).where(eq(groupSubmissions.id, id)).returning().get() as SubmissionRow;
+/** Applies a change to the latest revision and renders it for the manager. */
+function update(rt: Runtime, actor: Actor, tx: Db, id: string, set: Partial<SubmissionRow>): Record {
+  const row = tx.update(groupSubmissions).set(set).where(eq(groupSubmissions.id, id)).returning().get() as SubmissionRow;
+  return toGroupSubmissions(rt, actor, tx, [row], false)[0] as Record;
 }
+
+/** The manager's changes through the shared flows: a return tells the group's current members. */
+const changes = (rt: Runtime, actor: Actor): RevisionChanges<SubmissionRow, Record> => ({
+  ...LATEST,
+  change: (tx, id, set) => update(rt, actor, tx, id, set),
+  recipients: (tx, row) => groupPeople(tx, { groupIds: [row.groupId] }).map((p) => p.profileId),
+});
 
 /**
  * gradeGroupSubmission: score (at most maxScore when set) and feedback; status GRADED. A regrade of
@@ -154,29 +170,18 @@ export function gradeGroupSubmission(rt: Runtime, actor: Actor, ref: RevisionRef
     if (!isGroupComplete(tx, ref.contentId, cfg, row.groupId)) {
       throw conflict("INVALID_STATE", "Not every member of the group has submitted yet.");
     }
-    return toGroupSubmissions(rt, actor, tx, [update(tx, row.id, gradedSet(score, body.feedback, now))], false)[0] as Record;
+    return update(rt, actor, tx, row.id, gradedSet(score, body.feedback, now));
   });
 }
 
 /** saveGroupSubmissionFeedback: replaces the feedback only; the status stays. */
 export function saveGroupSubmissionFeedback(rt: Runtime, actor: Actor, ref: RevisionRef, body: Static<typeof FeedbackBody>) {
-  return onLatestRevision(
-    actor,
-    LATEST,
-    ref,
-    (tx, row: SubmissionRow) =>
-      toGroupSubmissions(rt, actor, tx, [update(tx, row.id, { feedback: body.feedback ?? null })], false)[0] as Record,
-  );
+  return saveFeedback(actor, changes(rt, actor), ref, body.feedback);
 }
 
 /** returnGroupSubmission: GRADED → RETURNED only (409 INVALID_STATE otherwise). */
 export function returnGroupSubmission(rt: Runtime, actor: Actor, ref: RevisionRef, now = Date.now()) {
-  return onLatestRevision(actor, LATEST, ref, (tx, row: SubmissionRow) => {
-    const returned = toGroupSubmissions(rt, actor, tx, [update(tx, row.id, returnedSet(row.status, now))], false)[0] as Record;
-    const people = groupPeople(tx, { groupIds: [row.groupId] }).map((p) => p.profileId);
-    gradeReturned(tx, actor, ref.contentId, people, now);
-    return returned;
-  });
+  return returnLatest(actor, changes(rt, actor), ref, now);
 }
 
 /**

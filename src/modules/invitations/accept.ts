@@ -46,9 +46,17 @@ export async function acceptInvitation(rt: Runtime, token: string, input: Input,
   const { email, memberId } = rt.tenants.use(tenantId, (h) =>
     write(h.db, (tx) => {
       const inv = acceptable(tx, hash, input, now);
+      // The token was mailed to inv.email only: holding it proves the address (docs/rules/trust.md#e-mails-an-administrator-typed).
       const member = insertMember(
         tx,
-        { displayName: input.displayName, email: inv.email, userId: input.userId ?? null, roleId: inv.roleId, passwordHash },
+        {
+          displayName: input.displayName,
+          email: inv.email,
+          userId: input.userId ?? null,
+          roleId: inv.roleId,
+          passwordHash,
+          emailVerifiedAt: now,
+        },
         now,
       );
       tx.update(invitations)

@@ -9,6 +9,8 @@ export type NewMember = {
   passwordHash?: string | null;
   isIssuedAccount?: boolean;
   mustChangePassword?: boolean;
+  /** When the e-mail was proved; absent = typed by an administrator, unverified (docs/rules/trust.md#e-mails-an-administrator-typed). */
+  emailVerifiedAt?: number | null;
 };
 
 /** Inserts a member and its main learning profile. Uniqueness is the caller's check (409). */
@@ -21,6 +23,7 @@ export function insertMember(db: Db, input: NewMember, now = Date.now()) {
       id,
       displayName: input.displayName,
       email: input.email ? input.email.toLowerCase() : null,
+      emailVerifiedAt: input.email ? (input.emailVerifiedAt ?? null) : null,
       userId: input.userId ?? null,
       userIdKey: input.userId ? input.userId.toLowerCase() : null,
       roleId: input.roleId,

@@ -72,6 +72,8 @@ export function applyMemberUpdate(tx: Db, actor: Actor, id: string, input: Stati
         ...(input.userId !== undefined ? { userId, userIdKey: input.userId.toLowerCase() } : {}),
         ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
         email,
+        // A typed e-mail is unproved (docs/rules/trust.md#e-mails-an-administrator-typed).
+        ...(email !== row.email ? { emailVerifiedAt: null } : {}),
         updatedAt: now,
       })
       .where(eq(members.id, id))

@@ -5,7 +5,7 @@ import { invalid, notFound, providerUnavailable } from "../../platform/http/erro
 import { guardedFetch } from "../../platform/http/outbound";
 import type { Runtime } from "../../platform/runtime";
 import { members } from "../../schema/members";
-import { membershipsOf } from "../auth/identity";
+import { membershipsOf, proveMemberEmail } from "../auth/identity";
 import { startSession } from "../auth/session";
 import {
   activeOnly,
@@ -128,6 +128,9 @@ function matchMember(rt: Runtime, tx: Db, tenant: TenantRow, p: ResolvedProvider
   if (!email) throw new Refusal("NOT_A_MEMBER", "no link and no verified e-mail in the ID token");
   const name = typeof claims.name === "string" ? claims.name : undefined;
   const member = memberForSignIn(rt, tx, tenant, { email, displayName: name, provision: p.provisionMembers }, now);
+  // The operator's social provider vouches for the address; a tenant's own partner IdP does not
+  // (docs/rules/trust.md#e-mails-an-administrator-typed).
+  if (p.kind === "social") proveMemberEmail(tx, member.id, email, now);
   tx.insert(externalLinks)
     .values({ provider: p.client.key, subject: claims.sub, memberId: member.id, createdAt: now })
     .onConflictDoUpdate({ target: [externalLinks.provider, externalLinks.subject], set: { memberId: member.id, createdAt: now } })

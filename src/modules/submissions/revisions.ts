@@ -8,6 +8,7 @@ import { conflict, type FieldError, invalidMany, notFound } from "../../platform
 import { pageOf } from "../../platform/http/schemas";
 import type { ContentType } from "../../schema/library";
 import { contentForManager } from "../library/access";
+import { gradeReturned } from "../library/notify";
 import type { SubmissionStatus } from "./columns";
 
 const blank = (v: string | null | undefined) => v == null || v.trim() === "";
@@ -81,13 +82,16 @@ export function latestPage(
 /** The revision a manager's route names (its path params). */
 export type RevisionRef = { contentId: string; submissionId: string };
 
+/** Where a kind's revisions live, and the 409 message for a change to an older revision. */
+export type LatestTarget = { type: ContentType; table: RevisionTable; message: string };
+
 /**
  * A manager's change to a revision, in one transaction: manager access to the content, then the
  * revision of that content (404) that is its submitter's latest (409 INVALID_STATE with `message`).
  */
 export function onLatestRevision<R extends { isLatest: boolean }, T>(
   actor: Actor,
-  target: { type: ContentType; table: RevisionTable; message: string },
+  target: LatestTarget,
   ref: RevisionRef,
   change: (tx: Db, row: R) => T,
 ): T {
@@ -103,17 +107,49 @@ export function onLatestRevision<R extends { isLatest: boolean }, T>(
   });
 }
 
+type LatestRow = { id: string; isLatest: boolean; status: SubmissionStatus };
+type RevisionSet = Partial<{ status: SubmissionStatus; feedback: string | null; returnedAt: number | null }>;
+
+/** How a kind applies a manager's change: `change` stores it and renders the revision; a return tells `recipients` (profiles). */
+export type RevisionChanges<R extends LatestRow, T> = LatestTarget & {
+  change: (tx: Db, id: string, set: RevisionSet) => T;
+  recipients: (tx: Db, row: R) => string[];
+};
+
+/** saveSubmissionFeedback, saveGroupSubmissionFeedback: the feedback alone on the latest revision; status and grade stay. */
+export function saveFeedback<R extends LatestRow, T>(
+  actor: Actor,
+  kind: RevisionChanges<R, T>,
+  ref: RevisionRef,
+  feedback?: string | null,
+) {
+  return onLatestRevision(actor, kind, ref, (tx, row: R) => kind.change(tx, row.id, { feedback: feedback ?? null }));
+}
+
+/**
+ * returnSubmission, returnGroupSubmission: GRADED → RETURNED on the latest revision (else 409
+ * INVALID_STATE), releasing the grade (docs/rules/submissions.md#returned-grades); GRADE_RETURNED to the
+ * kind's recipients in the same transaction.
+ */
+export function returnLatest<R extends LatestRow, T>(actor: Actor, kind: RevisionChanges<R, T>, ref: RevisionRef, now: number): T {
+  return onLatestRevision(actor, kind, ref, (tx, row: R) => {
+    const returned = kind.change(tx, row.id, returnedSet(row.status, now));
+    gradeReturned(tx, actor, ref.contentId, kind.recipients(tx, row), now);
+    return returned;
+  });
+}
+
 /**
  * returnAllSubmissions: every GRADED latest revision of the content becomes RETURNED, as a return of
  * each would (docs/rules/next-year.md#return-all); older revisions and ungraded ones are untouched.
- * `returned` runs in the same transaction with the ids (the feature tells the submitters). Returns the ids.
+ * GRADE_RETURNED goes to `recipients` of the returned ids (profiles) in the same transaction. Returns the ids.
  */
 export function returnAllLatest(
   actor: Actor,
   target: { type: ContentType; table: RevisionTable },
   contentId: string,
   now: number,
-  returned?: (tx: Db, ids: string[]) => void,
+  recipients: (tx: Db, ids: string[]) => string[],
 ) {
   return write(actor.db, (tx) => {
     contentForManager(actor, contentId, target.type, tx);
@@ -126,7 +162,7 @@ export function returnAllLatest(
       .map((r) => r.id as string);
     if (ids.length) {
       tx.update(t).set(returnedSet("GRADED", now)).where(inArray(t.id, ids)).run();
-      returned?.(tx, ids);
+      gradeReturned(tx, actor, contentId, recipients(tx, ids), now);
     }
     return ids;
   });

@@ -11,7 +11,8 @@ import { tenantSettings } from "./tables";
 export type NewTenant = {
   key: string;
   name: string;
-  owner: { email: string; displayName: string; passwordHash: string | null; userId?: string | null };
+  /** `emailVerifiedAt`: absent at sign-up (verifySignUpCode proves it: docs/rules/trust.md#e-mails-an-administrator-typed). */
+  owner: { email: string; displayName: string; passwordHash: string | null; userId?: string | null; emailVerifiedAt?: number };
 };
 
 /** Closes and deletes a tenant's file and its side files (a failed provisioning, a discarded sign-up tenant). */

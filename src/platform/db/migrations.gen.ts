@@ -17,6 +17,7 @@ import tenant7 from "../../../drizzle/tenant/0007_flimsy_lord_hawal.sql" with { 
 import tenant8 from "../../../drizzle/tenant/0008_shocking_cerebro.sql" with { type: "text" };
 import tenant9 from "../../../drizzle/tenant/0009_small_hannibal_king.sql" with { type: "text" };
 import tenant10 from "../../../drizzle/tenant/0010_perpetual_tony_stark.sql" with { type: "text" };
+import tenant11 from "../../../drizzle/tenant/0011_fuzzy_iron_patriot.sql" with { type: "text" };
 
 export const platformMigrations: EmbeddedMigration[] = [
   { tag: "0000_init", when: 1795432067584, sql: platform0 },
@@ -37,4 +38,5 @@ export const tenantMigrations: EmbeddedMigration[] = [
   { tag: "0008_shocking_cerebro", when: 1795758094672, sql: tenant8 },
   { tag: "0009_small_hannibal_king", when: 1795759331666, sql: tenant9 },
   { tag: "0010_perpetual_tony_stark", when: 1795772248000, sql: tenant10 },
+  { tag: "0011_fuzzy_iron_patriot", when: 1795779599853, sql: tenant11 },
 ];

@@ -60,40 +60,63 @@ function ownAddresses(): string[] {
 const bare = (hostname: string) => (hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname);
 
 /**
- * Why `url` may not be fetched, or null. `allow` is LEARNSPACE_FETCH_ALLOW: host names (exact,
- * case-insensitive), addresses and CIDR blocks. A listed host or address may be private and use
- * `http`; anything else must be `https` and resolve only to public addresses that are not this
- * machine's own.
+ * The check of one URL: why it may not be fetched, or the address to connect to (`pin`: one of the
+ * addresses just checked; null when the host is an address already, or listed). `allow` is
+ * LEARNSPACE_FETCH_ALLOW: host names (exact, case-insensitive), addresses and CIDR blocks. A listed
+ * host or address may be private and use `http`; anything else must be `https` and resolve only to
+ * public addresses that are not this machine's own.
  */
-export async function fetchProblem(url: URL, allow: readonly string[], resolve: Resolve = resolveHost): Promise<string | null> {
+async function checkUrl(url: URL, allow: readonly string[], resolve: Resolve): Promise<{ problem: string } | { pin: string | null }> {
   const host = bare(url.hostname.toLowerCase());
   const ranges = allow.filter((a) => isIP(a.split("/")[0] ?? "") !== 0);
   const listed = allow.some((a) => a.toLowerCase() === host) || (isIP(host) !== 0 && inRanges(host, ranges));
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && listed)) return `${url.protocol} is not allowed (https only)`;
-  if (url.username || url.password) return "a URL with credentials is not allowed";
-  if (listed) return null;
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && listed)) return { problem: `${url.protocol} is not allowed (https only)` };
+  if (url.username || url.password) return { problem: "a URL with credentials is not allowed" };
+  if (listed) return { pin: null };
   let addresses: string[];
   try {
     addresses = isIP(host) ? [host] : await resolve(host);
   } catch {
-    return `${host} does not resolve`;
+    return { problem: `${host} does not resolve` };
   }
-  if (addresses.length === 0) return `${host} does not resolve`;
+  if (addresses.length === 0) return { problem: `${host} does not resolve` };
   const own = ownAddresses();
   for (const address of addresses) {
     if (inRanges(address, ranges)) continue;
     // An address the parser does not know (an embedded dotted IPv6 form) is refused too.
     if (isIP(address) === 0 || inRanges(address, NOT_PUBLIC) || !inRanges(address, ["0.0.0.0/0", "::/0"])) {
-      return `${host} resolves to ${address}, which is not public`;
+      return { problem: `${host} resolves to ${address}, which is not public` };
     }
-    if (own.includes(address) || inRanges(address, own)) return `${host} resolves to ${address}, this server's own address`;
+    if (own.includes(address) || inRanges(address, own)) return { problem: `${host} resolves to ${address}, this server's own address` };
   }
-  return null;
+  // IPv4 first: a host with no IPv6 route still connects as before.
+  return { pin: isIP(host) ? null : (addresses.find((a) => isIP(a) === 4) ?? (addresses[0] as string)) };
+}
+
+/** Why `url` may not be fetched, or null (see checkUrl). */
+export async function fetchProblem(url: URL, allow: readonly string[], resolve: Resolve = resolveHost): Promise<string | null> {
+  const checked = await checkUrl(url, allow, resolve);
+  return "problem" in checked ? checked.problem : null;
+}
+
+/**
+ * The request to the checked address itself (docs/rules/trust.md#server-side-fetches): the URL
+ * names the address, the Host header and the TLS server name (SNI, and the name the certificate
+ * is verified against) stay the host's, so a second DNS answer can never swap in another address.
+ */
+function pinned(url: URL, address: string, init: RequestInit): [URL, RequestInit] {
+  const target = new URL(url);
+  target.hostname = address.includes(":") ? `[${address}]` : address;
+  const headers = new Headers(init.headers);
+  headers.set("host", url.host);
+  const tls = (init as { tls?: Record<string, unknown> }).tls;
+  return [target, { ...init, headers, tls: { ...tls, serverName: url.hostname } } as RequestInit];
 }
 
 /**
  * A `fetch` for URLs a tenant named: every URL, and every redirect's target, is checked by
- * `fetchProblem` before a connection is made; a refused one throws FetchRefused. Redirects are
+ * `checkUrl` before a connection is made, and the connection goes to the address checked; a
+ * refused one throws FetchRefused. Redirects are
  * followed here (at most 5) unless the caller asked for `redirect: "manual"`, in which case the
  * caller sees the 3xx (and must not follow it unchecked).
  */
@@ -102,9 +125,9 @@ export function guardedFetch(allow: readonly string[], resolve: Resolve = resolv
     let url = new URL(String(input));
     let request: RequestInit = { ...init, redirect: "manual" };
     for (let hop = 0; ; hop++) {
-      const problem = await fetchProblem(url, allow, resolve);
-      if (problem) throw new FetchRefused(`refused to fetch ${url.origin}: ${problem}`);
-      const res = await fetch(url, request);
+      const checked = await checkUrl(url, allow, resolve);
+      if ("problem" in checked) throw new FetchRefused(`refused to fetch ${url.origin}: ${checked.problem}`);
+      const res = await fetch(...(checked.pin ? pinned(url, checked.pin, request) : ([url, request] as const)));
       const location = res.headers.get("location");
       if (init.redirect === "manual" || res.status < 300 || res.status > 399 || !location) return res;
       if (hop >= MAX_REDIRECTS) throw new FetchRefused(`refused to fetch ${url.origin}: more than ${MAX_REDIRECTS} redirects`);
