@@ -9,7 +9,7 @@ import { createRuntime } from "../src/platform/runtime";
 
 const [dataDir, count] = [process.argv[2] as string, Number(process.argv[3] ?? 1000)];
 const rt = createRuntime(loadConfig([], {}, { dataDir, quiet: true, tenantHandles: 16 }), resolveMember);
-const tokens: string[] = [];
+const tenants = [];
 for (let i = 0; i < count; i++) {
   const key = `bench-${i}`;
   const t = provisionTenant(rt, {
@@ -17,7 +17,13 @@ for (let i = 0; i < count; i++) {
     name: `Bench ${i}`,
     owner: { email: `owner${i}@bench.test`, displayName: "Owner", passwordHash: null },
   });
-  const s = await openMemberSession(rt, { email: `owner${i}@bench.test`, tenantId: t.tenantId, tenantKey: key, memberId: t.memberId });
+  tenants.push({ key, ...t });
+}
+// The tokens once every file exists: access tokens live 15 minutes, and on a busy machine seeding 1,000 files
+// took longer than that (the first schools' tokens had expired before their visit).
+const tokens: string[] = [];
+for (const [i, t] of tenants.entries()) {
+  const s = await openMemberSession(rt, { email: `owner${i}@bench.test`, tenantId: t.tenantId, tenantKey: t.key, memberId: t.memberId });
   tokens.push(s.accessToken);
 }
 writeFileSync(join(dataDir, "bench-tokens.json"), JSON.stringify(tokens));

@@ -203,11 +203,13 @@ export function createApp(config: Config) {
     .use(hostedPagesModule(rt))
     .use(api)
     // The server URL is known only once listening (--port 0), so it is set per answer.
-    .use(docsPlugin(() => ({ ...document, servers: [{ url: rt.config.publicUrl, description: "This appliance" }] })))
+    .use(docsPlugin(() => ({ ...openApi(), servers: [{ url: rt.config.publicUrl, description: "This appliance" }] })))
     .use(consoleModule());
   root = app;
-  // Built once, before any request: compiling a route on its first request adds keys to its schemas.
-  const document = buildOpenApi(app, { title: "learnspace", version: pkg.version });
+  // Built on its first request, not before ready (docs/rules/performance.md#start); `clean` drops
+  // what compiling a route writes into its schemas, so the document does not depend on when.
+  let document: ReturnType<typeof buildOpenApi> | null = null;
+  const openApi = (): ReturnType<typeof buildOpenApi> => (document ??= buildOpenApi(app, { title: "learnspace", version: pkg.version }));
   return { app, rt, cluster };
 }
 

@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { tenantSettings } from "../src/modules/tenant/tables";
 import { fresh } from "./helpers/auth";
 import { createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
@@ -163,6 +164,30 @@ describe("a hostile tenant types a teacher's e-mail", () => {
       const res = await post("/auth/sign-in/password", { identifier: email, password: "Passw0rd!" });
       expect(res.status).toBe(200);
       expect(res.body.user.tenantKey).toBe(t.tenantKey);
+    },
+    SLOW,
+  );
+
+  test(
+    "joinTenant proves the address (a tenant code): the joined tenant counts, one that only typed it does not",
+    async () => {
+      const hostile = await createTenantFixture(api.server);
+      const school = await createTenantFixture(api.server);
+      api.server.rt.tenants.use(school.tenantId, (h) => h.db.update(tenantSettings).set({ allowUserSelfSignUp: true }).run());
+      const email = fresh("joiner").email;
+      await typedMember(hostile, email);
+      const sent = await post(`/public/tenants/${school.tenantKey}/auth/request-code`, { email });
+      const joined = await post(`/public/tenants/${school.tenantKey}/auth/join`, {
+        email,
+        code: sent.body.devCode,
+        password: "Joiner00!",
+        displayName: "Joiner",
+      });
+      expect(joined.status).toBe(201);
+      expect(keysOf(joined.body)).toEqual([school.tenantKey]);
+      const keyless = await post("/auth/sign-in/password", { identifier: email, password: "Joiner00!" });
+      expect(keyless.status).toBe(200);
+      expect(keyless.body.user.tenantKey).toBe(school.tenantKey);
     },
     SLOW,
   );

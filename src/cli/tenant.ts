@@ -4,7 +4,6 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import { Value } from "@sinclair/typebox/value";
-import * as tar from "tar";
 import { type Config, flag } from "../config";
 import { TenantKey } from "../modules/auth/model";
 import { inviteFirstOwner } from "../modules/invitations/service";
@@ -78,6 +77,7 @@ async function exportTenant(config: Config, key: string | undefined, out: string
     writeFileSync(join(work, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
     // manifest.json first: an import reads it before anything else (docs/rules/trust.md#bombs).
     const names = ["manifest.json", ...readdirSync(work).filter((n) => n !== "manifest.json")];
+    const tar = await import("tar"); // loaded by the commands that use it, not at every start (docs/rules/performance.md#start)
     await tar.c({ gzip: true, file: target, cwd: work, portable: true }, names);
     console.log(`exported tenant ${row.key} (${entry.files.length} stored file(s)) to ${target} (${statSync(target).size} bytes)`);
   } finally {
@@ -112,6 +112,7 @@ async function untar(file: string, limit: number, sink: NodeJS.WritableStream, d
  */
 async function extractArchive(file: string, work: string): Promise<Manifest> {
   const readable = (e: unknown) => new CommandError(`${file} is not a readable .tar.gz: ${(e as Error).message}`);
+  const tar = await import("tar");
   const stop = new Error("manifest read");
   let text: string | null = null;
   let tooBig = false;

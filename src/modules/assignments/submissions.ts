@@ -165,21 +165,23 @@ export function listAssignmentSubmissions(rt: Runtime, actor: Actor, contentId: 
   return { ...fields, submissions: toSubmissions(rt, actor, actor.db, loaded, "manager"), pendingCount, extensions };
 }
 
-/**
- * For getFile (docs/rules/files.md#getfile): whether the caller submitted, or manages the assignment of, a
- * submission attaching the file. One indexed probe.
- */
-export function canSeeSubmissionFile(db: Db, actor: Pick<Actor, "memberId" | "profileId">, fileId: string): boolean {
+/** Whether a revision attaching a file (`where` on the link) is the reader's own or of an assignment they manage. One indexed probe. */
+function ownOrManagedLink(db: Db, reader: Pick<Actor, "memberId" | "profileId">, where: SQL | undefined): boolean {
+  const f = assignmentSubmissionFiles;
   const hit = db
     .select({ one: sql`1` })
-    .from(assignmentSubmissionFiles)
-    .innerJoin(s, eq(s.id, assignmentSubmissionFiles.submissionId))
+    .from(f)
+    .innerJoin(s, eq(s.id, f.submissionId))
     .innerJoin(libraryContents, eq(libraryContents.id, s.contentId))
-    .where(and(eq(assignmentSubmissionFiles.fileId, fileId), sql`(${s.profileId} = ${actor.profileId} OR ${canManageSql(actor)})`))
+    .where(and(where, sql`(${s.profileId} = ${reader.profileId} OR ${canManageSql(reader)})`))
     .limit(1)
     .get();
   return hit !== undefined;
 }
+
+/** For getFile (docs/rules/files.md#getfile): whether the caller submitted, or manages the assignment of, a submission attaching the file. */
+export const canSeeSubmissionFile = (db: Db, actor: Pick<Actor, "memberId" | "profileId">, fileId: string): boolean =>
+  ownOrManagedLink(db, actor, eq(assignmentSubmissionFiles.fileId, fileId));
 
 /**
  * downloadFileContent of a URL emitted for `assignment-submission:<id>` (docs/rules/files.md#download-rules): the
@@ -191,18 +193,6 @@ export function submissionFileDownload(
   fileId: string,
   reader: Pick<Actor, "memberId" | "profileId">,
 ): DownloadRule {
-  const hit = db
-    .select({ one: sql`1` })
-    .from(assignmentSubmissionFiles)
-    .innerJoin(s, eq(s.id, assignmentSubmissionFiles.submissionId))
-    .innerJoin(libraryContents, eq(libraryContents.id, s.contentId))
-    .where(
-      and(
-        eq(assignmentSubmissionFiles.submissionId, submissionId),
-        eq(assignmentSubmissionFiles.fileId, fileId),
-        sql`(${s.profileId} = ${reader.profileId} OR ${canManageSql(reader)})`,
-      ),
-    )
-    .get();
-  return hit ? "ok" : "gone";
+  const f = assignmentSubmissionFiles;
+  return ownOrManagedLink(db, reader, and(eq(f.submissionId, submissionId), eq(f.fileId, fileId))) ? "ok" : "gone";
 }

@@ -1,8 +1,6 @@
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { iso, isoRequired } from "../../platform/http/schemas";
-import { contentForViewer } from "../library/access";
-import { settleExpired } from "./attempt-closing";
 import {
   type AnswerRow,
   type AttemptRow,
@@ -11,12 +9,10 @@ import {
   counts,
   feedbackOf,
   inQuestionOrder,
-  ownAttempts,
   questionSetsOf,
 } from "./attempt-rows";
-import { QUIZ } from "./config";
 import type { MyQuizAttempt, MyQuizAttempts } from "./model";
-import { effectiveQuizConfig } from "./overrides";
+import { myQuizState } from "./participant-view";
 import { finalScoreOf, passedOf } from "./scoring";
 import type { ResultExposeLevel, StoredQuestion } from "./tables";
 
@@ -56,11 +52,7 @@ export function toMyAttempt(
 
 /** listMyQuizAttempts: newest first; finalScore per scoreAggregation over fully scored attempts. */
 export function listMyQuizAttempts(actor: Actor, contentId: string, now = Date.now()): Static<typeof MyQuizAttempts> {
-  contentForViewer(actor, contentId, QUIZ);
-  settleExpired(actor.db, contentId, actor.profileId, now);
-  const db = actor.db;
-  const cfg = effectiveQuizConfig(db, contentId, actor.profileId);
-  const mine = ownAttempts(db, contentId, actor.profileId);
+  const { db, cfg, mine } = myQuizState(actor, contentId, now);
   const level = cfg.resultExposeLevel;
   const submitted = mine.filter((a) => a.submittedAt !== null);
   const sets =

@@ -67,13 +67,17 @@ function participantView(
   };
 }
 
-/** getQuizForParticipant: no answers, correct options or candidates; questions only inside an attempt. */
-export function getQuizForParticipant(rt: Runtime, actor: Actor, contentId: string, now = Date.now()) {
+/** What a participant's reads start from: viewer access, their overdue attempts settled, their effective config and own attempts. */
+export function myQuizState(actor: Actor, contentId: string, now: number) {
   contentForViewer(actor, contentId, QUIZ);
   settleExpired(actor.db, contentId, actor.profileId, now);
   const db = actor.db;
-  const cfg = effectiveQuizConfig(db, contentId, actor.profileId);
-  const mine = ownAttempts(db, contentId, actor.profileId);
+  return { db, cfg: effectiveQuizConfig(db, contentId, actor.profileId), mine: ownAttempts(db, contentId, actor.profileId) };
+}
+
+/** getQuizForParticipant: no answers, correct options or candidates; questions only inside an attempt. */
+export function getQuizForParticipant(rt: Runtime, actor: Actor, contentId: string, now = Date.now()) {
+  const { db, cfg, mine } = myQuizState(actor, contentId, now);
   return participantView(rt, actor, db, contentId, cfg, mine.filter(counts).length, mine.find((a) => a.submittedAt === null) ?? null);
 }
 

@@ -93,6 +93,9 @@ async function backfillTenant(rt: Runtime, queue: BackfillQueue, tenantId: strin
 
 /** Every tenant not yet back-filled, one at a time; each is recorded as done in the platform file. */
 export async function backfillSimilarity(rt: Runtime, queue: BackfillQueue) {
+  // after the server is ready, not before (docs/rules/performance.md#start)
+  await sleep(PAUSE_MS);
+  if (queue.stopped()) return;
   const done = new Set(
     rt.platform.db
       .select({ id: similarityTenants.tenantId })

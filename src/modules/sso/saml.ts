@@ -22,7 +22,7 @@ import {
   stateBinding,
   tenantOr404,
 } from "./browser-sign-in";
-import { SamlCheckFailed, verifySamlResponse } from "./saml-verify";
+import type { SamlClaims } from "./saml-verify";
 import { isIdpConfigured, readSso, spUrls } from "./service";
 import { samlRequests, samlSeenAssertions } from "./tables";
 
@@ -181,6 +181,8 @@ export async function consumeSamlAssertion(
   now = Date.now(),
 ): Promise<{ location: string; cookies: string[] }> {
   const tenant = tenantOr404(rt, tenantKey);
+  // xml-crypto and xmldom load on the first SAML answer, not at start (docs/rules/performance.md#start).
+  const { SamlCheckFailed, verifySamlResponse } = await import("./saml-verify");
   const state = rt.tenants.use(tenant.id, (h) => takeState(h.db, form.RelayState, now));
   const cleared = relayCookie(rt, tenant.key, form.RelayState, true);
   try {
@@ -189,7 +191,7 @@ export async function consumeSamlAssertion(
       const sso = readSso(h.db);
       if (!sso.enabled || !isIdpConfigured(sso)) throw new Refusal("SSO_DISABLED", "SSO disabled or IdP unconfigured since start");
       const { spEntityId, spAcsUrl } = spUrls(rt, tenant.key);
-      let claims: ReturnType<typeof verifySamlResponse>;
+      let claims: SamlClaims;
       try {
         const xml = Buffer.from(form.SAMLResponse.replace(/\s+/g, ""), "base64").toString("utf8");
         claims = verifySamlResponse(xml, {

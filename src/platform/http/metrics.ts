@@ -2,7 +2,11 @@ import { timingSafeEqual } from "node:crypto";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Elysia } from "elysia";
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+// Not the package index, which loads much more at start (docs/rules/performance.md#start).
+import Counter from "prom-client/lib/counter";
+import Gauge from "prom-client/lib/gauge";
+import Histogram from "prom-client/lib/histogram";
+import Registry from "prom-client/lib/registry";
 import { tenantCount } from "../db/registry";
 import { outboxPending } from "../mail/mailer";
 import type { ReplicaFileStatus } from "../replica/supervisor";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { currentRequestId } from "../http/request-context";
 
 export type Mail = { to: string; subject: string; text: string; html: string; headers?: Record<string, string> };
@@ -55,12 +55,16 @@ export function createMailer(opts: { smtpUrl: string | null; outboxDir: string; 
       close() {},
     };
   }
-  const transport = nodemailer.createTransport({
-    url: opts.smtpUrl,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  });
+  const smtpUrl = opts.smtpUrl;
+  // nodemailer loads on the first message, not at start (docs/rules/performance.md#start).
+  let transport: Transporter | null = null;
+  const smtp = async () =>
+    (transport ??= (await import("nodemailer")).default.createTransport({
+      url: smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    }));
   const pendingDir = join(opts.outboxDir, "pending");
   const failedDir = join(opts.outboxDir, "failed");
   mkdirSync(pendingDir, { recursive: true });
@@ -78,7 +82,7 @@ export function createMailer(opts: { smtpUrl: string | null; outboxDir: string; 
   async function attempt(name: string, q: Queued & { busy?: boolean }, now: number) {
     q.busy = true;
     try {
-      await transport.sendMail({ from: FROM, ...q.mail });
+      await (await smtp()).sendMail({ from: FROM, ...q.mail });
       rmSync(join(pendingDir, name), { force: true });
       queue.delete(name);
       opts.log({
@@ -140,7 +144,7 @@ export function createMailer(opts: { smtpUrl: string | null; outboxDir: string; 
     retryDue,
     close() {
       clearInterval(timer);
-      transport.close();
+      transport?.close();
     },
   };
 }
