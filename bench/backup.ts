@@ -8,14 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config";
 import { resolveMember } from "../src/modules/members/actor";
-import { insertMember } from "../src/modules/members/create";
-import { roleByKey } from "../src/modules/roles/builtin";
-import { provisionTenant } from "../src/modules/tenant/provision";
-import { openMemberSession } from "../src/platform/auth/sessions";
-import { replaceTenantIndex } from "../src/platform/db/registry";
-import { write } from "../src/platform/db/types";
 import { createRuntime } from "../src/platform/runtime";
-import { round, rssMiB, waitReady } from "./lib";
+import { round, rssMiB, seedSchool, waitReady } from "./lib";
 
 const arg = (name: string, d: number) => Number(process.argv[process.argv.indexOf(`--${name}`) + 1] || d) || d;
 const memberCount = arg("members", 10_000);
@@ -29,32 +23,7 @@ const results: Record<string, unknown> = { members: memberCount, posts: postCoun
 
 // 1. The tenant and its members.
 const rt = createRuntime(loadConfig([], {}, { dataDir, quiet: true }), resolveMember);
-const tenant = provisionTenant(rt, {
-  key: "school",
-  name: "School",
-  owner: { email: "owner@bench.test", displayName: "Owner", passwordHash: null },
-});
-const session = await openMemberSession(rt, {
-  email: "owner@bench.test",
-  tenantId: tenant.tenantId,
-  tenantKey: "school",
-  memberId: tenant.memberId,
-});
-const emails = rt.tenants.use(tenant.tenantId, (h) =>
-  write(h.db, (tx) => {
-    const role = roleByKey(tx, "member");
-    if (!role) throw new Error("member role missing");
-    const out: { email: string; memberId: string }[] = [];
-    for (let i = 0; i < memberCount; i++) {
-      const email = `student${i}@bench.test`;
-      out.push({ email, memberId: insertMember(tx, { displayName: `Student ${i}`, email, userId: `s${i}`, roleId: role.id }).id });
-    }
-    return out;
-  }),
-);
-write(rt.platform.db, (tx) =>
-  replaceTenantIndex(tx, tenant.tenantId, [{ email: "owner@bench.test", memberId: tenant.memberId }, ...emails]),
-);
+const { tenant, session } = await seedSchool(rt, "school", memberCount);
 rt.close();
 
 // 2. The server, a space and the posts (8 concurrent writers).

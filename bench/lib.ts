@@ -1,6 +1,10 @@
 // Shared pieces of the benchmarks: a bounded closed-loop load generator, percentiles, a tenant.
+import { insertMember } from "../src/modules/members/create";
+import { roleByKey } from "../src/modules/roles/builtin";
 import { provisionTenant } from "../src/modules/tenant/provision";
-import { openSession, PERSONAL_SESSION_MS } from "../src/platform/auth/sessions";
+import { openMemberSession, openSession, PERSONAL_SESSION_MS } from "../src/platform/auth/sessions";
+import { replaceTenantIndex } from "../src/platform/db/registry";
+import { write } from "../src/platform/db/types";
 import type { Runtime } from "../src/platform/runtime";
 
 export type LoadResult = { requests: number; rps: number; p50: number; p99: number; errors: number };
@@ -92,5 +96,39 @@ export async function benchTenant(rt: Runtime) {
     confirmed: true,
     absoluteExpiresAt: Date.now() + PERSONAL_SESSION_MS,
   });
+  return { tenant, session };
+}
+
+/**
+ * A school `key` with `members` students (`student<i>@bench.test`), inserted through the real insert
+ * code in one transaction and indexed in the platform's e-mail directory, and its owner's session.
+ */
+export async function seedSchool(rt: Runtime, key: string, members: number) {
+  const tenant = provisionTenant(rt, {
+    key,
+    name: "School",
+    owner: { email: "owner@bench.test", displayName: "Owner", passwordHash: null },
+  });
+  const session = await openMemberSession(rt, {
+    email: "owner@bench.test",
+    tenantId: tenant.tenantId,
+    tenantKey: key,
+    memberId: tenant.memberId,
+  });
+  const emails = rt.tenants.use(tenant.tenantId, (h) =>
+    write(h.db, (tx) => {
+      const role = roleByKey(tx, "member");
+      if (!role) throw new Error("member role missing");
+      const out: { email: string; memberId: string }[] = [];
+      for (let i = 0; i < members; i++) {
+        const email = `student${i}@bench.test`;
+        out.push({ email, memberId: insertMember(tx, { displayName: `Student ${i}`, email, userId: `s${i}`, roleId: role.id }).id });
+      }
+      return out;
+    }),
+  );
+  write(rt.platform.db, (tx) =>
+    replaceTenantIndex(tx, tenant.tenantId, [{ email: "owner@bench.test", memberId: tenant.memberId }, ...emails]),
+  );
   return { tenant, session };
 }

@@ -212,8 +212,12 @@ async function school(key: string): Promise<School> {
     body: { email, password: "Passw0rd!cluster", displayName: key, tenantKey: key },
   });
   if (up.status !== 201) throw new Error(`sign-up ${key}: ${up.status} ${JSON.stringify(up.body)}`);
-  // The school now exists on the node that answered; its placement reaches HAProxy's map.
-  await until(`${key} in the map`, async () => (await call("GET", `/t/${key}/login`)).node === up.node);
+  // The school now exists on the node that answered, which places it within 2 s; the placement
+  // then reaches HAProxy's map (until then the default backend may answer from the same node).
+  await until(
+    `${key} placed and in the map`,
+    async () => (await placementOf(key))?.node === up.node && (await call("GET", `/t/${key}/login`)).node === up.node,
+  );
   const v = await call("POST", "/api/v1/auth/sign-up/verify", {
     host: hostOf(key),
     body: { email, code: (up.body as { devCode: string }).devCode },
@@ -473,6 +477,14 @@ async function main() {
     `restarted ${victim} answers gamma with 421 (read ${direct.status}, write ${write.status})`,
   );
 }
+
+// The 6-minute timeout (cluster-check.sh) stops this with SIGTERM: nothing it started outlives it.
+process.on("SIGTERM", () => {
+  log("ERROR timed out (SIGTERM)");
+  for (const p of procs.values()) p.kill(9);
+  if (ownSwift) Bun.spawnSync(["bash", "scripts/swift-s3.sh", "stop", join(dir, "swift")], { cwd: root });
+  process.exit(124);
+});
 
 let code = 1;
 try {

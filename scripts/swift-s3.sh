@@ -67,6 +67,9 @@ user_test_tester = testing .admin
 [filter:cache]
 use = egg:swift#memcache
 memcache_servers = 127.0.0.1:$mc
+# Many replicated files upload at once: the default pool of 2 connections times out and error-limits memcached.
+memcache_max_connections = 64
+pool_timeout = 5
 [filter:catch_errors]
 use = egg:swift#catch_errors
 [filter:gatekeeper]

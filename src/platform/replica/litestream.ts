@@ -53,8 +53,18 @@ function replicaOf(replicaUrl: string, name: string, syncMs: number, env: Env) {
     region: loc.options.region,
     ...(loc.options.endpoint ? { endpoint: loc.options.endpoint } : {}),
     "force-path-style": !loc.options.virtualHostedStyle,
-    "sync-interval": `${Math.max(1, Math.round(syncMs / 1000))}s`,
+    "sync-interval": `${litestreamTimings(syncMs).shipMs}ms`,
   };
+}
+
+/**
+ * Litestream's two intervals for a sync interval S, so that a write acknowledged S before the disk
+ * is lost is in the replica (docs/rules/replication.md#rpo): Litestream copies new WAL frames every
+ * `monitorMs` (S/4) and ships what it copied every `shipMs` (S/2), leaving a quarter of S for the
+ * upload and a checkpoint (its cost: docs/rules/replication.md#cost).
+ */
+export function litestreamTimings(syncMs: number) {
+  return { monitorMs: Math.max(10, Math.round(syncMs / 4)), shipMs: Math.max(10, Math.round(syncMs / 2)) };
 }
 
 /**
@@ -68,10 +78,10 @@ export function litestreamConfig(
   return {
     ...(opts.metricsAddr ? { addr: opts.metricsAddr } : {}),
     // Litestream looks for new WAL frames every monitor-interval (default 1 s) before a sync can ship
-    // them: 250 ms keeps the RPO near the sync interval (docs/rules/replication.md#rpo).
+    // them (docs/rules/replication.md#rpo).
     dbs: opts.files.map((f) => ({
       path: f.path,
-      "monitor-interval": "250ms",
+      "monitor-interval": `${litestreamTimings(opts.syncMs).monitorMs}ms`,
       replicas: [replicaOf(opts.replicaUrl, f.name, opts.syncMs, env)],
     })),
   };
