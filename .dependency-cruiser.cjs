@@ -94,6 +94,14 @@ module.exports = {
       to: { path: "^web/src/features/(assignments|group-assignments|peer-assessments)/" },
     },
     {
+      name: "web-screens-call-the-api-through-queries",
+      comment:
+        "A feature calls the API only in its queries.ts (reads with the key factory, writes by operationId), so every cache key and invalidation has one home (docs/rules/console.md#api-calls); app/ (session, sign-in) may call it too. Errors come from web/src/api/problem.ts.",
+      severity: "error",
+      from: { path: "^web/src/(features|ui)/", pathNot: "/queries\\.ts$" },
+      to: { path: "^web/src/api/client\\.ts$" },
+    },
+    {
       name: "web-uses-the-generated-client",
       comment: "The console reaches the server only over HTTP through web/src/api, so an API change is a type error there.",
       severity: "error",

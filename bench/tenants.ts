@@ -23,6 +23,7 @@ if (seed.exitCode !== 0) throw new Error("seeding failed");
 const tokens: string[] = JSON.parse(readFileSync(join(dataDir, "bench-tokens.json"), "utf8"));
 
 // The built binary when there is one (what ships: no transpiler, ~9 MiB less idle RSS than the source), else the source.
+// The seeding runs from source: a binary older than the tenant schema refuses the files (500), so build first (npm run bench does).
 const binary = join(root, "dist", "learnspace");
 const source = process.argv.includes("--source") || !existsSync(binary);
 const server = Bun.spawn(

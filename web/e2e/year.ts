@@ -176,8 +176,10 @@ export async function year(h: Helpers) {
       await cells.nth(0).press("Enter");
       await page.getByRole("status").filter({ hasText: w.saved }).waitFor();
       await cells.nth(1).fill("25");
+      // The second save is awaited by its answer: a reload while it is in flight aborts it (a failed request).
+      const saved = page.waitForResponse((r) => r.request().method() === "PUT" && r.url().endsWith("/scores"));
       await cells.nth(1).press("Tab");
-      await page.waitForLoadState("networkidle");
+      await saved;
       // The total of a student with only this score is that share of its maximum: 40 / 50 → 80 (when nothing else counts).
       const row = page.getByRole("row").filter({ has: cells.nth(0) });
       const total = (await row.locator("td").last().textContent()) ?? "";

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { setNonce } from "get-nonce";
 import { createRoot } from "react-dom/client";
-import { ApiError } from "./api/client";
+import { ApiError } from "./api/problem";
 import { App } from "./app/App";
 import { preloadScreen } from "./app/nav";
 import { SessionProvider, startSession } from "./app/session";

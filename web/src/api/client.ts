@@ -1,5 +1,8 @@
 import createClient, { type FetchOptions } from "openapi-fetch";
+import { ApiError, type FieldError } from "./problem";
 import type { paths } from "./schema";
+
+export { ApiError, type FieldError } from "./problem";
 
 /** The access token lives only here, in memory; the refresh cookie (HttpOnly) restores it on load. */
 let accessToken: string | null = null;
@@ -38,18 +41,6 @@ export const cursorPages = <K extends readonly unknown[], T extends { nextCursor
   queryFn: ({ pageParam }: { pageParam: string | undefined }) => page(pageParam),
   getNextPageParam: (last: T) => last.nextCursor ?? undefined,
 });
-
-export type FieldError = { in?: string; field: string; message: string };
-/** A problem+json answer (docs/rules/errors.md#problem-body) thrown by `ok`, so TanStack Query sees it as the error. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    readonly errors: FieldError[],
-  ) {
-    super(code);
-  }
-}
 
 /** The data of a call, or throws its problem as an ApiError. */
 export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {

@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, useId } from "react";
-import { ApiError } from "../api/client";
+import { ApiError } from "../api/problem";
 import { useI18n } from "../i18n";
 
 /** The sentence for a problem's code in the user's language (the server's English message is never shown). */

@@ -1,21 +1,23 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { api, type Init, ok } from "../../api/client";
+import { GRADING_PAGE, submissionKeys, submissionQueries } from "../submissions/queries";
 
-/** An assignment's cache keys (by content id). */
+/** An assignment's cache keys (by content id): the submission core's, and the rubric. */
 export const assignmentKeys = {
-  config: (contentId: string) => ["assignment-config", contentId] as const,
-  rubric: (contentId: string) => ["assignment-rubric", contentId] as const,
-  mine: (contentId: string) => ["my-submission", contentId] as const,
-  submissions: (contentId: string) => ["submissions", contentId] as const,
-  history: (contentId: string, profileId: string) => ["submitter-history", contentId, profileId] as const,
+  ...submissionKeys("assignment"),
+  rubric: (contentId: string) => ["assignment", contentId, "rubric"] as const,
 };
 
-export function useAssignmentConfig(contentId: string) {
-  return useQuery({
-    queryKey: assignmentKeys.config(contentId),
-    queryFn: () => ok(api.GET("/api/v1/assignments/{contentId}/config", { params: { path: { contentId } } })),
-  });
-}
+const reads = submissionQueries(assignmentKeys, {
+  config: (contentId) => ok(api.GET("/api/v1/assignments/{contentId}/config", { params: { path: { contentId } } })),
+  mine: (contentId) => ok(api.GET("/api/v1/assignments/{contentId}/my-submission", { params: { path: { contentId } } })),
+  submissions: (contentId) =>
+    ok(api.GET("/api/v1/assignments/{contentId}/submissions", { params: { path: { contentId }, query: GRADING_PAGE } })),
+  history: (contentId, profileId) =>
+    ok(api.GET("/api/v1/assignments/{contentId}/submitters/{profileId}/history", { params: { path: { contentId, profileId } } })),
+});
+
+export const useAssignmentConfig = (contentId: string) => useQuery(reads.config(contentId));
 
 export function useRubric(contentId: string) {
   return useQuery({
@@ -25,31 +27,11 @@ export function useRubric(contentId: string) {
 }
 
 /** The participant's own submission: the latest revision and the history. */
-export const mySubmissionQuery = (contentId: string) =>
-  queryOptions({
-    queryKey: assignmentKeys.mine(contentId),
-    queryFn: () => ok(api.GET("/api/v1/assignments/{contentId}/my-submission", { params: { path: { contentId } } })),
-  });
-
-/** Every participant's latest submission (the grading list). */
-export const submissionsQuery = (contentId: string) =>
-  queryOptions({
-    queryKey: assignmentKeys.submissions(contentId),
-    queryFn: () =>
-      ok(api.GET("/api/v1/assignments/{contentId}/submissions", { params: { path: { contentId }, query: { pageSize: 100 } } })),
-  });
-
-/** One submitter's revisions, oldest first. */
-export const submitterHistoryQuery = (contentId: string, profileId: string) =>
-  queryOptions({
-    queryKey: assignmentKeys.history(contentId, profileId),
-    queryFn: () =>
-      ok(
-        api.GET("/api/v1/assignments/{contentId}/submitters/{profileId}/history", {
-          params: { path: { contentId, profileId } },
-        }),
-      ),
-  });
+export const mySubmissionQuery = reads.mine;
+/** Every participant's latest submission and extension (the grading list, the roster's deadlines). */
+export const submissionsQuery = reads.submissions;
+/** One participant's revisions, oldest first. */
+export const submitterHistoryQuery = reads.history;
 
 // The area's writes, one function per operation (named by its operationId).
 export const gradeSubmission = (init: Init<"/api/v1/assignments/{contentId}/submissions/{submissionId}/grade", "put">) =>

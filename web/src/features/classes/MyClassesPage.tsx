@@ -1,10 +1,9 @@
 import { useQueries, useQuery } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { Link } from "../../ui/Link";
 import { Loading } from "../../ui/ui";
-import type { Book } from "../gradebook/queries";
-import { spacePath } from "../spaces/queries";
+import { gradebookQuery } from "../gradebook/queries";
+import { mySpacesQuery, spacePath } from "../spaces/queries";
 
 /**
  * A teacher's home: the active classes they teach (listSpaces myRole=ADMIN) and, in each, the work
@@ -12,17 +11,9 @@ import { spacePath } from "../spaces/queries";
  */
 export default function MyClassesPage() {
   const { t } = useI18n();
-  const classes = useQuery({
-    queryKey: ["spaces", "mine", "ADMIN"],
-    queryFn: () => ok(api.GET("/api/v1/spaces", { params: { query: { myRole: "ADMIN", isActive: "true", limit: 100 } } })),
-  });
+  const classes = useQuery(mySpacesQuery("ADMIN"));
   const list = classes.data?.spaces ?? [];
-  const books = useQueries({
-    queries: list.map((s) => ({
-      queryKey: ["gradebook", s.id, false],
-      queryFn: () => ok(api.GET("/api/v1/spaces/{spaceId}/gradebook", { params: { path: { spaceId: s.id }, query: {} } })) as Promise<Book>,
-    })),
-  });
+  const books = useQueries({ queries: list.map((s) => gradebookQuery(s.id, false)) });
   return (
     <section>
       <h1>{t("classes.title")}</h1>

@@ -1,34 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ok } from "../../api/client";
+import { assignmentKeys, setSubmissionExtension, submissionsQuery } from "../assignments/queries";
+import { quizAttemptsQuery, quizConfigQuery, quizKeys } from "../quizzes/queries";
 
 /** An assignment's latest submissions and every participant's extension (listAssignmentSubmissions). */
-export function useSubmissions(contentId: string) {
-  return useQuery({
-    queryKey: ["submissions", contentId],
-    queryFn: () =>
-      ok(api.GET("/api/v1/assignments/{contentId}/submissions", { params: { path: { contentId }, query: { pageSize: 100 } } })),
-  });
-}
+export const useSubmissions = (contentId: string) => useQuery(submissionsQuery(contentId));
 
 /** A quiz's submitted attempts (listQuizAttempts). */
-export function useQuizAttempts(contentId: string) {
-  return useQuery({
-    queryKey: ["quiz-attempts", contentId],
-    queryFn: () => ok(api.GET("/api/v1/quizzes/{contentId}/attempts", { params: { path: { contentId } } })),
-  });
-}
+export const useQuizAttempts = (contentId: string) => useQuery(quizAttemptsQuery(contentId));
 
-export function useQuizConfig(contentId: string) {
-  return useQuery({
-    queryKey: ["quiz-config", contentId],
-    queryFn: () => ok(api.GET("/api/v1/quizzes/{contentId}/config", { params: { path: { contentId } } })),
-  });
-}
+export const useQuizConfig = (contentId: string) => useQuery(quizConfigQuery(contentId));
 
 /** The per-student exceptions of a quiz (listQuizOverrides). */
 export function useQuizOverrides(contentId: string) {
   return useQuery({
-    queryKey: ["quiz-overrides", contentId],
+    queryKey: quizKeys.overrides(contentId),
     queryFn: () => ok(api.GET("/api/v1/quizzes/{contentId}/overrides", { params: { path: { contentId } } })),
   });
 }
@@ -41,17 +27,16 @@ export function useDeadlineWrites(contentId: string, profileId: string) {
   const path = { contentId, profileId };
   return {
     extend: useMutation({
-      mutationFn: (dueAt: string | null) =>
-        ok(api.PUT("/api/v1/assignments/{contentId}/extensions/{profileId}", { params: { path }, body: { dueAt } })),
-      onSuccess: () => void qc.invalidateQueries({ queryKey: ["submissions", contentId] }),
+      mutationFn: (dueAt: string | null) => setSubmissionExtension({ params: { path }, body: { dueAt } }),
+      onSuccess: () => void qc.invalidateQueries({ queryKey: assignmentKeys.submissions(contentId) }),
     }),
     override: useMutation({
       mutationFn: (body: OverrideBody) => ok(api.PUT("/api/v1/quizzes/{contentId}/overrides/{profileId}", { params: { path }, body })),
-      onSuccess: () => void qc.invalidateQueries({ queryKey: ["quiz-overrides", contentId] }),
+      onSuccess: () => void qc.invalidateQueries({ queryKey: quizKeys.overrides(contentId) }),
     }),
     removeOverride: useMutation({
       mutationFn: () => ok(api.DELETE("/api/v1/quizzes/{contentId}/overrides/{profileId}", { params: { path } })),
-      onSuccess: () => void qc.invalidateQueries({ queryKey: ["quiz-overrides", contentId] }),
+      onSuccess: () => void qc.invalidateQueries({ queryKey: quizKeys.overrides(contentId) }),
     }),
   };
 }

@@ -7,8 +7,7 @@ import { FormError, fieldError, Loading } from "../../ui/ui";
 import { type Batch, isEmpty, type Kind, prefixOf, type Row, type Saved, toBatch, toRow } from "./draft";
 import { NewFieldForm } from "./NewFieldForm";
 import { OptionsEditor } from "./OptionsEditor";
-import { fieldKeys, fieldsQuery } from "./queries";
-import { saveFields } from "./save";
+import { fieldKeys, fieldsQuery, saveFields } from "./queries";
 
 /**
  * Every field of a kind as an editable table: label, choices, required, in use, order, delete

@@ -1,4 +1,4 @@
-import { ApiError } from "../../api/client";
+import { ApiError } from "../../api/problem";
 
 export const TYPES = ["SHORT_TEXT", "LONG_TEXT", "NUMBER", "DATE", "SELECT"] as const;
 export type FieldType = (typeof TYPES)[number];

@@ -1,12 +1,11 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { api } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { FormError, Loading } from "../../ui/ui";
 import { useSpace } from "../spaces/queries";
 import { ColumnDialog, WeightsDialog } from "./ColumnDialog";
 import { GradeTable } from "./GradeTable";
-import { type Column, useGradebook, useGradebookWrites } from "./queries";
+import { type Column, gradebookCsv, useGradebook, useGradebookWrites } from "./queries";
 
 /**
  * The space gradebook: a row per participant, a column per graded content and per manual column
@@ -21,12 +20,7 @@ export default function Gradebook({ spaceId }: { spaceId: string }) {
   const writes = useGradebookWrites(spaceId);
   const csv = useMutation({
     mutationFn: async () => {
-      const { data, response } = await api.GET("/api/v1/spaces/{spaceId}/gradebook", {
-        params: { path: { spaceId }, query: { includeInactive: inactive ? "true" : undefined } },
-        headers: { accept: "text/csv" },
-        parseAs: "blob",
-      });
-      if (!response.ok || !data) throw new Error(`gradebook csv ${response.status}`);
+      const data = await gradebookCsv(spaceId, inactive);
       const a = document.createElement("a");
       a.href = URL.createObjectURL(data);
       a.download = `${t("grades.gradebook")} - ${space.data?.name ?? spaceId}.csv`;

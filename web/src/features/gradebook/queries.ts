@@ -27,6 +27,17 @@ export const gradebookQuery = (spaceId: string, inactive: boolean) =>
       ) as Promise<Book>,
   });
 
+/** The same book as CSV (getSpaceGradebook with Accept: text/csv), for a download. */
+export async function gradebookCsv(spaceId: string, inactive: boolean): Promise<Blob> {
+  const { data, response } = await api.GET("/api/v1/spaces/{spaceId}/gradebook", {
+    params: { path: { spaceId }, query: { includeInactive: inactive ? "true" : undefined } },
+    headers: { accept: "text/csv" },
+    parseAs: "blob",
+  });
+  if (!response.ok || !data) throw new Error(`gradebook csv ${response.status}`);
+  return data;
+}
+
 export const useGradebook = (spaceId: string, inactive: boolean) => useQuery(gradebookQuery(spaceId, inactive));
 
 /** My row of the space's gradebook (getMyGrades). */

@@ -1,47 +1,26 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { api, type Init, ok } from "../../api/client";
+import { GRADING_PAGE, submissionKeys, submissionQueries } from "../submissions/queries";
 
-/** A group assignment's cache keys (by content id). */
-export const groupAssignmentKeys = {
-  config: (contentId: string) => ["group-assignment-config", contentId] as const,
-  mine: (contentId: string) => ["my-group-submission", contentId] as const,
-  submissions: (contentId: string) => ["group-submissions", contentId] as const,
-  history: (contentId: string, groupId: string) => ["group-history", contentId, groupId] as const,
-};
+/** A group assignment's cache keys (by content id): the submission core's. */
+export const groupAssignmentKeys = submissionKeys("group-assignment");
 
-export function useGroupAssignmentConfig(contentId: string) {
-  return useQuery({
-    queryKey: groupAssignmentKeys.config(contentId),
-    queryFn: () => ok(api.GET("/api/v1/group-assignments/{contentId}/config", { params: { path: { contentId } } })),
-  });
-}
+const reads = submissionQueries(groupAssignmentKeys, {
+  config: (contentId) => ok(api.GET("/api/v1/group-assignments/{contentId}/config", { params: { path: { contentId } } })),
+  mine: (contentId) => ok(api.GET("/api/v1/group-assignments/{contentId}/my-submission", { params: { path: { contentId } } })),
+  submissions: (contentId) =>
+    ok(api.GET("/api/v1/group-assignments/{contentId}/submissions", { params: { path: { contentId }, query: GRADING_PAGE } })),
+  history: (contentId, groupId) =>
+    ok(api.GET("/api/v1/group-assignments/{contentId}/groups/{groupId}/history", { params: { path: { contentId, groupId } } })),
+});
 
+export const useGroupAssignmentConfig = (contentId: string) => useQuery(reads.config(contentId));
 /** My group's submission, its config and history. */
-export const myGroupSubmissionQuery = (contentId: string) =>
-  queryOptions({
-    queryKey: groupAssignmentKeys.mine(contentId),
-    queryFn: () => ok(api.GET("/api/v1/group-assignments/{contentId}/my-submission", { params: { path: { contentId } } })),
-  });
-
+export const myGroupSubmissionQuery = reads.mine;
 /** Every group's latest submission (the grading list). */
-export const groupSubmissionsQuery = (contentId: string) =>
-  queryOptions({
-    queryKey: groupAssignmentKeys.submissions(contentId),
-    queryFn: () =>
-      ok(api.GET("/api/v1/group-assignments/{contentId}/submissions", { params: { path: { contentId }, query: { pageSize: 100 } } })),
-  });
-
+export const groupSubmissionsQuery = reads.submissions;
 /** One group's revisions, oldest first. */
-export const groupHistoryQuery = (contentId: string, groupId: string) =>
-  queryOptions({
-    queryKey: groupAssignmentKeys.history(contentId, groupId),
-    queryFn: () =>
-      ok(
-        api.GET("/api/v1/group-assignments/{contentId}/groups/{groupId}/history", {
-          params: { path: { contentId, groupId } },
-        }),
-      ),
-  });
+export const groupHistoryQuery = reads.history;
 
 // The area's writes, one function per operation (named by its operationId).
 export const gradeGroupSubmission = (init: Init<"/api/v1/group-assignments/{contentId}/submissions/{submissionId}/grade", "put">) =>

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiError } from "../../api/client";
+import { ApiError } from "../../api/problem";
 import { roleLabel, useI18n } from "../../i18n";
 import { FormError, Modal } from "../../ui/ui";
 import { useRoles } from "../members/queries";

@@ -1,23 +1,8 @@
 import { useMutation } from "@tanstack/react-query";
-import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
-import { FormError, Loading, Select } from "../../ui/ui";
-import { useAllActiveSpaces } from "../spaces/queries";
+import { type CopyTarget, CopyTargetForm } from "./CopyTargetForm";
 import type { Node } from "./folders";
-import { useRefreshLibrary } from "./queries";
-
-/** Every content of one folder (listContents is cursor-paged). */
-async function contentsOf(nodeId: string) {
-  const all: { id: string }[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await ok(api.GET("/api/v1/library/contents", { params: { query: { nodeId, limit: 100, cursor } } }));
-    all.push(...page.contents);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return all;
-}
+import { copyContent, createNode, everyContentOf, useRefreshLibrary } from "./queries";
 
 /**
  * "Copy to…" on a folder: the same folder, its subfolders and (as copyContent makes them: drafts
@@ -25,18 +10,14 @@ async function contentsOf(nodeId: string) {
  */
 export function CopyFolder({ node, tree, onDone }: { node: Node; tree: Node[]; onDone: () => void }) {
   const { t } = useI18n();
-  const spaces = useAllActiveSpaces(true);
   const refresh = useRefreshLibrary();
-  const [spaceId, setSpaceId] = useState("");
   const copy = useMutation({
-    mutationFn: async () => {
+    mutationFn: async ({ spaceId }: CopyTarget) => {
       let copied = 0;
       const copyTree = async (from: Node, parentId: string | null) => {
-        const folder = await ok(api.POST("/api/v1/library/nodes", { body: { title: from.title, spaceId, parentId } }));
-        for (const c of await contentsOf(from.id)) {
-          await ok(
-            api.POST("/api/v1/library/contents/{contentId}/copy", { params: { path: { contentId: c.id } }, body: { nodeId: folder.id } }),
-          );
+        const folder = await createNode({ body: { title: from.title, spaceId, parentId } });
+        for (const c of await everyContentOf(from.id)) {
+          await copyContent({ params: { path: { contentId: c.id } }, body: { nodeId: folder.id } });
           copied++;
         }
         for (const child of tree.filter((n) => n.parentId === from.id)) await copyTree(child, folder.id);
@@ -46,40 +27,19 @@ export function CopyFolder({ node, tree, onDone }: { node: Node; tree: Node[]; o
     },
     onSuccess: refresh,
   });
-  if (!spaces.data) return <Loading />;
-  const space = spaces.data.find((s) => s.id === spaceId);
-  if (copy.data !== undefined)
-    return (
-      <div className="stack">
-        <p role="status">{t("library.copy.folderDone", { count: copy.data, name: node.title, space: space?.name ?? "" })}</p>
-        <div>
+  return (
+    <CopyTargetForm
+      into="space"
+      help={t("library.copy.folderHelp")}
+      copy={copy}
+      done={(count, to) => ({
+        message: t("library.copy.folderDone", { count, name: node.title, space: to.spaceName }),
+        next: (
           <button type="button" onClick={onDone}>
             {t("common.done")}
           </button>
-        </div>
-      </div>
-    );
-  return (
-    <form
-      className="stack"
-      onSubmit={(e) => {
-        e.preventDefault();
-        copy.mutate();
-      }}
-    >
-      <p className="muted">{t("library.copy.folderHelp")}</p>
-      <Select
-        label={t("library.copy.space")}
-        value={spaceId}
-        onChange={setSpaceId}
-        options={[{ value: "", label: t("library.copy.pickSpace") }, ...spaces.data.map((s) => ({ value: s.id, label: s.name }))]}
-      />
-      <FormError error={copy.error} fields={[]} />
-      <div>
-        <button type="submit" className="primary" disabled={!spaceId || copy.isPending}>
-          {copy.isPending ? t("spaces.copy.copying") : t("library.copy.submit")}
-        </button>
-      </div>
-    </form>
+        ),
+      })}
+    />
   );
 }

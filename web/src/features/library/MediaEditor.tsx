@@ -3,7 +3,7 @@ import { type FormEvent, type ReactNode, useState } from "react";
 import { useI18n } from "../../i18n";
 import { fromLocalInput, toLocalInput } from "../../ui/datetime";
 import { Field, FormError, fieldError, Select } from "../../ui/ui";
-import { uploadFile } from "../files/upload";
+import { uploadFile } from "../files/queries";
 import type { MediaType } from "./MediaView";
 import { attachVideo, libraryKeys, setDocument, setLinkedVideo, setLiveSession, useContentInfo } from "./queries";
 

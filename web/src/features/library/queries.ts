@@ -31,6 +31,18 @@ export const contentsQuery = (nodeId: string) =>
     queryFn: () => ok(api.GET("/api/v1/library/contents", { params: { query: { nodeId } } })),
   });
 
+/** Every content of one folder, each page of listContents read in turn (a folder copy copies them all). */
+export async function everyContentOf(nodeId: string) {
+  const all: { id: string }[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await ok(api.GET("/api/v1/library/contents", { params: { query: { nodeId, limit: 100, cursor } } }));
+    all.push(...page.contents);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return all;
+}
+
 export const contentQuery = (contentId: string) =>
   queryOptions({
     queryKey: libraryKeys.content(contentId),
@@ -51,6 +63,8 @@ export function useContentInfo(contentId: string) {
 }
 
 // The area's writes, one function per operation (named by its operationId).
+export const copyContent = (init: Init<"/api/v1/library/contents/{contentId}/copy", "post">) =>
+  ok(api.POST("/api/v1/library/contents/{contentId}/copy", init));
 export const createContent = (init: Init<"/api/v1/library/contents", "post">) => ok(api.POST("/api/v1/library/contents", init));
 export const deleteContent = (init: Init<"/api/v1/library/contents/{contentId}", "delete">) =>
   ok(api.DELETE("/api/v1/library/contents/{contentId}", init));

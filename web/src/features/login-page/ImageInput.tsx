@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import { useI18n } from "../../i18n";
 import { Field, fieldError, useProblemText } from "../../ui/ui";
-import { uploadFile } from "../files/upload";
+import { uploadFile } from "../files/queries";
 
 /** Files uploaded in this page's lifetime, by id: the preview shows them from the browser's copy. */
 const uploaded = new Map<string, string>();

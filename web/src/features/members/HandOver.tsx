@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { MemberPicker } from "../../ui/MemberPicker";
 import { FormError, Loading } from "../../ui/ui";
+import { handOverMember, memberKeys, memberOwnershipQuery, updateMember } from "./queries";
 
 /**
  * "Hand over and deactivate" for a member who leaves: what they own (listMemberOwnership), a
@@ -14,23 +14,18 @@ export function HandOver({ memberId, name, isActive }: { memberId: string; name:
   const { t } = useI18n();
   const qc = useQueryClient();
   const [to, setTo] = useState<{ id: string; displayName: string } | null>(null);
-  const owned = useQuery({
-    queryKey: ["member-ownership", memberId],
-    queryFn: () => ok(api.GET("/api/v1/members/{userPkId}/ownership", { params: { path: { userPkId: memberId } } })),
-  });
+  const owned = useQuery(memberOwnershipQuery(memberId));
   const handOver = useMutation({
     mutationFn: async (toMemberId: string) => {
-      const moved = await ok(
-        api.POST("/api/v1/members/{userPkId}/hand-over", { params: { path: { userPkId: memberId } }, body: { toMemberId } }),
-      );
-      if (isActive)
-        await ok(api.PATCH("/api/v1/members/{userPkId}", { params: { path: { userPkId: memberId } }, body: { isActive: false } }));
+      const path = { userPkId: memberId };
+      const moved = await handOverMember({ params: { path }, body: { toMemberId } });
+      if (isActive) await updateMember({ params: { path }, body: { isActive: false } });
       return moved;
     },
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["member-ownership", memberId] });
-      void qc.invalidateQueries({ queryKey: ["member", memberId] });
-      void qc.invalidateQueries({ queryKey: ["members"] });
+      void qc.invalidateQueries({ queryKey: memberKeys.ownership(memberId) });
+      void qc.invalidateQueries({ queryKey: memberKeys.detail(memberId) });
+      void qc.invalidateQueries({ queryKey: memberKeys.all });
     },
   });
   if (!owned.data) return <Loading />;

@@ -1,20 +1,46 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, type Init, ok, type QueryOf } from "../../api/client";
+import type { paths } from "../../api/schema";
 import { pageOf } from "../../ui/router";
 import { memberFieldDisplayQuery, memberFieldsQuery } from "../fields/queries";
 import { rolesQuery } from "../roles/queries";
+
+type Members = paths["/api/v1/members"]["get"]["responses"]["200"]["content"]["application/json"];
 
 /** The members screen's cache keys: `all` covers every list and the member pickers (ui/queries.ts). */
 export const memberKeys = {
   all: ["members"] as const,
   list: (query: QueryOf<"/api/v1/members">) => ["members", query] as const,
+  every: ["members", "every"] as const,
   detail: (id: string) => ["member", id] as const,
+  ownership: (id: string) => ["member-ownership", id] as const,
 };
 
 export const memberQuery = (id: string) =>
   queryOptions({
     queryKey: memberKeys.detail(id),
     queryFn: () => ok(api.GET("/api/v1/members/{userPkId}", { params: { path: { userPkId: id } } })),
+  });
+
+/** Every member of the school (listMembers, a page of 100 at a time): the roll-over matches a class list against them. */
+export const everyMemberQuery = () =>
+  queryOptions({
+    queryKey: memberKeys.every,
+    queryFn: async () => {
+      const all: Members["members"] = [];
+      for (let page = 1; ; page++) {
+        const r = await ok(api.GET("/api/v1/members", { params: { query: { page, pageSize: 100 } } }));
+        all.push(...r.members);
+        if (page >= r.totalPages) return all;
+      }
+    },
+  });
+
+/** What a member owns (listMemberOwnership): their spaces and authored contents, before a hand-over. */
+export const memberOwnershipQuery = (id: string) =>
+  queryOptions({
+    queryKey: memberKeys.ownership(id),
+    queryFn: () => ok(api.GET("/api/v1/members/{userPkId}/ownership", { params: { path: { userPkId: id } } })),
   });
 
 /** The roles a member can be given (needs role:read; without it the list is just the default role). */
@@ -93,10 +119,13 @@ export const assignMemberPosition = (init: Init<"/api/v1/members/{userPkId}/posi
   ok(api.PUT("/api/v1/members/{userPkId}/position", init));
 export const createMember = (init: Init<"/api/v1/members", "post">) => ok(api.POST("/api/v1/members", init));
 export const createMembers = (init: Init<"/api/v1/members/bulk-create", "post">) => ok(api.POST("/api/v1/members/bulk-create", init));
+export const handOverMember = (init: Init<"/api/v1/members/{userPkId}/hand-over", "post">) =>
+  ok(api.POST("/api/v1/members/{userPkId}/hand-over", init));
 export const deleteMembers = (init: Init<"/api/v1/members/bulk-delete", "post">) => ok(api.POST("/api/v1/members/bulk-delete", init));
 export const resetMemberPassword = (init: Init<"/api/v1/members/{userPkId}/reset-password", "post">) =>
   ok(api.POST("/api/v1/members/{userPkId}/reset-password", init));
 export const setMemberFieldValues = (init: Init<"/api/v1/members/{userPkId}/field-values", "put">) =>
   ok(api.PUT("/api/v1/members/{userPkId}/field-values", init));
 export const setMemberRole = (init: Init<"/api/v1/members/{userPkId}/role", "put">) => ok(api.PUT("/api/v1/members/{userPkId}/role", init));
+export const updateMembers = (init: Init<"/api/v1/members/bulk-update", "post">) => ok(api.POST("/api/v1/members/bulk-update", init));
 export const updateMember = (init: Init<"/api/v1/members/{userPkId}", "patch">) => ok(api.PATCH("/api/v1/members/{userPkId}", init));

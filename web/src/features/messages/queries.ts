@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ok } from "../../api/client";
-import { uploadFiles } from "../files/upload";
+import { uploadFiles } from "../files/queries";
 
 /** A space's private conversations (listSpaceConversations): every one for an admin, one's own for a participant. */
 export function useConversations(spaceId: string) {

@@ -1,9 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { api } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { navigate } from "../../ui/router";
-import { notificationKeys } from "./queries";
+import { notificationKeys, streamMyNotifications } from "./queries";
 
 /**
  * The frame's bell: the live unread count from streamMyNotifications (Server-Sent Events read through
@@ -19,7 +18,7 @@ export function Bell() {
     async function listen() {
       while (!stopped) {
         try {
-          const { data, response } = await api.GET("/api/v1/me/notifications/stream", { parseAs: "stream", signal: abort.signal });
+          const { data, response } = await streamMyNotifications(abort.signal);
           if (!response.ok || !data) throw new Error(String(response.status));
           const reader = (data as ReadableStream<Uint8Array>).getReader();
           const decoder = new TextDecoder();

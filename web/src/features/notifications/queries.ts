@@ -17,6 +17,9 @@ export const inboxQuery = (unreadOnly: boolean) =>
 export const notificationSettingsQuery = () =>
   queryOptions({ queryKey: notificationKeys.settings, queryFn: () => ok(api.GET("/api/v1/me/notification-settings")) });
 
+/** streamMyNotifications: the open Server-Sent Events stream (the bell reads its frames), through the client for the bearer header. */
+export const streamMyNotifications = (signal: AbortSignal) => api.GET("/api/v1/me/notifications/stream", { parseAs: "stream", signal });
+
 // The area's writes, one function per operation (named by its operationId).
 export const markNotificationsRead = (init: Init<"/api/v1/me/notifications/mark-read", "post">) =>
   ok(api.POST("/api/v1/me/notifications/mark-read", init));

@@ -1,13 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { useSearch } from "../../ui/router";
 import { Field, FormError, fieldError, Loading, MoreButton, Select } from "../../ui/ui";
 import { FilePicker } from "../files/Attachments";
-import { uploadFiles } from "../files/upload";
+import { uploadFiles } from "../files/queries";
 import { PostItem } from "./PostItem";
-import { usePosts } from "./queries";
+import { createPost, postKeys, usePosts } from "./queries";
 
 const VIEWS = ["all", "QUESTION", "GENERAL"] as const;
 const ANSWERED = ["any", "no", "yes"] as const;
@@ -71,13 +70,13 @@ function CommunityComposer({ spaceId }: { spaceId: string }) {
   const create = useMutation({
     mutationFn: async () => {
       const fileIds = files.length ? await uploadFiles(files, setProgress) : [];
-      return ok(api.POST("/api/v1/posts", { body: { spaceId, type, title, content, fileIds } }));
+      return createPost({ body: { spaceId, type, title, content, fileIds } });
     },
     onSuccess: () => {
       setTitle("");
       setContent("");
       setFiles([]);
-      void qc.invalidateQueries({ queryKey: ["posts", spaceId] });
+      void qc.invalidateQueries({ queryKey: postKeys.space(spaceId) });
     },
     onSettled: () => setProgress(null),
   });

@@ -4,7 +4,7 @@ import { useI18n } from "../../i18n";
 import { fromLocalInput } from "../../ui/datetime";
 import { CheckList, Field, FormError, fieldError, Select } from "../../ui/ui";
 import { FilePicker } from "../files/Attachments";
-import { uploadFiles } from "../files/upload";
+import { uploadFiles } from "../files/queries";
 import { postTargetsQuery, spaceKeys, useSpaceCategories } from "../spaces/queries";
 import { createPost, createPostsInSpaces, postKeys } from "./queries";
 

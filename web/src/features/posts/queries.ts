@@ -1,17 +1,25 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, type Init, ok } from "../../api/client";
 import type { paths } from "../../api/schema";
-import { uploadFiles } from "../files/upload";
+import { uploadFiles } from "../files/queries";
 
 export type Post = paths["/api/v1/posts/{postId}"]["get"]["responses"]["200"]["content"]["application/json"];
 export type Comment =
   paths["/api/v1/posts/{postId}/comments"]["get"]["responses"]["200"]["content"]["application/json"]["comments"][number];
 type ListQuery = NonNullable<paths["/api/v1/posts"]["get"]["parameters"]["query"]>;
 
+/** The stream's cache keys: `all` covers every space's stream, `space` one space's (each status, and the comments). */
+export const postKeys = {
+  all: ["posts"] as const,
+  space: (spaceId: string) => ["posts", spaceId] as const,
+  list: (spaceId: string, query: object) => ["posts", spaceId, query] as const,
+  comments: (spaceId: string, postId: string) => ["posts", spaceId, "comments", postId] as const,
+};
+
 /** A space's posts a page at a time (listPosts), under the ["posts", spaceId] key every post change invalidates. */
 export function usePosts(spaceId: string, query: Omit<ListQuery, "spaceId" | "cursor" | "limit">) {
   return useInfiniteQuery({
-    queryKey: ["posts", spaceId, query],
+    queryKey: postKeys.list(spaceId, query),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) => ok(api.GET("/api/v1/posts", { params: { query: { spaceId, ...query, cursor: pageParam, limit: 20 } } })),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
@@ -24,7 +32,7 @@ export function useComments(post: Post, enabled: boolean) {
   const postId = post.id;
   const path = { params: { path: { postId } } };
   const list = useInfiniteQuery({
-    queryKey: ["posts", post.spaceId, "comments", postId],
+    queryKey: postKeys.comments(post.spaceId, postId),
     enabled,
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
@@ -32,7 +40,7 @@ export function useComments(post: Post, enabled: boolean) {
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
   // The post's commentCount and answer change with its comments: the space's posts are read again.
-  const done = () => void qc.invalidateQueries({ queryKey: ["posts", post.spaceId] });
+  const done = () => void qc.invalidateQueries({ queryKey: postKeys.space(post.spaceId) });
   const create = useMutation({
     mutationFn: async (v: { body: string; files: File[]; onProgress: (f: number) => void }) => {
       const fileIds = v.files.length ? await uploadFiles(v.files, v.onProgress) : [];
@@ -61,12 +69,6 @@ export function useComments(post: Post, enabled: boolean) {
   });
   return { list, create, update, remove, markAnswer };
 }
-
-/** The stream's cache keys: `all` covers every space's stream, `space` one space's (each status, and the comments). */
-export const postKeys = {
-  all: ["posts"] as const,
-  space: (spaceId: string) => ["posts", spaceId] as const,
-};
 
 // The area's writes, one function per operation (named by its operationId).
 export const createPost = (init: Init<"/api/v1/posts", "post">) => ok(api.POST("/api/v1/posts", init));

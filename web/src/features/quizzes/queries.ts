@@ -6,6 +6,7 @@ export const quizKeys = {
   config: (contentId: string) => ["quiz-config", contentId] as const,
   stats: (contentId: string) => ["quiz-stats", contentId] as const,
   attempts: (contentId: string) => ["quiz-attempts", contentId] as const,
+  overrides: (contentId: string) => ["quiz-overrides", contentId] as const,
   attempt: (attemptId: string) => ["quiz-attempt", attemptId] as const,
   view: (contentId: string) => ["quiz-view", contentId] as const,
   mine: (contentId: string) => ["quiz-mine", contentId] as const,

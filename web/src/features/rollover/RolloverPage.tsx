@@ -1,31 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { can, useUser } from "../../app/session";
 import { roleLabel, useI18n } from "../../i18n";
 import { FormError, Loading, Select } from "../../ui/ui";
 import { type CsvRow, downloadCsv, readCsvRows, reasonText } from "../members/csvRows";
-import { useRoles } from "../members/queries";
-import { useAllActiveSpaces } from "../spaces/queries";
+import { createMembers, everyMemberQuery, memberKeys, updateMembers, useRoles } from "../members/queries";
+import { spaceKeys, useAllActiveSpaces } from "../spaces/queries";
 import { createItem, type Member, makePlan, type PlanRow } from "./plan";
 
 const BATCH = 500; // createMembers and updateMembers take at most 500 a call
-
-/** Every member of the school (listMembers a page of 100 at a time): the file's rows are matched against them. */
-function useAllMembers(enabled: boolean) {
-  return useQuery({
-    queryKey: ["members", "all"],
-    enabled,
-    queryFn: async () => {
-      const all: Member[] = [];
-      for (let page = 1; ; page++) {
-        const r = await ok(api.GET("/api/v1/members", { params: { query: { page, pageSize: 100 } } }));
-        all.push(...r.members);
-        if (page >= r.totalPages) return all;
-      }
-    },
-  });
-}
 
 type Outcome = { line: number; row: CsvRow; kind: "created" | "updated" | "failed"; tempPassword?: string; reason?: string };
 
@@ -42,7 +25,7 @@ export default function RolloverPage() {
   const [rows, setRows] = useState<CsvRow[] | null>(null);
   const [parseError, setParseError] = useState(false);
   const [leaverRole, setLeaverRole] = useState<string>("");
-  const members = useAllMembers(rows !== null);
+  const members = useQuery({ ...everyMemberQuery(), enabled: rows !== null });
   const spaces = useAllActiveSpaces(rows !== null);
   const roleKeys = roles.data ? new Set(roles.data.roles.map((r) => r.key)) : null;
   const roleKeyOf = (value: string) =>
@@ -56,14 +39,14 @@ export default function RolloverPage() {
       ];
       let deactivated = 0;
       for (let i = 0; i < changes.length; i += BATCH) {
-        const res = await ok(api.POST("/api/v1/members/bulk-update", { body: { members: changes.slice(i, i + BATCH) } }));
+        const res = await updateMembers({ body: { members: changes.slice(i, i + BATCH) } });
         deactivated += res.updated.filter((u) => !u.member.isActive).length;
       }
       const todo = p.rows.filter((r) => r.action === "create" || r.action === "update");
       const outcomes: Outcome[] = [];
       for (let i = 0; i < todo.length; i += BATCH) {
         const chunk = todo.slice(i, i + BATCH);
-        const res = await ok(api.POST("/api/v1/members/bulk-create", { body: { upsert: true, members: chunk.map(createItem) } }));
+        const res = await createMembers({ body: { upsert: true, members: chunk.map(createItem) } });
         const at = (index: number) => chunk[index] as PlanRow;
         for (const c of res.created) outcomes.push({ ...at(c.index), kind: "created", tempPassword: c.tempPassword });
         for (const u of res.updated) outcomes.push({ ...at(u.index), kind: "updated" });
@@ -72,8 +55,8 @@ export default function RolloverPage() {
       return { deactivated, outcomes: outcomes.sort((a, b) => a.line - b.line) };
     },
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ["members"] });
-      void qc.invalidateQueries({ queryKey: ["spaces"] });
+      void qc.invalidateQueries({ queryKey: memberKeys.all });
+      void qc.invalidateQueries({ queryKey: spaceKeys.all });
     },
   });
   const read = async (file: File) => {

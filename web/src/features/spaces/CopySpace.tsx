@@ -1,10 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, ok } from "../../api/client";
 import { useI18n } from "../../i18n";
 import { navigate } from "../../ui/router";
 import { Field, FormError, fieldError } from "../../ui/ui";
-import { type Space, spacePath } from "./queries";
+import { copySpace, type Space, spaceKeys, spacePath } from "./queries";
 
 /** The year after a "2026-1" semester ("2027-1"); any other text is kept as it is. */
 export const nextYearSemester = (semester: string | null) => semester?.replace(/^(\d{4})(?=\D|$)/, (y) => String(Number(y) + 1)) ?? "";
@@ -24,15 +23,9 @@ export function CopySpace({ space }: { space: Space }) {
     includePosts: false,
   });
   const copy = useMutation({
-    mutationFn: () =>
-      ok(
-        api.POST("/api/v1/spaces/{spaceId}/copy", {
-          params: { path: { spaceId: space.id } },
-          body: { ...v, semester: v.semester.trim() || null },
-        }),
-      ),
+    mutationFn: () => copySpace({ params: { path: { spaceId: space.id } }, body: { ...v, semester: v.semester.trim() || null } }),
     onSuccess: (s) => {
-      void qc.invalidateQueries({ queryKey: ["spaces"] });
+      void qc.invalidateQueries({ queryKey: spaceKeys.all });
       navigate(spacePath(s.id));
     },
   });

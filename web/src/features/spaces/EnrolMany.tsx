@@ -1,16 +1,17 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { api, ok } from "../../api/client";
 import { can, useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { FormError, Select } from "../../ui/ui";
+import { groupCalls, pickableGroupsQuery } from "../groups/queries";
+import { addSpaceMembers, spaceCandidatesQuery } from "./queries";
 
 const BATCH = 500; // addSpaceMembers takes at most 500 ids a call
 
 /** Enrols ids as PARTICIPANTs, 500 a call (those already enrolled stay as they are). */
 async function enrol(spaceId: string, ids: string[]) {
   for (let i = 0; i < ids.length; i += BATCH)
-    await ok(api.POST("/api/v1/spaces/{spaceId}/members", { params: { path: { spaceId } }, body: { userIds: ids.slice(i, i + BATCH) } }));
+    await addSpaceMembers({ params: { path: { spaceId } }, body: { userIds: ids.slice(i, i + BATCH) } });
   return ids.length;
 }
 
@@ -34,14 +35,11 @@ export function EnrolMany({ spaceId, onAdded }: { spaceId: string; onAdded: () =
   const listId = useId();
   const [groupId, setGroupId] = useState("");
   const [text, setText] = useState("");
-  const groups = useQuery({
-    queryKey: ["groups", "all"],
-    enabled: can(user, "member:read"),
-    queryFn: () => ok(api.GET("/api/v1/groups", { params: { query: { pageSize: 100 } } })),
-  });
+  const qc = useQueryClient();
+  const groups = useQuery({ ...pickableGroupsQuery(), enabled: can(user, "member:read") });
   const byGroup = useMutation({
     mutationFn: async () => {
-      const group = await ok(api.GET("/api/v1/groups/{groupId}", { params: { path: { groupId } } }));
+      const group = await groupCalls.get("grant", groupId);
       return {
         name: group.name,
         count: await enrol(
@@ -57,9 +55,7 @@ export function EnrolMany({ spaceId, onAdded }: { spaceId: string; onAdded: () =
       const wanted = tokens(text);
       const found = await Promise.all(
         wanted.map(async (token) => {
-          const r = await ok(
-            api.GET("/api/v1/spaces/{spaceId}/member-candidates", { params: { path: { spaceId }, query: { keyword: token, limit: 10 } } }),
-          );
+          const r = await qc.fetchQuery(spaceCandidatesQuery(spaceId, token));
           const key = token.toLowerCase();
           const byId = r.candidates.find((c) => c.userId?.toLowerCase() === key);
           const byName = r.candidates.filter((c) => c.displayName.toLowerCase() === key);

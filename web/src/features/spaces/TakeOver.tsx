@@ -1,9 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api, ok } from "../../api/client";
 import { useUser } from "../../app/session";
 import { useI18n } from "../../i18n";
 import { ConfirmButton, FormError } from "../../ui/ui";
-import type { Space } from "./queries";
+import { addSpaceMembers, type Space, spaceKeys, transferSpaceOwnership } from "./queries";
 
 /**
  * A school administrator's takeover of a class they are not in (tenant-settings:manage): join it as
@@ -15,14 +14,14 @@ export function TakeOver({ space }: { space: Space }) {
   const qc = useQueryClient();
   const params = { params: { path: { spaceId: space.id } } };
   const done = () => {
-    for (const key of ["space-role", "space-members", "space"]) void qc.invalidateQueries({ queryKey: [key, space.id] });
+    for (const queryKey of spaceKeys.membership(space.id)) void qc.invalidateQueries({ queryKey });
   };
   const join = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/spaces/{spaceId}/members", { ...params, body: { userIds: [user.id], role: "ADMIN" } })),
+    mutationFn: () => addSpaceMembers({ ...params, body: { userIds: [user.id], role: "ADMIN" } }),
     onSuccess: done,
   });
   const own = useMutation({
-    mutationFn: () => ok(api.POST("/api/v1/spaces/{spaceId}/owner", { ...params, body: { memberId: user.id } })),
+    mutationFn: () => transferSpaceOwnership({ ...params, body: { memberId: user.id } }),
     onSuccess: done,
   });
   return (

@@ -7,6 +7,8 @@ export const spaceKeys = {
   all: ["spaces"] as const,
   list: (tab: string, semester: string) => ["spaces", tab, semester] as const,
   postTargets: ["spaces", "post-targets"] as const,
+  allActive: ["spaces", "all-active"] as const,
+  mine: (role: SpaceRole) => ["spaces", "mine", role] as const,
   space: (spaceId: string) => ["space", spaceId] as const,
   members: (spaceId: string) => ["space-members", spaceId] as const,
   role: (spaceId: string) => ["space-role", spaceId] as const,
@@ -78,7 +80,7 @@ export function useIsSpaceAdmin(spaceId: string): boolean | undefined {
 /** Every active space the member can see, by id and name (a class column names them), cursor-paged. */
 export function useAllActiveSpaces(enabled: boolean) {
   return useQuery({
-    queryKey: ["spaces", "all-active"],
+    queryKey: spaceKeys.allActive,
     enabled,
     queryFn: async () => {
       const all: { id: string; name: string }[] = [];
@@ -161,6 +163,13 @@ export const spaceBlocksQuery = (spaceId: string) =>
     queryFn: () => ok(api.GET("/api/v1/spaces/{spaceId}/blocks", { params: { path: { spaceId } } })),
   });
 
+/** The active spaces where the member has a role (listSpaces myRole), the first 100: a teacher's classes. */
+export const mySpacesQuery = (role: SpaceRole) =>
+  queryOptions({
+    queryKey: spaceKeys.mine(role),
+    queryFn: () => ok(api.GET("/api/v1/spaces", { params: { query: { myRole: role, isActive: "true", limit: 100 } } })),
+  });
+
 export const postTargetsQuery = (showOthers: boolean) =>
   queryOptions({
     queryKey: spaceKeys.postTargets,
@@ -173,6 +182,7 @@ export const addSpaceMembers = (init: Init<"/api/v1/spaces/{spaceId}/members", "
   ok(api.POST("/api/v1/spaces/{spaceId}/members", init));
 export const blockSpaceUser = (init: Init<"/api/v1/spaces/{spaceId}/blocks", "post">) =>
   ok(api.POST("/api/v1/spaces/{spaceId}/blocks", init));
+export const copySpace = (init: Init<"/api/v1/spaces/{spaceId}/copy", "post">) => ok(api.POST("/api/v1/spaces/{spaceId}/copy", init));
 export const createSpace = (init: Init<"/api/v1/spaces", "post">) => ok(api.POST("/api/v1/spaces", init));
 export const createSpaceJoinCode = (init: Init<"/api/v1/spaces/{spaceId}/join-codes", "post">) =>
   ok(api.POST("/api/v1/spaces/{spaceId}/join-codes", init));

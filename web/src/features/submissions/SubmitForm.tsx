@@ -2,7 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useI18n } from "../../i18n";
 import { FormError, fieldError } from "../../ui/ui";
-import { uploadFile } from "../files/upload";
+import { uploadFile } from "../files/queries";
 
 /** Handing in text and files (each upload's progress shown); `send` makes the submit call with the uploaded file ids. */
 export function SubmitForm({
