@@ -203,6 +203,8 @@ async function call(
   return { status: res.status, node: res.headers.get("x-learnspace-node"), body, headers: res.headers };
 }
 const hostOf = (key: string) => `${key}.${DOMAIN}`;
+/** An answer's body for an error message: JSON as JSON, anything else (HAProxy's own pages) as text. */
+const shown = (body: unknown) => (body instanceof Uint8Array ? new TextDecoder().decode(body).slice(0, 300) : JSON.stringify(body));
 
 type School = { key: string; token: string; cookie: string };
 async function school(key: string): Promise<School> {
@@ -211,7 +213,7 @@ async function school(key: string): Promise<School> {
     host: hostOf(key),
     body: { email, password: "Passw0rd!cluster", displayName: key, tenantKey: key },
   });
-  if (up.status !== 201) throw new Error(`sign-up ${key}: ${up.status} ${JSON.stringify(up.body)}`);
+  if (up.status !== 201) throw new Error(`sign-up ${key}: ${up.status} ${shown(up.body)}`);
   // The school now exists on the node that answered, which places it within 2 s; the placement
   // then reaches HAProxy's map (until then the default backend may answer from the same node).
   await until(
@@ -222,7 +224,7 @@ async function school(key: string): Promise<School> {
     host: hostOf(key),
     body: { email, code: (up.body as { devCode: string }).devCode },
   });
-  if (v.status !== 200) throw new Error(`verify ${key}: ${v.status} ${JSON.stringify(v.body)}`);
+  if (v.status !== 200) throw new Error(`verify ${key}: ${v.status} ${shown(v.body)}`);
   const cookie = (v.headers.get("set-cookie") ?? "").split(";")[0] as string;
   return { key, token: (v.body as { accessToken: string }).accessToken, cookie };
 }
@@ -285,11 +287,11 @@ async function upload(s: School, bytes: Uint8Array<ArrayBuffer>): Promise<string
   const u = new URL(ticket.uploadUrl);
   // The upload URL is the school's own host (its public URL): HAProxy routes it by host.
   const put = await call("PUT", u.pathname + u.search, { host: u.hostname, raw: bytes });
-  if (put.status >= 300) throw new Error(`upload: ${put.status} ${JSON.stringify(put.body)}`);
+  if (put.status >= 300) throw new Error(`upload: ${put.status} ${shown(put.body)}`);
   const space = await call("POST", "/api/v1/spaces", { token: s.token, body: { name: "files" } });
   const spaceId = (space.body as { id: string }).id;
   const post = await call("POST", "/api/v1/posts", { token: s.token, body: { spaceId, title: "file", fileIds: [ticket.fileId] } });
-  if (post.status !== 201) throw new Error(`post: ${post.status} ${JSON.stringify(post.body)}`);
+  if (post.status !== 201) throw new Error(`post: ${post.status} ${shown(post.body)}`);
   return (post.body as { id: string }).id;
 }
 async function downloadEquals(s: School, postId: string, bytes: Uint8Array): Promise<boolean> {
@@ -354,6 +356,8 @@ async function main() {
     60_000,
   );
   log("3 appliances up");
+  // HAProxy marked them down while they started; its next health check (every 500 ms) brings them back.
+  await until("HAProxy routes to an appliance", async () => (await call("GET", "/readyz")).status === 200);
 
   // Routing by host, path and token, each answer naming its node.
   const schools = [await school("alpha"), await school("beta"), await school("gamma")];
