@@ -24,19 +24,31 @@ function replicate(config: Config, log: (line: object) => void) {
 }
 
 /**
- * Elysia's listen composes its router twice (the second time in a microtask, still before the first
- * request) and asks for a garbage collection after each (`Bun.gc(false)`): ~30 ms of CPU of a cold
- * start on 2 cores. Those calls do nothing until the next turn of the event loop; the collector runs
- * when the heap needs it (docs/rules/performance.md#start).
+ * Elysia's listen composes its router again in a microtask after `Bun.serve` (still before the first
+ * request) and then asks for a garbage collection, `Bun.gc(false)`: ~30 ms of CPU of a cold start on
+ * 2 cores (docs/rules/performance.md#start). Exactly that one call is skipped: `Bun.gc` is wrapped
+ * for the listen alone, and the wrapper puts the original back at the first non-forced call it
+ * swallows (Elysia's); any other call, or any call after the listen's microtasks, goes through.
  */
 function withoutForcedGc(listen: () => void) {
   const bun = Bun as { gc: (force?: boolean) => void };
   const gc = bun.gc;
-  bun.gc = () => {};
-  setTimeout(() => {
-    bun.gc = gc;
-  }, 0);
-  listen();
+  let skipped = false;
+  const restore = () => {
+    if (bun.gc === skipOnce) bun.gc = gc;
+  };
+  const skipOnce = (force?: boolean) => {
+    if (force || skipped) return gc(force);
+    skipped = true;
+    restore();
+  };
+  bun.gc = skipOnce;
+  try {
+    listen();
+  } finally {
+    // Elysia's call comes from a microtask of the listen; if it never comes, the next turn restores.
+    setTimeout(restore, 0);
+  }
 }
 
 export function startServer(config: Config) {
