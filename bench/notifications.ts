@@ -4,7 +4,9 @@
 // of 10,000 members (every member DIGEST by default: one mail each), and what 2,000 pending due dates
 // cost in memory (they are rows, not timers). In-process server on a temp dir; mails go to the
 // outbox dir (no SMTP). Prints a table, then the JSON (what bench/run.ts reads).
-// Usage: bun bench/notifications.ts [--posts 20] [--digest 10000] [--due 2000]
+// --inline-max N moves the fan-out bound (FAN_OUT.inlineMax, docs/rules/notifications.md#fan-out): with
+// 1000 every post writes its items in its own transaction, which is what one route for every size costs.
+// Usage: bun bench/notifications.ts [--posts 20] [--digest 10000] [--due 2000] [--inline-max 100]
 
 import { heapStats } from "bun:jsc";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { loadConfig } from "../src/config";
+import { FAN_OUT } from "../src/modules/notifications/emit";
 import { sendDueMails } from "../src/modules/notifications/mail";
 import { runDue, scheduleJob } from "../src/modules/notifications/schedule";
 import { write } from "../src/platform/db/types";
@@ -23,6 +26,7 @@ const arg = (name: string, d: number) => Number(process.argv[process.argv.indexO
 const posts = arg("posts", 20);
 const digestMembers = arg("digest", 10_000);
 const dueDates = arg("due", 2000);
+FAN_OUT.inlineMax = arg("inline-max", FAN_OUT.inlineMax);
 const dataDir = mkdtempSync(join(tmpdir(), "ls-bench-notif-"));
 const server = startServer(loadConfig([], { LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_QUIET: "1" }, { port: 0, dataDir }));
 const rt = server.rt;

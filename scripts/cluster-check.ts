@@ -341,6 +341,121 @@ async function deposedAgent(key: string) {
   }
 }
 
+/** `learnspace tenant move KEY --to NODE`, as an operator runs it. */
+function moveCommand(key: string, to: string) {
+  return Bun.spawn(["node_modules/.bin/bun", "src/main.ts", "tenant", "move", key, "--to", to], {
+    cwd: root,
+    env: { ...process.env, LEARNSPACE_CLUSTER_ETCD: ETCD.join(","), LEARNSPACE_SECRET: SECRET },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+}
+
+/** A call straight to one appliance, bypassing HAProxy. */
+async function direct(i: number, method: string, path: string, body: unknown): Promise<Res> {
+  const res = await fetch(`http://127.0.0.1:${nodePort(i)}${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(20_000),
+  });
+  return { status: res.status, node: res.headers.get("x-learnspace-node"), body: await res.json(), headers: res.headers };
+}
+
+const keysOf = (body: unknown) =>
+  ((body as { tenants?: { key: string }[] }).tenants ?? [])
+    .map((t) => t.key)
+    .sort()
+    .join(",");
+
+/**
+ * Sign-in without a tenant key across nodes (docs/rules/cluster.md#sign-in-without-a-tenant-key):
+ * alpha's owner becomes a member of beta (another node) and proves the e-mail there with beta's
+ * code; then password and code sign-in without a key list both schools whichever node answers, and
+ * each school's token reads its profiles on its own node; again after alpha moves.
+ */
+async function keylessSignIn(alpha: School, beta: School) {
+  const email = `owner@${alpha.key}.test`;
+  const password = "Passw0rd!cluster";
+  const add = await call("POST", "/api/v1/members", { token: beta.token, body: { displayName: "Alpha owner", email } });
+  if (add.status !== 201) throw new Error(`add member: ${add.status} ${shown(add.body)}`);
+  const tcode = await call("POST", `/api/v1/public/tenants/${beta.key}/auth/request-code`, { body: { email } });
+  // No host: HAProxy sends it to any node; the one that gets it passes it to beta's.
+  const intoBeta = await call("POST", "/api/v1/auth/sign-in/code", {
+    body: { email, code: (tcode.body as { devCode: string }).devCode, tenantKey: beta.key },
+  });
+  const betaNode = (await placementOf(beta.key))?.node;
+  check(
+    intoBeta.status === 200 && (intoBeta.body as { user: { tenantKey: string } }).user.tenantKey === beta.key,
+    `beta's code signs alpha's owner into beta (${intoBeta.status}, answered by ${intoBeta.node}, beta on ${betaNode})`,
+  );
+  const both = `${alpha.key},${beta.key}`;
+  const t0 = performance.now();
+  // The directory is published within a tick (2 s) of the proving write.
+  const pw = await until(
+    "keyless sign-in lists both schools",
+    async () => {
+      const r = await call("POST", "/api/v1/auth/sign-in/password", { body: { identifier: email, password } });
+      return r.status === 200 && keysOf(r.body) === both ? r : null;
+    },
+    15_000,
+  ).catch(() => null);
+  const alphaNode = (await placementOf(alpha.key))?.node;
+  check(
+    !!pw && alphaNode !== betaNode,
+    `password sign-in without a tenant key lists ${pw ? keysOf(pw.body) : "?"} (alpha on ${alphaNode}, beta on ${betaNode}; directory after ${Math.round(performance.now() - t0)} ms)`,
+  );
+  const req = await call("POST", "/api/v1/auth/sign-in/request-code", { body: { email } });
+  const code = (req.body as { devCode?: string }).devCode ?? "";
+  const checked = await Promise.all(NODES.map((_, i) => direct(i, "POST", "/api/v1/auth/sign-in/check-code", { email, code })));
+  check(
+    checked.every((r) => r.status === 200 && keysOf(r.body) === both),
+    `a code asked for through ${req.node} checks on every node with both schools (${checked.map((r) => `${r.node} ${r.status} ${keysOf(r.body)}`).join("; ")})`,
+  );
+  const intoAlpha = await call("POST", "/api/v1/auth/sign-in/code", { body: { email, code, tenantKey: alpha.key } });
+  const profiles = async (token: string) => call("GET", "/api/v1/me/profiles", { token });
+  const [pa, pb] = [
+    await profiles((intoAlpha.body as { accessToken: string }).accessToken),
+    await profiles((intoBeta.body as { accessToken: string }).accessToken),
+  ];
+  const count = (r: Res) => (r.body as { profiles?: unknown[] }).profiles?.length ?? 0;
+  check(
+    intoAlpha.status === 200 && keysOf(intoAlpha.body) === both && pa.status === 200 && pb.status === 200 && count(pa) > 0 && count(pb) > 0,
+    `the code signs into alpha (${intoAlpha.status}); listMyProfiles on alpha (${pa.node}: ${count(pa)}) and beta (${pb.node}: ${count(pb)})`,
+  );
+  // Latency: keyless password sign-in answered by alpha's node vs by another node (passed over).
+  const timed = async (i: number) => {
+    const t = performance.now();
+    const r = await direct(i, "POST", "/api/v1/auth/sign-in/password", { identifier: email, password });
+    return { ms: performance.now() - t, ok: r.status === 200 };
+  };
+  const ai = NODES.indexOf(alphaNode as (typeof NODES)[number]);
+  const here = [await timed(ai), await timed(ai), await timed(ai)];
+  const away = [await timed((ai + 1) % 3), await timed((ai + 1) % 3), await timed((ai + 1) % 3)];
+  const median = (xs: { ms: number }[]) => Math.round(xs.map((x) => x.ms).sort((a, b) => a - b)[1] as number);
+  check(
+    [...here, ...away].every((x) => x.ok),
+    `keyless password sign-in: ${median(here)} ms on alpha's node, ${median(away)} ms through another node (median of 3)`,
+  );
+
+  // After a move of alpha, still both.
+  const to = NODES.find((n) => n !== alphaNode && n !== betaNode) as string;
+  const moved = moveCommand(alpha.key, to);
+  const moveOk = (await moved.exited) === 0;
+  const after = await until(
+    "keyless sign-in after alpha's move",
+    async () => {
+      const r = await call("POST", "/api/v1/auth/sign-in/password", { body: { identifier: email, password } });
+      return r.status === 200 && keysOf(r.body) === both && r ? r : null;
+    },
+    15_000,
+  ).catch(() => null);
+  check(
+    moveOk && (await placementOf(alpha.key))?.node === to && !!after,
+    `after alpha moved ${alphaNode} → ${to}: keyless sign-in lists ${after ? keysOf(after.body) : "?"}`,
+  );
+}
+
 async function main() {
   startEtcd();
   startHaproxy();
@@ -378,16 +493,13 @@ async function main() {
 
   // Live move under a writer loop.
   const from = (await placementOf(beta.key))?.node as string;
-  const to = NODES.find((n) => n !== from) as string;
+  // Not alpha's node either: the keyless sign-in below needs alpha and beta on two nodes.
+  const alphaAt = (await placementOf(alpha.key))?.node;
+  const to = (NODES.find((n) => n !== from && n !== alphaAt) ?? NODES.find((n) => n !== from)) as string;
   const w = writer(beta);
   await Bun.sleep(1_000);
   // Asynchronous: the writer loop goes on while the command runs.
-  const moving = Bun.spawn(["node_modules/.bin/bun", "src/main.ts", "tenant", "move", beta.key, "--to", to], {
-    cwd: root,
-    env: { ...process.env, LEARNSPACE_CLUSTER_ETCD: ETCD.join(","), LEARNSPACE_SECRET: SECRET },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const moving = moveCommand(beta.key, to);
   const [moveOut, moveErr] = await Promise.all([new Response(moving.stdout).text(), new Response(moving.stderr).text()]);
   const move = { exitCode: await moving.exited };
   log(`move: ${moveOut.trim()} ${moveErr.trim()}`);
@@ -412,6 +524,7 @@ async function main() {
     `old access token (${old.status}) and refresh token (${refreshed.status}) work after the move`,
   );
   check(await downloadEquals(beta, fileId, bytes), "an upload downloads byte-equal after the move");
+  await keylessSignIn(alpha, beta);
 
   // HAProxy restarted: its map comes back from etcd.
   const hp = procs.get("haproxy") as Subprocess;
@@ -461,6 +574,20 @@ async function main() {
     const session = await call("POST", "/api/v1/auth/session/refresh", { host: hostOf(gamma.key), cookie: gamma.cookie });
     check(session.status === 200 && session.node === back.node, `gamma's refresh token works after the failover (${session.status})`);
     check(await downloadEquals(gamma, gfile, bytes), "an upload downloads byte-equal after the failover");
+    const keyless = await until(
+      "gamma's owner signs in without a key",
+      async () => {
+        const r = await call("POST", "/api/v1/auth/sign-in/password", {
+          body: { identifier: `owner@${gamma.key}.test`, password: "Passw0rd!cluster" },
+        });
+        return r.status === 200 ? r : null;
+      },
+      10_000,
+    ).catch(() => null);
+    check(
+      keyless !== null && keysOf(keyless.body) === gamma.key,
+      `after the failover gamma's owner signs in without a tenant key (${keyless ? keysOf(keyless.body) : "refused"})`,
+    );
   } else check(false, `kill -9 of ${victim}: gamma not back within 30 s (${JSON.stringify(await placementOf(gamma.key))})`);
 
   // The old node comes back: it serves none of the schools moved away from it.

@@ -1,5 +1,6 @@
 import { type AnyElysia, Elysia } from "elysia";
 import pkg from "../package.json" with { type: "json" };
+import { directoryPublisher, remoteAuthOf } from "./cluster/directory";
 import { createClusterNode } from "./cluster/node";
 import { clusterPlugin } from "./cluster/plugin";
 import { restoreFromReplica } from "./cluster/replica";
@@ -12,6 +13,7 @@ import { assignmentDueSource } from "./modules/assignments/notify";
 import { assignmentRevisions } from "./modules/assignments/similarity-source";
 import { canSeeSubmissionFile, submissionFileDownload } from "./modules/assignments/submissions";
 import { authModule } from "./modules/auth";
+import { setRemoteAuth } from "./modules/auth/remote";
 import { challengesModule } from "./modules/challenges";
 import { challengeFileIds } from "./modules/challenges/file-references";
 import { canSeeChallengeFile, challengeFileDownload, leaveSpaceChallenges } from "./modules/challenges/hooks";
@@ -151,6 +153,9 @@ export function createApp(config: Config) {
     rt.schoolUrl = cluster.schoolUrl;
     // Failover restores a school from the dead node's replica (docs/rules/cluster.md#failover).
     setReplicaRestorer(restoreFromReplica);
+    // Sign-in without a tenant key sees every node's schools (docs/rules/cluster.md#sign-in-without-a-tenant-key).
+    cluster.onTick(directoryPublisher(rt, cluster));
+    setRemoteAuth(rt, remoteAuthOf(rt, cluster));
   }
   // Features hand their time-driven notification jobs to the notifications base (docs/rules/notifications.md#hooks).
   notificationJob(POST_JOB, runScheduledPost);

@@ -4,8 +4,15 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Zip, ZipDeflate, Zlib } from "fflate";
-import { ExtractLimitError, extractFileText, inflatesBeyond, MAX_TEXT_BYTES, pdfInflatesBeyond } from "../src/modules/similarity/extract";
+import { Zip, ZipDeflate, Zlib, zlibSync } from "fflate";
+import {
+  ExtractLimitError,
+  extractFileText,
+  inflatesBeyond,
+  MAX_TEXT_BYTES,
+  pdfInflatesBeyond,
+  UNMEASURED,
+} from "../src/modules/similarity/extract";
 import { useContentSpace } from "./helpers/fixture";
 import { untilSimilaritySettled, useServer } from "./helpers/server";
 
@@ -166,6 +173,24 @@ describe("PDF bomb", () => {
     expect(pdfInflatesBeyond(essay, 50 * MiB)).toBe(false);
     expect((await extractFileText(new Blob([essay as Uint8Array<ArrayBuffer>]), "pdf")).length).toBeGreaterThan(100);
   }, 120_000);
+
+  test("every unmeasured name is found inside an object stream, written plainly or with an escape", () => {
+    const objectStream = (dict: string) => {
+      const inflated = zlibSync(new TextEncoder().encode(`${"1 0 2 40 ".repeat(20)}<< /Type /XObject /Filter ${dict} >>`));
+      return join8([
+        new TextEncoder().encode("%PDF-1.5\n1 0 obj\n<< /Type /ObjStm >>\nstream\n"),
+        inflated,
+        new TextEncoder().encode("\nendstream\nendobj\n"),
+      ]);
+    };
+    expect(pdfInflatesBeyond(objectStream("/FlateDecode"), 50 * MiB)).toBe(false);
+    for (const name of UNMEASURED) {
+      const escaped = `${name.slice(0, -1)}#${name.charCodeAt(name.length - 1).toString(16)}`;
+      for (const written of [name, escaped]) {
+        expect(() => pdfInflatesBeyond(objectStream(`/${written}`), 50 * MiB), written).toThrow(ExtractLimitError);
+      }
+    }
+  });
 
   test("a PDF under the bound whose text passes 2 MB is read, its text cut at 2 MB", async () => {
     const big = pdfBomb(5);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Value } from "@sinclair/typebox/value";
 import { registerFeatures } from "../app";
@@ -15,15 +15,11 @@ import { ReplicaRestoreError, restoreReplicaFile, restoreTenantFromReplica, tena
 import { createRuntime } from "../platform/runtime";
 import { diagnose } from "./doctor";
 import { reindex } from "./reindex";
-import { CommandError, isEmptyDir, schemaProblem, stamp } from "./snapshot";
+import { CommandError, refuse, restoreIntoPlace, schemaProblem } from "./snapshot";
 
 export const REPLICA_RESTORE_USAGE = "learnspace restore --from-replica URL [--tenant KEY [--as NEWKEY]] [--at TIME] [--force]";
 
 type Options = { url: string; tenant?: string; as?: string; at?: Date; force: boolean };
-
-function refuse(what: string, problems: string[]): never {
-  throw new CommandError(`${what}: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}`);
-}
 
 /**
  * Everything the replica holds (the platform file and every tenant it registers, as of `at`) into an
@@ -31,42 +27,32 @@ function refuse(what: string, problems: string[]): never {
  * `doctor` on the result; only a clean result is moved into place (docs/operating.md#restoring-from-the-replica).
  */
 async function restoreAll(config: Config, o: Options) {
-  const dataDir = config.dataDir;
-  let movedAside: string | null = null;
-  if (!isEmptyDir(dataDir)) {
-    if (!o.force) throw new CommandError(`${dataDir} is not empty; pass --force to move its contents aside and restore`);
-    movedAside = `${dataDir}.before-restore-${stamp()}`;
-  }
-  const work = `${dataDir}.restoring-${process.pid}`;
-  rmSync(work, { recursive: true, force: true });
-  mkdirSync(join(work, "tenants"), { recursive: true, mode: 0o700 });
   try {
-    if (!(await restoreReplicaFile({ replicaUrl: o.url, name: platformReplicaName, out: join(work, "platform.sqlite"), at: o.at }))) {
-      throw new CommandError(`the replica holds no platform.sqlite${o.at ? ` as old as ${o.at.toISOString()}` : ""}`);
-    }
-    const tenants = tenantsIn(join(work, "platform.sqlite"));
-    const missing: string[] = [];
-    for (const t of tenants) {
-      const out = join(work, "tenants", `${t.id}.sqlite`);
-      if (!(await restoreReplicaFile({ replicaUrl: o.url, name: tenantReplicaName(t.id), out, at: o.at })))
-        missing.push(`tenant ${t.key}: not in the replica`);
-    }
-    if (missing.length) refuse("replica refused, nothing written (an earlier --at may hold it)", missing);
-    const schema = [`platform.sqlite: ${schemaProblem(join(work, "platform.sqlite"), platformMigrations)}`];
-    for (const t of tenants) schema.push(`tenant ${t.key}: ${schemaProblem(join(work, "tenants", `${t.id}.sqlite`), tenantMigrations)}`);
-    const tooNew = schema.filter((p) => !p.endsWith(": null"));
-    if (tooNew.length) refuse("replica refused, nothing written", tooNew);
-    // The platform file and the tenant files are each their own moment: index what the tenant files hold.
-    reindex({ ...config, dataDir: work, quiet: true });
-    const problems = await diagnose(work, openFileStore(work, config.storageUrl));
-    if (problems.length) refuse("doctor found problems in the restored files, nothing moved into place", problems);
-    if (movedAside) renameSync(dataDir, movedAside);
-    else if (existsSync(dataDir)) rmSync(dataDir, { recursive: true });
-    renameSync(work, dataDir);
-    tightenModes(dataDir);
-    return { tenants: tenants.length, movedAside };
+    const { built, movedAside } = await restoreIntoPlace(config.dataDir, o.force, async (work) => {
+      mkdirSync(join(work, "tenants"), { mode: 0o700 });
+      if (!(await restoreReplicaFile({ replicaUrl: o.url, name: platformReplicaName, out: join(work, "platform.sqlite"), at: o.at }))) {
+        throw new CommandError(`the replica holds no platform.sqlite${o.at ? ` as old as ${o.at.toISOString()}` : ""}`);
+      }
+      const tenants = tenantsIn(join(work, "platform.sqlite"));
+      const missing: string[] = [];
+      for (const t of tenants) {
+        const out = join(work, "tenants", `${t.id}.sqlite`);
+        if (!(await restoreReplicaFile({ replicaUrl: o.url, name: tenantReplicaName(t.id), out, at: o.at })))
+          missing.push(`tenant ${t.key}: not in the replica`);
+      }
+      if (missing.length) refuse("replica refused, nothing written (an earlier --at may hold it)", missing);
+      const schema = [`platform.sqlite: ${schemaProblem(join(work, "platform.sqlite"), platformMigrations)}`];
+      for (const t of tenants) schema.push(`tenant ${t.key}: ${schemaProblem(join(work, "tenants", `${t.id}.sqlite`), tenantMigrations)}`);
+      const tooNew = schema.filter((p) => !p.endsWith(": null"));
+      if (tooNew.length) refuse("replica refused, nothing written", tooNew);
+      // The platform file and the tenant files are each their own moment: index what the tenant files hold.
+      reindex({ ...config, dataDir: work, quiet: true });
+      const problems = await diagnose(work, openFileStore(work, config.storageUrl));
+      if (problems.length) refuse("doctor found problems in the restored files, nothing moved into place", problems);
+      return tenants.length;
+    });
+    return { tenants: built, movedAside };
   } catch (e) {
-    rmSync(work, { recursive: true, force: true });
     throw e instanceof ReplicaRestoreError ? new CommandError(e.message) : e;
   }
 }

@@ -1,15 +1,14 @@
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type Config, flag } from "../config";
 import { resolveMember } from "../modules/members/actor";
 import { registerTenantFile } from "../modules/tenant/transfer";
 import { platformMigrations, tenantMigrations } from "../platform/db/migrations.gen";
 import { openFileStore } from "../platform/files/open-store";
-import { tightenModes } from "../platform/modes";
 import { createRuntime } from "../platform/runtime";
 import { reindex } from "./reindex";
 import { replicaRestoreCommand } from "./replica-restore";
-import { CommandError, digestProblem, isEmptyDir, type Manifest, sqliteCopyProblems, stamp } from "./snapshot";
+import { CommandError, digestProblem, type Manifest, refuse, restoreIntoPlace, sqliteCopyProblems } from "./snapshot";
 
 export const RESTORE_USAGE = "learnspace restore --from FOLDER [--force] [--data-dir DIR]";
 
@@ -65,21 +64,9 @@ function place(from: string, to: string) {
 export async function restore(config: Config, opts: { from: string; force: boolean }) {
   const manifest = readManifest(opts.from);
   const problems = await verifyBackup(opts.from, manifest);
-  if (problems.length) {
-    throw new CommandError(
-      `backup refused, nothing written: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}`,
-    );
-  }
+  if (problems.length) refuse("backup refused, nothing written", problems);
   const dataDir = config.dataDir;
-  let movedAside: string | null = null;
-  if (!isEmptyDir(dataDir)) {
-    if (!opts.force) throw new CommandError(`${dataDir} is not empty; pass --force to move its contents aside and restore`);
-    movedAside = `${dataDir}.before-restore-${stamp()}`;
-  }
-  const work = `${dataDir}.restoring-${process.pid}`;
-  rmSync(work, { recursive: true, force: true });
-  mkdirSync(work, { recursive: true, mode: 0o700 });
-  try {
+  const { movedAside } = await restoreIntoPlace(dataDir, opts.force, async (work) => {
     if (manifest.platform) place(join(opts.from, "platform.sqlite"), join(work, "platform.sqlite"));
     if (manifest.secret) place(join(opts.from, "secret"), join(work, "secret"));
     for (const t of manifest.tenants) {
@@ -87,14 +74,7 @@ export async function restore(config: Config, opts: { from: string; force: boole
       // With an S3 store the files go there once the data dir is in place (below).
       if (!config.storageUrl) for (const f of t.files) place(join(opts.from, "files", t.id, f.id), join(work, "files", t.id, f.id));
     }
-    if (movedAside) renameSync(dataDir, movedAside);
-    else if (existsSync(dataDir)) rmSync(dataDir, { recursive: true });
-    renameSync(work, dataDir);
-    tightenModes(dataDir);
-  } catch (e) {
-    rmSync(work, { recursive: true, force: true });
-    throw e;
-  }
+  });
   if (config.storageUrl) {
     const store = openFileStore(dataDir, config.storageUrl);
     for (const t of manifest.tenants) for (const f of t.files) await store.put(t.id, f.id, Bun.file(join(opts.from, "files", t.id, f.id)));

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { readyFileIds } from "../modules/files/stored";
@@ -7,6 +7,7 @@ import { checkSqlite } from "../platform/db/check";
 import type { EmbeddedMigration } from "../platform/db/migrate";
 import { drizzleOf } from "../platform/db/sqlite";
 import type { FileStore } from "../platform/files/store";
+import { tightenModes } from "../platform/modes";
 
 /** One copied file of a backup or export: its path relative to the folder, size and digest. */
 export type FileEntry = { id: string; bytes: number; sha256: string };
@@ -127,6 +128,43 @@ export function stamp(date = new Date()): string {
     .toISOString()
     .replace(/[-:]/g, "")
     .replace(/\.\d{3}/, "");
+}
+
+/** Refuses with the first problem named and how many more there are. */
+export function refuse(what: string, problems: string[]): never {
+  throw new CommandError(`${what}: ${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ""}`);
+}
+
+/**
+ * The one way a restore replaces the data dir (docs/operating.md#restore): `build` writes the
+ * restored files into a sibling folder and checks them (throwing to refuse); only when it returns is
+ * that folder moved into place in one rename, a non-empty data dir moved aside first with `force`.
+ * On any failure the sibling goes and the data dir is as it was.
+ */
+export async function restoreIntoPlace<T>(
+  dataDir: string,
+  force: boolean,
+  build: (work: string) => Promise<T>,
+): Promise<{ built: T; movedAside: string | null }> {
+  let movedAside: string | null = null;
+  if (!isEmptyDir(dataDir)) {
+    if (!force) throw new CommandError(`${dataDir} is not empty; pass --force to move its contents aside and restore`);
+    movedAside = `${dataDir}.before-restore-${stamp()}`;
+  }
+  const work = `${dataDir}.restoring-${process.pid}`;
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true, mode: 0o700 });
+  try {
+    const built = await build(work);
+    if (movedAside) renameSync(dataDir, movedAside);
+    else if (existsSync(dataDir)) rmSync(dataDir, { recursive: true });
+    renameSync(work, dataDir);
+    tightenModes(dataDir);
+    return { built, movedAside };
+  } catch (e) {
+    rmSync(work, { recursive: true, force: true });
+    throw e;
+  }
 }
 
 /** A copy's problem (missing, size or sha256 differs), or null when it matches its manifest entry. */

@@ -9,7 +9,7 @@ export const PREFIX = "/learnspace/";
 export const NODES = `${PREFIX}nodes/`;
 /** `placement/<tenantKey>` → Placement: which node holds a school, changed only by transactions on its mod_revision. */
 export const PLACEMENT = `${PREFIX}placement/`;
-/** `directory/<email>/<tenantKey>` → memberId: reserved for the cross-node e-mail directory (not written yet). */
+/** `directory/<email>/<tenantKey>` → memberId: the e-mail directory across nodes (docs/rules/cluster.md#e-mail-directory). */
 export const DIRECTORY = `${PREFIX}directory/`;
 /**
  * `replicas/<name>` → the node's replica URL (LEARNSPACE_REPLICA_URL), written without a lease: a

@@ -3,7 +3,18 @@ import { ConfigError } from "../config";
 import { listTenantRows } from "../platform/db/registry";
 import { Problem } from "../platform/http/errors";
 import type { Runtime } from "../platform/runtime";
-import { connectEtcd, NODES, PLACEMENT, type PlacementAt, parsePlacement, REPLICAS, readPlacements, swapPlacement } from "./etcd";
+import {
+  connectEtcd,
+  NODES,
+  type NodeInfo,
+  PLACEMENT,
+  type PlacementAt,
+  parsePlacement,
+  REPLICAS,
+  readNodes,
+  readPlacements,
+  swapPlacement,
+} from "./etcd";
 
 /** The response header that names the node which answered (docs/rules/cluster.md#routing). */
 export const NODE_HEADER = "x-learnspace-node";
@@ -69,6 +80,16 @@ export function createClusterNode(rt: Runtime) {
   const adopting = new Set<string>();
   /** Write requests in progress, by tenant key (a freeze waits for them). */
   const writing = new Map<string, number>();
+  /** Tenant ids written since the e-mail directory last looked (docs/rules/cluster.md#e-mail-directory). */
+  const written = new Set<string>();
+  /** The live nodes as last read (at registration and every tick): the home of an e-mail is chosen among them. */
+  const nodes = new Map<string, NodeInfo>();
+  const refreshNodes = async () => {
+    if (!etcd) return;
+    const fresh = await readNodes(etcd);
+    nodes.clear();
+    for (const [k, v] of fresh) nodes.set(k, v);
+  };
   let etcd: Etcd3 | null = null;
   let lease: Lease | null = null;
   let watcher: Watcher | null = null;
@@ -127,6 +148,7 @@ export function createClusterNode(rt: Runtime) {
     else await client.delete().key(REPLICAS + name);
     await mine.put(NODES + name).value(JSON.stringify({ name, url, since: Date.now(), replica }));
     lastKeepalive = Date.now();
+    await refreshNodes();
     const { placements: fresh, revision } = await readPlacements(client);
     placements.clear();
     byId.clear();
@@ -167,6 +189,8 @@ export function createClusterNode(rt: Runtime) {
     frozen,
     adopting,
     writing,
+    written,
+    nodes,
     fenced,
     get etcd() {
       return etcd;
@@ -191,6 +215,7 @@ export function createClusterNode(rt: Runtime) {
       const p = byId.get(tenantId);
       if (p && p.node !== name) throw misdirected(p.key, p.node);
       if (p && p.state !== "active" && !(p.state === "restoring" && adopting.has(tenantId))) throw tenantMoving();
+      written.add(tenantId);
     },
 
     /** The request gate: a school's request is served only where the placement says; returns the key of a write request to count. */
@@ -219,14 +244,19 @@ export function createClusterNode(rt: Runtime) {
     start(port: number) {
       url ||= `http://127.0.0.1:${port}`;
       void retry();
+      let ticking = false;
       timer = setInterval(() => {
-        if (!ready) return;
+        if (!ready || ticking) return;
+        ticking = true;
         void (async () => {
           try {
             await claimLocal();
+            await refreshNodes();
             for (const h of hooks) await h();
           } catch (e) {
             rt.log({ level: "error", event: "cluster.tick-failed", error: (e as Error).message });
+          } finally {
+            ticking = false;
           }
         })();
       }, 2_000);

@@ -1,5 +1,5 @@
 import { mac, sameMac } from "../platform/crypto";
-import { Problem } from "../platform/http/errors";
+import { type FieldError, Problem } from "../platform/http/errors";
 
 /** The header that proves a call between nodes (or from a command) knows the cluster's shared secret. */
 export const PEER_HEADER = "x-learnspace-cluster";
@@ -36,3 +36,31 @@ export async function callPeer(secret: string, base: string, method: string, pat
   if (!res.ok) throw new Error(`${method} ${base}${path}: ${res.status} ${await res.text()}`);
   return res;
 }
+
+/**
+ * A JSON call to another node's `/_cluster/…` endpoint on behalf of a request: the node's problem
+ * comes back as the same Problem (status, code, fields, Retry-After); a node out of reach is 503.
+ */
+export async function askPeer<T>(secret: string, base: string, path: string, body: unknown, timeoutMs = 10_000): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(base + path, {
+      method: "POST",
+      headers: { [PEER_HEADER]: peerHeader(secret, "POST", path), "content-type": "application/json" },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch {
+    throw nodeUnavailable();
+  }
+  if (res.ok) return (await res.json()) as T;
+  const p = (await res.json().catch(() => null)) as { code?: string; detail?: string; errors?: FieldError[] } | null;
+  if (!p?.code) throw nodeUnavailable();
+  const retry = res.headers.get("retry-after");
+  throw new Problem(res.status, p.code, p.detail ?? p.code, p.errors, retry ? { "retry-after": retry } : undefined);
+}
+
+const nodeUnavailable = () =>
+  new Problem(503, "NODE_UNAVAILABLE", "Another node of the cluster could not be reached; retry shortly.", undefined, {
+    "retry-after": "2",
+  });

@@ -2,6 +2,8 @@ import { Elysia } from "elysia";
 import { listTenantRows } from "../platform/db/registry";
 import { markStreamedBody } from "../platform/http/body";
 import type { Runtime } from "../platform/runtime";
+import { localMemberships } from "./directory";
+import { answerHere, type CodeCheck, checkCodeHere } from "./forwarded";
 import { exportFile, exportPlatform, freeze, importFile, importPlatform, type PlatformRows, release, thaw } from "./handoff";
 import { type ClusterNode, NODE_HEADER, pathOf } from "./node";
 import { checkPeer } from "./peer";
@@ -73,6 +75,13 @@ export function clusterPlugin(rt: Runtime, node: ClusterNode) {
             hidden,
           )
           .post("/tenants/:key/release/:tenantId", ({ params }) => release(rt, node, params.key, params.tenantId), hidden)
+          .post(
+            "/memberships",
+            async ({ request }) => localMemberships(rt, node, ((await request.json()) as { email: string }).email),
+            hidden,
+          )
+          .post("/codes/check", async ({ request }) => checkCodeHere(rt, (await request.json()) as CodeCheck), hidden)
+          .post("/auth/:op", async ({ params, request }) => answerHere(rt, node, params.op, await request.json()), hidden)
           .post(
             "/tenants/:key/restore/:tenantId",
             async ({ params, request }) => restoreHere(rt, node, params.key, params.tenantId, (await request.json()) as { from: string }),

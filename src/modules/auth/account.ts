@@ -5,7 +5,7 @@ import { sessions } from "../../platform/auth/platform-tables";
 import { directory, tenants } from "../../platform/db/platform-tables";
 import { type TenantRow, tenantCount } from "../../platform/db/registry";
 import { commitNow, write } from "../../platform/db/types";
-import { conflict, forbidden, unauthenticated } from "../../platform/http/errors";
+import { conflict, forbidden, Problem, unauthenticated } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { members } from "../../schema/members";
 import { provisionTenant, removeTenantFile } from "../tenant/provision";
@@ -22,10 +22,11 @@ import {
   tenantsOf,
   verifiedAccountId,
 } from "./identity";
-import type { ConfirmResetBody, SignInWithCodeBody, SignUpBody, VerifySignUpBody } from "./model";
+import type { AuthResult, ConfirmResetBody, SignInWithCodeBody, SignUpBody, VerifySignUpBody } from "./model";
 import { accounts, pendingSignUps } from "./platform-tables";
 import { allowedLoginMethods } from "./providers";
-import { revokeEmailSessions, type SignInTarget, startSession } from "./session";
+import { forwarder, type RemoteAuth, remoteAuth } from "./remote";
+import { type Issued, revokeEmailSessions, type SignInTarget, startSession } from "./session";
 
 const platformKey = (email: string, purpose: CodeKey["purpose"]): CodeKey => ({ email, purpose, scope: "" });
 const isUnique = (e: unknown) => String((e as { code?: string }).code).startsWith("SQLITE_CONSTRAINT");
@@ -150,7 +151,7 @@ export async function verifySignUpCode(rt: Runtime, input: Static<typeof VerifyS
   if (tenant) {
     const memberId = safeUse(rt, tenant.id, (h) => {
       const id = memberByEmail(h.db, email)?.id;
-      if (id) proveMemberEmail(h.db, id, email, now);
+      if (id) write(h.db, (tx) => proveMemberEmail(tx, id, email, now));
       return id;
     });
     if (memberId) target = { tenant, memberId, email, accountId: account.id };
@@ -167,15 +168,22 @@ export function resendSignUpCode(rt: Runtime, rawEmail: string) {
 
 /** An e-mail is known when it has a platform account or is a member of some tenant. */
 const isKnown = (rt: Runtime, email: string) => !!accountByEmail(rt.platform.db, email) || directoryHits(rt, email).length > 0;
+/** isKnown, or (in a cluster) a proved member of a school another node holds. */
+const isKnownAnywhere = async (rt: Runtime, email: string) =>
+  isKnown(rt, email) || ((await remoteAuth(rt)?.memberships(email))?.length ?? 0) > 0;
 
 export function requestPasswordResetCode(rt: Runtime, rawEmail: string) {
   const email = normEmail(rawEmail);
   return issueCode(rt, platformKey(email, "password-reset"), { deliver: isKnown(rt, email) });
 }
 
-export function requestSignInCode(rt: Runtime, rawEmail: string) {
+/** The e-mail's platform sign-in codes live on its home node in a cluster (docs/rules/cluster.md#sign-in-without-a-tenant-key). */
+export async function requestSignInCode(rt: Runtime, rawEmail: string) {
   const email = normEmail(rawEmail);
-  return issueCode(rt, platformKey(email, "sign-in"), { deliver: isKnown(rt, email) });
+  const remote = forwarder(rt);
+  const home = remote?.homeOf(email);
+  if (remote && home) return remote.run<ReturnType<typeof issueCode>>(home, "requestSignInCode", email);
+  return issueCode(rt, platformKey(email, "sign-in"), { deliver: await isKnownAnywhere(rt, email) });
 }
 
 /**
@@ -212,8 +220,11 @@ export async function confirmPasswordReset(rt: Runtime, input: Static<typeof Con
 }
 
 /** checkSignInCode: the code is checked (wrong tries count) but stays usable for signInWithCode. */
-export function checkSignInCode(rt: Runtime, input: { email: string; code: string }, now = Date.now()) {
+export async function checkSignInCode(rt: Runtime, input: { email: string; code: string }, now = Date.now()) {
   const email = normEmail(input.email);
+  const remote = forwarder(rt);
+  const home = remote?.homeOf(email);
+  if (remote && home) return remote.run<Awaited<ReturnType<typeof tenantsOf>>>(home, "checkSignInCode", input);
   checkCode(rt, [platformKey(email, "sign-in")], input.code, false, now);
   return tenantsOf(rt, email);
 }
@@ -222,12 +233,19 @@ export function checkSignInCode(rt: Runtime, input: { email: string; code: strin
  * signInWithCode: a platform sign-in code or a code of this tenant (requestTenantCode) proves the
  * e-mail; the member with that e-mail in the tenant is signed in. The code is used up only then.
  */
-export async function signInWithCode(rt: Runtime, input: Static<typeof SignInWithCodeBody>, now = Date.now()) {
+export async function signInWithCode(
+  rt: Runtime,
+  input: Static<typeof SignInWithCodeBody>,
+  now = Date.now(),
+): Promise<Issued<Static<typeof AuthResult>>> {
   const email = normEmail(input.email);
+  // In a cluster the school's node answers; the platform code is on the e-mail's home node.
+  const away = forwarder(rt)?.nodeOf(input.tenantKey);
+  if (away) return (forwarder(rt) as RemoteAuth).run(away, "signInWithCode", input);
   const tenant = tenantOfKey(rt, input.tenantKey);
   const keys: CodeKey[] = [platformKey(email, "sign-in")];
   if (tenant) keys.unshift({ email, purpose: "tenant", scope: tenant.id });
-  const matched = checkCode(rt, keys, input.code, false, now);
+  const matched = await checkCodeAnywhere(rt, keys, input.code, now);
   const notMember = () => unauthenticated("INVALID_CREDENTIALS", "This e-mail is not a member of this tenant.");
   if (!tenant) throw notMember();
   const found = safeUse(rt, tenant.id, (h) => {
@@ -236,8 +254,35 @@ export async function signInWithCode(rt: Runtime, input: Static<typeof SignInWit
   });
   if (!found) throw notMember();
   if (found.methods === "SSO_ONLY") throw forbidden("SSO_ONLY", "This tenant allows only single sign-on.");
-  consumeCode(rt, matched);
-  safeUse(rt, tenant.id, (h) => proveMemberEmail(h.db, found.memberId, email, now));
+  await consumeCodeAnywhere(rt, matched, input.code);
+  safeUse(rt, tenant.id, (h) => write(h.db, (tx) => proveMemberEmail(tx, found.memberId, email, now)));
   const accountId = verifiedAccountId(rt.platform.db, email);
   return startSession(rt, { tenant, memberId: found.memberId, email, accountId }, input.sessionType, now);
+}
+
+/**
+ * checkCode where the e-mail's platform code may be on its home node (a cluster): this node's codes
+ * first, then the home node's platform code. Returns the key that matched; `home` names where.
+ */
+async function checkCodeAnywhere(rt: Runtime, keys: CodeKey[], code: string, now: number): Promise<CodeKey & { home?: string }> {
+  const platform = keys.find((k) => k.scope === "");
+  const home = platform ? remoteAuth(rt)?.homeOf(platform.email) : null;
+  if (!platform || !home) return checkCode(rt, keys, code, false, now);
+  const here = keys.filter((k) => k !== platform);
+  if (here.length) {
+    try {
+      return checkCode(rt, here, code, false, now);
+    } catch (e) {
+      if (!(e instanceof Problem) || e.code !== "INVALID_CODE") throw e;
+    }
+  }
+  await (remoteAuth(rt) as RemoteAuth).checkCode(home, platform, code, false);
+  return { ...platform, home };
+}
+
+/** Uses up the matched code; on the home node by checking it once more (a code used meanwhile is INVALID_CODE). */
+async function consumeCodeAnywhere(rt: Runtime, matched: CodeKey & { home?: string }, code: string) {
+  const { home, ...key } = matched;
+  if (home) await (remoteAuth(rt) as RemoteAuth).checkCode(home, key, code, true);
+  else consumeCode(rt, key);
 }

@@ -10,6 +10,7 @@ import { tenantLogoUrl } from "../login-page/public";
 import { needsAgreementConsent } from "../terms/consent";
 import type { AuthTenant, SessionUser } from "./model";
 import { accounts } from "./platform-tables";
+import { type Membership, remoteAuth } from "./remote";
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type MemberRow = typeof members.$inferSelect;
@@ -60,7 +61,10 @@ export function proveMemberEmail(db: Db, memberId: string, email: string, now: n
     .run();
 }
 
-export type Membership = { tenant: TenantRow; memberId: string; owned: boolean; logoImageUrl: string | null };
+export type { Membership };
+
+const byOwnedThenName = (a: Membership, b: Membership) =>
+  a.owned === b.owned ? a.tenant.name.localeCompare(b.tenant.name) : a.owned ? -1 : 1;
 
 /**
  * The tenants an e-mail is an active member of, with the e-mail proved there: directory hits, each
@@ -83,12 +87,26 @@ export function membershipsOf(rt: Runtime, email: string): Membership[] {
     const tenant = { id: hit.tenantId, key: hit.key, name: hit.name, ownerEmail: hit.ownerEmail, createdAt: 0 };
     out.push({ tenant, memberId: hit.memberId, owned: hit.ownerEmail === email, logoImageUrl: logo.url });
   }
-  return out.sort((a, b) => (a.owned === b.owned ? a.tenant.name.localeCompare(b.tenant.name) : a.owned ? -1 : 1));
+  return out.sort(byOwnedThenName);
 }
 
-/** AuthTenant[] and hasOwnedTenant of an e-mail. */
-export function tenantsOf(rt: Runtime, email: string): { tenants: Static<typeof AuthTenant>[]; hasOwnedTenant: boolean } {
-  const list = membershipsOf(rt, email);
+/**
+ * membershipsOf on every node of a cluster: this node's, then the other nodes' schools as they
+ * check them (docs/rules/cluster.md#sign-in-without-a-tenant-key). One machine: membershipsOf.
+ */
+export async function allMembershipsOf(rt: Runtime, email: string): Promise<Membership[]> {
+  const remote = remoteAuth(rt);
+  if (!remote) return membershipsOf(rt, email);
+  // A stale copy of a school placed elsewhere (a restarted node's) is not one of this node's.
+  const local = membershipsOf(rt, email).filter((m) => !remote.nodeOf(m.tenant.key));
+  const here = new Set(local.map((m) => m.tenant.key));
+  const others = (await remote.memberships(email)).filter((m) => !here.has(m.tenant.key));
+  return others.length ? [...local, ...others].sort(byOwnedThenName) : local;
+}
+
+/** AuthTenant[] and hasOwnedTenant of an e-mail (every node's schools in a cluster). */
+export async function tenantsOf(rt: Runtime, email: string): Promise<{ tenants: Static<typeof AuthTenant>[]; hasOwnedTenant: boolean }> {
+  const list = await allMembershipsOf(rt, email);
   return {
     tenants: list.map((m) => ({
       key: m.tenant.key,

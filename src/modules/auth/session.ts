@@ -133,7 +133,7 @@ export async function startSession(
     };
   }
   const opened = await openSession(rt, rt.platform.db, session, now);
-  const { tenants, hasOwnedTenant } = alone ? { tenants: [alone], hasOwnedTenant: false } : tenantsOf(rt, email);
+  const { tenants, hasOwnedTenant } = alone ? { tenants: [alone], hasOwnedTenant: false } : await tenantsOf(rt, email);
   return {
     body: {
       result: "authenticated",

@@ -5,10 +5,11 @@ import type { TenantRow } from "../../platform/db/registry";
 import { badRequest, forbidden, tooMany, unauthenticated } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { members } from "../../schema/members";
-import { type AccountRow, accountByEmail, memberByIdentifier, membershipsOf, normEmail, safeUse, tenantOfKey } from "./identity";
-import type { SignInWithPasswordBody } from "./model";
+import { type AccountRow, accountByEmail, allMembershipsOf, memberByIdentifier, normEmail, safeUse, tenantOfKey } from "./identity";
+import type { AuthResult, SignInWithPasswordBody } from "./model";
 import { allowedLoginMethods } from "./providers";
-import { type SignInTarget, startSession } from "./session";
+import { forwarder, type RemoteAuth } from "./remote";
+import { type Issued, type SignInTarget, startSession } from "./session";
 
 /** Lock-out: from the 5th failure in a row, 1 min doubling per further failure, at most 1 h. */
 export const LOCK_AFTER = 5;
@@ -33,16 +34,26 @@ type Candidate = { tenant: TenantRow; memberId: string | null; identifier: strin
  * an e-mail whose owned tenant, else only tenant, is used (docs/rules/sign-in.md#password-sign-in-without-a-tenant). A member's own hash is
  * checked; repeated failures lock the member out for a growing time.
  */
-export async function signInWithPassword(rt: Runtime, input: Static<typeof SignInWithPasswordBody>, now = Date.now()) {
+export async function signInWithPassword(
+  rt: Runtime,
+  input: Static<typeof SignInWithPasswordBody>,
+  now = Date.now(),
+): Promise<Issued<Static<typeof AuthResult>>> {
   let candidate: Candidate | null = null;
   if (input.tenantKey) {
+    // In a cluster the school's node answers (docs/rules/cluster.md#sign-in-without-a-tenant-key).
+    const away = forwarder(rt)?.nodeOf(input.tenantKey);
+    if (away) return (forwarder(rt) as RemoteAuth).run(away, "signInWithPassword", input);
     const tenant = tenantOfKey(rt, input.tenantKey);
     if (tenant) candidate = { tenant, memberId: null, identifier: input.identifier };
   } else {
     const email = normEmail(input.identifier);
-    const list = membershipsOf(rt, email);
+    const list = await allMembershipsOf(rt, email);
     const chosen = list.find((m) => m.owned) ?? (list.length === 1 ? list[0] : undefined);
     if (!chosen && list.length > 1) throw badRequest("TENANT_REQUIRED", "This e-mail belongs to several tenants; choose one.");
+    const away = chosen && forwarder(rt)?.nodeOf(chosen.tenant.key);
+    if (away)
+      return (forwarder(rt) as RemoteAuth).run(away, "signInWithPassword", { ...input, identifier: email, tenantKey: chosen.tenant.key });
     if (chosen) candidate = { tenant: chosen.tenant, memberId: chosen.memberId, identifier: email };
     else return accountOnly(rt, email, input, now);
   }

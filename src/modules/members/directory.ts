@@ -11,6 +11,18 @@ export function memberEmails(db: Db): { memberId: string; email: string }[] {
   }[];
 }
 
+/**
+ * The e-mails that count across schools: active members whose e-mail is proved
+ * (docs/rules/trust.md#e-mails-an-administrator-typed); what a cluster's e-mail directory publishes.
+ */
+export function provedMemberEmails(db: Db): { memberId: string; email: string }[] {
+  return db
+    .select({ memberId: members.id, email: members.email })
+    .from(members)
+    .where(and(isNotNull(members.email), isNotNull(members.emailVerifiedAt), eq(members.isActive, true)))
+    .all() as { memberId: string; email: string }[];
+}
+
 /** The e-mail of the tenant's first owner (the platform registry's ownerEmail), or null. */
 export function ownerEmailOf(db: Db): string | null {
   const row = db

@@ -47,7 +47,17 @@ export function inflatesBeyond(zip: Uint8Array, limit: number): boolean {
  * may hide a FlateDecode behind them), and encryption (the streams are ciphertext until pdf.js
  * decrypts them): such a PDF is not read.
  */
-const UNMEASURED = new Set(["LZWDecode", "LZW", "RunLengthDecode", "RL", "ASCII85Decode", "A85", "ASCIIHexDecode", "AHx", "Encrypt"]);
+export const UNMEASURED: ReadonlySet<string> = new Set([
+  "LZWDecode",
+  "LZW",
+  "RunLengthDecode",
+  "RL",
+  "ASCII85Decode",
+  "A85",
+  "ASCIIHexDecode",
+  "AHx",
+  "Encrypt",
+]);
 /** A PDF name as a token: a delimiter or white space before it, its characters, a delimiter after (or the end). */
 const NAME = /(?<=[\s/[\]<>(){}%]|^)\/([^\s/[\]<>(){}%]+)(?=[\s/[\]<>(){}%]|$)/g;
 
@@ -59,11 +69,12 @@ function namesIn(text: string): string[] {
 }
 
 /**
- * What an UNMEASURED name needs somewhere (its letters, or a `#` escape): a stretch without any is
- * not split into names, so a stream of ordinary operators (`/F1 12 Tf` a million times) makes no
- * strings or match objects — they were the scan's garbage, 50–76 MiB of RSS for a 50 MB stream.
+ * What an UNMEASURED name needs somewhere: the letters of its shortest form (`LZWDecode` holds
+ * `LZW`), or a `#` escape, which can spell any of them. A stretch without any is not split into
+ * names, so a stream of ordinary operators (`/F1 12 Tf` a million times) makes no strings or match
+ * objects — they were the scan's garbage, 50–76 MiB of RSS for a 50 MB stream.
  */
-const NEEDLES = ["#", "LZW", "RL", "RunLength", "A85", "ASCII", "AHx", "Encrypt"];
+const NEEDLES = ["#", ...[...UNMEASURED].filter((name) => ![...UNMEASURED].some((form) => form !== name && name.includes(form)))];
 const mayNameUnmeasured = (bytes: Buffer) => NEEDLES.some((n) => bytes.includes(n, 0, "latin1"));
 
 /** Throws ExtractLimitError when the text names an UNMEASURED filter or encryption. */
