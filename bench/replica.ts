@@ -6,20 +6,22 @@
 //      rate), the replica restored: writes lost, of the last second's, and the age of the oldest lost;
 //   3. tenants: `serve` (from source) with LEARNSPACE_REPLICA_URL on 1, 100 and 1,000 tenant files
 //      made by bench/seed-tenants.ts (the app's own tenant creation; its time is printed), at a sync
-//      interval each (`--tenants 1@1s,100@1s,100@10s,1000@10s`): time to every file's first snapshot,
-//      Litestream's RSS and CPU idle (15 s) and while 10 writes/s go to the schools in turn (15 s),
+//      interval each (`--tenants 1@1s,100@1s,100@10s,1000@10s`), a tenth of the schools active and the
+//      others idle for an hour (file times set back: serve checks them as cold files), hot/cold counts
+//      and their RPO from serve's status: time to every file's first snapshot, Litestream's RSS and
+//      CPU idle (15 s) and while 10 writes/s go to the active schools in turn (15 s),
 //      then tenant-read p50/p99 with replication on vs off (servers alternated, 2 rounds each, 16
 //      concurrent for 5 s). A run stops when Litestream passes `--rss-limit` MiB (default 8,192);
 //   4. restore: a school of 10,000 members (bench/seed-members.ts seedSchool) replicated by `serve`, then
 //      `restore --from-replica` of everything into an empty data dir (platform file, the school, doctor).
 //   bun bench/replica.ts [--only stall,rpo,tenants,restore] [--tenants 1@1s,100@1s,100@10s,1000@10s] [--rss-limit 8192]
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config";
 import { resolveMember } from "../src/modules/members/actor";
-import { closeSqlite, openSqlite } from "../src/platform/db/sqlite";
+import { closeSqlite, openSqlite, walAutocheckpoint } from "../src/platform/db/sqlite";
 import { litestreamConfig, requireLitestream } from "../src/platform/replica/litestream";
 import { restoreReplicaFile } from "../src/platform/replica/restore";
 import { createRuntime } from "../src/platform/runtime";
@@ -68,18 +70,23 @@ async function litestream(replicaUrl: string, paths: string[]) {
     stderr: "pipe",
   });
   const synced = new Set<string>();
+  const errors: string[] = [];
   const watch = async (stream: ReadableStream<Uint8Array>) => {
     let rest = "";
     for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
       const lines = (rest + new TextDecoder().decode(chunk)).split("\n");
       rest = lines.pop() ?? "";
-      for (const l of lines) if (/msg="(snapshot|wal segment) written"/.test(l)) synced.add(/db=(\S+)/.exec(l)?.[1] ?? "");
+      for (const l of lines) {
+        if (/msg="(snapshot|wal segment) written"/.test(l)) synced.add(/db=(\S+)/.exec(l)?.[1] ?? "");
+        if (/level=ERROR/.test(l)) errors.push(l);
+      }
     }
   };
   void watch(proc.stdout);
   void watch(proc.stderr);
   return {
     proc,
+    errors,
     async firstSync(timeoutMs = 600_000) {
       const t0 = Date.now();
       while (synced.size < paths.length && Date.now() - t0 < timeoutMs) await Bun.sleep(100);
@@ -96,8 +103,9 @@ const cpuOf = (pid: number) => {
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 const fmt = (n: number) => n.toLocaleString("en-US");
 
+/** A file as `serve` opens it under replication: Litestream owns its checkpoints. */
 function seed(path: string, rows = 200) {
-  const db = openSqlite(path);
+  const db = openSqlite(path, undefined, walAutocheckpoint(true));
   db.exec("CREATE TABLE IF NOT EXISTS w (id INTEGER PRIMARY KEY, at INTEGER NOT NULL, body TEXT NOT NULL)");
   const ins = db.prepare("INSERT INTO w (at, body) VALUES (?, ?)");
   for (let i = 0; i < rows; i++) ins.run(Date.now(), "x".repeat(200));
@@ -131,8 +139,12 @@ async function stall() {
     row(`close-time wal_checkpoint(${mode}) under Litestream`, `${ms.map((m) => m.toFixed(0)).join(", ")} ms`);
 }
 
-/** One kill: writes at `rate`/s for 6 s plus a random part of a second, Litestream killed, the replica restored. */
-async function rpoOnce(rate: number) {
+/**
+ * One kill: writes at `rate`/s for 6 s plus a random part of a second, Litestream killed, the replica
+ * restored. `grouped`: each 10 ms tick's writes share one commit, acknowledged when it returns (as
+ * serve's group commit does, db/group-commit.ts); else each write commits alone (a script, a CLI).
+ */
+async function rpoOnce(rate: number, grouped: boolean) {
   const url = await bucket();
   const path = join(work, `rpo-${rate}-${crypto.randomUUID()}.sqlite`);
   const db = seed(path, 10);
@@ -146,7 +158,16 @@ async function rpoOnce(rate: number) {
   // Paced: every 10 ms the writes due by then, each its own transaction (synchronous = FULL).
   while (Date.now() - t0 < runMs) {
     const due = Math.floor(((Date.now() - t0) / 1000) * rate);
-    while (acked.length < due) acked.push({ id: (ins.get(Date.now(), "x".repeat(200)) as { id: number }).id, at: Date.now() });
+    if (grouped) {
+      const ids: number[] = [];
+      db.exec("BEGIN IMMEDIATE");
+      while (acked.length + ids.length < due) ids.push((ins.get(Date.now(), "x".repeat(200)) as { id: number }).id);
+      db.exec("COMMIT");
+      const at = Date.now();
+      for (const id of ids) acked.push({ id, at });
+    } else {
+      while (acked.length < due) acked.push({ id: (ins.get(Date.now(), "x".repeat(200)) as { id: number }).id, at: Date.now() });
+    }
     await Bun.sleep(10);
   }
   const killedAt = Date.now();
@@ -167,16 +188,20 @@ async function rpoOnce(rate: number) {
     lastSecond: acked.filter((w) => w.at >= killedAt - 1000).length,
     oldestLostMs: lost.length ? killedAt - Math.min(...lost.map((w) => w.at)) : 0,
     restoreMs,
+    rate: acked.length / ((killedAt - t0) / 1000),
+    errors: ls.errors,
   };
 }
 
-async function rpo(rate: number) {
+async function rpo(rate: number, grouped: boolean) {
   const runs = [];
-  for (let i = 0; i < 3; i++) runs.push(await rpoOnce(rate));
+  for (let i = 0; i < 3; i++) runs.push(await rpoOnce(rate, grouped));
+  const errors = runs.flatMap((r) => r.errors);
   row(
-    `RPO at ${rate} writes/s (3 SIGKILLs of Litestream at random moments)`,
+    `RPO at ${rate} writes/s, ${grouped ? "a commit per 10 ms (group commit, as serve)" : "a commit per write"} (3 SIGKILLs of Litestream at random moments)`,
     `${runs.map((r) => `${r.lost} of the last second's ${r.lastSecond} lost (oldest ${r.oldestLostMs} ms before the kill)`).join("; ")}; ` +
-      `restore of the file ${runs.map((r) => r.restoreMs.toFixed(0)).join(", ")} ms`,
+      `${runs.map((r) => r.rate.toFixed(0)).join(", ")} writes/s reached; restore of the file ${runs.map((r) => r.restoreMs.toFixed(0)).join(", ")} ms; ` +
+      `Litestream errors: ${errors.length}${errors.length ? ` (${/error="([^"]*)"/.exec(errors[0] as string)?.[1] ?? errors[0]})` : ""}`,
   );
 }
 
@@ -259,12 +284,41 @@ function seedTenants(n: number) {
   return out;
 }
 
+/**
+ * Schools as a running appliance has them: the first tenth (at least one) written lately, the others
+ * idle for an hour (their files' times set back), so that `serve` checks those as cold files
+ * (docs/rules/replication.md#tiers). Returns the tokens of the active schools.
+ */
+function ageSchools(dataDir: string, tokens: string[]) {
+  const active = Math.max(1, Math.ceil(tokens.length / 10));
+  const db = new Database(join(dataDir, "platform.sqlite"), { readonly: true });
+  const rows = db.query("SELECT id, key FROM tenants WHERE key LIKE 'bench-%'").all() as { id: string; key: string }[];
+  db.close();
+  const hourAgo = new Date(Date.now() - 3_600_000);
+  // bench-<i> is the school of tokens[i] (bench/seed-tenants.ts).
+  for (const r of rows) {
+    if (Number(r.key.slice("bench-".length)) < active) continue;
+    const f = join(dataDir, "tenants", `${r.id}.sqlite`);
+    for (const p of [f, `${f}-wal`]) if (existsSync(p)) utimesSync(p, hourAgo, hourAgo);
+  }
+  return active;
+}
+
+/** Hot and cold files and their RPO as `serve` last reported them. */
+function tiers(dataDir: string) {
+  const s = JSON.parse(readFileSync(join(dataDir, "replica-status.json"), "utf8")) as { files: { hot: boolean; rpoSeconds: number }[] };
+  const hot = s.files.filter((f) => f.hot);
+  const cold = s.files.filter((f) => !f.hot);
+  return `${hot.length} hot (RPO ${hot[0]?.rpoSeconds ?? "-"} s), ${cold.length} cold (RPO ${cold[0]?.rpoSeconds ?? "-"} s)`;
+}
+
 async function tenants(n: number, sync: string, port: number) {
   const { dataDir, tokens } = seedTenants(n);
+  const active = ageSchools(dataDir, tokens);
   const url = await bucket();
   const app = await serve(dataDir, port, url, sync);
   try {
-    await measureTenants(n, sync, port, app, dataDir, tokens, url);
+    await measureTenants(n, sync, port, app, dataDir, tokens.slice(0, active), url);
   } catch (e) {
     row(`${fmt(n)} tenant files (+ platform), sync ${sync}`, `stopped: ${(e as Error).message}`);
     await app.stop();
@@ -291,15 +345,15 @@ async function measureTenants(
     guard();
     const res = await fetch(`http://127.0.0.1:${port}/api/v1/spaces`, {
       method: "POST",
-      headers: { authorization: `Bearer ${tokens[i % n]}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${tokens[i % tokens.length]}`, "content-type": "application/json" },
       body: JSON.stringify({ name: `Space ${i}` }),
     });
     if (res.status !== 201) errors++;
   });
   row(
     `${fmt(n)} tenant files (+ platform), sync ${sync}`,
-    `all first snapshots within ${firstS.toFixed(0)} s; Litestream idle ${idle.rss.toFixed(0)} MiB, ${idle.cpu.toFixed(1)} % of a core; ` +
-      `10 writes/s across the schools ${light.rss.toFixed(0)} MiB, ${light.cpu.toFixed(1)} %` +
+    `all first snapshots within ${firstS.toFixed(0)} s; ${tiers(dataDir)}; Litestream idle ${idle.rss.toFixed(0)} MiB, ${idle.cpu.toFixed(1)} % of a core; ` +
+      `10 writes/s across the ${fmt(tokens.length)} active schools ${light.rss.toFixed(0)} MiB, ${light.cpu.toFixed(1)} %` +
       (errors ? ` (${errors} writes failed)` : ""),
   );
   // Tenant-read latency with replication on vs off, on the same files, servers alternated (up to 100
@@ -354,13 +408,19 @@ async function restore(port: number) {
 
 try {
   if (only.includes("stall")) await stall();
-  if (only.includes("rpo")) for (const rate of [50, 500]) await rpo(rate);
+  if (only.includes("rpo"))
+    for (const [rate, grouped] of [
+      [50, false],
+      [500, false],
+      [500, true],
+    ] as const)
+      await rpo(rate, grouped);
   if (only.includes("tenants"))
     for (const [i, run] of (arg("tenants") ?? "1@1s,100@1s,100@10s,1000@10s").split(",").entries()) {
       const [n, sync] = run.split("@");
-      await tenants(Number(n), sync ?? "1s", 31410 + i);
+      await tenants(Number(n), sync ?? "1s", 19410 + i);
     }
-  if (only.includes("restore")) await restore(31420);
+  if (only.includes("restore")) await restore(19420);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

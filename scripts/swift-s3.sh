@@ -6,6 +6,7 @@
 #                                                "endpoint=http://127.0.0.1:PORT" when it answers
 #   scripts/swift-s3.sh stop DIR
 # S3 credentials: access key "test:tester", secret "testing"; region us-east-1.
+# SWIFT_WORKERS (default 1): processes per Swift server; a bench of 1,000 replicated files needs more.
 set -euo pipefail
 cmd=${1:?start|stop}
 dir=${2:?DIR}
@@ -16,6 +17,7 @@ if [ "$cmd" = stop ]; then
 fi
 
 port=${3:?PORT}
+workers=${SWIFT_WORKERS:-1}
 shift 3
 for bin in swift-proxy-server swift-account-server swift-container-server swift-object-server swift-ring-builder memcached; do
   command -v "$bin" >/dev/null || { echo "swift-s3: $bin is missing (apt-get install swift-proxy swift-account swift-container swift-object memcached)" >&2; exit 3; }
@@ -31,7 +33,7 @@ user = $(id -un)
 swift_dir = $dir
 devices = $dir/srv
 mount_check = false
-workers = 1
+workers = $workers
 log_level = WARNING
 log_address = /nonexistent
 recon_cache_path = $dir/cache
@@ -46,7 +48,7 @@ bind_ip = 127.0.0.1
 bind_port = $port
 user = $(id -un)
 swift_dir = $dir
-workers = 1
+workers = $workers
 log_level = WARNING
 log_address = /nonexistent
 

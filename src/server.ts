@@ -7,6 +7,7 @@ import { startNotificationScheduler, stopNotificationScheduler } from "./modules
 import { resumeSimilarityChecks, stopSimilarityChecks } from "./modules/similarity/jobs";
 import { lockDataDir } from "./platform/db/data-lock";
 import { startReplication } from "./platform/replica/supervisor";
+import type { Runtime } from "./platform/runtime";
 
 /** The largest upload (1 GiB) plus room: the runtime's own limit never answers before ours. */
 const MAX_REQUEST_BODY = 1024 * 1024 * 1024 + 16 * 1024 * 1024;
@@ -15,9 +16,16 @@ const MAX_REQUEST_BODY = 1024 * 1024 * 1024 + 16 * 1024 * 1024;
 export const DRAIN_MS = 10_000;
 
 /** Litestream for every file of the data dir; a missing binary stops `serve` with one line. */
-function replicate(config: Config, log: (line: object) => void) {
+function replicate(config: Config, rt: Runtime) {
   try {
-    return startReplication({ dataDir: config.dataDir, replicaUrl: config.replicaUrl as string, syncMs: config.replicaSyncMs, log });
+    return startReplication({
+      dataDir: config.dataDir,
+      replicaUrl: config.replicaUrl as string,
+      syncMs: config.replicaSyncMs,
+      log: rt.log,
+      // Which files were written lately (docs/rules/replication.md#tiers).
+      lastWriteAt: (f) => (f.tenantId ? rt.tenants.lastWriteAt(f.tenantId) : null),
+    });
   } catch (e) {
     throw new ConfigError(`LEARNSPACE_REPLICA_URL is set but ${(e as Error).message}`);
   }
@@ -49,7 +57,7 @@ export function startServer(config: Config) {
       const rebuilt = rebuildDirectory(created.rt);
       created.rt.log({ event: "directory.rebuilt", reason: "unclean shutdown", tenants: rebuilt.tenants, failed: rebuilt.failed });
     }
-    if (config.replicaUrl) created.rt.replication = replicate(config, created.rt.log);
+    if (config.replicaUrl) created.rt.replication = replicate(config, created.rt);
     // idleTimeout bounds a request that trickles in or never ends (slow body, endless chunks); Bun
     // itself drops connections that send no complete request head within about 10 s (slowloris).
     withoutForcedGc(() =>

@@ -128,7 +128,11 @@ describe.skipIf(!endpoint)("replication to S3 with Litestream", () => {
     expect(metrics.body).toMatch(/learnspace_replica_lag_seconds\{file="platform.sqlite"\} \d/);
     expect(metrics.body).toContain(`learnspace_replica_last_sync_timestamp_seconds{file="tenants/${idA}.sqlite"}`);
     expect(metrics.body).toContain("learnspace_replica_up 1");
-    expect(doctor).toMatch(new RegExp(`replica tenants/${idA}.sqlite: lag [0-9.]+ s, \\d+ bytes behind, last sync 20`));
+    expect(doctor).toMatch(
+      new RegExp(`replica tenants/${idA}.sqlite: lag [0-9.]+ s, \\d+ bytes behind, last sync 20\\S+ \\(hot, RPO 1 s\\)`),
+    );
+    // A school written lately is hot: its RPO is the sync interval (docs/rules/replication.md#tiers).
+    expect(metrics.body).toContain(`learnspace_replica_rpo_seconds{file="tenants/${idA}.sqlite"} 1\n`);
     // The server and the Litestream it supervises, killed together.
     const killedAt = Date.now();
     process.kill(litestreamPid(), "SIGKILL");
@@ -152,7 +156,7 @@ describe.skipIf(!endpoint)("replication to S3 with Litestream", () => {
       a: postIds(join(fresh, "tenants", `${ids[a.tenantKey as string]}.sqlite`)),
       b: postIds(join(fresh, "tenants", `${ids[b?.tenantKey as string]}.sqlite`)),
     };
-    // The bound (docs/rules/replication.md#rpo): Litestream copies every S/4 and ships every S/2,
+    // The bound (docs/rules/replication.md#rpo): Litestream copies every S/2 and ships at the next S/10 tick,
     // so writes acknowledged more than the sync interval S before the kill must all be there.
     const old = acked.filter((w) => w.at < killedAt - SYNC_MS);
     const lostOld = old.filter((w) => !present[w.school].has(w.id));

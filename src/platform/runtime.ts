@@ -6,7 +6,7 @@ import { createTokens, type Tokens } from "./auth/tokens";
 import { enableGroupCommit } from "./db/group-commit";
 import { tenantBudget } from "./db/memory-budget";
 import { openPlatformDb, type PlatformDb } from "./db/platform-db";
-import { closeSqlite } from "./db/sqlite";
+import { closeSqlite, walAutocheckpoint } from "./db/sqlite";
 import { createTenantStore, type TenantStore } from "./db/tenant-store";
 import { openFileStore } from "./files/open-store";
 import type { FileStore } from "./files/store";
@@ -61,12 +61,14 @@ export type FileCollectionStats = {
 /** `groupCommit`: the server's writes share commits (db/group-commit.ts); CLI commands and scripts commit alone. */
 export function createRuntime(config: Config, resolveMember: MemberResolver, opts: { groupCommit?: boolean } = {}): Runtime {
   privateFileModes();
-  const platform = openPlatformDb(config.dataDir);
+  // Litestream checkpoints the files it replicates (docs/rules/replication.md#checkpoints).
+  const autocheckpoint = walAutocheckpoint(config.replicaUrl !== null);
+  const platform = openPlatformDb(config.dataDir, autocheckpoint);
   tightenModes(config.dataDir);
   if (opts.groupCommit) enableGroupCommit(platform.sqlite);
   const secret = loadSecret(config.dataDir, config.secret);
   limitPasswordWork({ queue: config.signinQueue });
-  const tenants = createTenantStore(config.dataDir, tenantBudget(config.memoryMb, config.tenantHandles), opts);
+  const tenants = createTenantStore(config.dataDir, tenantBudget(config.memoryMb, config.tenantHandles), { ...opts, autocheckpoint });
   const log = config.quiet ? () => {} : createLog();
   // The mailer logs through rt.log, so that a replaced log (tests, a future log sink) sees its lines.
   const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, "outbox"), log: (line) => rt.log(line) });

@@ -232,7 +232,13 @@ async function runCheck(rt: Runtime, job: Job) {
   const t1 = performance.now();
   const { seq, contentId, ownerId, createdAt } = loaded.row;
   const poolBudgetBytes = Math.floor((rt.config.memoryMb * 1024 * 1024) / POOL_SHARE_OF_MEMORY);
-  const request = { path: rt.tenants.fileOf(job.tenantId), row: { seq, contentId, ownerId, createdAt }, hashes, poolBudgetBytes };
+  const request = {
+    path: rt.tenants.fileOf(job.tenantId),
+    row: { seq, contentId, ownerId, createdAt },
+    hashes,
+    poolBudgetBytes,
+    replicated: rt.config.replicaUrl !== null,
+  };
   let reply: WorkerReply;
   for (let attempt = 1; ; attempt++) {
     try {

@@ -3,11 +3,12 @@
 // similarity tables are written here, which no read cache of the server's connection holds.
 import { existsSync, readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
-import { closeNow, drizzleOf, openSqlite } from "../../platform/db/sqlite";
+import { closeNow, drizzleOf, openSqlite, walAutocheckpoint } from "../../platform/db/sqlite";
 import { beginCheck, type CheckRow, convertLegacy, finishCheck, overlapOf } from "./compare";
 import { forgetPools, poolOf, setPoolBudget, updatePool } from "./pool";
 
-export type WorkerRequest = { id: number; path: string; row: CheckRow; hashes: Uint32Array; poolBudgetBytes: number };
+/** `replicated`: Litestream replicates the file and checkpoints it (docs/rules/replication.md#checkpoints). */
+export type WorkerRequest = { id: number; path: string; row: CheckRow; hashes: Uint32Array; poolBudgetBytes: number; replicated: boolean };
 /** `poolMs`: reading and comparing the pool; `writeMs`: the one write transaction (the bench reports both). */
 export type WorkerReply = { id: number; error: string | null; poolMs?: number; writeMs?: number };
 
@@ -32,20 +33,19 @@ try {
   // no /proc/thread-self (not Linux) or not permitted: the thread keeps the server's priority
 }
 
-function record({ path, row, hashes, poolBudgetBytes }: WorkerRequest): Omit<WorkerReply, "id" | "error"> {
+function record({ path, row, hashes, poolBudgetBytes, replicated }: WorkerRequest): Omit<WorkerReply, "id" | "error"> {
   // a tenant deleted meanwhile: nothing to record, and no empty file to create
   if (!existsSync(path)) {
     forgetPools(path);
     return {};
   }
   setPoolBudget(poolBudgetBytes);
-  const sqlite = openSqlite(path);
+  const sqlite = openSqlite(path, undefined, walAutocheckpoint(replicated, WAL_AUTOCHECKPOINT));
   try {
     // NORMAL: a commit here does not wait for an fsync. What power loss can take is only derived data
     // and recomputable: the whole transaction goes, the row is PENDING again, and the tenant's
     // `pending` mark (cleared only after jobs.ts fsyncs the file) makes the next start redo it.
     sqlite.exec("PRAGMA synchronous = NORMAL");
-    sqlite.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT}`);
     const db = drizzleOf(sqlite);
     convertLegacy(db);
     const start = beginCheck(db, row);

@@ -3,8 +3,20 @@ import { drizzle } from "drizzle-orm/bun-sqlite";
 import { commitBatch, rollbackCount } from "./group-commit";
 import { connectionOf, type Db } from "./types";
 
-/** Opens a SQLite file with the pragmas every learnspace file uses; a tenant file's caches follow the memory budget. */
-export function openSqlite(path: string, memory?: { cacheKiB: number }): Database {
+/**
+ * SQLite's automatic checkpoint for a connection of `serve`: off (0) when Litestream replicates the
+ * files, which then checkpoints them itself (docs/rules/replication.md#checkpoints); else SQLite's
+ * default (undefined: left as it is) or the `pages` a caller asks for.
+ */
+export function walAutocheckpoint(replicated: boolean, pages?: number): number | undefined {
+  return replicated ? 0 : pages;
+}
+
+/**
+ * Opens a SQLite file with the pragmas every learnspace file uses; a tenant file's caches follow the
+ * memory budget; `autocheckpoint` (frames, 0 = off) from `walAutocheckpoint`.
+ */
+export function openSqlite(path: string, memory?: { cacheKiB: number }, autocheckpoint?: number): Database {
   const sqlite = new Database(path, { create: true, strict: true });
   // First: every later pragma (journal_mode reads the file) waits for a busy lock instead of failing at once.
   sqlite.exec("PRAGMA busy_timeout = 5000");
@@ -18,6 +30,7 @@ export function openSqlite(path: string, memory?: { cacheKiB: number }): Databas
   sqlite.exec("PRAGMA synchronous = FULL");
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec("PRAGMA temp_store = MEMORY");
+  if (autocheckpoint !== undefined) sqlite.exec(`PRAGMA wal_autocheckpoint = ${autocheckpoint}`);
   return sqlite;
 }
 

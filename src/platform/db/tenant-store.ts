@@ -30,6 +30,8 @@ export type TenantStore = {
   drop(tenantId: string): void;
   openCount(): number;
   closeAll(): void;
+  /** When this process last wrote the tenant's file (ms), null if not since it started (replication tiers). */
+  lastWriteAt(tenantId: string): number | null;
   /** Set in cluster mode: called before every write to a tenant file; throws to refuse it (docs/rules/cluster.md#fencing). */
   guard: ((tenantId: string) => void) | null;
 };
@@ -37,9 +39,14 @@ export type TenantStore = {
 export class TenantFileMissingError extends Error {}
 
 /** An LRU of open tenant handles, bounded by the budget's idle handles; each handle's caches are bounded too. */
-export function createTenantStore(dataDir: string, budget: TenantBudget, { groupCommit = false } = {}): TenantStore {
+export function createTenantStore(
+  dataDir: string,
+  budget: TenantBudget,
+  { groupCommit = false, autocheckpoint }: { groupCommit?: boolean; autocheckpoint?: number } = {},
+): TenantStore {
   const max = budget.handles;
   const open = new Map<string, TenantHandle>();
+  const lastWrite = new Map<string, number>();
 
   const fileOf = (tenantId: string) => {
     if (!/^[0-9a-f-]{36}$/.test(tenantId)) throw new Error("invalid tenant id");
@@ -71,7 +78,7 @@ export function createTenantStore(dataDir: string, budget: TenantBudget, { group
     } else {
       const path = fileOf(tenantId);
       if (!opts?.create && !existsSync(path)) throw new TenantFileMissingError(`tenant file missing: ${path}`);
-      const sqlite = openSqlite(path, budget);
+      const sqlite = openSqlite(path, budget, autocheckpoint);
       try {
         applyMigrations(sqlite, tenantMigrations, `tenant ${tenantId}`);
       } catch (e) {
@@ -79,10 +86,11 @@ export function createTenantStore(dataDir: string, budget: TenantBudget, { group
         throw e;
       }
       if (groupCommit) enableGroupCommit(sqlite);
-      if (store.guard) {
-        const guard = store.guard;
-        writeGuards.set(sqlite, () => guard(tenantId));
-      }
+      // Every write notes its time (docs/rules/replication.md#tiers), then the cluster's fence, if any, may refuse it.
+      writeGuards.set(sqlite, () => {
+        lastWrite.set(tenantId, Date.now());
+        store.guard?.(tenantId);
+      });
       h = { tenantId, sqlite, db: drizzleOf(sqlite, budget.statements), users: 0, evicted: false, cache: new Map() };
       open.set(tenantId, h);
     }
@@ -110,6 +118,7 @@ export function createTenantStore(dataDir: string, budget: TenantBudget, { group
       }
     },
     fileOf,
+    lastWriteAt: (tenantId) => lastWrite.get(tenantId) ?? null,
     drop(tenantId) {
       const h = open.get(tenantId);
       if (h && h.users === 0) {

@@ -82,6 +82,11 @@ function replicationMetrics(registry: Registry, rt: Runtime) {
   );
   perFile("learnspace_replica_behind_bytes", "WAL bytes of a file written locally and not yet in the replica.", (f) => f.behindBytes);
   perFile(
+    "learnspace_replica_rpo_seconds",
+    "The RPO the file gets from the running Litestream configuration: LEARNSPACE_REPLICA_SYNC when written lately, more when cold.",
+    (f) => f.rpoSeconds,
+  );
+  perFile(
     "learnspace_replica_last_sync_timestamp_seconds",
     "When Litestream last wrote a snapshot or WAL segment of the file to the replica.",
     (f) => (f.lastSyncAt === null ? null : f.lastSyncAt / 1000),

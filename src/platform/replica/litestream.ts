@@ -37,14 +37,17 @@ export function requireLitestream(env: Env = process.env): string {
   );
 }
 
-/** A replicated file: its path on disk and its path in the replica (below the URL's prefix). */
-export type ReplicatedFile = { path: string; name: string };
+/**
+ * A replicated file: its path on disk, its path in the replica (below the URL's prefix), and whether
+ * it was written lately (`hot`: checked every S/2; else with the cold files, docs/rules/replication.md#tiers).
+ */
+export type ReplicatedFile = { path: string; name: string; tenantId?: string; hot?: boolean };
 
 /**
  * One file's Litestream replica entry for an `s3://bucket[/prefix]?endpoint=…` URL
  * (docs/rules/replication.md#layout): `<prefix>/platform.sqlite`, `<prefix>/tenants/<id>.sqlite`.
  */
-function replicaOf(replicaUrl: string, name: string, syncMs: number, env: Env) {
+function replicaOf(replicaUrl: string, name: string, shipMs: number, env: Env) {
   const loc = parseS3Url(replicaUrl, env);
   return {
     type: "s3",
@@ -53,18 +56,34 @@ function replicaOf(replicaUrl: string, name: string, syncMs: number, env: Env) {
     region: loc.options.region,
     ...(loc.options.endpoint ? { endpoint: loc.options.endpoint } : {}),
     "force-path-style": !loc.options.virtualHostedStyle,
-    "sync-interval": `${litestreamTimings(syncMs).shipMs}ms`,
+    "sync-interval": `${shipMs}ms`,
   };
 }
 
 /**
- * Litestream's two intervals for a sync interval S, so that a write acknowledged S before the disk
- * is lost is in the replica (docs/rules/replication.md#rpo): Litestream copies new WAL frames every
- * `monitorMs` (S/4) and ships what it copied every `shipMs` (S/2), leaving a quarter of S for the
- * upload and a checkpoint (its cost: docs/rules/replication.md#cost).
+ * Checks a second that Litestream may spend on the files not written lately, all together
+ * (docs/rules/replication.md#tiers): each check of a file costs ~0.5–0.7 ms of CPU (measured), so 50
+ * are 3–4 % of a core whatever the number of files; the cold interval grows with the files instead.
  */
-export function litestreamTimings(syncMs: number) {
-  return { monitorMs: Math.max(10, Math.round(syncMs / 4)), shipMs: Math.max(10, Math.round(syncMs / 2)) };
+export const COLD_CHECKS_PER_SECOND = 50;
+
+/**
+ * Litestream's intervals for a sync interval S and `coldFiles` files not written lately
+ * (docs/rules/replication.md#rpo): a hot file's new WAL frames are copied every `monitorMs` (S/2)
+ * and shipped at the first replica tick after that (`shipMs`, S/10), leaving 0.4 S for the upload; a
+ * cold file is checked every `coldMonitorMs`, at least S/2, more as cold files add up.
+ */
+export function litestreamTimings(syncMs: number, coldFiles = 0) {
+  const monitorMs = Math.max(10, Math.round(syncMs / 2));
+  const shipMs = Math.max(10, Math.round(syncMs / 10));
+  const coldMonitorMs = Math.max(monitorMs, Math.ceil((coldFiles / COLD_CHECKS_PER_SECOND) * 1000));
+  return { monitorMs, shipMs, coldMonitorMs };
+}
+
+/** The RPO a file gets with these timings: S when hot; its check interval plus S/2 when cold (docs/rules/replication.md#tiers). */
+export function fileRpoMs(syncMs: number, hot: boolean, coldFiles: number): number {
+  const t = litestreamTimings(syncMs, coldFiles);
+  return hot ? syncMs : t.coldMonitorMs + Math.round(syncMs / 2);
 }
 
 /**
@@ -75,14 +94,16 @@ export function litestreamConfig(
   opts: { replicaUrl: string; files: ReplicatedFile[]; syncMs: number; metricsAddr?: string },
   env: Env = process.env,
 ) {
+  const cold = opts.files.filter((f) => f.hot === false).length;
+  const t = litestreamTimings(opts.syncMs, cold);
   return {
     ...(opts.metricsAddr ? { addr: opts.metricsAddr } : {}),
-    // Litestream looks for new WAL frames every monitor-interval (default 1 s) before a sync can ship
-    // them (docs/rules/replication.md#rpo).
+    // Litestream looks for new WAL frames every monitor-interval (its default 1 s) before a replica
+    // can ship them; a file not marked cold is hot (docs/rules/replication.md#rpo).
     dbs: opts.files.map((f) => ({
       path: f.path,
-      "monitor-interval": `${litestreamTimings(opts.syncMs).monitorMs}ms`,
-      replicas: [replicaOf(opts.replicaUrl, f.name, opts.syncMs, env)],
+      "monitor-interval": `${f.hot === false ? t.coldMonitorMs : t.monitorMs}ms`,
+      replicas: [replicaOf(opts.replicaUrl, f.name, t.shipMs, env)],
     })),
   };
 }

@@ -2,6 +2,7 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, r
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import {
+  fileRpoMs,
   litestreamConfig,
   litestreamEnv,
   platformReplicaName,
@@ -22,6 +23,10 @@ export type ReplicaFileStatus = {
   behindBytes: number;
   /** Seconds since the last sync while the file is behind; 0 when the replica has everything. */
   lagSeconds: number;
+  /** Written lately: checked every S/2 (docs/rules/replication.md#tiers); else with the cold files. */
+  hot: boolean;
+  /** The RPO the file gets with the running configuration: S when hot, more when cold. */
+  rpoSeconds: number;
 };
 
 export type Replication = {
@@ -64,10 +69,35 @@ export function replicatedFiles(dataDir: string): ReplicatedFile[] {
   const names = existsSync(dir) ? readdirSync(dir).filter((n) => /^[0-9a-f-]{36}\.sqlite$/.test(n)) : [];
   for (const n of names.sort()) {
     const path = join(dir, n);
-    if (inWalMode(path)) files.push({ path, name: tenantReplicaName(n.slice(0, -".sqlite".length)) });
+    const tenantId = n.slice(0, -".sqlite".length);
+    if (inWalMode(path)) files.push({ path, name: tenantReplicaName(tenantId), tenantId });
   }
   return files;
 }
+
+/** A file written within this long is hot (docs/rules/replication.md#tiers). */
+export const HOT_MS = 10 * 60_000;
+/** A cold file written since Litestream started is promoted by a restart, at most once in this long. */
+export const PROMOTE_MS = 30_000;
+
+/**
+ * When a file was last changed on disk (its WAL, else the file): what `serve` knows of a file before
+ * its first write. Read once per file, when it is first listed: later changes include Litestream's own
+ * writes (its checkpoints), which are no sign of a school at work.
+ */
+function changedAt(path: string): number {
+  for (const p of [`${path}-wal`, path]) {
+    try {
+      return statSync(p).mtimeMs;
+    } catch {
+      // no WAL: the file itself
+    }
+  }
+  return 0;
+}
+
+/** Litestream at a lower priority when `nice` exists: on a busy machine the requests come first (docs/rules/replication.md#tiers). */
+const NICE = 5;
 
 /** A free loopback port for Litestream's metrics listener. */
 function freePort(): number {
@@ -115,7 +145,11 @@ export function startReplication(opts: {
   log: (line: object) => void;
   env?: Env;
   scanMs?: number;
+  /** When this process last wrote the file (ms), null if it has not since it started. */
+  lastWriteAt?: (file: ReplicatedFile) => number | null;
+  now?: () => number;
 }): Replication {
+  const now = opts.now ?? Date.now;
   const startedAt = Date.now();
   const env = opts.env ?? process.env;
   const bin = requireLitestream(env);
@@ -131,6 +165,19 @@ export function startReplication(opts: {
   let restarts = 0;
   let backoff = 1000;
   let respawn: Timer | null = null;
+  let spawnedAt = 0;
+  const nice = Bun.which("nice");
+  const firstSeen = new Map<string, number>();
+  /** The last sign of work on a file: this process's last write to it, else its change on disk when first listed. */
+  const workedAt = (f: ReplicatedFile) => {
+    if (!firstSeen.has(f.path)) firstSeen.set(f.path, changedAt(f.path));
+    return Math.max(opts.lastWriteAt?.(f) ?? 0, firstSeen.get(f.path) ?? 0);
+  };
+  /** Hot: the platform file, or a file worked on within HOT_MS. */
+  const classify = (list: ReplicatedFile[]): ReplicatedFile[] => {
+    const t = now();
+    return list.map((f) => ({ ...f, hot: f.name === platformReplicaName || t - workedAt(f) < HOT_MS }));
+  };
 
   const readLog = async (stream: ReadableStream<Uint8Array>) => {
     let rest = "";
@@ -151,7 +198,8 @@ export function startReplication(opts: {
   };
 
   const spawn = () => {
-    files = replicatedFiles(opts.dataDir);
+    files = classify(replicatedFiles(opts.dataDir));
+    spawnedAt = now();
     metricsAddr = `127.0.0.1:${freePort()}`;
     writeFileSync(
       configPath,
@@ -160,7 +208,9 @@ export function startReplication(opts: {
         mode: 0o600,
       },
     );
-    const proc = Bun.spawn([bin, "replicate", "-config", configPath, "-no-expand-env"], {
+    // `nice` execs Litestream in its place: the pid is Litestream's, and a kill reaches it.
+    const command = [bin, "replicate", "-config", configPath, "-no-expand-env"];
+    const proc = Bun.spawn(nice ? [nice, "-n", String(NICE), ...command] : command, {
       env: childEnv,
       stdin: "ignore",
       stdout: "pipe",
@@ -170,7 +220,8 @@ export function startReplication(opts: {
     writeFileSync(pidFile, `${proc.pid}\n`, { mode: 0o600 });
     void readLog(proc.stdout);
     void readLog(proc.stderr);
-    opts.log({ event: "replica.started", pid: proc.pid, files: files.length, bin });
+    const hot = files.filter((f) => f.hot).length;
+    opts.log({ event: "replica.started", pid: proc.pid, files: files.length, hot, bin });
     void proc.exited.then((code) => {
       if (child !== proc || stopping) return;
       child = null;
@@ -194,13 +245,29 @@ export function startReplication(opts: {
     clearTimeout(timer);
   };
 
-  // A tenant created (or imported, restored, deleted) since the last start: Litestream 0.3 reads its
-  // list of files once, so it is restarted on the new list.
+  /**
+   * Why Litestream needs the new configuration, or null: a tenant file created (or imported, restored,
+   * deleted) since the last start, as Litestream 0.3 reads its list of files once; a cold file this
+   * process wrote since then (promotion, at most every PROMOTE_MS); a hot file idle for HOT_MS
+   * (demotion, at most every HOT_MS). docs/rules/replication.md#tiers
+   */
+  const restartReason = (): string | null => {
+    const list = replicatedFiles(opts.dataDir);
+    if (list.length !== files.length || list.some((f, i) => f.path !== files[i]?.path)) return "files";
+    const t = now();
+    const writtenAt = (f: ReplicatedFile) => opts.lastWriteAt?.(f) ?? null;
+    if (t - spawnedAt >= PROMOTE_MS && files.some((f) => !f.hot && (writtenAt(f) ?? 0) > spawnedAt)) return "promote";
+    const idle = (f: ReplicatedFile) => f.hot && f.name !== platformReplicaName && t - workedAt(f) >= HOT_MS;
+    if (t - spawnedAt >= HOT_MS && files.some(idle)) return "demote";
+    return null;
+  };
+
   let restarting = false;
   const scan = setInterval(async () => {
     if (stopping || restarting || !child) return;
-    const now = replicatedFiles(opts.dataDir);
-    if (now.length === files.length && now.every((f, i) => f.path === files[i]?.path)) return;
+    const reason = restartReason();
+    if (!reason) return;
+    opts.log({ event: "replica.restart", reason });
     restarting = true;
     try {
       await halt();
@@ -254,11 +321,19 @@ export function startReplication(opts: {
         // Litestream is starting or restarting: every file counts as behind until it answers.
       }
     }
-    const now = Date.now();
+    const t = Date.now();
+    const cold = files.filter((f) => !f.hot).length;
     return files.map((f) => {
       const at = lastSync.get(f.path) ?? null;
       const bytes = behind.get(f.path) ?? (existsSync(`${f.path}-wal`) ? statSync(`${f.path}-wal`).size : 0);
-      return { name: f.name, lastSyncAt: at, behindBytes: bytes, lagSeconds: bytes > 0 ? (now - (at ?? startedAt)) / 1000 : 0 };
+      return {
+        name: f.name,
+        lastSyncAt: at,
+        behindBytes: bytes,
+        lagSeconds: bytes > 0 ? (t - (at ?? startedAt)) / 1000 : 0,
+        hot: f.hot !== false,
+        rpoSeconds: fileRpoMs(opts.syncMs, f.hot !== false, cold) / 1000,
+      };
     });
   }
 

@@ -1,0 +1,118 @@
+// The Litestream configuration `serve` generates as files add up (docs/rules/replication.md#tiers):
+// hot and cold check intervals, the RPO each file is told, promotion of a cold file written since
+// Litestream started (a restart on the new configuration, at most every PROMOTE_MS by an injected
+// clock), and SQLite's automatic checkpoint off when Litestream owns checkpoints
+// (docs/rules/replication.md#checkpoints). Litestream itself is a stand-in script here: no S3 needed.
+
+import { Database } from "bun:sqlite";
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { openSqlite, walAutocheckpoint } from "../src/platform/db/sqlite";
+import { COLD_CHECKS_PER_SECOND, fileRpoMs, litestreamConfig, litestreamTimings } from "../src/platform/replica/litestream";
+import { PROMOTE_MS, startReplication } from "../src/platform/replica/supervisor";
+import { removeDir, tempDir } from "./helpers/binary";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) removeDir(d);
+});
+const URL = "s3://bucket/school?endpoint=http%3A%2F%2F127.0.0.1%3A1&region=us-east-1";
+const ENV = { AWS_ACCESS_KEY_ID: "k", AWS_SECRET_ACCESS_KEY: "s" };
+
+describe("Litestream configuration by activity", () => {
+  test("hot files are checked every S/2 and shipped at S/10; cold files share COLD_CHECKS_PER_SECOND, and their RPO says so", () => {
+    expect(litestreamTimings(1000)).toEqual({ monitorMs: 500, shipMs: 100, coldMonitorMs: 500 });
+    // 1,000 cold files at 50 checks a second: each checked every 20 s.
+    expect(litestreamTimings(1000, 1000).coldMonitorMs).toBe((1000 / COLD_CHECKS_PER_SECOND) * 1000);
+    expect(fileRpoMs(1000, true, 1000)).toBe(1000);
+    expect(fileRpoMs(1000, false, 1000)).toBe(20_500);
+    // Few cold files: never checked more often than the hot ones.
+    expect(fileRpoMs(10_000, false, 3)).toBe(10_000);
+
+    const files = [
+      { path: "/d/platform.sqlite", name: "platform.sqlite" },
+      { path: "/d/tenants/a.sqlite", name: "tenants/a.sqlite", hot: true },
+      ...Array.from({ length: 200 }, (_, i) => ({ path: `/d/tenants/c${i}.sqlite`, name: `tenants/c${i}.sqlite`, hot: false })),
+    ];
+    const config = litestreamConfig({ replicaUrl: URL, files, syncMs: 1000 }, ENV);
+    const monitor = config.dbs.map((d) => d["monitor-interval"]);
+    expect(monitor.slice(0, 2)).toEqual(["500ms", "500ms"]);
+    expect(new Set(monitor.slice(2))).toEqual(new Set(["4000ms"]));
+    expect(new Set(config.dbs.map((d) => d.replicas[0]?.["sync-interval"]))).toEqual(new Set(["100ms"]));
+  });
+
+  test("serve's automatic checkpoint is off under replication and SQLite's default without", () => {
+    const dir = tempDir("learnspace-tiers-");
+    dirs.push(dir);
+    const pages = (p: number | undefined) => {
+      const db = openSqlite(join(dir, `f${p}.sqlite`), undefined, p);
+      const v = (db.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number }).wal_autocheckpoint;
+      db.close();
+      return v;
+    };
+    expect(pages(walAutocheckpoint(true))).toBe(0);
+    expect(pages(walAutocheckpoint(false))).toBe(1000);
+    expect(pages(walAutocheckpoint(false, 500))).toBe(500);
+    expect(pages(walAutocheckpoint(true, 500))).toBe(0);
+  });
+
+  test("a cold file written since Litestream started is promoted by a restart, not before PROMOTE_MS", async () => {
+    const dir = tempDir("learnspace-tiers-");
+    dirs.push(dir);
+    const dataDir = join(dir, "data");
+    mkdirSync(join(dataDir, "tenants"), { recursive: true });
+    const ids = ["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"];
+    for (const f of ["platform.sqlite", ...ids.map((id) => `tenants/${id}.sqlite`)]) {
+      const db = new Database(join(dataDir, f), { create: true });
+      db.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x)");
+      db.close();
+    }
+    // The second school last changed an hour ago.
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(join(dataDir, "tenants", `${ids[1]}.sqlite`), hourAgo, hourAgo);
+    // A stand-in that stays up like Litestream (its name is how an orphan is recognised).
+    const bin = join(dir, "litestream");
+    writeFileSync(bin, "#!/bin/sh\nexec sleep 600\n");
+    chmodSync(bin, 0o755);
+    let clock = Date.now();
+    const writes = new Map<string, number>();
+    const logs: { event?: string; reason?: string }[] = [];
+    const rep = startReplication({
+      dataDir,
+      replicaUrl: URL,
+      syncMs: 1000,
+      log: (l) => logs.push(l),
+      env: { ...ENV, LEARNSPACE_LITESTREAM_BIN: bin, PATH: process.env.PATH },
+      scanMs: 20,
+      lastWriteAt: (f) => (f.tenantId ? (writes.get(f.tenantId) ?? null) : null),
+      now: () => clock,
+    });
+    try {
+      const tier = async () => Object.fromEntries((await rep.status()).map((f) => [f.name, [f.hot, f.rpoSeconds]]));
+      expect(await tier()).toEqual({
+        "platform.sqlite": [true, 1],
+        [`tenants/${ids[0]}.sqlite`]: [true, 1],
+        [`tenants/${ids[1]}.sqlite`]: [false, 1],
+      });
+      const config = () => JSON.parse(readFileSync(join(dataDir, "litestream.yml"), "utf8")) as { dbs: unknown[] };
+      expect(config().dbs).toHaveLength(3);
+      const pid = rep.pid();
+      // Written now, but Litestream started less than PROMOTE_MS ago: it stays as it is.
+      clock += 1000;
+      writes.set(ids[1] as string, clock);
+      await Bun.sleep(200);
+      expect(rep.pid()).toBe(pid);
+      clock += PROMOTE_MS;
+      for (let i = 0; rep.pid() === pid || rep.pid() === null; i++) {
+        if (i > 200) throw new Error("not promoted");
+        await Bun.sleep(20);
+      }
+      expect(logs.some((l) => l.event === "replica.restart" && l.reason === "promote")).toBe(true);
+      await Bun.sleep(600); // the status cache (500 ms)
+      expect((await tier())[`tenants/${ids[1]}.sqlite`]).toEqual([true, 1]);
+    } finally {
+      await rep.stop();
+    }
+  });
+});
