@@ -2,7 +2,9 @@
 // the server's RSS after 100 / 300 / 1,000 of them, then the p50/p99 of a tenant read (GET /tenant on
 // one tenant, closed loop) and of a spread read (GET /spaces across the last 300 tenants touched).
 // Env of this process (e.g. LEARNSPACE_MEMORY_MB) reaches the server.
-// Usage: bun bench/tenants.ts [--tenants 1000] [--seconds 3] [--concurrency 16] [--source]
+// --probe DIR runs the source with bench/heap-probe.ts preloaded (the JS heap at each new RSS high-water mark).
+// --binary PATH runs another build (an A/B against a copy of the previous binary).
+// Usage: bun bench/tenants.ts [--tenants 1000] [--seconds 3] [--concurrency 16] [--source] [--probe DIR] [--binary PATH]
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,13 +26,17 @@ const tokens: string[] = JSON.parse(readFileSync(join(dataDir, "bench-tokens.jso
 
 // The built binary when there is one (what ships: no transpiler, ~9 MiB less idle RSS than the source), else the source.
 // The seeding runs from source: a binary older than the tenant schema refuses the files (500), so build first (npm run bench does).
-const binary = join(root, "dist", "learnspace");
-const source = process.argv.includes("--source") || !existsSync(binary);
+const binary = process.argv.includes("--binary")
+  ? (process.argv[process.argv.indexOf("--binary") + 1] as string)
+  : join(root, "dist", "learnspace");
+const probe = process.argv.includes("--probe") ? (process.argv[process.argv.indexOf("--probe") + 1] as string) : null;
+const source = probe !== null || process.argv.includes("--source") || !existsSync(binary);
+const preload = probe ? ["--preload", join(import.meta.dir, "heap-probe.ts")] : [];
 const server = Bun.spawn(
-  [...(source ? [bun, join(root, "src", "main.ts")] : [binary]), "serve", "--port", String(port), "--data-dir", dataDir],
+  [...(source ? [bun, ...preload, join(root, "src", "main.ts")] : [binary]), "serve", "--port", String(port), "--data-dir", dataDir],
   {
     cwd: root,
-    env: { ...process.env, LEARNSPACE_QUIET: "1" },
+    env: { ...process.env, LEARNSPACE_QUIET: "1", ...(probe ? { HEAP_PROBE_OUT: probe } : {}) },
     stdout: "ignore",
     stderr: "inherit",
   },
@@ -45,6 +51,9 @@ async function call(token: string, method: string, path: string, body?: unknown)
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   return res.json();
 }
+
+/** The process's RSS high-water mark so far (VmHWM), MiB. */
+const highWaterMiB = (pid: number) => round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024);
 
 // What one school does in a visit: reads of the tenant, members, roles and spaces; two writes.
 async function visit(token: string, i: number) {
@@ -72,6 +81,7 @@ try {
     visitMs.push(performance.now() - t0);
     if (i + 1 === 100 || i + 1 === 300 || i + 1 === count) results[`rssAfter${i + 1}MiB`] = rssMiB(server.pid);
   }
+  results.rssHighWaterAfterVisitsMiB = highWaterMiB(server.pid);
   visitMs.sort((a, b) => a - b);
   results.visitMs = { p50: round(percentile(visitMs, 0.5)), p99: round(percentile(visitMs, 0.99)) };
   results.tenantRead = await load(`${base}/tenant`, { seconds, concurrency, headers: { authorization: `Bearer ${tokens[0]}` } });
@@ -92,8 +102,7 @@ try {
   spread.sort((a, b) => a - b);
   results.spreadRead = { requests: spread.length, p50: round(percentile(spread, 0.5)), p99: round(percentile(spread, 0.99)) };
   results.rssEndMiB = rssMiB(server.pid);
-  const status = readFileSync(`/proc/${server.pid}/status`, "utf8");
-  results.rssHighWaterMiB = round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+  results.rssHighWaterMiB = highWaterMiB(server.pid);
 } finally {
   server.kill();
   await server.exited;

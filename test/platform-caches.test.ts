@@ -111,6 +111,33 @@ describe("preparedQuery", () => {
   });
 });
 
+describe("the statement LRU of a connection", () => {
+  test("finalizes the statements it drops at once, never a prepared query's", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ls-caches-"));
+    const sqlite = openSqlite(join(dir, "t.sqlite"));
+    try {
+      sqlite.exec("CREATE TABLE people (id TEXT PRIMARY KEY, name TEXT NOT NULL); INSERT INTO people VALUES ('a', 'Ann')");
+      const db = drizzleOf(sqlite, 2);
+      const client = (db as unknown as { $client: { prepare(sql: string): { get(): unknown } } }).$client;
+      const byId = preparedQuery(db, "people.byId", (base) =>
+        base
+          .select()
+          .from(people)
+          .where(eq(people.id, sql.placeholder("id")))
+          .prepare(),
+      );
+      const first = client.prepare("SELECT 1 AS n");
+      expect(first.get()).toEqual({ n: 1 });
+      for (const n of [2, 3, 4]) expect(db.all(sql.raw(`SELECT ${n} AS n`))).toEqual([{ n }]);
+      expect(() => first.get()).toThrow();
+      expect(byId.get({ id: "a" })?.name).toBe("Ann");
+    } finally {
+      closeSqlite(sqlite);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("the member behind a token", () => {
   const api = useServer();
 

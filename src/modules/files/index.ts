@@ -8,7 +8,8 @@ import { downloadFileContent, getFile, requestUpload, uploadFileContent } from "
 
 export { Attachment } from "./model";
 
-const UPLOAD_PATH = /^\/api\/v1\/files\/[^/]+\/content$/;
+/** Matched on the whole URL: no `new URL()` per request for the one path that needs it (docs/rules/performance.md#per-request-work). */
+const UPLOAD_URL = /^[a-z]+:\/\/[^/]+\/api\/v1\/files\/[^/?#]+\/content(?:[?#]|$)/;
 const uploadTypes = new WeakMap<Request, string | null>();
 
 /**
@@ -17,7 +18,7 @@ const uploadTypes = new WeakMap<Request, string | null>();
  * their type, so its Content-Type is taken aside before parsing; the service compares the saved one.
  */
 function setUploadBodyAside(request: Request, server: { timeout(r: Request, s: number): void } | null) {
-  if (!UPLOAD_PATH.test(new URL(request.url).pathname)) return;
+  if (!UPLOAD_URL.test(request.url)) return;
   // A large upload or download outlasts the request timeout: uploads are bounded by their stall timeout instead.
   server?.timeout(request, 0);
   if (request.method !== "PUT") return;

@@ -25,7 +25,7 @@ export type Actor = ActorMember & {
   tenantKey: string;
   handle: TenantHandle;
   db: Db;
-  permissionSet: Set<string>;
+  permissionSet: ReadonlySet<string>;
 };
 
 /** The claims of an access token. */

@@ -1,9 +1,18 @@
-/** What the server holds before any tenant file is open (Bun, the code, the platform file), MiB. */
-const RUNTIME_MIB = 72;
-/** An open tenant handle's parsed schema (~70 tables) and compiled statements, KiB (bench/tenants.ts). */
-const HANDLE_FIXED_KIB = 700;
-/** Compiled statements kept per tenant handle (LRU): a request mix's hot set, not every operation. */
-const STATEMENTS_PER_HANDLE = 100;
+/**
+ * What the server holds with no tenant file open, after traffic, MiB (docs/rules/performance.md#memory):
+ * the binary idles at ~80 MiB after ready, and the code compiled and the heap grown by traffic add ~10
+ * whatever the number of open files (bench/tenants.ts with 10 and with 61 open handles).
+ */
+const RUNTIME_MIB = 90;
+/**
+ * An open tenant handle after traffic, page cache aside, KiB: SQLite's parsed schema of ~250 tables and
+ * indexes, ~44 compiled statements (~7 KiB each), the Drizzle handle and per-handle caches, and the
+ * garbage its requests leave until the next collection: RSS grew ~1 MiB per open handle at a 128 KiB
+ * cache (bench/tenants.ts, 30 vs 69 handles; ~0.6 MiB once collected).
+ */
+const HANDLE_FIXED_KIB = 870;
+/** Compiled statements kept per tenant handle (LRU, finalized when dropped): a request mix's hot set (a school visit uses ~44), not every operation. */
+const STATEMENTS_PER_HANDLE = 64;
 
 export type TenantBudget = {
   /** Open tenant handles (LRU). */
@@ -15,12 +24,14 @@ export type TenantBudget = {
 };
 
 /**
- * Splits the memory budget (LEARNSPACE_MEMORY_MB) between tenant handles: the page cache per handle
- * grows with the budget (1 KiB per MiB, 128 KiB..2 MiB), and the handle cap is what is left after the
- * runtime divided by what one open handle holds.
+ * Splits the memory budget (LEARNSPACE_MEMORY_MB, megabytes) between tenant handles: the page cache per
+ * handle grows with the budget (1 KiB per MB, 128 KiB..2 MiB), and the handle cap is what is left of the
+ * budget after the runtime divided by what one open handle holds, so that RSS stays within the budget
+ * and its high-water mark within budget + 25 % (docs/rules/performance.md#memory).
  */
 export function tenantBudget(memoryMb: number, handlesOverride: number | null = null): TenantBudget {
   const cacheKiB = Math.min(2048, Math.max(128, memoryMb));
-  const handles = handlesOverride ?? Math.max(4, Math.floor(((memoryMb - RUNTIME_MIB) * 1024) / (HANDLE_FIXED_KIB + cacheKiB)));
+  const budgetMiB = (memoryMb * 1e6) / 1048576;
+  const handles = handlesOverride ?? Math.max(4, Math.floor(((budgetMiB - RUNTIME_MIB) * 1024) / (HANDLE_FIXED_KIB + cacheKiB)));
   return { handles, cacheKiB, statements: STATEMENTS_PER_HANDLE };
 }

@@ -78,7 +78,7 @@ export function closeSqlite(sqlite: Database) {
  */
 export function closeNow(sqlite: Database) {
   for (const stmt of statementsOf.get(sqlite)?.values() ?? []) stmt.finalize();
-  // A prepared query's statement may have left the LRU above while the query still holds it.
+  // A prepared query's statement is its own, outside the LRU above.
   for (const query of preparedOf.get(sqlite)?.values() ?? []) (query as { stmt?: Statement }).stmt?.finalize();
   preparedOf.delete(sqlite);
   sqlite.close();
@@ -107,11 +107,20 @@ export function preparedQuery<T>(db: Db, name: string, build: (db: Db) => T): T 
   }
   let query = queries.get(name) as T | undefined;
   if (query === undefined) {
-    query = build(base);
+    // Its statement stays outside drizzleOf's LRU (which finalizes what it drops): the query holds it.
+    pinning = true;
+    try {
+      query = build(base);
+    } finally {
+      pinning = false;
+    }
     queries.set(name, query);
   }
   return query;
 }
+
+/** Set while preparedQuery builds a query: the statement it compiles belongs to that query, not to the LRU. */
+let pinning = false;
 
 /**
  * A read cache that stays exact while every write to the file goes through this one connection (the
@@ -174,19 +183,27 @@ export function tableGuardedCache<V>(sqlite: Database, name: string, tables: rea
  * The Drizzle handle of a connection, with compiled statements reused: Drizzle's bun-sqlite session
  * compiles every query it runs (`prepare`), which costs more than running it. The same SQL text gets
  * the same statement from a bounded LRU (statements are bound per call and run synchronously, so
- * sharing one is safe).
+ * sharing one is safe); one dropped from the LRU is finalized at once.
  */
 export function drizzleOf(sqlite: Database, max = 500): Db {
   const statements = new Map<string, Statement>();
   statementsOf.set(sqlite, statements);
   const client = {
     prepare(sql: string) {
+      if (pinning) return sqlite.prepare(sql);
       let stmt = statements.get(sql);
       if (stmt) {
         statements.delete(sql);
       } else {
         stmt = sqlite.prepare(sql);
-        if (statements.size >= max) statements.delete(statements.keys().next().value as string);
+        if (statements.size >= max) {
+          // Finalized now, not when the collector gets to it: its compiled program is ~7 KiB of native
+          // memory (docs/rules/performance.md#memory). A one-off query runs right after its prepare,
+          // so the least recently used statement is never one in use.
+          const oldest = statements.keys().next().value as string;
+          statements.get(oldest)?.finalize();
+          statements.delete(oldest);
+        }
       }
       statements.set(sql, stmt);
       return stmt;

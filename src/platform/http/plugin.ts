@@ -210,22 +210,27 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: 
       .onAfterHandle({ as: "global" }, async () => {
         await settled();
       })
-      .onError({ as: "global" }, async (ctx) => {
+      // Destructured, not `ctx`: Elysia reads a hook's parameters to decide what every route prepares, and
+      // a whole context handed on made it parse cookies and the query on every request (docs/rules/performance.md#per-request-work).
+      .onError({ as: "global" }, async ({ error, code, request, route, set }) => {
+        let failed: Pick<ErrorContext, "error" | "code"> = { error, code };
         // A failed request may have written too (a sign-in's failure count); a failed commit is a 500.
-        await settled()?.catch((error) => Object.assign(ctx, { error, code: "UNKNOWN" }));
+        await settled()?.catch((e) => {
+          failed = { error: e, code: "UNKNOWN" };
+        });
         let res: Response;
         try {
-          res = problemFor(ctx as unknown as ErrorContext, rt, routes);
+          res = problemFor({ ...failed, request, route }, rt, routes);
         } catch (e) {
           // Mapping the error failed too: still one problem+json 500, never an error escaping the server.
-          res = internalProblem(rt, started.get(ctx.request)?.id ?? Bun.randomUUIDv7(), e);
+          res = internalProblem(rt, started.get(request)?.id ?? Bun.randomUUIDv7(), e);
         }
         // Headers that name who answered (the cluster node) are kept on errors too.
-        for (const [name, value] of Object.entries(ctx.set.headers)) {
+        for (const [name, value] of Object.entries(set.headers)) {
           if (name.startsWith("x-learnspace-") && typeof value === "string" && !res.headers.has(name)) res.headers.set(name, value);
         }
         // The log line reports what was sent, not Elysia's provisional 422 of a validation error.
-        ctx.set.status = res.status;
+        set.status = res.status;
         return res;
       })
       .onAfterResponse({ as: "global" }, ({ request, set, route, responseValue }) => {
