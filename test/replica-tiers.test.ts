@@ -1,7 +1,7 @@
 // The Litestream configuration `serve` generates as files add up (docs/rules/replication.md#tiers):
 // hot and cold check intervals, the RPO each file is told, promotion of a cold file written since
 // Litestream started (a restart on the new configuration, at most every PROMOTE_MS by an injected
-// clock), and SQLite's automatic checkpoint off when Litestream owns checkpoints
+// clock), new files taking their first snapshots a batch at a time, and SQLite's automatic checkpoint off when Litestream owns checkpoints
 // (docs/rules/replication.md#checkpoints). Litestream itself is a stand-in script here: no S3 needed.
 
 import { Database } from "bun:sqlite";
@@ -10,7 +10,7 @@ import { chmodSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "n
 import { join } from "node:path";
 import { openSqlite, walAutocheckpoint } from "../src/platform/db/sqlite";
 import { COLD_CHECKS_PER_SECOND, fileRpoMs, litestreamConfig, litestreamTimings } from "../src/platform/replica/litestream";
-import { PROMOTE_MS, startReplication } from "../src/platform/replica/supervisor";
+import { PROMOTE_MS, type ReplicaFileStatus, startReplication } from "../src/platform/replica/supervisor";
 import { removeDir, tempDir } from "./helpers/binary";
 
 const dirs: string[] = [];
@@ -111,6 +111,56 @@ describe("Litestream configuration by activity", () => {
       expect(logs.some((l) => l.event === "replica.restart" && l.reason === "promote")).toBe(true);
       await Bun.sleep(600); // the status cache (500 ms)
       expect((await tier())[`tenants/${ids[1]}.sqlite`]).toEqual([true, 1]);
+    } finally {
+      await rep.stop();
+    }
+  });
+
+  test("new files join a batch at a time: the next batch once this one's first snapshots are written; the others wait, shown as such", async () => {
+    const dir = tempDir("learnspace-tiers-");
+    dirs.push(dir);
+    const dataDir = join(dir, "data");
+    mkdirSync(join(dataDir, "tenants"), { recursive: true });
+    const ids = [1, 2, 3].map((i) => `00000000-0000-4000-8000-00000000000${i}`);
+    for (const f of ["platform.sqlite", ...ids.map((id) => `tenants/${id}.sqlite`)]) {
+      const db = new Database(join(dataDir, f), { create: true });
+      db.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x)");
+      db.close();
+    }
+    // A stand-in that reports a first snapshot for every file of its configuration, like Litestream's log.
+    const bin = join(dir, "litestream");
+    writeFileSync(
+      bin,
+      `#!/bin/sh\nsleep 0.3\nfor p in $(grep -o '"path":"/[^"]*"' "$3" | cut -d'"' -f4); do echo "level=INFO msg=\\"snapshot written\\" db=$p"; done\nexec sleep 600\n`,
+    );
+    chmodSync(bin, 0o755);
+    const logs: { event?: string; reason?: string; files?: number; waiting?: number }[] = [];
+    const rep = startReplication({
+      dataDir,
+      replicaUrl: URL,
+      syncMs: 1000,
+      log: (l) => logs.push(l),
+      env: { ...ENV, LEARNSPACE_LITESTREAM_BIN: bin, PATH: process.env.PATH },
+      scanMs: 20,
+      firstSnapshotsAtOnce: 2,
+    });
+    try {
+      const first: ReplicaFileStatus[] = await rep.status();
+      expect(first.map((f) => f.rpoSeconds === null)).toEqual([false, false, true, true]);
+      expect(first[0]?.name).toBe("platform.sqlite");
+      for (let i = 0; logs.filter((l) => l.event === "replica.started").length < 2; i++) {
+        if (i > 150) throw new Error(`batches not taken: ${JSON.stringify(logs)}`);
+        await Bun.sleep(20);
+      }
+      // Every file has its first snapshot: no further restart.
+      await Bun.sleep(600);
+      const started = logs.filter((l) => l.event === "replica.started").map((l) => [l.files, l.waiting]);
+      expect(started).toEqual([
+        [2, 2],
+        [4, 0],
+      ]);
+      expect(logs.filter((l) => l.event === "replica.restart").map((l) => l.reason)).toEqual(["batch"]);
+      expect((await rep.status()).map((f) => f.rpoSeconds)).toEqual([1, 1, 1, 1]);
     } finally {
       await rep.stop();
     }

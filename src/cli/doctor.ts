@@ -134,7 +134,7 @@ function replicationReport(config: Config): { lines: string[]; problems: string[
   if (age > 60) problems.push(`replication: the status is ${age} s old: serve is not running or not replicating`);
   for (const f of report.files) {
     const sync = f.lastSyncAt ? new Date(f.lastSyncAt).toISOString() : "never";
-    const tier = `${f.hot ? "hot" : "cold"}, RPO ${f.rpoSeconds} s`;
+    const tier = f.rpoSeconds === null ? "waiting for its first snapshot" : `${f.hot ? "hot" : "cold"}, RPO ${f.rpoSeconds} s`;
     lines.push(`replica ${f.name}: lag ${f.lagSeconds.toFixed(1)} s, ${f.behindBytes} bytes behind, last sync ${sync} (${tier})`);
     if (f.lagSeconds > 60) problems.push(`replica ${f.name}: ${Math.round(f.lagSeconds)} s behind (last sync ${sync})`);
   }

@@ -1,5 +1,5 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { Subprocess } from "bun";
 import {
   fileRpoMs,
@@ -25,8 +25,8 @@ export type ReplicaFileStatus = {
   lagSeconds: number;
   /** Written lately: checked every S/2 (docs/rules/replication.md#tiers); else with the cold files. */
   hot: boolean;
-  /** The RPO the file gets with the running configuration: S when hot, more when cold. */
-  rpoSeconds: number;
+  /** The RPO the file gets with the running configuration: S when hot, more when cold; null while it waits for its first snapshot. */
+  rpoSeconds: number | null;
 };
 
 export type Replication = {
@@ -96,6 +96,17 @@ function changedAt(path: string): number {
   return 0;
 }
 
+/**
+ * Files taking their first snapshot in one Litestream run (docs/rules/replication.md#first-start):
+ * each snapshot holds ~5–13 MiB of upload buffers while it runs, and 1,000 at once took 5 GiB.
+ */
+export const FIRST_SNAPSHOTS_AT_ONCE = 50;
+
+/** Litestream has started a generation for the file (its local meta folder, `.<file>-litestream/generation`). */
+function hasGeneration(path: string): boolean {
+  return existsSync(join(dirname(path), `.${basename(path)}-litestream`, "generation"));
+}
+
 /** Litestream at a lower priority when `nice` exists: on a busy machine the requests come first (docs/rules/replication.md#tiers). */
 const NICE = 5;
 
@@ -148,6 +159,8 @@ export function startReplication(opts: {
   /** When this process last wrote the file (ms), null if it has not since it started. */
   lastWriteAt?: (file: ReplicatedFile) => number | null;
   now?: () => number;
+  /** FIRST_SNAPSHOTS_AT_ONCE unless given. */
+  firstSnapshotsAtOnce?: number;
 }): Replication {
   const now = opts.now ?? Date.now;
   const startedAt = Date.now();
@@ -159,6 +172,10 @@ export function startReplication(opts: {
   stopOrphan(pidFile);
   const lastSync = new Map<string, number>();
   let files: ReplicatedFile[] = [];
+  /** Files listed but left for a later run, and the new files admitted to this one (docs/rules/replication.md#first-start). */
+  let waiting: ReplicatedFile[] = [];
+  let admitted: string[] = [];
+  const atOnce = opts.firstSnapshotsAtOnce ?? FIRST_SNAPSHOTS_AT_ONCE;
   let child: Subprocess<"ignore", "pipe", "pipe"> | null = null;
   let metricsAddr = "";
   let stopping = false;
@@ -198,7 +215,13 @@ export function startReplication(opts: {
   };
 
   const spawn = () => {
-    files = classify(replicatedFiles(opts.dataDir));
+    const listed = classify(replicatedFiles(opts.dataDir));
+    // New files (no generation yet) join at most `atOnce` per run, hot ones first.
+    const fresh = listed.filter((f) => !lastSync.has(f.path) && !hasGeneration(f.path));
+    admitted = [...fresh.filter((f) => f.hot), ...fresh.filter((f) => !f.hot)].slice(0, atOnce).map((f) => f.path);
+    const left = new Set(fresh.map((f) => f.path).filter((p) => !admitted.includes(p)));
+    files = listed.filter((f) => !left.has(f.path));
+    waiting = listed.filter((f) => left.has(f.path));
     spawnedAt = now();
     metricsAddr = `127.0.0.1:${freePort()}`;
     writeFileSync(
@@ -221,7 +244,7 @@ export function startReplication(opts: {
     void readLog(proc.stdout);
     void readLog(proc.stderr);
     const hot = files.filter((f) => f.hot).length;
-    opts.log({ event: "replica.started", pid: proc.pid, files: files.length, hot, bin });
+    opts.log({ event: "replica.started", pid: proc.pid, files: files.length, hot, waiting: waiting.length, bin });
     void proc.exited.then((code) => {
       if (child !== proc || stopping) return;
       child = null;
@@ -247,13 +270,16 @@ export function startReplication(opts: {
 
   /**
    * Why Litestream needs the new configuration, or null: a tenant file created (or imported, restored,
-   * deleted) since the last start, as Litestream 0.3 reads its list of files once; a cold file this
+   * deleted) since the last start, as Litestream 0.3 reads its list of files once; the new files of
+   * this run all have their first snapshot and others wait for theirs (`batch`); a cold file this
    * process wrote since then (promotion, at most every PROMOTE_MS); a hot file idle for HOT_MS
    * (demotion, at most every HOT_MS). docs/rules/replication.md#tiers
    */
   const restartReason = (): string | null => {
     const list = replicatedFiles(opts.dataDir);
-    if (list.length !== files.length || list.some((f, i) => f.path !== files[i]?.path)) return "files";
+    const known = new Set([...files, ...waiting].map((f) => f.path));
+    if (list.length !== known.size || list.some((f) => !known.has(f.path))) return "files";
+    if (waiting.length > 0 && admitted.every((p) => lastSync.has(p))) return "batch";
     const t = now();
     const writtenAt = (f: ReplicatedFile) => opts.lastWriteAt?.(f) ?? null;
     if (t - spawnedAt >= PROMOTE_MS && files.some((f) => !f.hot && (writtenAt(f) ?? 0) > spawnedAt)) return "promote";
@@ -323,7 +349,15 @@ export function startReplication(opts: {
     }
     const t = Date.now();
     const cold = files.filter((f) => !f.hot).length;
-    return files.map((f) => {
+    const notYet = waiting.map((f) => ({
+      name: f.name,
+      lastSyncAt: null,
+      behindBytes: statSync(f.path, { throwIfNoEntry: false })?.size ?? 0,
+      lagSeconds: (t - startedAt) / 1000,
+      hot: f.hot !== false,
+      rpoSeconds: null,
+    }));
+    const replicated = files.map((f) => {
       const at = lastSync.get(f.path) ?? null;
       const bytes = behind.get(f.path) ?? (existsSync(`${f.path}-wal`) ? statSync(`${f.path}-wal`).size : 0);
       return {
@@ -335,6 +369,7 @@ export function startReplication(opts: {
         rpoSeconds: fileRpoMs(opts.syncMs, f.hot !== false, cold) / 1000,
       };
     });
+    return [...replicated, ...notYet];
   }
 
   return {
