@@ -1,7 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
-import { prepared, TenantFileMissingError, type TenantHandle } from "../../platform/db/tenant-store";
+import { preparedQuery } from "../../platform/db/sqlite";
+import { TenantFileMissingError, type TenantHandle } from "../../platform/db/tenant-store";
 import { write } from "../../platform/db/types";
 import { attachmentDisposition, MAX_UPLOAD_BYTES, safeFileName, UploadSizeError } from "../../platform/files/storage";
 import { ANONYMOUS_READER, type DownloadRule, fileUploadUrl, verifyFileToken } from "../../platform/files/tokens";
@@ -26,8 +27,8 @@ export function toFileRecord(row: FileRow): Static<typeof FileRecord> {
 }
 
 function fileById(handle: TenantHandle, fileId: string): FileRow | undefined {
-  return prepared(handle, "files.byId", () =>
-    handle.db
+  return preparedQuery(handle.db, "files.byId", (base) =>
+    base
       .select()
       .from(files)
       .where(eq(files.id, sql.placeholder("id")))

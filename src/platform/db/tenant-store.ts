@@ -147,7 +147,11 @@ export function createTenantStore(
   return store;
 }
 
-/** A per-handle cache of prepared statements: build once, reuse on every request. */
+/**
+ * A value built once per open handle and reused on every request (a guarded read cache). Not for
+ * compiled statements: those are `preparedQuery`'s (src/platform/db/sqlite.ts), which keeps them out of
+ * the statement LRU that finalizes what it drops.
+ */
 export function prepared<T>(handle: { cache: Map<string, unknown> }, name: string, build: () => T): T {
   let p = handle.cache.get(name) as T | undefined;
   if (p === undefined) {

@@ -77,8 +77,12 @@ export function replicatedFiles(dataDir: string): ReplicatedFile[] {
 
 /** A file written within this long is hot (docs/rules/replication.md#tiers). */
 export const HOT_MS = 10 * 60_000;
-/** A cold file written since Litestream started is promoted by a restart, at most once in this long. */
+/**
+ * A cold file written since Litestream started is promoted by a restart, at most once in this long,
+ * or 100 ms per replicated file when longer (1,000 files: 100 s): a restart re-opens every file.
+ */
 export const PROMOTE_MS = 30_000;
+const promoteAfterMs = (files: number) => Math.max(PROMOTE_MS, files * 100);
 
 /**
  * When a file was last changed on disk (its WAL, else the file): what `serve` knows of a file before
@@ -282,7 +286,7 @@ export function startReplication(opts: {
     if (waiting.length > 0 && admitted.every((p) => lastSync.has(p))) return "batch";
     const t = now();
     const writtenAt = (f: ReplicatedFile) => opts.lastWriteAt?.(f) ?? null;
-    if (t - spawnedAt >= PROMOTE_MS && files.some((f) => !f.hot && (writtenAt(f) ?? 0) > spawnedAt)) return "promote";
+    if (t - spawnedAt >= promoteAfterMs(files.length) && files.some((f) => !f.hot && (writtenAt(f) ?? 0) > spawnedAt)) return "promote";
     const idle = (f: ReplicatedFile) => f.hot && f.name !== platformReplicaName && t - workedAt(f) >= HOT_MS;
     if (t - spawnedAt >= HOT_MS && files.some(idle)) return "demote";
     return null;
