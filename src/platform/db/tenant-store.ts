@@ -61,13 +61,20 @@ export function createTenantStore(
   };
 
   let closedSinceGc = 0;
+  let gcPending = false;
   const close = (h: TenantHandle) => {
     h.cache.clear();
     closeSqlite(h.sqlite);
     if (++closedSinceGc < GC_AFTER_CLOSES) return;
     closedSinceGc = 0;
-    // After the request that closed it has answered, not in it.
-    setTimeout(() => Bun.gc(true), 0).unref();
+    // A loop that never yields to the event loop (the file collector's pass over every school) collects in place.
+    if (gcPending) return Bun.gc(true);
+    // Otherwise after the request that closed it has answered, not in it.
+    gcPending = true;
+    setTimeout(() => {
+      gcPending = false;
+      Bun.gc(true);
+    }, 0).unref();
   };
 
   const evictIdle = () => {
