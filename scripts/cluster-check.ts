@@ -9,11 +9,17 @@
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
 import { AGENT_ELECTION, connectEtcd, type PlacementAt, readPlacements, swapPlacement } from "../src/cluster/etcd";
 
 const root = join(import.meta.dir, "..");
+/**
+ * `LEARNSPACE_CLUSTER_BINARY=dist/learnspace`: the appliances and the move command run that compiled
+ * binary, as an operator runs them; else the source (CI starts this before the binary is built).
+ */
+const BINARY = process.env.LEARNSPACE_CLUSTER_BINARY;
+const LEARNSPACE = BINARY ? [resolve(root, BINARY)] : ["node_modules/.bin/bun", "src/main.ts"];
 const dir = mkdtempSync(join(tmpdir(), "learnspace-cluster-"));
 /** Twenty loopback ports from `base` nobody listens on now. */
 function freeBlock(base: number) {
@@ -158,7 +164,7 @@ function startHaproxy() {
 let storage = { files: "", replica: "" };
 function startNode(i: number) {
   const name = NODES[i] as string;
-  return spawn(name, ["node_modules/.bin/bun", "src/main.ts", "serve", "--port", String(nodePort(i)), "--data-dir", join(dir, name)], {
+  return spawn(name, [...LEARNSPACE, "serve", "--port", String(nodePort(i)), "--data-dir", join(dir, name)], {
     ...S3_ENV,
     LEARNSPACE_CLUSTER_ETCD: ETCD.join(","),
     LEARNSPACE_CLUSTER_NODE: name,
@@ -343,7 +349,7 @@ async function deposedAgent(key: string) {
 
 /** `learnspace tenant move KEY --to NODE`, as an operator runs it. */
 function moveCommand(key: string, to: string) {
-  return Bun.spawn(["node_modules/.bin/bun", "src/main.ts", "tenant", "move", key, "--to", to], {
+  return Bun.spawn([...LEARNSPACE, "tenant", "move", key, "--to", to], {
     cwd: root,
     env: { ...process.env, LEARNSPACE_CLUSTER_ETCD: ETCD.join(","), LEARNSPACE_SECRET: SECRET },
     stdout: "pipe",
@@ -460,7 +466,9 @@ async function main() {
   startEtcd();
   startHaproxy();
   storage = await swiftReady;
-  log(`etcd, HAProxy and S3 (${ownSwift ? "own Swift" : "CI's Swift"}) up`);
+  log(
+    `etcd, HAProxy and S3 (${ownSwift ? "own Swift" : "CI's Swift"}) up; appliances from ${BINARY ? `the binary ${BINARY}` : "the source"}`,
+  );
   for (const i of [0, 1, 2]) startNode(i);
   await until(
     "3 nodes answer",
