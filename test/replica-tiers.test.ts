@@ -20,6 +20,24 @@ afterAll(() => {
 const URL = "s3://bucket/school?endpoint=http%3A%2F%2F127.0.0.1%3A1&region=us-east-1";
 const ENV = { AWS_ACCESS_KEY_ID: "k", AWS_SECRET_ACCESS_KEY: "s" };
 
+/** The supervisor at a 1 s sync, scanning every 20 ms, with Litestream a stand-in shell script (`script`, its body) in `dir`. */
+function replicateWith(
+  dir: string,
+  script: string,
+  options: Omit<Parameters<typeof startReplication>[0], "replicaUrl" | "syncMs" | "env" | "scanMs">,
+) {
+  const bin = join(dir, "litestream");
+  writeFileSync(bin, `#!/bin/sh\n${script}\n`);
+  chmodSync(bin, 0o755);
+  return startReplication({
+    replicaUrl: URL,
+    syncMs: 1000,
+    env: { ...ENV, LEARNSPACE_LITESTREAM_BIN: bin, PATH: process.env.PATH },
+    scanMs: 20,
+    ...options,
+  });
+}
+
 describe("Litestream configuration by activity", () => {
   test("hot files are checked every S/2 and shipped at S/10; cold files share COLD_CHECKS_PER_SECOND, and their RPO says so", () => {
     expect(litestreamTimings(1000)).toEqual({ monitorMs: 500, shipMs: 100, coldMonitorMs: 500 });
@@ -72,19 +90,12 @@ describe("Litestream configuration by activity", () => {
     const hourAgo = new Date(Date.now() - 3_600_000);
     utimesSync(join(dataDir, "tenants", `${ids[1]}.sqlite`), hourAgo, hourAgo);
     // A stand-in that stays up like Litestream (its name is how an orphan is recognised).
-    const bin = join(dir, "litestream");
-    writeFileSync(bin, "#!/bin/sh\nexec sleep 600\n");
-    chmodSync(bin, 0o755);
     let clock = Date.now();
     const writes = new Map<string, number>();
     const logs: { event?: string; reason?: string }[] = [];
-    const rep = startReplication({
+    const rep = replicateWith(dir, "exec sleep 600", {
       dataDir,
-      replicaUrl: URL,
-      syncMs: 1000,
       log: (l) => logs.push(l),
-      env: { ...ENV, LEARNSPACE_LITESTREAM_BIN: bin, PATH: process.env.PATH },
-      scanMs: 20,
       lastWriteAt: (f) => (f.tenantId ? (writes.get(f.tenantId) ?? null) : null),
       now: () => clock,
     });
@@ -128,20 +139,12 @@ describe("Litestream configuration by activity", () => {
       db.close();
     }
     // A stand-in that reports a first snapshot for every file of its configuration, like Litestream's log.
-    const bin = join(dir, "litestream");
-    writeFileSync(
-      bin,
-      `#!/bin/sh\nsleep 0.3\nfor p in $(grep -o '"path":"/[^"]*"' "$3" | cut -d'"' -f4); do echo "level=INFO msg=\\"snapshot written\\" db=$p"; done\nexec sleep 600\n`,
-    );
-    chmodSync(bin, 0o755);
     const logs: { event?: string; reason?: string; files?: number; waiting?: number }[] = [];
-    const rep = startReplication({
+    // The stand-in says each file's first snapshot is written, 0.3 s after it starts.
+    const snapshots = `sleep 0.3\nfor p in $(grep -o '"path":"/[^"]*"' "$3" | cut -d'"' -f4); do echo "level=INFO msg=\\"snapshot written\\" db=$p"; done\nexec sleep 600`;
+    const rep = replicateWith(dir, snapshots, {
       dataDir,
-      replicaUrl: URL,
-      syncMs: 1000,
       log: (l) => logs.push(l),
-      env: { ...ENV, LEARNSPACE_LITESTREAM_BIN: bin, PATH: process.env.PATH },
-      scanMs: 20,
       firstSnapshotsAtOnce: 2,
     });
     try {
