@@ -177,16 +177,21 @@ describe("the e-mail directory publisher (docs/rules/cluster.md#e-mail-directory
     await tick();
     expect(ops.splice(0).sort()).toEqual([`put ${member.email}/${t.tenantKey}`, `put ${t.email}/${t.tenantKey}`]);
 
+    const otherTable = async (description: string) => {
+      expect((await api.as(t).patch("/tenant", { description })).status).toBe(200);
+      expect(node.written.has(t.tenantId)).toBe(true);
+      await tick();
+      expect(ops).toEqual([]);
+      expect(node.written.has(t.tenantId)).toBe(false);
+    };
+    // The list is cached from the handle's second read on (docs/rules/performance.md#caches).
+    await otherTable("Exam week");
+
     // A change behind the server's connection (as a CLI's) is seen only by a tick that reads the members.
     const other = new Database(rt.tenants.fileOf(t.tenantId));
     other.run("UPDATE members SET email_verified_at = NULL WHERE id = ?", [t.memberId]);
     other.close();
-
-    expect((await api.as(t).patch("/tenant", { description: "Exam week" })).status).toBe(200);
-    expect(node.written.has(t.tenantId)).toBe(true);
-    await tick();
-    expect(ops).toEqual([]);
-    expect(node.written.has(t.tenantId)).toBe(false);
+    await otherTable("Exam week, day 2");
 
     expect((await api.as(t).patch(`/members/${member.memberId}`, { isActive: false })).status).toBe(200);
     await tick();
