@@ -75,7 +75,7 @@ async function spread(n: number) {
 }
 
 // The parts of a reopen, each alone, over the same files (the store's own handles stay as they are).
-const parts = { open: 0, migrationCheck: 0, drizzle: 0, actor: 0, close: 0 };
+const parts = { open: 0, migrationCheck: 0, drizzle: 0, actor: 0, optimize: 0, close: 0 };
 const n = Math.min(schools, 64);
 for (let r = 0; r < rounds; r++) {
   for (const s of seeded.slice(0, n)) {
@@ -93,6 +93,8 @@ for (let r = 0; r < rounds; r++) {
     lap("drizzle");
     resolveMember({ tenantId: s.tenantId, sqlite, db, users: 1, evicted: false, cache: new Map() }, s.memberId);
     lap("actor");
+    sqlite.exec("PRAGMA optimize");
+    lap("optimize");
     closeSqlite(sqlite);
     lap("close");
   }
