@@ -127,6 +127,40 @@ describe("Litestream configuration by activity", () => {
     }
   });
 
+  test("a restarted serve takes each file's work from the previous status, not Litestream's writes; a file changed after that record is hot", async () => {
+    const dir = tempDir("learnspace-tiers-");
+    dirs.push(dir);
+    const dataDir = join(dir, "data");
+    mkdirSync(join(dataDir, "tenants"), { recursive: true });
+    const ids = ["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"];
+    for (const f of ["platform.sqlite", ...ids.map((id) => `tenants/${id}.sqlite`)]) {
+      const db = new Database(join(dataDir, f), { create: true });
+      db.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x)");
+      db.close();
+    }
+    // Both files changed on disk just now (as Litestream's checkpoints leave them); the previous serve
+    // recorded, after that, that no school worked on them for an hour.
+    const hourAgo = Date.now() - 3_600_000;
+    const at = Date.now() + 1000;
+    const files = ids.map((id) => ({ name: `tenants/${id}.sqlite`, workedAt: hourAgo }));
+    writeFileSync(join(dataDir, "replica-status.json"), JSON.stringify({ at, litestream: null, files }));
+    // The second one changed after that record (its server was killed before the next report).
+    const later = new Date(at + 5000);
+    utimesSync(join(dataDir, "tenants", `${ids[1]}.sqlite`), later, later);
+    const rep = replicateWith(dir, "exec sleep 600", { dataDir, log: () => {} });
+    try {
+      const tiers = Object.fromEntries((await rep.status()).map((f) => [f.name, f.hot]));
+      expect(tiers).toEqual({ "platform.sqlite": true, [`tenants/${ids[0]}.sqlite`]: false, [`tenants/${ids[1]}.sqlite`]: true });
+    } finally {
+      await rep.stop();
+    }
+    // The stop leaves the record for the next serve.
+    const left = JSON.parse(readFileSync(join(dataDir, "replica-status.json"), "utf8")) as { at: number; files: ReplicaFileStatus[] };
+    expect(left.at).toBeGreaterThanOrEqual(Date.now() - 5000);
+    expect(left.files.find((f) => f.name === `tenants/${ids[0]}.sqlite`)?.workedAt).toBe(hourAgo);
+    expect(left.files.find((f) => f.name === `tenants/${ids[1]}.sqlite`)?.workedAt).toBe(later.getTime());
+  });
+
   test("new files join a batch at a time: the next batch once this one's first snapshots are written; the others wait, shown as such", async () => {
     const dir = tempDir("learnspace-tiers-");
     dirs.push(dir);
