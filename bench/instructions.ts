@@ -7,7 +7,7 @@
 // compiling their code (on threads callgrind counts too) and one collection in a window of 100 moved
 // /healthz by ~40 %. The seeded access tokens live 15 minutes: on a busy machine, where callgrind is
 // slowest, keep the whole run under that (fewer hot requests) or the reads answer 401.
-// Usage: bun bench/instructions.ts [--requests 100] [--warmup 150] [--hot-requests 500] [--hot-warmup 1000] [--only healthz,tenantRead]
+// Usage: bun bench/instructions.ts [--requests 100] [--warmup 150] [--hot-requests 500] [--hot-warmup 1000] [--only healthz,tenantRead] [--port 31701]
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,7 +21,8 @@ const hotPhases = new Set(["healthz", "tenantRead", "othersRead"]);
 const only = process.argv.includes("--only") ? (process.argv[process.argv.indexOf("--only") + 1] ?? "").split(",") : null;
 const bun = process.execPath;
 const root = join(import.meta.dir, "..");
-const port = 31701;
+// --port: two engineers measuring at once on one machine must not answer each other's requests.
+const port = arg("port", 31701);
 const base = `http://127.0.0.1:${port}`;
 
 const dataDir = mkdtempSync(join(tmpdir(), "ls-bench-instr-"));
