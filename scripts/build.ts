@@ -28,10 +28,11 @@ await $`node_modules/.bin/vite build web --logLevel warn`;
 await $`bun scripts/compress-web.ts`;
 await $`bun scripts/embed-web.ts`;
 try {
-  // The similarity worker is a second entrypoint (new Worker needs it in the binary's file system).
+  // The Workers' modules (the similarity check, password hashing) are more entrypoints: new Worker
+  // needs them in the binary's file system (src/platform/threads.ts workerModule).
   // ESM: the PDF reader (pdfjs, through unpdf) uses import.meta and top-level await, which CJS bytecode cannot hold.
   const result = await Bun.build({
-    entrypoints: ["src/main.ts", "src/modules/similarity/worker.ts"],
+    entrypoints: ["src/main.ts", "src/modules/similarity/worker.ts", "src/platform/auth/hash-worker.ts"],
     compile: { outfile: "dist/learnspace" },
     bytecode: true,
     format: "esm",

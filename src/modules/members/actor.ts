@@ -1,6 +1,6 @@
 import type { ActorMember, MemberResolver } from "../../platform/auth/actor";
 import { tableGuardedCache } from "../../platform/db/sqlite";
-import { prepared, type TenantHandle } from "../../platform/db/tenant-store";
+import { cachedPerHandle, type TenantHandle } from "../../platform/db/tenant-store";
 import { grantedCodes } from "../grants/effective";
 import { PERMISSIONS } from "../roles/permissions";
 
@@ -32,8 +32,9 @@ const ACTOR_TABLES = ["members", "roles", "profiles", "grants", "grant_subjects"
  * an exam's answers and attempts leave the students' actors cached.
  */
 export const resolveMember: MemberResolver = (handle, memberId) =>
-  prepared(handle, "members.actorCache", () => tableGuardedCache<ActorMember | null>(handle.sqlite, "actors", ACTOR_TABLES))(memberId, () =>
-    loadMember(handle, memberId),
+  cachedPerHandle(handle, "members.actorCache", () => tableGuardedCache<ActorMember | null>(handle.sqlite, "actors", ACTOR_TABLES))(
+    memberId,
+    () => loadMember(handle, memberId),
   );
 
 function loadMember(handle: TenantHandle, memberId: string): ActorMember | null {

@@ -7,6 +7,7 @@ import { settled } from "../../platform/db/group-commit";
 import { tenantById } from "../../platform/db/registry";
 import { commitNow, type Db, write } from "../../platform/db/types";
 import type { Runtime } from "../../platform/runtime";
+import { workerModule } from "../../platform/threads";
 import { readyFilesByIds } from "../files/attachments";
 import { backfillSimilarity } from "./backfill";
 import { recordFailure } from "./compare";
@@ -266,11 +267,8 @@ async function runCheck(rt: Runtime, job: Job) {
   });
 }
 
-/**
- * The worker's module: next to this file when run from source; in the compiled binary, the extra
- * entrypoint scripts/build.ts embeds, named relative to src/.
- */
-const WORKER = import.meta.url.includes("$bunfs") ? "./modules/similarity/worker.ts" : new URL("./worker.ts", import.meta.url).href;
+/** The worker's module (an extra entrypoint of the binary, scripts/build.ts). */
+const WORKER = workerModule("modules/similarity/worker.ts");
 
 type Workers = { worker: Worker; next: number; waiting: Map<number, (reply: WorkerReply) => void> };
 const workers = new WeakMap<Runtime, Workers>();

@@ -1,9 +1,9 @@
 // The check's database work on its own thread and connection: its reads, its one write transaction
 // and the WAL checkpoints it runs never stall the server's event loop (the request path). Only
 // similarity tables are written here, which no read cache of the server's connection holds.
-import { existsSync, readlinkSync } from "node:fs";
-import { setPriority } from "node:os";
+import { existsSync } from "node:fs";
 import { closeNow, drizzleOf, openSqlite, walAutocheckpoint } from "../../platform/db/sqlite";
+import { lowerThisThread } from "../../platform/threads";
 import { beginCheck, type CheckRow, convertLegacy, finishCheck, overlapOf } from "./compare";
 import { forgetPools, poolOf, setPoolBudget, updatePool } from "./pool";
 
@@ -21,17 +21,8 @@ const WAL_AUTOCHECKPOINT = 500;
 
 declare const self: Worker;
 
-/**
- * This thread alone at nice 10 (Linux: a thread is its own task, and setpriority takes its id): on a
- * small server whose cores are all busy, the scheduler serves the request threads first, so checks
- * take the idle time instead of adding to request latency. Best effort: elsewhere it stays as it is.
- */
-const NICE = 10;
-try {
-  setPriority(Number(readlinkSync("/proc/thread-self").split("/").pop()), NICE);
-} catch {
-  // no /proc/thread-self (not Linux) or not permitted: the thread keeps the server's priority
-}
+/** This thread at nice 10: checks take the cores' idle time (docs/rules/performance.md#background-threads). */
+lowerThisThread(10);
 
 function record({ path, row, hashes, poolBudgetBytes, replicated }: WorkerRequest): Omit<WorkerReply, "id" | "error"> {
   // a tenant deleted meanwhile: nothing to record, and no empty file to create

@@ -3,7 +3,7 @@ import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { tenants } from "../../platform/db/platform-tables";
 import { changeGuardedCache } from "../../platform/db/sqlite";
-import { prepared } from "../../platform/db/tenant-store";
+import { cachedPerHandle } from "../../platform/db/tenant-store";
 import { type Db, write } from "../../platform/db/types";
 import { invalid } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
@@ -48,7 +48,9 @@ export function toTenantInfo(row: TenantSettingsRow, logoImageUrl: string | null
  */
 export function getTenant(rt: Runtime, actor: Actor) {
   const handle = actor.handle;
-  const cached = prepared(handle, "tenant.info", () => changeGuardedCache<{ row: TenantSettingsRow; logo: ImageSource }>(handle.sqlite, 1));
+  const cached = cachedPerHandle(handle, "tenant.info", () =>
+    changeGuardedCache<{ row: TenantSettingsRow; logo: ImageSource }>(handle.sqlite, 1),
+  );
   const { row, logo } = cached("info", () => ({ row: readSettings(handle.db), logo: tenantLogoSource(handle.db) }));
   return toTenantInfo(row, imageUrl(rt, actor.tenantId, logo));
 }

@@ -1,45 +1,175 @@
 import { availableParallelism } from "node:os";
 import { serverBusy } from "../http/errors";
+import { workerModule } from "../threads";
+import type { HashReply, HashRequest } from "./hash-worker";
 
 /** OWASP's argon2id minimum (19 MiB, t=2, p=1): ~4x cheaper than Bun's default and still compliant. */
 const PARAMS = { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 } as const;
 const CURRENT = "$argon2id$v=19$m=19456,t=2,p=1$";
 
+type Work = HashRequest extends infer R ? (R extends unknown ? Omit<R, "id"> : never) : never;
+type Job = { work: Work; resolve: (value: string | boolean) => void; reject: (e: Error) => void };
+type Thread = { worker: Worker; jobs: Map<number, Job> };
+
 /**
- * Admission to password hashing, one per process (the cores are): Bun.password runs each hash on its
- * own thread pool with no bound, so a sign-in storm would queue without limit and starve every other
- * request of CPU. At most `concurrency` hashes run; up to `queue` wait in order, as long as the
- * wait (from the measured hash time) stays under MAX_WAIT_MS; the rest are shed with 503 SERVER_BUSY
- * and a Retry-After of that wait.
+ * Admission to password hashing, one per process (the cores are; docs/rules/sign-in.md#password-hashing):
+ * argon2id runs on `concurrency` threads of lowered priority (src/platform/auth/hash-worker.ts), each
+ * holding at most DEPTH hashes so it never idles waiting for the event loop to hand it the next. Up to
+ * `queue` hashes wait beyond those `concurrency`, as long as the wait (from the hashes' measured time on
+ * their threads) stays under MAX_WAIT_MS; the rest are shed with 503 SERVER_BUSY and a Retry-After of
+ * the time until the queue has room for them.
  */
-const pool = { concurrency: availableParallelism(), queue: 1000, running: 0, waiting: [] as (() => void)[], meanMs: 40 };
+const pool = {
+  concurrency: availableParallelism(),
+  queue: 1000,
+  /** Hashes admitted and not finished: on a thread, running or next, or waiting here. */
+  admitted: 0,
+  waiting: [] as Job[],
+  /** One hash's time on a thread (moving average): the threads finish `concurrency` per `hashMs`. */
+  hashMs: 40,
+  threads: [] as (Thread | undefined)[],
+  /** false once a thread could not start: hashes run on Bun.password's own pool, `concurrency` at once. */
+  useThreads: true,
+  /** Hashes running on Bun.password's pool (without threads). */
+  running: 0,
+  nextId: 0,
+  /** When the last shed request was told to come back (performance.now()). */
+  retryAt: 0,
+};
 /** Nobody waits longer than this for a hash to start (issue 11: no request waits over 10 s). */
 const MAX_WAIT_MS = 5000;
+/** Hashes a thread holds: the one it runs and the next, already in its inbox. */
+const DEPTH = 2;
+const WORKER = workerModule("platform/auth/hash-worker.ts");
 
-/** Sets the admission limits (LEARNSPACE_SIGNIN_QUEUE); called when a runtime starts. */
-export function limitPasswordWork(limits: { queue: number; concurrency?: number }) {
+/**
+ * Sets the admission limits (LEARNSPACE_SIGNIN_QUEUE); called when a runtime starts. `hashMs`: the
+ * estimate of one hash until hashes are measured (tests make it long).
+ */
+export function limitPasswordWork(limits: { queue: number; concurrency?: number; hashMs?: number }) {
   pool.queue = limits.queue;
   pool.concurrency = limits.concurrency ?? availableParallelism();
+  pool.hashMs = limits.hashMs ?? 40;
+  pool.retryAt = 0;
 }
 
-async function admitted<T>(work: () => Promise<T>): Promise<T> {
-  const waitMs = ((pool.waiting.length + 1) * pool.meanMs) / pool.concurrency;
-  if (pool.running < pool.concurrency) pool.running++;
-  else if (pool.waiting.length < pool.queue && waitMs <= MAX_WAIT_MS) await new Promise<void>((resolve) => pool.waiting.push(resolve));
-  else throw serverBusy(waitMs / 1000);
-  const started = performance.now();
-  try {
-    return await work();
-  } finally {
-    pool.meanMs = pool.meanMs * 0.9 + (performance.now() - started) * 0.1;
-    // The slot passes straight to the next in line, so `running` only drops when nobody waits.
-    const next = pool.waiting.shift();
-    if (next) next();
-    else pool.running--;
+function admitted(work: Work): Promise<string | boolean> {
+  // hashes that finish before this one starts, at `concurrency` per `hashMs`
+  const ahead = pool.admitted + 1 - pool.concurrency;
+  if (ahead > 0) {
+    const waitMs = (ahead * pool.hashMs) / pool.concurrency;
+    const overMs = Math.max(waitMs - MAX_WAIT_MS, ((ahead - pool.queue) * pool.hashMs) / pool.concurrency);
+    if (overMs > 0) throw serverBusy(retryAfterMs(overMs) / 1000);
+  }
+  pool.admitted++;
+  return new Promise((resolve, reject) => {
+    pool.waiting.push({ work, resolve, reject });
+    dispatch();
+  });
+}
+
+/**
+ * A shed request comes back when the queue has room for it, and one hash's turn after the request shed
+ * before it: the returns arrive at the pace the threads finish hashes, instead of all at once after the
+ * whole queue's wait (which left the threads idle while the shed waited; docs/rules/sign-in.md#password-hashing).
+ */
+function retryAfterMs(overMs: number) {
+  const now = performance.now();
+  pool.retryAt = Math.max(now + overMs, pool.retryAt + pool.hashMs / pool.concurrency);
+  return pool.retryAt - now;
+}
+
+function finished(job: Job, reply: { value: string | boolean; ms: number; error?: string }) {
+  pool.admitted--;
+  pool.hashMs = pool.hashMs * 0.9 + reply.ms * 0.1;
+  if (reply.error) job.reject(new Error(reply.error));
+  else job.resolve(reply.value);
+}
+
+/** Hands waiting hashes to threads with room (started on first use), or to Bun.password's pool without them. */
+function dispatch() {
+  while (pool.waiting.length) {
+    if (!pool.useThreads) {
+      if (pool.running >= pool.concurrency) return;
+      runInPool(pool.waiting.shift() as Job);
+      continue;
+    }
+    const thread = threadWithRoom();
+    if (!thread) return;
+    const job = pool.waiting.shift() as Job;
+    const id = ++pool.nextId;
+    thread.jobs.set(id, job);
+    holdsProcess(thread.worker, true);
+    thread.worker.postMessage({ ...job.work, id } as HashRequest);
   }
 }
 
-export const hashPassword = (password: string) => admitted(() => Bun.password.hash(password, PARAMS));
+function threadWithRoom(): Thread | null {
+  let best: Thread | null = null;
+  for (let i = 0; i < pool.concurrency; i++) {
+    const thread = pool.threads[i] ?? startThread(i);
+    if (!thread) return null;
+    if (thread.jobs.size < DEPTH && (!best || thread.jobs.size < best.jobs.size)) best = thread;
+  }
+  return best;
+}
+
+/** An idle thread does not keep a command from exiting; one holding a hash does (Bun's ref/unref, which lib.dom's Worker type hides). */
+function holdsProcess(worker: Worker, holds: boolean) {
+  const w = worker as unknown as { ref(): void; unref(): void };
+  if (holds) w.ref();
+  else w.unref();
+}
+
+function startThread(slot: number): Thread | null {
+  let worker: Worker;
+  try {
+    worker = new Worker(WORKER, { smol: true });
+  } catch {
+    pool.useThreads = false;
+    return null;
+  }
+  const thread: Thread = { worker, jobs: new Map() };
+  holdsProcess(worker, false);
+  worker.onmessage = (e: MessageEvent<HashReply>) => {
+    const job = thread.jobs.get(e.data.id);
+    if (!job) return;
+    thread.jobs.delete(e.data.id);
+    if (thread.jobs.size === 0) holdsProcess(worker, false);
+    finished(job, e.data);
+    dispatch();
+  };
+  // A thread that dies answers nothing more: fail what it holds and start a fresh one next time.
+  worker.onerror = (e: ErrorEvent) => {
+    if (pool.threads[slot] === thread) pool.threads[slot] = undefined;
+    worker.terminate();
+    for (const job of thread.jobs.values()) finished(job, { value: false, ms: pool.hashMs, error: `password thread failed: ${e.message}` });
+    thread.jobs.clear();
+    dispatch();
+  };
+  pool.threads[slot] = thread;
+  return thread;
+}
+
+async function runInPool(job: Job) {
+  pool.running++;
+  const started = performance.now();
+  const { work } = job;
+  try {
+    const value =
+      work.op === "hash"
+        ? await Bun.password.hash(work.password, work.params)
+        : await Bun.password.verify(work.password, work.hash).catch(() => false);
+    finished(job, { value, ms: performance.now() - started });
+  } catch (e) {
+    finished(job, { value: false, ms: performance.now() - started, error: String(e) });
+  } finally {
+    pool.running--;
+    dispatch();
+  }
+}
+
+export const hashPassword = async (password: string) => (await admitted({ op: "hash", password, params: PARAMS })) as string;
 
 /**
  * A generated password has ~93 random bits, so a costly hash buys nothing against guessing it:
@@ -48,15 +178,10 @@ export const hashPassword = (password: string) => admitted(() => Bun.password.ha
 const GENERATED = { algorithm: "argon2id", memoryCost: 1024, timeCost: 1 } as const;
 export const hashGeneratedPassword = (password: string) => Bun.password.hash(password, GENERATED);
 
+/** An unreadable stored hash verifies as false. */
 export async function verifyPassword(password: string, hash: string | null): Promise<boolean> {
   if (!hash) return false;
-  return admitted(async () => {
-    try {
-      return await Bun.password.verify(password, hash);
-    } catch {
-      return false;
-    }
-  });
+  return (await admitted({ op: "verify", password, hash })) === true;
 }
 
 /** A stored hash with other parameters is upgraded on the next successful sign-in. */

@@ -15,7 +15,7 @@ export type TenantHandle = {
   db: Db;
   users: number;
   evicted: boolean;
-  /** Prepared statements of this handle, by name (see `prepared`). */
+  /** Values built once per open handle (guarded read caches), by name (see `cachedPerHandle`); never statements. */
   cache: Map<string, unknown>;
 };
 
@@ -155,11 +155,11 @@ export function createTenantStore(
 }
 
 /**
- * A value built once per open handle and reused on every request (a guarded read cache). Not for
- * compiled statements: those are `preparedQuery`'s (src/platform/db/sqlite.ts), which keeps them out of
- * the statement LRU that finalizes what it drops.
+ * A value (a guarded read cache, never a statement) built once per open handle and reused on every
+ * request. Compiled statements are `preparedQuery`'s (src/platform/db/sqlite.ts), which keeps them out
+ * of the statement LRU that finalizes what it drops; a statement kept here could be finalized under it.
  */
-export function prepared<T>(handle: { cache: Map<string, unknown> }, name: string, build: () => T): T {
+export function cachedPerHandle<T>(handle: { cache: Map<string, unknown> }, name: string, build: () => T): T {
   let p = handle.cache.get(name) as T | undefined;
   if (p === undefined) {
     p = build();

@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { limitPasswordWork } from "../src/platform/auth/password";
+import { createTenantFixture, expectProblem, useServer } from "./helpers/server";
+
+// Password hashing on threads of lowered priority, and how shed sign-ins are told to come back
+// (docs/rules/sign-in.md#password-hashing).
+const s = useServer();
+const signIn = (t: { email: string; tenantKey: string }, password = "Passw0rd!") =>
+  s.call("POST", "/api/v1/auth/sign-in/password", { json: { identifier: t.email, password, tenantKey: t.tenantKey } });
+
+afterEach(() => limitPasswordWork({ queue: s.server.rt.config.signinQueue }));
+
+/** CPU ticks (user + system) this process's threads at `nice` have used so far (Linux /proc). */
+function ticksAtNice(nice: number) {
+  let ticks = 0;
+  for (const tid of readdirSync("/proc/self/task")) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    // fields after the command's closing parenthesis: state is field 3, utime 14, stime 15, nice 19
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(f[16]) === nice) ticks += Number(f[11]) + Number(f[12]);
+  }
+  return ticks;
+}
+
+describe("password hashing", () => {
+  test.skipIf(process.platform !== "linux")("sign-ins hash on threads at nice 10, not at the event loop's priority", async () => {
+    const t = await createTenantFixture(s.server);
+    const before = ticksAtNice(10);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => signIn(t)));
+    expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
+    // eight argon2id verifies of 19 MiB are tens of milliseconds of CPU each: clock ticks (1/100 s) on those threads
+    expect(ticksAtNice(10) - before).toBeGreaterThanOrEqual(8);
+  });
+
+  test("a burst the queue can hold within its wait is served whole, wrong passwords answered 401", async () => {
+    const t = await createTenantFixture(s.server);
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => signIn(t, i % 4 === 3 ? "wrong-password" : "Passw0rd!")));
+    expect(answers.map((r) => r.status)).toEqual(Array.from({ length: 12 }, (_, i) => (i % 4 === 3 ? 401 : 200)));
+  });
+
+  test("shed sign-ins are told to come back one hash's turn apart, not all after the same wait", async () => {
+    const t = await createTenantFixture(s.server);
+    // one thread, no waiting room, a hash estimated at 2 s: each shed answer is one more 2 s turn away
+    limitPasswordWork({ queue: 0, concurrency: 1, hashMs: 2000 });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => signIn(t)));
+    const shed = answers.filter((r) => r.status === 503);
+    expect(answers.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
+    expect(shed.length).toBeGreaterThanOrEqual(2);
+    for (const r of shed) expectProblem(r, 503, "SERVER_BUSY");
+    const after = shed.map((r) => Number(r.headers.get("retry-after"))).sort((a, b) => a - b);
+    expect(new Set(after).size).toBe(after.length);
+    expect(after[0]).toBeGreaterThanOrEqual(1);
+    expect(after.at(-1)).toBeGreaterThanOrEqual(2 * after.length - 1);
+  });
+});
