@@ -1,10 +1,15 @@
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { homeNodeOf } from "../src/cluster/directory";
+import type { Etcd3 } from "etcd3";
+import { directoryPublisher, homeNodeOf } from "../src/cluster/directory";
+import { DIRECTORY, type PlacementAt } from "../src/cluster/etcd";
+import type { ClusterNode } from "../src/cluster/node";
 import { askPeer } from "../src/cluster/peer";
 import type { CodeKey } from "../src/modules/auth/codes";
 import { type Membership, type RemoteAuth, setRemoteAuth } from "../src/modules/auth/remote";
+import { settled } from "../src/platform/db/group-commit";
 import { Problem } from "../src/platform/http/errors";
-import { createTenantFixture, expectProblem, useServer } from "./helpers/server";
+import { createMemberFixture, createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 // Sign-in without a tenant key across nodes (docs/rules/cluster.md#sign-in-without-a-tenant-key),
 // over HTTP on one server whose cluster side is a stand-in: what the auth operations ask the other
@@ -127,6 +132,74 @@ describe("a node of a cluster (the other nodes stood in for)", () => {
       ["n3", key, "111111", false],
       ["n3", key, "111111", true],
     ]);
+  });
+});
+
+/** etcd as the directory publisher uses it: a key-value map, its puts and deletes recorded in order. */
+function etcdStandIn() {
+  const kv = new Map<string, string>();
+  const ops: string[] = [];
+  const etcd = {
+    getAll: () => ({ prefix: (p: string) => ({ strings: async () => Object.fromEntries([...kv].filter(([k]) => k.startsWith(p))) }) }),
+    put: (k: string) => ({ value: (v: string) => ({ exec: async () => ops.push(`put ${k.slice(DIRECTORY.length)}`) && kv.set(k, v) }) }),
+    delete: () => ({ key: (k: string) => ({ exec: async () => ops.push(`delete ${k.slice(DIRECTORY.length)}`) && kv.delete(k) }) }),
+  };
+  return { etcd: etcd as unknown as Etcd3, ops };
+}
+
+describe("the e-mail directory publisher (docs/rules/cluster.md#e-mail-directory)", () => {
+  const api = useServer();
+  afterAll(() => {
+    api.server.rt.tenants.guard = null;
+  });
+
+  test("a tick after a write to another table reads no member; a member change is read and published", async () => {
+    const rt = api.server.rt;
+    const t = await createTenantFixture(api.server);
+    const member = await createMemberFixture(api.server, t);
+    const { etcd, ops } = etcdStandIn();
+    const placement: PlacementAt = {
+      key: t.tenantKey,
+      tenantId: t.tenantId,
+      node: "n1",
+      epoch: 1,
+      state: "active",
+      since: 0,
+      modRevision: "1",
+    };
+    const node = { name: "n1", etcd, placements: new Map([[t.tenantKey, placement]]), written: new Set<string>() };
+    // As a cluster node's write guard does: every write to a tenant file notes the school.
+    rt.tenants.guard = (tenantId) => node.written.add(tenantId);
+    const tick = directoryPublisher(rt, node as unknown as ClusterNode);
+    // The fixtures' writes commit at the end of this event-loop turn; a node's tick runs in a turn of its own.
+    await settled();
+
+    await tick();
+    expect(ops.splice(0).sort()).toEqual([`put ${member.email}/${t.tenantKey}`, `put ${t.email}/${t.tenantKey}`]);
+
+    const otherTable = async (description: string) => {
+      expect((await api.as(t).patch("/tenant", { description })).status).toBe(200);
+      expect(node.written.has(t.tenantId)).toBe(true);
+      await tick();
+      expect(ops).toEqual([]);
+      expect(node.written.has(t.tenantId)).toBe(false);
+    };
+    // The list is cached from the handle's second read on (docs/rules/performance.md#caches).
+    await otherTable("Exam week");
+
+    // A change behind the server's connection (as a CLI's) is seen only by a tick that reads the members.
+    const other = new Database(rt.tenants.fileOf(t.tenantId));
+    other.run("UPDATE members SET email_verified_at = NULL WHERE id = ?", [t.memberId]);
+    other.close();
+    await otherTable("Exam week, day 2");
+
+    expect((await api.as(t).patch(`/members/${member.memberId}`, { isActive: false })).status).toBe(200);
+    await tick();
+    expect(ops.splice(0).sort()).toEqual([`delete ${member.email}/${t.tenantKey}`, `delete ${t.email}/${t.tenantKey}`]);
+
+    // Nothing written since: nothing read or sent.
+    await tick();
+    expect(ops).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -12,6 +12,7 @@ import { SchemaTooNewError } from "../src/platform/db/migrate";
 import { platformMigrations, tenantMigrations } from "../src/platform/db/migrations.gen";
 import { openPlatformDb } from "../src/platform/db/platform-db";
 import { closeSqlite, drizzleOf, openSqlite } from "../src/platform/db/sqlite";
+import { createTenantStore } from "../src/platform/db/tenant-store";
 import { write } from "../src/platform/db/types";
 import { startServer } from "../src/server";
 import { createMemberFixture, createTenantFixture, eventually, expectProblem, useServer } from "./helpers/server";
@@ -109,6 +110,49 @@ describe("tenant files", () => {
     expect(() => s.server.rt.tenants.acquire(t.tenantId)).toThrow(SchemaTooNewError);
     const res = await s.call("GET", "/api/v1/tenant", { token: t.token });
     expectProblem(res, 500, "INTERNAL");
+  });
+});
+
+describe("closing a tenant file (docs/rules/performance.md#reopen)", () => {
+  test("refreshes the planner's statistics after a connection that wrote, not after one that only read", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ls-close-"));
+    mkdirSync(join(dir, "tenants"));
+    const store = createTenantStore(dir, tenantBudget(128));
+    const id = crypto.randomUUID();
+    try {
+      store.use(id, () => {}, { create: true });
+      store.drop(id);
+      // A table PRAGMA optimize analyses once a query used its index.
+      const raw = new Database(store.fileOf(id));
+      raw.exec("CREATE TABLE probe (k TEXT NOT NULL); CREATE INDEX probe_k ON probe (k)");
+      for (let i = 0; i < 100; i++) raw.run("INSERT INTO probe (k) VALUES (?)", [`k${i}`]);
+      raw.close();
+      const analysed = () => {
+        const r = new Database(store.fileOf(id), { readonly: true });
+        try {
+          return (r.query("SELECT count(*) AS n FROM sqlite_stat1 WHERE tbl = 'probe'").get() as { n: number }).n;
+        } catch {
+          return 0; // no sqlite_stat1 yet
+        } finally {
+          r.close();
+        }
+      };
+      const read = (h: { sqlite: Database }) => expect(h.sqlite.query("SELECT k FROM probe WHERE k = ?").all("k1")).toHaveLength(1);
+
+      store.use(id, read);
+      store.drop(id);
+      expect(analysed()).toBe(0);
+
+      store.use(id, (h) => {
+        write(h.db, (tx) => tx.run(sql`INSERT INTO probe (k) VALUES ('k100')`));
+        read(h);
+      });
+      store.drop(id);
+      expect(analysed()).toBe(1);
+    } finally {
+      store.closeAll();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

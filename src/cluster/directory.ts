@@ -3,7 +3,7 @@ import type { Etcd3 } from "etcd3";
 import type { CodeKey } from "../modules/auth/codes";
 import { type Membership, membershipsOf } from "../modules/auth/identity";
 import type { RemoteAuth, RemoteOp } from "../modules/auth/remote";
-import { provedMemberEmails } from "../modules/members/directory";
+import { cachedProvedMemberEmails, type ProvedEmail } from "../modules/members/directory";
 import { tenantById } from "../platform/db/registry";
 import type { Runtime } from "../platform/runtime";
 import { DIRECTORY } from "./etcd";
@@ -38,11 +38,12 @@ async function readDirectory(etcd: Etcd3): Promise<Map<string, Map<string, strin
  * Keeps etcd's e-mail directory in step with the schools this node serves
  * (docs/rules/cluster.md#e-mail-directory): a school is published in full when this node starts
  * serving it (its first tick, a move's or a failover's adoption), and again after each tick in
- * which it was written (the write guard notes it). Only the differences go to etcd.
+ * which its members changed (the write guard notes a written school; the members list is cached
+ * until a write to `members`, so another table's writes cost no read). Only the differences go to etcd.
  */
 export function directoryPublisher(rt: Runtime, node: ClusterNode) {
-  /** What this node last wrote (or found) in etcd, by tenant key. */
-  const published = new Map<string, Map<string, string>>();
+  /** What this node last wrote (or found) in etcd, by tenant key, and the members list it was made from. */
+  const published = new Map<string, { entries: Map<string, string>; from: readonly ProvedEmail[] }>();
   return async () => {
     const etcd = node.etcd;
     if (!etcd) return;
@@ -56,8 +57,12 @@ export function directoryPublisher(rt: Runtime, node: ClusterNode) {
     for (const p of todo) {
       if (!tenantById(rt.platform.db, p.tenantId)) continue;
       node.written.delete(p.tenantId);
-      const had = published.get(p.key) ?? found?.get(p.key) ?? new Map<string, string>();
-      const want = new Map(rt.tenants.use(p.tenantId, (h) => provedMemberEmails(h.db)).map((m) => [m.email, m.memberId]));
+      const last = published.get(p.key);
+      const rows = rt.tenants.use(p.tenantId, (h) => cachedProvedMemberEmails(h));
+      // The same list: no member changed since it was published.
+      if (rows === last?.from) continue;
+      const had = last?.entries ?? found?.get(p.key) ?? new Map<string, string>();
+      const want = new Map(rows.map((m) => [m.email, m.memberId]));
       const ops: (() => Promise<unknown>)[] = [];
       for (const [email, memberId] of want) {
         if (had.get(email) !== memberId) ops.push(() => etcd.put(`${DIRECTORY}${email}/${p.key}`).value(memberId).exec());
@@ -69,7 +74,7 @@ export function directoryPublisher(rt: Runtime, node: ClusterNode) {
         node.written.add(p.tenantId);
         throw e;
       }
-      published.set(p.key, want);
+      published.set(p.key, { entries: want, from: rows });
       if (ops.length) rt.log({ event: "cluster.directory", tenant: p.key, changes: ops.length });
     }
   };

@@ -1,7 +1,11 @@
 import { and, asc, count, eq, isNotNull } from "drizzle-orm";
+import { tableGuardedCache } from "../../platform/db/sqlite";
+import { cachedPerHandle, type TenantHandle } from "../../platform/db/tenant-store";
 import type { Db } from "../../platform/db/types";
 import { members, profiles } from "../../schema/members";
 import { roles } from "../../schema/roles";
+
+export type ProvedEmail = { memberId: string; email: string };
 
 /** Every member e-mail of a tenant file: the source the platform directory is rebuilt from. */
 export function memberEmails(db: Db): { memberId: string; email: string }[] {
@@ -15,12 +19,23 @@ export function memberEmails(db: Db): { memberId: string; email: string }[] {
  * The e-mails that count across schools: active members whose e-mail is proved
  * (docs/rules/trust.md#e-mails-an-administrator-typed); what a cluster's e-mail directory publishes.
  */
-export function provedMemberEmails(db: Db): { memberId: string; email: string }[] {
+function provedMemberEmails(db: Db): ProvedEmail[] {
   return db
     .select({ memberId: members.id, email: members.email })
     .from(members)
     .where(and(isNotNull(members.email), isNotNull(members.emailVerifiedAt), eq(members.isActive, true)))
-    .all() as { memberId: string; email: string }[];
+    .all() as ProvedEmail[];
+}
+
+/**
+ * provedMemberEmails of an open tenant file, kept on its handle until a write to `members`
+ * (docs/rules/cluster.md#e-mail-directory): the same array, unread, while no member changed (an
+ * exam's writes leave it), so the directory's publisher can tell "nothing to publish" by identity.
+ */
+export function cachedProvedMemberEmails(handle: TenantHandle): readonly ProvedEmail[] {
+  return cachedPerHandle(handle, "members.provedEmails", () =>
+    tableGuardedCache<ProvedEmail[]>(handle.sqlite, "proved_emails", ["members"]),
+  )("all", () => provedMemberEmails(handle.db));
 }
 
 /** The e-mail of the tenant's first owner (the platform registry's ownerEmail), or null. */

@@ -53,11 +53,13 @@ const statementsOf = new WeakMap<Database, Map<string, Statement>>();
  * its WAL (PASSIVE: never waits for a reader, docs/rules/replication.md#checkpoints). Its statements
  * are finalized first: a connection with live statements closes only when the garbage collector
  * gets to them, holding its schema and page cache until then (RSS grew with every reopened tenant).
+ * `optimize: false` for a connection that wrote nothing (docs/rules/performance.md#reopen): it changed
+ * no row count, so the statistics stay as the last writer's close left them.
  */
-export function closeSqlite(sqlite: Database) {
+export function closeSqlite(sqlite: Database, { optimize = true }: { optimize?: boolean } = {}) {
   commitBatch(sqlite);
   try {
-    sqlite.exec("PRAGMA optimize");
+    if (optimize) sqlite.exec("PRAGMA optimize");
   } catch {
     // A statistics refresh never blocks a close (e.g. a busy file during shutdown).
   }
@@ -151,8 +153,10 @@ function stampedEntries<S, V>(max: number) {
  * server's own), invalidated only by writes to `tables` (docs/rules/performance.md#caches): TEMP
  * triggers, which live on this connection only, count every insert, update and delete of those
  * tables, and an entry is valid while that count and the connection's rollback count are unchanged.
- * Made outside a transaction (a rolled-back batch would take the triggers with it); until then
- * nothing is cached. Bounded: cleared when it holds `max` entries.
+ * The triggers are made at the second lookup on the connection, outside a transaction (a rolled-back
+ * batch would take them with it); until then nothing is cached: a handle opened for one request (a
+ * reopen in the spread read, docs/rules/performance.md#reopen) does not pay ~1 ms of CPU for triggers
+ * it never uses. Bounded: cleared when it holds `max` entries.
  */
 export function tableGuardedCache<V>(sqlite: Database, name: string, tables: readonly string[], max = 1000) {
   let stamp: Statement<{ n: number }, [string]> | null = null;
@@ -170,9 +174,10 @@ export function tableGuardedCache<V>(sqlite: Database, name: string, tables: rea
     }
     return sqlite.query<{ n: number }, [string]>("SELECT n FROM temp.cache_guards WHERE name = ?");
   };
+  let lookups = 0;
   return (key: string, load: () => V): V => {
     if (!stamp) {
-      if (sqlite.inTransaction) return load();
+      if (++lookups < 2 || sqlite.inTransaction) return load();
       stamp = install();
     }
     return lookup(key, `${rollbackCount(sqlite)}:${(stamp.get(name) as { n: number }).n}`, load);

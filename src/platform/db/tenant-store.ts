@@ -60,11 +60,14 @@ export function createTenantStore(
     return join(dataDir, "tenants", `${tenantId}.sqlite`);
   };
 
+  /** Connections that wrote (or were migrated) since they opened: only their close refreshes the statistics. */
+  const wrote = new WeakSet<Database>();
+
   let closedSinceGc = 0;
   let gcPending = false;
   const close = (h: TenantHandle) => {
     h.cache.clear();
-    closeSqlite(h.sqlite);
+    closeSqlite(h.sqlite, { optimize: wrote.has(h.sqlite) });
     if (++closedSinceGc < GC_AFTER_CLOSES) return;
     closedSinceGc = 0;
     // A loop that never yields to the event loop (the file collector's pass over every school) collects in place.
@@ -99,7 +102,7 @@ export function createTenantStore(
       if (!opts?.create && !existsSync(path)) throw new TenantFileMissingError(`tenant file missing: ${path}`);
       const sqlite = openSqlite(path, budget, autocheckpoint);
       try {
-        applyMigrations(sqlite, tenantMigrations, `tenant ${tenantId}`);
+        if (applyMigrations(sqlite, tenantMigrations, `tenant ${tenantId}`) > 0) wrote.add(sqlite);
       } catch (e) {
         sqlite.close();
         throw e;
@@ -107,6 +110,7 @@ export function createTenantStore(
       if (groupCommit) enableGroupCommit(sqlite);
       // Every write notes its time (docs/rules/replication.md#tiers), then the cluster's fence, if any, may refuse it.
       writeGuards.set(sqlite, () => {
+        wrote.add(sqlite);
         lastWrite.set(tenantId, Date.now());
         store.guard?.(tenantId);
       });
