@@ -1,8 +1,8 @@
 // Exam start (issue 11): students of one school arrive uniformly within --within seconds; each one
 // (signing in first with --signin) starts the quiz of 10 questions, saves answers three times and
 // submits, with no pause; meanwhile 20 other schools read (GET /spaces) at 200 req/s in total.
-// Reports p99 of each step, of the others' reads, sheds (503 SERVER_BUSY) and writes/s.
-// Usage: bun bench/exam.ts [--students 2000] [--within 30] [--signin]   (env reaches the server)
+// Reports p99 of each step, of the others' reads, sheds (503 SERVER_BUSY), writes/s and the server's CPU time (/proc).
+// Usage: bun bench/exam.ts [--students 2000] [--within 30] [--signin] [--port 31501]   (env reaches the server)
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,7 +14,8 @@ const within = Math.min(arg("within", 30), 300);
 const signIn = process.argv.includes("--signin");
 const bun = process.execPath;
 const root = join(import.meta.dir, "..");
-const port = 31501;
+// --port: two runs at once on one machine must not answer each other's requests.
+const port = arg("port", 31501);
 const base = `http://127.0.0.1:${port}/api/v1`;
 
 const dataDir = mkdtempSync(join(tmpdir(), "ls-bench-exam-"));
@@ -90,9 +91,17 @@ async function student(s: { email: string; token: string }) {
   if (await timed("submit", "POST", `/quizzes/${exam.quizId}/my-attempts/${attemptId}/submit`, token, answers(3))) writes++;
 }
 
+/** The server's CPU time so far, user and system, in seconds (/proc: the machine's load does not change it). */
+function serverCpu() {
+  const fields = readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  const tick = 100; // USER_HZ on Linux
+  return { user: Number(fields[11]) / tick, system: Number(fields[12]) / tick };
+}
+
 const results: Record<string, unknown> = { students: count, withinSeconds: within, signingIn: signIn };
 try {
   await waitReady(`http://127.0.0.1:${port}/readyz`);
+  const cpu0 = serverCpu();
   let running = true;
   const readers = (async () => {
     const pending: Promise<unknown>[] = [];
@@ -112,6 +121,7 @@ try {
   const elapsed = (performance.now() - t0) / 1000;
   running = false;
   await readers;
+  const cpu1 = serverCpu();
   for (const step of steps) {
     const sorted = ms[step].sort((a, b) => a - b);
     if (sorted.length)
@@ -125,6 +135,9 @@ try {
   results.writesPerSecond = round(writes / elapsed);
   results.elapsedSeconds = round(elapsed);
   results.shedSignIns = busy;
+  // Over the whole load, the others' reads included: user / system seconds, and per student (5 requests each).
+  results.serverCpuSeconds = { user: round(cpu1.user - cpu0.user), system: round(cpu1.system - cpu0.system) };
+  results.serverCpuMsPerStudent = round(((cpu1.user - cpu0.user + cpu1.system - cpu0.system) * 1000) / count);
   results.failures = failures;
 } finally {
   server.kill();

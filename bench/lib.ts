@@ -49,6 +49,51 @@ export async function load(
   };
 }
 
+/**
+ * Open loop: `rate` requests a second for `seconds`, sent on schedule whatever the answers do, each
+ * timed from when it was due (a late send counts against the server; no coordinated omission). What
+ * a school feels at a load under the server's capacity, where `load` (closed loop, every loop busy)
+ * measures the queue at saturation.
+ */
+export async function openLoad(
+  url: string,
+  opts: { rate: number; seconds: number; headers?: Record<string, string> },
+): Promise<LoadResult> {
+  if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url)) throw new Error("benchmarks target loopback only");
+  const latencies: number[] = [];
+  let errors = 0;
+  const total = Math.round(opts.rate * opts.seconds);
+  const started = performance.now();
+  const pending: Promise<void>[] = [];
+  const one = async (due: number) => {
+    try {
+      const res = await fetch(url, { headers: opts.headers });
+      await res.arrayBuffer();
+      if (res.ok) latencies.push(performance.now() - due);
+      else errors++;
+    } catch {
+      errors++;
+    }
+  };
+  for (let sent = 0; sent < total; ) {
+    const now = performance.now();
+    // Every request due by now goes out (a timer fires late on a busy machine: they are still due then).
+    for (let due = started + (sent * 1000) / opts.rate; sent < total && due <= now; due = started + (++sent * 1000) / opts.rate)
+      pending.push(one(due));
+    await Bun.sleep(1);
+  }
+  await Promise.all(pending);
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    rps: Math.round(latencies.length / elapsed),
+    p50: round(percentile(latencies, 0.5)),
+    p99: round(percentile(latencies, 0.99)),
+    errors,
+  };
+}
+
 export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
 export const round = (n: number) => Math.round(n * 100) / 100;
 

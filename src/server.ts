@@ -32,14 +32,14 @@ function replicate(config: Config, rt: Runtime) {
 }
 
 /**
- * Elysia's listen (1.4) asks for a garbage collection, `Bun.gc(false)`, three times before the first
- * request: after composing its handler in `listen`, after composing it again in a microtask, and after
- * reloading the server with it: ~30 ms of CPU of a cold start on 2 cores (docs/rules/performance.md#start).
- * Exactly those calls are skipped: `Bun.gc` is wrapped for the listen alone, a forced collection
- * (`Bun.gc(true)`) always goes through, and the original is back after Elysia's third call, or at the
- * next turn of the event loop if a later Elysia makes fewer.
+ * Elysia's listen (1.4) asks for a garbage collection, `Bun.gc(false)`, after composing its handler in
+ * `listen` and after reloading the server in a microtask (a third time when that microtask composes the
+ * handler again, which `composeOnce` skips): ~30 ms of CPU of a cold start on 2 cores
+ * (docs/rules/performance.md#start). Exactly those calls are skipped: `Bun.gc` is wrapped for the listen
+ * alone, a forced collection (`Bun.gc(true)`) always goes through, and the original is back after
+ * Elysia's second call, or at the next turn of the event loop if a later Elysia makes fewer.
  */
-const ELYSIA_LISTEN_GCS = 3;
+const ELYSIA_LISTEN_GCS = 2;
 export function withoutForcedGc(listen: () => void) {
   const bun = Bun as { gc: (force?: boolean) => void };
   const gc = bun.gc;
@@ -52,6 +52,35 @@ export function withoutForcedGc(listen: () => void) {
     if (++skipped === ELYSIA_LISTEN_GCS) restore();
   };
   bun.gc = skipListenGc;
+  try {
+    listen();
+  } finally {
+    setTimeout(restore, 0);
+  }
+}
+
+/**
+ * Elysia's listen composes the app's handler (its router and global hooks, compiled into one function)
+ * and, in a microtask before the first request, composes it again: ~3 % of a cold start's CPU
+ * (docs/rules/performance.md#start). Nothing is added to the app after `listen` (no plugin is async), so
+ * the second composition would build the same handler: that one call of `compile` is skipped (the
+ * server keeps the first handler), the original is back after it, or at the next turn.
+ */
+export function composeOnce(app: { compile(): unknown }, listen: () => void) {
+  const own = Object.hasOwn(app, "compile");
+  const compile = app.compile;
+  let calls = 0;
+  const restore = () => {
+    if (app.compile !== once) return;
+    if (own) app.compile = compile;
+    else delete (app as { compile?: unknown }).compile;
+  };
+  const once = function (this: unknown) {
+    if (++calls === 1) return compile.call(app);
+    restore();
+    return app;
+  };
+  app.compile = once;
   try {
     listen();
   } finally {
@@ -72,13 +101,11 @@ export function startServer(config: Config) {
     if (config.replicaUrl) created.rt.replication = replicate(config, created.rt);
     // idleTimeout bounds a request that trickles in or never ends (slow body, endless chunks); Bun
     // itself drops connections that send no complete request head within about 10 s (slowloris).
+    const app = created.app;
     withoutForcedGc(() =>
-      created?.app.listen({
-        port: config.port,
-        reusePort: false,
-        maxRequestBodySize: MAX_REQUEST_BODY,
-        idleTimeout: config.requestTimeout,
-      }),
+      composeOnce(app, () =>
+        app.listen({ port: config.port, reusePort: false, maxRequestBodySize: MAX_REQUEST_BODY, idleTimeout: config.requestTimeout }),
+      ),
     );
   } catch (e) {
     created?.rt.close();

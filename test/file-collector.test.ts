@@ -75,6 +75,20 @@ describe("the file collector", () => {
     expect((await api.as(fx.owner).get(`/posts/${keptPost}`)).body.attachments).toHaveLength(1);
   });
 
+  test("a pass with nothing to remove writes nothing: the school does not look worked on (replication tiers)", async () => {
+    const rt = api.server.rt;
+    const tenantId = fx.owner.tenantId;
+    await fx.upload(fx.owner, { bytes: "unreferenced, within its grace" });
+    const before = rt.tenants.lastWriteAt(tenantId);
+    expect(before).not.toBeNull();
+    // The clock past the upload's millisecond, so that a write by the pass would note a later time.
+    while (Date.now() <= (before ?? 0)) Bun.sleepSync(1);
+    const report = await createFileCollector(rt, { now: () => Date.now() }).run();
+    expect(report.removedFiles).toBe(0);
+    expect(report.waiting).toBeGreaterThanOrEqual(1);
+    expect(rt.tenants.lastWriteAt(tenantId)).toBe(before);
+  });
+
   test("the server's own collector removes bytes of no record after 24 h and reports it on /metrics", async () => {
     const rt = api.server.rt;
     const tenantId = fx.owner.tenantId;

@@ -6,11 +6,11 @@
 
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openSqlite, walAutocheckpoint } from "../src/platform/db/sqlite";
 import { COLD_CHECKS_PER_SECOND, fileRpoMs, litestreamConfig, litestreamTimings } from "../src/platform/replica/litestream";
-import { PROMOTE_MS, type ReplicaFileStatus, startReplication } from "../src/platform/replica/supervisor";
+import { lowPriority, PROMOTE_MS, type ReplicaFileStatus, startReplication } from "../src/platform/replica/supervisor";
 import { removeDir, tempDir } from "./helpers/binary";
 
 const dirs: string[] = [];
@@ -122,6 +122,72 @@ describe("Litestream configuration by activity", () => {
       expect(logs.some((l) => l.event === "replica.restart" && l.reason === "promote")).toBe(true);
       await Bun.sleep(600); // the status cache (500 ms)
       expect((await tier())[`tenants/${ids[1]}.sqlite`]).toEqual([true, 1]);
+    } finally {
+      await rep.stop();
+    }
+  });
+
+  test("a restarted serve takes each file's work from the previous status, not Litestream's writes; a file changed after that record is hot", async () => {
+    const dir = tempDir("learnspace-tiers-");
+    dirs.push(dir);
+    const dataDir = join(dir, "data");
+    mkdirSync(join(dataDir, "tenants"), { recursive: true });
+    const ids = ["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"];
+    for (const f of ["platform.sqlite", ...ids.map((id) => `tenants/${id}.sqlite`)]) {
+      const db = new Database(join(dataDir, f), { create: true });
+      db.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x)");
+      db.close();
+    }
+    // Both files changed on disk just now (as Litestream's checkpoints leave them); the previous serve
+    // recorded, after that, that no school worked on them for an hour.
+    const hourAgo = Date.now() - 3_600_000;
+    const at = Date.now() + 1000;
+    const files = ids.map((id) => ({ name: `tenants/${id}.sqlite`, workedAt: hourAgo }));
+    writeFileSync(join(dataDir, "replica-status.json"), JSON.stringify({ at, litestream: null, files }));
+    // The second one changed after that record (its server was killed before the next report).
+    const later = new Date(at + 5000);
+    utimesSync(join(dataDir, "tenants", `${ids[1]}.sqlite`), later, later);
+    const rep = replicateWith(dir, "exec sleep 600", { dataDir, log: () => {} });
+    try {
+      const tiers = Object.fromEntries((await rep.status()).map((f) => [f.name, f.hot]));
+      expect(tiers).toEqual({ "platform.sqlite": true, [`tenants/${ids[0]}.sqlite`]: false, [`tenants/${ids[1]}.sqlite`]: true });
+    } finally {
+      await rep.stop();
+    }
+    // The stop leaves the record for the next serve.
+    const left = JSON.parse(readFileSync(join(dataDir, "replica-status.json"), "utf8")) as { at: number; files: ReplicaFileStatus[] };
+    expect(left.at).toBeGreaterThanOrEqual(Date.now() - 5000);
+    expect(left.files.find((f) => f.name === `tenants/${ids[0]}.sqlite`)?.workedAt).toBe(hourAgo);
+    expect(left.files.find((f) => f.name === `tenants/${ids[1]}.sqlite`)?.workedAt).toBe(later.getTime());
+  });
+
+  test("Litestream runs under SCHED_IDLE (chrt), else at nice 5, else as it is; the pid is Litestream's", async () => {
+    const cmd = ["/bin/litestream", "replicate"];
+    const only =
+      (...bins: string[]) =>
+      (b: string) =>
+        bins.includes(b) ? `/usr/bin/${b}` : null;
+    expect(lowPriority(cmd, only("chrt", "nice"))).toEqual(["/usr/bin/chrt", "--idle", "0", ...cmd]);
+    expect(lowPriority(cmd, only("nice"))).toEqual(["/usr/bin/nice", "-n", "5", ...cmd]);
+    expect(lowPriority(cmd, only())).toEqual(cmd);
+    if (!Bun.which("chrt")) return;
+    const dir = tempDir("learnspace-tiers-");
+    dirs.push(dir);
+    const dataDir = join(dir, "data");
+    mkdirSync(dataDir, { recursive: true });
+    const db = new Database(join(dataDir, "platform.sqlite"), { create: true });
+    db.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x)");
+    db.close();
+    // The stand-in notes its own pid and scheduling policy, then stays up.
+    const rep = replicateWith(dir, `echo "$$ $(chrt -p $$)" > "${dir}/sched"; exec sleep 600`, { dataDir, log: () => {} });
+    try {
+      for (let i = 0; !existsSync(join(dir, "sched")) || !readFileSync(join(dir, "sched"), "utf8").includes("\n"); i++) {
+        if (i > 150) throw new Error("the stand-in did not start");
+        await Bun.sleep(20);
+      }
+      const [pid, ...policy] = readFileSync(join(dir, "sched"), "utf8").split(" ");
+      expect(Number(pid)).toBe(rep.pid() as number);
+      expect(policy.join(" ")).toContain("SCHED_IDLE");
     } finally {
       await rep.stop();
     }

@@ -70,21 +70,25 @@ export function createFileCollector(rt: Runtime, opts: CollectorOptions = {}) {
       else report.waiting++;
     }
     // The sweep: decided again on what the tenant holds now, in one transaction (no request runs meanwhile).
-    const removed = rt.tenants.use(tenantId, (h) =>
-      write(h.db, (tx) => {
-        if (candidates.size === 0) return [];
-        const refs = referencedFileIds(tx);
-        const gone = tx
-          .select({ id: files.id, status: files.status })
-          .from(files)
-          .where(inArray(files.id, [...candidates]))
-          .all()
-          .filter((r) => !refs.has(r.id) && !isUploading(`${tenantId}/${r.id}`))
-          .map((r) => r.id);
-        if (gone.length) tx.delete(files).where(inArray(files.id, gone)).run();
-        return gone;
-      }),
-    );
+    // Nothing to remove, no transaction: every write marks the school as worked on, and an hourly write to
+    // every file would make every school hot for replication (docs/rules/replication.md#tiers).
+    const removed: string[] =
+      candidates.size === 0
+        ? []
+        : rt.tenants.use(tenantId, (h) =>
+            write(h.db, (tx) => {
+              const refs = referencedFileIds(tx);
+              const gone = tx
+                .select({ id: files.id, status: files.status })
+                .from(files)
+                .where(inArray(files.id, [...candidates]))
+                .all()
+                .filter((r) => !refs.has(r.id) && !isUploading(`${tenantId}/${r.id}`))
+                .map((r) => r.id);
+              if (gone.length) tx.delete(files).where(inArray(files.id, gone)).run();
+              return gone;
+            }),
+          );
     const known = new Set(scan().rows.map((r) => r.id));
     for (const id of removed) {
       unreferencedSince.delete(`${tenantId}/${id}`);

@@ -1,6 +1,7 @@
 // Saving and submitting a participant's answers (docs/rules/quizzes.md#attempts).
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Actor } from "../../platform/auth/actor";
+import { preparedQuery } from "../../platform/db/sqlite";
 import { type Db, write } from "../../platform/db/types";
 import { conflict, type FieldError, invalidMany } from "../../platform/http/errors";
 import { iso, isoRequired } from "../../platform/http/schemas";
@@ -8,13 +9,13 @@ import { requireWindowOpen } from "../../platform/http/time-window";
 import { contentForViewer } from "../library/access";
 import { requireActiveSpace } from "../spaces/archived";
 import { closeAttempt } from "./attempt-closing";
-import { answersOf, ownAttempt, SUBMIT_GRACE_MS } from "./attempt-rows";
+import { ownAttempt, SUBMIT_GRACE_MS } from "./attempt-rows";
 import { isChoice, loadQuestionSet, QUIZ } from "./config";
 import type { AnswerInput } from "./model";
 import { toMyAttempt } from "./my-attempts";
 import { effectiveQuizConfig } from "./overrides";
 import { type AnswerValue, isAnswered } from "./scoring";
-import type { StoredQuestion } from "./tables";
+import { quizAnswers, type StoredQuestion } from "./tables";
 
 /**
  * Checks answers against the attempt's questions (docs/rules/quizzes.md#question-types): the question must be
@@ -63,10 +64,20 @@ function checkAnswers(questions: StoredQuestion[], input: AnswerInput[]): Map<st
 function storeAnswers(tx: Db, attemptId: string, values: Map<string, AnswerValue>, now: number) {
   if (values.size === 0) return;
   const rows = [...values].map(([q, v]) => ({ q, s: JSON.stringify(v.selectedOptionIds), t: v.textAnswer, a: isAnswered(v) ? 1 : 0 }));
-  tx.run(sql`UPDATE quiz_answers SET selected_option_ids = j.value ->> '$.s', text_answer = j.value ->> '$.t',
-    answered = j.value ->> '$.a', saved_at = ${now}
-    FROM json_each(${JSON.stringify(rows)}) AS j
-    WHERE quiz_answers.attempt_id = ${attemptId} AND quiz_answers.question_id = j.value ->> '$.q'`);
+  const j = sql`j.value`;
+  preparedQuery(tx, "quizzes.storeAnswers", (base) =>
+    base
+      .update(quizAnswers)
+      .set({
+        selectedOptionIds: sql`${j} ->> '$.s'`,
+        textAnswer: sql`${j} ->> '$.t'`,
+        answered: sql`${j} ->> '$.a'`,
+        savedAt: sql`${sql.placeholder("now")}`,
+      })
+      .from(sql`json_each(${sql.placeholder("rows")}) AS j`)
+      .where(and(eq(quizAnswers.attemptId, sql.placeholder("attemptId")), sql`${quizAnswers.questionId} = ${j} ->> '$.q'`))
+      .prepare(),
+  ).run({ now, rows: JSON.stringify(rows), attemptId });
 }
 
 /**
@@ -104,7 +115,6 @@ export function submitQuizAttempt(actor: Actor, contentId: string, attemptId: st
     const { attempt, questions, checked, cfg } = openAttempt(tx, actor, contentId, attemptId, input, now, SUBMIT_GRACE_MS);
     storeAnswers(tx, attempt.id, checked, now);
     const closed = closeAttempt(tx, attempt, cfg, now);
-    const answers = answersOf(tx, [closed.id]).get(closed.id) ?? [];
-    return toMyAttempt(closed, cfg.resultExposeLevel, cfg.passScore, { questions, answers });
+    return toMyAttempt(closed.attempt, cfg.resultExposeLevel, cfg.passScore, { questions, answers: closed.answers });
   });
 }

@@ -3,25 +3,48 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { preparedQuery } from "../../platform/db/sqlite";
 import { type Db, write } from "../../platform/db/types";
-import { type AttemptRow, answersOf, inQuestionOrder, SUBMIT_GRACE_MS } from "./attempt-rows";
+import { type AnswerRow, type AttemptRow, answersOf, inQuestionOrder, SUBMIT_GRACE_MS } from "./attempt-rows";
 import { loadQuestionSet, loadQuizConfig, type StoredConfig } from "./config";
 import { ownClosesAt } from "./overrides";
 import { attemptTotals, scoreAnswer } from "./scoring";
-import { quizAttempts, quizConfigs } from "./tables";
+import { quizAnswers, quizAttempts, quizConfigs } from "./tables";
 
-/** Scores every answer of an attempt and closes it (submit, or the automatic submit after expiry). */
+/**
+ * Scores every answer of an attempt and closes it (submit, or the automatic submit after expiry); the
+ * closed attempt and its answer rows as now stored.
+ */
 export function closeAttempt(tx: Db, attempt: AttemptRow, cfg: StoredConfig, submittedAt: number) {
   const questions = loadQuestionSet(tx, attempt.questionSetId);
   const rows = answersOf(tx, [attempt.id]).get(attempt.id) ?? [];
   const scored = inQuestionOrder(questions, rows).map(({ q, a }) => ({ id: a.id, ...scoreAnswer(q, a, cfg.partialCreditMultiple) }));
   storeScores(tx, scored, submittedAt);
+  const byId = new Map(scored.map((s) => [s.id, s]));
+  const answers = rows.map((a): AnswerRow => {
+    const s = byId.get(a.id);
+    return s ? { ...a, answered: s.answered, isCorrect: s.isCorrect, pointsAwarded: s.pointsAwarded, submittedAt } : a;
+  });
   const totals = attemptTotals(scored);
-  return tx
-    .update(quizAttempts)
-    .set({ submittedAt, ...totals, scoringCompletedAt: totals.hasPendingManual ? null : submittedAt })
-    .where(eq(quizAttempts.id, attempt.id))
-    .returning()
-    .get();
+  const updated = preparedQuery(tx, "quizzes.closeAttempt", (base) =>
+    base
+      .update(quizAttempts)
+      // update().set() takes no bare placeholders: each is wrapped in sql (values reach SQLite as given).
+      .set({
+        submittedAt: sql`${sql.placeholder("submittedAt")}`,
+        score: sql`${sql.placeholder("score")}`,
+        hasPendingManual: sql`${sql.placeholder("hasPendingManual")}`,
+        scoringCompletedAt: sql`${sql.placeholder("scoringCompletedAt")}`,
+      })
+      .where(eq(quizAttempts.id, sql.placeholder("id")))
+      .returning()
+      .prepare(),
+  ).get({
+    submittedAt,
+    score: totals.score,
+    hasPendingManual: totals.hasPendingManual ? 1 : 0,
+    scoringCompletedAt: totals.hasPendingManual ? null : submittedAt,
+    id: attempt.id,
+  }) as AttemptRow;
+  return { attempt: updated, answers };
 }
 
 /**
@@ -36,9 +59,20 @@ function storeScores(tx: Db, scored: ({ id: string } & ReturnType<typeof scoreAn
     c: s.isCorrect === null ? null : s.isCorrect ? 1 : 0,
     p: s.pointsAwarded,
   }));
-  tx.run(sql`UPDATE quiz_answers SET answered = j.value ->> '$.a', is_correct = j.value ->> '$.c',
-    points_awarded = j.value ->> '$.p', submitted_at = ${submittedAt}
-    FROM json_each(${JSON.stringify(rows)}) AS j WHERE quiz_answers.id = j.value ->> '$.i'`);
+  const j = sql`j.value`;
+  preparedQuery(tx, "quizzes.storeScores", (base) =>
+    base
+      .update(quizAnswers)
+      .set({
+        answered: sql`${j} ->> '$.a'`,
+        isCorrect: sql`${j} ->> '$.c'`,
+        pointsAwarded: sql`${j} ->> '$.p'`,
+        submittedAt: sql`${sql.placeholder("submittedAt")}`,
+      })
+      .from(sql`json_each(${sql.placeholder("rows")}) AS j`)
+      .where(sql`${quizAnswers.id} = ${j} ->> '$.i'`)
+      .prepare(),
+  ).run({ submittedAt, rows: JSON.stringify(rows) });
 }
 
 export const closed = (closesAt: number | null, now: number) => closesAt !== null && now >= closesAt;
@@ -58,6 +92,14 @@ const closesAtOf = (db: Db, contentId: string) =>
       .where(eq(quizConfigs.contentId, sql.placeholder("contentId")))
       .prepare(),
   ).get({ contentId })?.closesAt ?? null;
+
+/**
+ * Whether one participant's attempts (`mine`, all of them) hold an overdue one, `closesAt` being their
+ * effective one (docs/rules/quizzes.md#attempts): the participant steps read their attempts anyway, so
+ * this costs no query.
+ */
+export const anyOverdue = (mine: readonly AttemptRow[], closesAt: number | null, now: number) =>
+  mine.some((a) => a.submittedAt === null && isOverdue(a, closesAt, now));
 
 /** One participant's open attempts of a quiz (checked for being overdue before every participant step). */
 export const ownOpenAttempts = (db: Db, contentId: string, profileId: string) =>

@@ -3,7 +3,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
-import { preparedQuery } from "../../platform/db/sqlite";
+import { cachedByTables, preparedQuery } from "../../platform/db/sqlite";
 import { type Db, write } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
 import { timeWindow } from "../../platform/http/time-window";
@@ -59,31 +59,51 @@ const DEFAULT_CONFIG: StoredConfig = {
 
 export const { isChoice, isText } = questionKinds<QuizQuestionType>(["SINGLE", "MULTIPLE"], ["SHORT_ANSWER", "ESSAY"]);
 
+/**
+ * What a quiz's participant steps read on every request and a manager changes rarely: its config with
+ * the current questions, and the question sets (never changed once written: a changed config makes a
+ * new set). Cached per connection until a write to these tables (docs/rules/performance.md#caches);
+ * the cached values are frozen, as every later request shares them.
+ */
+const QUIZ_CONTENT = { name: "quiz_content", tables: ["quiz_configs", "quiz_question_sets"] } as const;
+
+function frozen<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) frozen(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /** The stored config of a quiz with its current questions, or the defaults (no questions) before the first save. */
 export function loadQuizConfig(db: Db, contentId: string): StoredConfig {
-  const row = preparedQuery(db, "quizzes.config", (base) =>
-    base
-      .select({ config: quizConfigs, questions: quizQuestionSets.questions })
-      .from(quizConfigs)
-      .innerJoin(quizQuestionSets, eq(quizQuestionSets.id, quizConfigs.questionSetId))
-      .where(eq(quizConfigs.contentId, sql.placeholder("contentId")))
-      .prepare(),
-  ).get({ contentId });
-  if (!row) return { ...DEFAULT_CONFIG };
-  const { contentId: _, updatedAt: __, ...cfg } = row.config;
-  return { ...cfg, questions: row.questions };
+  return cachedByTables(db, QUIZ_CONTENT, `config:${contentId}`, () => {
+    const row = preparedQuery(db, "quizzes.config", (base) =>
+      base
+        .select({ config: quizConfigs, questions: quizQuestionSets.questions })
+        .from(quizConfigs)
+        .innerJoin(quizQuestionSets, eq(quizQuestionSets.id, quizConfigs.questionSetId))
+        .where(eq(quizConfigs.contentId, sql.placeholder("contentId")))
+        .prepare(),
+    ).get({ contentId });
+    if (!row) return frozen({ ...DEFAULT_CONFIG });
+    const { contentId: _, updatedAt: __, ...cfg } = row.config;
+    return frozen({ ...cfg, questions: row.questions });
+  });
 }
 
 /** The questions of one set (an attempt's). */
 export function loadQuestionSet(db: Db, questionSetId: string): StoredQuestion[] {
-  return (
-    preparedQuery(db, "quizzes.questionSet", (base) =>
-      base
-        .select({ q: quizQuestionSets.questions })
-        .from(quizQuestionSets)
-        .where(eq(quizQuestionSets.id, sql.placeholder("id")))
-        .prepare(),
-    ).get({ id: questionSetId })?.q ?? []
+  return cachedByTables(db, QUIZ_CONTENT, `set:${questionSetId}`, () =>
+    frozen(
+      preparedQuery(db, "quizzes.questionSet", (base) =>
+        base
+          .select({ q: quizQuestionSets.questions })
+          .from(quizQuestionSets)
+          .where(eq(quizQuestionSets.id, sql.placeholder("id")))
+          .prepare(),
+      ).get({ id: questionSetId })?.q ?? [],
+    ),
   );
 }
 

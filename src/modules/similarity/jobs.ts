@@ -11,7 +11,6 @@ import { workerModule } from "../../platform/threads";
 import { readyFilesByIds } from "../files/attachments";
 import { backfillSimilarity } from "./backfill";
 import { recordFailure } from "./compare";
-import { extractFileText, MAX_EXTRACT_BYTES, readerOf } from "./extract";
 import { normaliseText } from "./normalise";
 import { similarityTenants } from "./platform-tables";
 import type { SimilarityRevision } from "./revision";
@@ -191,6 +190,8 @@ async function loadText(rt: Runtime, job: Job) {
   if (!loaded) return null;
   const { row, files } = loaded;
   const parts = [row.body ?? ""];
+  // With fflate (whose tables are built at import) on the first check, not at start (docs/rules/performance.md#start).
+  const { extractFileText, MAX_EXTRACT_BYTES, readerOf } = await import("./extract");
   for (const fileId of row.fileIds) {
     const file = files.get(fileId);
     const reader = file && readerOf(file);

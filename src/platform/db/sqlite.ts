@@ -184,6 +184,30 @@ export function tableGuardedCache<V>(sqlite: Database, name: string, tables: rea
   };
 }
 
+/** The tableGuardedCaches of a connection by name (see cachedByTables). */
+const guardedOf = new WeakMap<Database, Map<string, (key: string, load: () => unknown) => unknown>>();
+
+/**
+ * `load()` through the tableGuardedCache `name` of the connection under `db` (made on first use, a
+ * transaction's Db included): for services that get a Db rather than the tenant handle. A Db of no
+ * known connection loads every time. The value is shared by every later caller: never mutate it.
+ */
+export function cachedByTables<V>(db: Db, cache: { name: string; tables: readonly string[]; max?: number }, key: string, load: () => V): V {
+  const sqlite = connectionOf.get(db);
+  if (!sqlite) return load();
+  let caches = guardedOf.get(sqlite);
+  if (!caches) {
+    caches = new Map();
+    guardedOf.set(sqlite, caches);
+  }
+  let lookup = caches.get(cache.name);
+  if (!lookup) {
+    lookup = tableGuardedCache<unknown>(sqlite, cache.name, cache.tables, cache.max);
+    caches.set(cache.name, lookup);
+  }
+  return lookup(key, load) as V;
+}
+
 /**
  * The Drizzle handle of a connection, with compiled statements reused: Drizzle's bun-sqlite session
  * compiles every query it runs (`prepare`), which costs more than running it. The same SQL text gets

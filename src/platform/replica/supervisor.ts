@@ -27,6 +27,8 @@ export type ReplicaFileStatus = {
   hot: boolean;
   /** The RPO the file gets with the running configuration: S when hot, more when cold; null while it waits for its first snapshot. */
   rpoSeconds: number | null;
+  /** The last sign of work on the file (ms) that its tier is decided on; kept across restarts (docs/rules/replication.md#tiers). */
+  workedAt: number;
 };
 
 export type Replication = {
@@ -85,19 +87,30 @@ export const PROMOTE_MS = 30_000;
 const promoteAfterMs = (files: number) => Math.max(PROMOTE_MS, files * 100);
 
 /**
- * When a file was last changed on disk (its WAL, else the file): what `serve` knows of a file before
- * its first write. Read once per file, when it is first listed: later changes include Litestream's own
- * writes (its checkpoints), which are no sign of a school at work.
+ * When a file was last changed on disk (it or its WAL): what `serve` knows of a file before its first
+ * write when the previous `serve` left no record of it. Read once per file, when it is first listed:
+ * later changes include Litestream's own writes (its checkpoints), which are no sign of a school at work.
  */
 function changedAt(path: string): number {
-  for (const p of [`${path}-wal`, path]) {
-    try {
-      return statSync(p).mtimeMs;
-    } catch {
-      // no WAL: the file itself
-    }
+  return Math.max(
+    statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0,
+    statSync(`${path}-wal`, { throwIfNoEntry: false })?.mtimeMs ?? 0,
+  );
+}
+
+/**
+ * The work on each file as the previous `serve` recorded it in its status file (`workedAt` by replica
+ * name) and when it wrote that record, or null (docs/rules/replication.md#tiers).
+ */
+function previousWork(statusFile: string): { at: number; workedAt: Map<string, number> } | null {
+  try {
+    const s = JSON.parse(readFileSync(statusFile, "utf8")) as { at: number; files: { name: string; workedAt?: number }[] };
+    const workedAt = new Map<string, number>();
+    for (const f of s.files) if (typeof f.workedAt === "number") workedAt.set(f.name, f.workedAt);
+    return typeof s.at === "number" ? { at: s.at, workedAt } : null;
+  } catch {
+    return null; // none yet, or unreadable: the files' times on disk instead
   }
-  return 0;
 }
 
 /**
@@ -111,8 +124,18 @@ function hasGeneration(path: string): boolean {
   return existsSync(join(dirname(path), `.${basename(path)}-litestream`, "generation"));
 }
 
-/** Litestream at a lower priority when `nice` exists: on a busy machine the requests come first (docs/rules/replication.md#tiers). */
-const NICE = 5;
+/**
+ * How Litestream is started so that requests come first on busy cores (docs/rules/replication.md#scheduling):
+ * under SCHED_IDLE with `chrt` (it runs on what the server leaves and never preempts a request
+ * thread when it wakes), else at nice 5 with `nice`, else as it is. Both exec Litestream in their
+ * place: the pid is Litestream's, and a kill reaches it.
+ */
+export function lowPriority(command: string[], which: (bin: string) => string | null = Bun.which): string[] {
+  const chrt = which("chrt");
+  if (chrt) return [chrt, "--idle", "0", ...command];
+  const nice = which("nice");
+  return nice ? [nice, "-n", "5", ...command] : command;
+}
 
 /** A free loopback port for Litestream's metrics listener. */
 function freePort(): number {
@@ -187,11 +210,22 @@ export function startReplication(opts: {
   let backoff = 1000;
   let respawn: Timer | null = null;
   let spawnedAt = 0;
-  const nice = Bun.which("nice");
+  const statusFile = join(opts.dataDir, "replica-status.json");
+  const previous = previousWork(statusFile);
   const firstSeen = new Map<string, number>();
-  /** The last sign of work on a file: this process's last write to it, else its change on disk when first listed. */
+  /**
+   * What is known of a file when it is first listed: the work the previous `serve` recorded, unless the
+   * file changed on disk after that record (a server killed before its next report, another program);
+   * else its last change on disk. A restart never takes Litestream's own writes for a school at work.
+   */
+  const knownWork = (f: ReplicatedFile) => {
+    const changed = changedAt(f.path);
+    const recorded = previous?.workedAt.get(f.name);
+    return previous && recorded !== undefined && changed <= previous.at ? recorded : changed;
+  };
+  /** The last sign of work on a file: this process's last write to it, else what was known when it was first listed. */
   const workedAt = (f: ReplicatedFile) => {
-    if (!firstSeen.has(f.path)) firstSeen.set(f.path, changedAt(f.path));
+    if (!firstSeen.has(f.path)) firstSeen.set(f.path, knownWork(f));
     return Math.max(opts.lastWriteAt?.(f) ?? 0, firstSeen.get(f.path) ?? 0);
   };
   /** Hot: the platform file, or a file worked on within HOT_MS. */
@@ -235,9 +269,8 @@ export function startReplication(opts: {
         mode: 0o600,
       },
     );
-    // `nice` execs Litestream in its place: the pid is Litestream's, and a kill reaches it.
     const command = [bin, "replicate", "-config", configPath, "-no-expand-env"];
-    const proc = Bun.spawn(nice ? [nice, "-n", String(NICE), ...command] : command, {
+    const proc = Bun.spawn(lowPriority(command), {
       env: childEnv,
       stdin: "ignore",
       stdout: "pipe",
@@ -316,11 +349,13 @@ export function startReplication(opts: {
     if (!cached || Date.now() - cached.at > 500) cached = { at: Date.now(), value: readStatus() };
     return cached.value;
   };
-  // For `doctor`, which runs in another process: the same status, every 5 s.
-  const statusFile = join(opts.dataDir, "replica-status.json");
+  // For `doctor`, which runs in another process, and the next `serve` (each file's workedAt): the
+  // same status, every 5 s and once more when Litestream has stopped.
+  const writeStatus = (files: ReplicaFileStatus[]) =>
+    writeFileSync(statusFile, JSON.stringify({ at: Date.now(), litestream: child?.pid ?? null, files }), { mode: 0o600 });
   const report = setInterval(async () => {
     const files = await status();
-    if (!stopping) writeFileSync(statusFile, JSON.stringify({ at: Date.now(), litestream: child?.pid ?? null, files }), { mode: 0o600 });
+    if (!stopping) writeStatus(files);
   }, 5000);
 
   async function readStatus(): Promise<ReplicaFileStatus[]> {
@@ -360,6 +395,7 @@ export function startReplication(opts: {
       lagSeconds: (t - startedAt) / 1000,
       hot: f.hot !== false,
       rpoSeconds: null,
+      workedAt: workedAt(f),
     }));
     const replicated = files.map((f) => {
       const at = lastSync.get(f.path) ?? null;
@@ -371,6 +407,7 @@ export function startReplication(opts: {
         lagSeconds: bytes > 0 ? (t - (at ?? startedAt)) / 1000 : 0,
         hot: f.hot !== false,
         rpoSeconds: fileRpoMs(opts.syncMs, f.hot !== false, cold) / 1000,
+        workedAt: workedAt(f),
       };
     });
     return [...replicated, ...notYet];
@@ -387,6 +424,8 @@ export function startReplication(opts: {
       if (respawn) clearTimeout(respawn);
       await halt();
       rmSync(pidFile, { force: true });
+      // After Litestream's last checkpoints: a file changed later was worked on by someone else.
+      writeStatus(await readStatus());
     },
   };
 }
