@@ -7,8 +7,9 @@
 // compiling their code (on threads callgrind counts too) and one collection in a window of 100 moved
 // /healthz by ~40 %. The seeded access tokens live 15 minutes: on a busy machine, where callgrind is
 // slowest, keep the whole run under that (fewer hot requests) or the reads answer 401.
-// Usage: bun bench/instructions.ts [--requests 100] [--warmup 150] [--hot-requests 500] [--hot-warmup 1000] [--only healthz,tenantRead] [--port 31701]
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+// --quiet: the access log off (LEARNSPACE_QUIET=1), as bench/run.ts runs the server. --keep DIR copies the dumps there (cg.out.N, one per measured phase) for `callgrind_annotate`.
+// Usage: bun bench/instructions.ts [--requests 100] [--warmup 150] [--hot-requests 500] [--hot-warmup 1000] [--only healthz,tenantRead] [--keep DIR] [--port 31701] [--quiet]
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { waitReady } from "./lib";
@@ -18,10 +19,11 @@ const n = arg("requests", 100);
 const warm = arg("warmup", 150);
 const hot = { n: arg("hot-requests", 500), warm: arg("hot-warmup", 1000) };
 const hotPhases = new Set(["healthz", "tenantRead", "othersRead"]);
+const keep = process.argv.includes("--keep") ? process.argv[process.argv.indexOf("--keep") + 1] : undefined;
 const only = process.argv.includes("--only") ? (process.argv[process.argv.indexOf("--only") + 1] ?? "").split(",") : null;
 const bun = process.execPath;
 const root = join(import.meta.dir, "..");
-// --port: two engineers measuring at once on one machine must not answer each other's requests.
+// --port: another engineer's run on the same machine may hold the default.
 const port = arg("port", 31701);
 const base = `http://127.0.0.1:${port}`;
 
@@ -47,7 +49,12 @@ const server = Bun.spawn(
     "--data-dir",
     dataDir,
   ],
-  { cwd: root, env: { ...process.env, LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_QUIET: "" }, stdout: "ignore", stderr: "ignore" },
+  {
+    cwd: root,
+    env: { ...process.env, LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_QUIET: process.argv.includes("--quiet") ? "1" : "" },
+    stdout: "ignore",
+    stderr: "ignore",
+  },
 );
 
 function control(...flags: string[]) {
@@ -134,6 +141,9 @@ try {
   server.kill();
   await server.exited;
   rmSync(dataDir, { recursive: true, force: true });
+  if (keep) cpSync(outDir, keep, { recursive: true });
   rmSync(outDir, { recursive: true, force: true });
 }
-console.log(JSON.stringify({ instructionsPerRequest: results, requests: n, warmup: warm, hot }, null, 2));
+console.log(
+  JSON.stringify({ instructionsPerRequest: results, requests: n, warmup: warm, hot, quiet: process.argv.includes("--quiet") }, null, 2),
+);

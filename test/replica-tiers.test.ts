@@ -6,11 +6,11 @@
 
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openSqlite, walAutocheckpoint } from "../src/platform/db/sqlite";
 import { COLD_CHECKS_PER_SECOND, fileRpoMs, litestreamConfig, litestreamTimings } from "../src/platform/replica/litestream";
-import { PROMOTE_MS, type ReplicaFileStatus, startReplication } from "../src/platform/replica/supervisor";
+import { lowPriority, PROMOTE_MS, type ReplicaFileStatus, startReplication } from "../src/platform/replica/supervisor";
 import { removeDir, tempDir } from "./helpers/binary";
 
 const dirs: string[] = [];
@@ -159,6 +159,38 @@ describe("Litestream configuration by activity", () => {
     expect(left.at).toBeGreaterThanOrEqual(Date.now() - 5000);
     expect(left.files.find((f) => f.name === `tenants/${ids[0]}.sqlite`)?.workedAt).toBe(hourAgo);
     expect(left.files.find((f) => f.name === `tenants/${ids[1]}.sqlite`)?.workedAt).toBe(later.getTime());
+  });
+
+  test("Litestream runs under SCHED_IDLE (chrt), else at nice 5, else as it is; the pid is Litestream's", async () => {
+    const cmd = ["/bin/litestream", "replicate"];
+    const only =
+      (...bins: string[]) =>
+      (b: string) =>
+        bins.includes(b) ? `/usr/bin/${b}` : null;
+    expect(lowPriority(cmd, only("chrt", "nice"))).toEqual(["/usr/bin/chrt", "--idle", "0", ...cmd]);
+    expect(lowPriority(cmd, only("nice"))).toEqual(["/usr/bin/nice", "-n", "5", ...cmd]);
+    expect(lowPriority(cmd, only())).toEqual(cmd);
+    if (!Bun.which("chrt")) return;
+    const dir = tempDir("learnspace-tiers-");
+    dirs.push(dir);
+    const dataDir = join(dir, "data");
+    mkdirSync(dataDir, { recursive: true });
+    const db = new Database(join(dataDir, "platform.sqlite"), { create: true });
+    db.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x)");
+    db.close();
+    // The stand-in notes its own pid and scheduling policy, then stays up.
+    const rep = replicateWith(dir, `echo "$$ $(chrt -p $$)" > "${dir}/sched"; exec sleep 600`, { dataDir, log: () => {} });
+    try {
+      for (let i = 0; !existsSync(join(dir, "sched")) || !readFileSync(join(dir, "sched"), "utf8").includes("\n"); i++) {
+        if (i > 150) throw new Error("the stand-in did not start");
+        await Bun.sleep(20);
+      }
+      const [pid, ...policy] = readFileSync(join(dir, "sched"), "utf8").split(" ");
+      expect(Number(pid)).toBe(rep.pid() as number);
+      expect(policy.join(" ")).toContain("SCHED_IDLE");
+    } finally {
+      await rep.stop();
+    }
   });
 
   test("new files join a batch at a time: the next batch once this one's first snapshots are written; the others wait, shown as such", async () => {

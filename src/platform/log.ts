@@ -26,6 +26,9 @@ function flush() {
   writeOut(text);
 }
 
+/** The log of a quiet server (LEARNSPACE_QUIET): the access log skips what only its line needs (docs/rules/performance.md#logging). */
+export const silentLog = (_line: object): void => {};
+
 /**
  * The server's log: one JSON line per event on stdout, in batches: the lines of one event-loop turn
  * leave in one write instead of one synchronous write each (docs/rules/performance.md#logging). What

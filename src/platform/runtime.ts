@@ -11,7 +11,7 @@ import { createTenantStore, type TenantStore } from "./db/tenant-store";
 import { openFileStore } from "./files/open-store";
 import type { FileStore } from "./files/store";
 import { type Cursors, createCursors } from "./http/cursor";
-import { createLog } from "./log";
+import { createLog, silentLog } from "./log";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { privateFileModes, tightenModes } from "./modes";
 import type { Replication } from "./replica/supervisor";
@@ -69,7 +69,7 @@ export function createRuntime(config: Config, resolveMember: MemberResolver, opt
   const secret = loadSecret(config.dataDir, config.secret);
   limitPasswordWork({ queue: config.signinQueue });
   const tenants = createTenantStore(config.dataDir, tenantBudget(config.memoryMb, config.tenantHandles), { ...opts, autocheckpoint });
-  const log = config.quiet ? () => {} : createLog();
+  const log = config.quiet ? silentLog : createLog();
   // The mailer logs through rt.log, so that a replaced log (tests, a future log sink) sees its lines.
   const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, "outbox"), log: (line) => rt.log(line) });
   const rt: Runtime = {

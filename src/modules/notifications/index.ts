@@ -32,6 +32,11 @@ const STREAM = route("streamMyNotifications", TAG, "session", {
     "`text/event-stream` with the bearer header: `event: unread` with `{unreadCount}` first and after every change, `event: notification` with each new item, a comment line every 25 s; it ends when the session is revoked or expires.",
 });
 
+/** The unsubscribe link takes a browser form; a function, not an arrow: Elysia awaits an arrow that calls something (docs/rules/performance.md#per-request-work). */
+function markUnsubscribeForm({ request }: { request: Request }) {
+  if (request.method === "POST" && UNSUBSCRIBE_PATH.test(new URL(request.url).pathname)) markFormBody(request);
+}
+
 /** The member's inbox, live stream and e-mail settings (docs/rules/notifications.md). */
 export function notificationsModule(rt: Runtime) {
   bindRuntime(rt);
@@ -40,9 +45,7 @@ export function notificationsModule(rt: Runtime) {
   return (
     new Elysia({ name: "module.notifications" })
       .use(authPlugin(rt))
-      .onRequest(({ request }) => {
-        if (request.method === "POST" && UNSUBSCRIBE_PATH.test(new URL(request.url).pathname)) markFormBody(request);
-      })
+      .onRequest(markUnsubscribeForm)
       .get("/me/notifications", ({ actor, query }) => listMyNotifications(rt, actor, query), {
         ...route("listMyNotifications", TAG, "session", {
           summary: "List my notifications",

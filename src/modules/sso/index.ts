@@ -24,13 +24,16 @@ const MANAGE = "permission:tenant-settings:manage" as const;
 /** The SAML ACS is the one form endpoint (docs/rules/trust.md#json-bodies-only): the IdP's page posts it. */
 const ACS_PATH = /^\/api\/v1\/public\/tenants\/[^/]+\/saml\/acs\/?$/;
 
+/** The SAML ACS takes a browser form; a function, not an arrow: Elysia awaits an arrow that calls something (docs/rules/performance.md#per-request-work). */
+function markAcsForm({ request }: { request: Request }) {
+  if (request.method === "POST" && ACS_PATH.test(new URL(request.url).pathname)) markFormBody(request);
+}
+
 export function ssoModule(rt: Runtime) {
   return new Elysia({ name: "module.sso" })
     .use(authPlugin(rt))
     .use(rateLimitPlugin(rt))
-    .onRequest(({ request }) => {
-      if (request.method === "POST" && ACS_PATH.test(new URL(request.url).pathname)) markFormBody(request);
-    })
+    .onRequest(markAcsForm)
     .get("/sso-settings", ({ actor }) => getSsoSettings(rt, actor.db, actor.tenantKey), {
       ...route("getSsoSettings", "sso", MANAGE, {
         summary: "Get the single sign-on settings",

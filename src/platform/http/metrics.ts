@@ -5,7 +5,6 @@ import { Elysia } from "elysia";
 // Not the package index, which loads much more at start (docs/rules/performance.md#start).
 import Counter from "prom-client/lib/counter";
 import Gauge from "prom-client/lib/gauge";
-import Histogram from "prom-client/lib/histogram";
 import Registry from "prom-client/lib/registry";
 import { tenantCount } from "../db/registry";
 import { outboxPending } from "../mail/mailer";
@@ -111,25 +110,84 @@ function replicationMetrics(registry: Registry, rt: Runtime) {
   });
 }
 
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+type Labels = Record<string, string | number>;
+type Sample = { labels: Labels; value: number; metricName?: string };
+
+/**
+ * The per-request series (requests by method/route/status, duration by route), counted in plain
+ * numbers per request and handed to prom-client only when scraped (docs/rules/performance.md#per-request-work):
+ * prom-client's `inc`/`observe` hash the label object on every call, even on a cached child. The
+ * text is the one prom-client's Counter and Histogram print (same names, labels, order and values:
+ * test/metrics-series.test.ts compares them).
+ */
+export function requestSeries(registry: Registry) {
+  const counts = new Map<string, { labels: Labels; n: number }>();
+  const durations = new Map<string, { buckets: number[]; sum: number; count: number }>();
+  new Counter({
+    name: "learnspace_http_requests_total",
+    help: "HTTP requests answered, by method, route pattern and status.",
+    labelNames: ["method", "route", "status"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { labels, n } of counts.values()) this.inc(labels, n);
+    },
+  });
+  const name = "learnspace_http_request_duration_seconds";
+  const histogram = {
+    name,
+    help: "Time from request to response, by route pattern.",
+    type: "histogram",
+    aggregator: "sum",
+    get() {
+      const values: Sample[] = [];
+      for (const [route, d] of durations) {
+        let acc = 0;
+        DURATION_BUCKETS.forEach((le, i) => {
+          acc += d.buckets[i] as number;
+          values.push({ labels: { le, route }, value: acc, metricName: `${name}_bucket` });
+        });
+        values.push({ labels: { le: "+Inf", route }, value: d.count, metricName: `${name}_bucket` });
+        values.push({ labels: { route }, value: d.sum, metricName: `${name}_sum` });
+        values.push({ labels: { route }, value: d.count, metricName: `${name}_count` });
+      }
+      return { name, help: histogram.help, type: "histogram", values, aggregator: "sum" };
+    },
+  };
+  registry.registerMetric(histogram as unknown as Parameters<Registry["registerMetric"]>[0]);
+  return {
+    observe(method: string, route: string, status: number | string, seconds: number) {
+      const key = `${method} ${status} ${route}`;
+      const count = counts.get(key);
+      if (count) count.n++;
+      else counts.set(key, { labels: { method, route, status: String(status) }, n: 1 });
+      let d = durations.get(route);
+      if (!d) {
+        d = { buckets: DURATION_BUCKETS.map(() => 0), sum: 0, count: 0 };
+        durations.set(route, d);
+      }
+      // A duration above the last bound counts only in +Inf (count), as in prom-client.
+      for (let i = 0; i < DURATION_BUCKETS.length; i++) {
+        if (seconds <= (DURATION_BUCKETS[i] as number)) {
+          (d.buckets[i] as number)++;
+          break;
+        }
+      }
+      d.sum += seconds;
+      d.count++;
+    },
+  };
+}
+
 /** The series of docs/operating.md#monitoring in one registry (never prom-client's global one: tests start many servers). */
 function createRegistry(rt: Runtime) {
   const registry = new Registry();
   processMetrics(registry);
   replicationMetrics(registry, rt);
+  const series = requestSeries(registry);
   const dataDir = rt.config.dataDir;
-  const requests = new Counter({
-    name: "learnspace_http_requests_total",
-    help: "HTTP requests answered, by method, route pattern and status.",
-    labelNames: ["method", "route", "status"] as const,
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: "learnspace_http_request_duration_seconds",
-    help: "Time from request to response, by route pattern.",
-    labelNames: ["route"] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
   new Gauge({
     name: "learnspace_tenant_handles_open",
     help: "Tenant files open in the handle cache.",
@@ -201,28 +259,7 @@ function createRegistry(rt: Runtime) {
       this.set({ file: "tenants" }, dirBytes(join(dataDir, "tenants")));
     },
   });
-  // Each series' child is looked up once: prom-client hashes the label object on every inc/observe otherwise
-  // (docs/rules/performance.md#per-request-work). Bounded: routes × methods × statuses.
-  const counters = new Map<string, ReturnType<typeof requests.labels>>();
-  const timers = new Map<string, ReturnType<typeof duration.labels>>();
-  return {
-    registry,
-    observe(method: string, route: string, status: number | string, seconds: number) {
-      const key = `${method} ${status} ${route}`;
-      let counter = counters.get(key);
-      if (!counter) {
-        counter = requests.labels(method, route, String(status));
-        counters.set(key, counter);
-      }
-      counter.inc();
-      let timer = timers.get(route);
-      if (!timer) {
-        timer = duration.labels(route);
-        timers.set(route, timer);
-      }
-      timer.observe(seconds);
-    },
-  };
+  return { registry, observe: series.observe };
 }
 
 /**

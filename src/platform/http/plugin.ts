@@ -4,6 +4,7 @@ import { Value } from "@sinclair/typebox/value";
 import { Elysia, ValidationError } from "elysia";
 import { releaseActor } from "../auth/context";
 import { settled } from "../db/group-commit";
+import { silentLog } from "../log";
 import type { Runtime } from "../runtime";
 import { acceptsFormBody, bodyProblem, isStreamedBody, parseJsonBody, readLimited, refuseBadText } from "./body";
 import { clientAddress } from "./client-address";
@@ -187,7 +188,9 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: 
           res.headers.set("connection", "close");
           return res;
         }
-        started.set(request, { id, at: performance.now(), client: clientAddress(rt.config, request, server) });
+        // The peer's address is read only for the access log line: `requestIP` formats it anew each call.
+        const client = rt.log === silentLog ? "" : clientAddress(rt.config, request, server);
+        started.set(request, { id, at: performance.now(), client });
         rt.inFlight++;
         enterRequest(id);
         set.headers["x-request-id"] = id;
@@ -243,7 +246,7 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: 
         const status = responseValue instanceof Response ? responseValue.status : (set.status ?? 200);
         const ms = performance.now() - s.at;
         observe?.(request.method, route, status, ms / 1000);
-        if (QUIET_ROUTES.has(route) && !(Number(status) >= 500)) return;
+        if (rt.log === silentLog || (QUIET_ROUTES.has(route) && !(Number(status) >= 500))) return;
         rt.log({
           requestId: s.id,
           method: request.method,

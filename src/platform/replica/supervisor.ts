@@ -124,8 +124,18 @@ function hasGeneration(path: string): boolean {
   return existsSync(join(dirname(path), `.${basename(path)}-litestream`, "generation"));
 }
 
-/** Litestream at a lower priority when `nice` exists: on a busy machine the requests come first (docs/rules/replication.md#tiers). */
-const NICE = 5;
+/**
+ * How Litestream is started so that requests come first on busy cores (docs/rules/replication.md#scheduling):
+ * under SCHED_IDLE with `chrt` (it runs on what the server leaves and never preempts a request
+ * thread when it wakes), else at nice 5 with `nice`, else as it is. Both exec Litestream in their
+ * place: the pid is Litestream's, and a kill reaches it.
+ */
+export function lowPriority(command: string[], which: (bin: string) => string | null = Bun.which): string[] {
+  const chrt = which("chrt");
+  if (chrt) return [chrt, "--idle", "0", ...command];
+  const nice = which("nice");
+  return nice ? [nice, "-n", "5", ...command] : command;
+}
 
 /** A free loopback port for Litestream's metrics listener. */
 function freePort(): number {
@@ -200,7 +210,6 @@ export function startReplication(opts: {
   let backoff = 1000;
   let respawn: Timer | null = null;
   let spawnedAt = 0;
-  const nice = Bun.which("nice");
   const statusFile = join(opts.dataDir, "replica-status.json");
   const previous = previousWork(statusFile);
   const firstSeen = new Map<string, number>();
@@ -260,9 +269,8 @@ export function startReplication(opts: {
         mode: 0o600,
       },
     );
-    // `nice` execs Litestream in its place: the pid is Litestream's, and a kill reaches it.
     const command = [bin, "replicate", "-config", configPath, "-no-expand-env"];
-    const proc = Bun.spawn(nice ? [nice, "-n", String(NICE), ...command] : command, {
+    const proc = Bun.spawn(lowPriority(command), {
       env: childEnv,
       stdin: "ignore",
       stdout: "pipe",
