@@ -38,6 +38,21 @@ function replicateWith(
   });
 }
 
+/** A temp dir holding `data/` with a platform file and `schools` school files (WAL, one table each), and the schools' ids. */
+function dataDirWith(schools: number) {
+  const dir = tempDir("learnspace-tiers-");
+  dirs.push(dir);
+  const dataDir = join(dir, "data");
+  mkdirSync(join(dataDir, "tenants"), { recursive: true });
+  const ids = Array.from({ length: schools }, (_, i) => `00000000-0000-4000-8000-00000000000${i + 1}`);
+  for (const f of ["platform.sqlite", ...ids.map((id) => `tenants/${id}.sqlite`)]) {
+    const db = new Database(join(dataDir, f), { create: true });
+    db.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x)");
+    db.close();
+  }
+  return { dir, dataDir, ids };
+}
+
 describe("Litestream configuration by activity", () => {
   test("hot files are checked every S/2 and shipped at S/10; cold files share COLD_CHECKS_PER_SECOND, and their RPO says so", () => {
     expect(litestreamTimings(1000)).toEqual({ monitorMs: 500, shipMs: 100, coldMonitorMs: 500 });
@@ -76,16 +91,7 @@ describe("Litestream configuration by activity", () => {
   });
 
   test("a cold file written since Litestream started is promoted by a restart, not before PROMOTE_MS", async () => {
-    const dir = tempDir("learnspace-tiers-");
-    dirs.push(dir);
-    const dataDir = join(dir, "data");
-    mkdirSync(join(dataDir, "tenants"), { recursive: true });
-    const ids = ["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"];
-    for (const f of ["platform.sqlite", ...ids.map((id) => `tenants/${id}.sqlite`)]) {
-      const db = new Database(join(dataDir, f), { create: true });
-      db.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x)");
-      db.close();
-    }
+    const { dir, dataDir, ids } = dataDirWith(2);
     // The second school last changed an hour ago.
     const hourAgo = new Date(Date.now() - 3_600_000);
     utimesSync(join(dataDir, "tenants", `${ids[1]}.sqlite`), hourAgo, hourAgo);
@@ -128,16 +134,7 @@ describe("Litestream configuration by activity", () => {
   });
 
   test("a restarted serve takes each file's work from the previous status, not Litestream's writes; a file changed after that record is hot", async () => {
-    const dir = tempDir("learnspace-tiers-");
-    dirs.push(dir);
-    const dataDir = join(dir, "data");
-    mkdirSync(join(dataDir, "tenants"), { recursive: true });
-    const ids = ["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"];
-    for (const f of ["platform.sqlite", ...ids.map((id) => `tenants/${id}.sqlite`)]) {
-      const db = new Database(join(dataDir, f), { create: true });
-      db.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x)");
-      db.close();
-    }
+    const { dir, dataDir, ids } = dataDirWith(2);
     // Both files changed on disk just now (as Litestream's checkpoints leave them); the previous serve
     // recorded, after that, that no school worked on them for an hour.
     const hourAgo = Date.now() - 3_600_000;
@@ -171,13 +168,7 @@ describe("Litestream configuration by activity", () => {
     expect(lowPriority(cmd, only("nice"))).toEqual(["/usr/bin/nice", "-n", "5", ...cmd]);
     expect(lowPriority(cmd, only())).toEqual(cmd);
     if (!Bun.which("chrt")) return;
-    const dir = tempDir("learnspace-tiers-");
-    dirs.push(dir);
-    const dataDir = join(dir, "data");
-    mkdirSync(dataDir, { recursive: true });
-    const db = new Database(join(dataDir, "platform.sqlite"), { create: true });
-    db.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x)");
-    db.close();
+    const { dir, dataDir } = dataDirWith(0);
     // The stand-in notes its own pid and scheduling policy, then stays up.
     const rep = replicateWith(dir, `echo "$$ $(chrt -p $$)" > "${dir}/sched"; exec sleep 600`, { dataDir, log: () => {} });
     try {
@@ -194,16 +185,7 @@ describe("Litestream configuration by activity", () => {
   });
 
   test("new files join a batch at a time: the next batch once this one's first snapshots are written; the others wait, shown as such", async () => {
-    const dir = tempDir("learnspace-tiers-");
-    dirs.push(dir);
-    const dataDir = join(dir, "data");
-    mkdirSync(join(dataDir, "tenants"), { recursive: true });
-    const ids = [1, 2, 3].map((i) => `00000000-0000-4000-8000-00000000000${i}`);
-    for (const f of ["platform.sqlite", ...ids.map((id) => `tenants/${id}.sqlite`)]) {
-      const db = new Database(join(dataDir, f), { create: true });
-      db.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x)");
-      db.close();
-    }
+    const { dir, dataDir } = dataDirWith(3);
     // A stand-in that reports a first snapshot for every file of its configuration, like Litestream's log.
     const logs: { event?: string; reason?: string; files?: number; waiting?: number }[] = [];
     // The stand-in says each file's first snapshot is written, 0.3 s after it starts.
