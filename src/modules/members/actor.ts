@@ -1,6 +1,6 @@
 import type { ActorMember, MemberResolver } from "../../platform/auth/actor";
-import { tableGuardedCache } from "../../platform/db/sqlite";
-import { cachedPerHandle, type TenantHandle } from "../../platform/db/tenant-store";
+import { cachedByTables } from "../../platform/db/sqlite";
+import type { TenantHandle } from "../../platform/db/tenant-store";
 import { grantedCodes } from "../grants/effective";
 import { PERMISSIONS } from "../roles/permissions";
 
@@ -24,7 +24,7 @@ type Row = {
 };
 
 /** The tables an actor is read from: a write to any other table keeps the cached actors. */
-const ACTOR_TABLES = ["members", "roles", "profiles", "grants", "grant_subjects", "group_members"] as const;
+const ACTORS = { name: "actors", tables: ["members", "roles", "profiles", "grants", "grant_subjects", "group_members"] } as const;
 
 /**
  * Effective permissions = role permissions ∪ grants, in enumeration order (docs/rules/access.md#permissions).
@@ -32,10 +32,7 @@ const ACTOR_TABLES = ["members", "roles", "profiles", "grants", "grant_subjects"
  * an exam's answers and attempts leave the students' actors cached.
  */
 export const resolveMember: MemberResolver = (handle, memberId) =>
-  cachedPerHandle(handle, "members.actorCache", () => tableGuardedCache<ActorMember | null>(handle.sqlite, "actors", ACTOR_TABLES))(
-    memberId,
-    () => loadMember(handle, memberId),
-  );
+  cachedByTables(handle.db, ACTORS, memberId, () => loadMember(handle, memberId));
 
 function loadMember(handle: TenantHandle, memberId: string): ActorMember | null {
   const row = handle.sqlite.query(LOAD).get(memberId) as Row | null;

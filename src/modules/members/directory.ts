@@ -1,11 +1,13 @@
 import { and, asc, count, eq, isNotNull } from "drizzle-orm";
-import { tableGuardedCache } from "../../platform/db/sqlite";
-import { cachedPerHandle, type TenantHandle } from "../../platform/db/tenant-store";
+import { cachedByTables } from "../../platform/db/sqlite";
+import type { TenantHandle } from "../../platform/db/tenant-store";
 import type { Db } from "../../platform/db/types";
 import { members, profiles } from "../../schema/members";
 import { roles } from "../../schema/roles";
 
 export type ProvedEmail = { memberId: string; email: string };
+
+const PROVED_EMAILS = { name: "proved_emails", tables: ["members"] } as const;
 
 /** Every member e-mail of a tenant file: the source the platform directory is rebuilt from. */
 export function memberEmails(db: Db): { memberId: string; email: string }[] {
@@ -33,9 +35,7 @@ function provedMemberEmails(db: Db): ProvedEmail[] {
  * exam's writes leave it), so the directory's publisher can tell "nothing to publish" by identity.
  */
 export function cachedProvedMemberEmails(handle: TenantHandle): readonly ProvedEmail[] {
-  return cachedPerHandle(handle, "members.provedEmails", () =>
-    tableGuardedCache<ProvedEmail[]>(handle.sqlite, "proved_emails", ["members"]),
-  )("all", () => provedMemberEmails(handle.db));
+  return cachedByTables(handle.db, PROVED_EMAILS, "all", () => provedMemberEmails(handle.db));
 }
 
 /** The e-mail of the tenant's first owner (the platform registry's ownerEmail), or null. */
