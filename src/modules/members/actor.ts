@@ -56,7 +56,10 @@ function loadMember(handle: TenantHandle, memberId: string): ActorMember | null 
     displayName: row.display_name,
     roleKey: row.role_key,
     roleName: row.role_name,
-    permissions: sharedList(handle, PERMISSIONS.filter((p) => held.has(p))),
+    permissions: sharedList(
+      handle,
+      PERMISSIONS.filter((p) => held.has(p)),
+    ),
     mustChangePassword: row.must_change_password === 1,
     isActive: row.is_active === 1,
   };

@@ -236,6 +236,15 @@ export function cachedByTables<V>(db: Db, cache: { name: string; tables: readonl
   return lookup(key, load) as V;
 }
 
+/** A value frozen through and through: what a cache hands every later caller (cachedByTables). */
+export function frozen<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) frozen(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /**
  * The Drizzle handle of a connection, with compiled statements reused: Drizzle's bun-sqlite session
  * compiles every query it runs (`prepare`), which costs more than running it. The same SQL text gets
