@@ -1,6 +1,11 @@
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Kind, type TSchema, Type as t } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { createApp } from "../src/app";
+import { loadConfig } from "../src/config";
 import { TenantInfo } from "../src/modules/tenant/model";
 import { checkedCleaner, provablyClean } from "../src/platform/http/clean";
 import { Enum, Nullable, Timestamp } from "../src/platform/http/schemas";
@@ -109,3 +114,19 @@ describe("the checked cleaner", () => {
     }
   });
 });
+
+test("every route cleans with TypeBox (normalize: typebox), never exact-mirror, which answers keys in the schema's order", () => {
+  // The checked cleaner answers a clean value as it is, in its own key order: what Value.Clean answers.
+  const dataDir = mkdtempSync(join(tmpdir(), "learnspace-clean-"));
+  const { app, rt } = createApp(loadConfig([], { LEARNSPACE_QUIET: "1" }, { port: 0, dataDir }));
+  try {
+    const routes = app.router.history as unknown as { method: string; path: string; compile?: () => unknown; composed: unknown }[];
+    const sources = routes.map((r) => ({ route: `${r.method} ${r.path}`, code: String(r.compile ? r.compile() : r.composed) }));
+    // Elysia wraps an exact-mirror Clean in try/catch and calls TypeBox's bare.
+    expect(sources.filter((s) => /try\{[\w.]+=validator\.[\w[\]]+\.Clean\(/.test(s.code)).map((s) => s.route)).toEqual([]);
+    expect(sources.filter((s) => /validator\.response\[200\]\.Clean\(/.test(s.code)).length).toBeGreaterThan(150);
+  } finally {
+    rt.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 60_000);
