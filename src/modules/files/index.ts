@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
 import { markStreamedBody } from "../../platform/http/body";
-import { route } from "../../platform/http/route";
+import { API_PREFIX, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { FileIdParams, FileRecord, RequestUploadBody, SignedUrlQuery, UploadTicket } from "./model";
 import { downloadFileContent, getFile, requestUpload, uploadFileContent } from "./service";
@@ -27,87 +27,91 @@ function setUploadBodyAside(request: Request, server: { timeout(r: Request, s: n
   markStreamedBody(request);
 }
 
+/**
+ * A function, not an arrow: Elysia awaits an arrow that calls something; the server from rt, not the
+ * context, which would make every route define it (docs/rules/performance.md#per-request-work).
+ */
+function uploadAside(rt: Runtime) {
+  return function setUploadAside({ request }: { request: Request }) {
+    setUploadBodyAside(request, rt.server());
+  };
+}
+
 export function filesModule(rt: Runtime) {
-  return (
-    new Elysia({ name: "module.files" })
-      .use(authPlugin(rt))
-      // A function, not an arrow: Elysia awaits an arrow that calls something; the server from rt, not the
-      // context, which would make every route define it (docs/rules/performance.md#per-request-work).
-      .onRequest(function setUploadAside({ request }: { request: Request }) {
-        setUploadBodyAside(request, rt.server());
-      })
-      .post("/files", ({ actor, body, status }) => status(201, requestUpload(rt, actor, body)), {
-        ...route("requestUpload", "files", "session", {
-          summary: "Request a file upload",
-          description: "Creates a pending file record and answers the `uploadUrl` (signed, 15 min, one use) to PUT the bytes to.",
-        }),
-        body: RequestUploadBody,
-        response: { 201: UploadTicket },
-      })
-      .put(
-        "/files/:fileId/content",
-        ({ params, query, request }) => uploadFileContent(rt, params.fileId, query.token, request, uploadTypes.get(request) ?? null),
-        {
-          ...route("uploadFileContent", "files", "signedUrl"),
-          params: FileIdParams,
-          query: SignedUrlQuery,
-          detail: {
-            ...route("uploadFileContent", "files", "signedUrl", {
-              summary: "Upload a file's bytes",
-              description:
-                "The target of `uploadUrl`: the raw bytes, exactly the declared size with the declared `Content-Type`. The file becomes `ready`.",
-              errors: [
-                "400 `VALIDATION_FAILED` when the size or content type differs from the request",
-                "404 `NOT_FOUND` for an unknown file",
-                "409 `INVALID_STATE` when the bytes were already uploaded",
-              ],
-            }).detail,
-            requestBody: {
-              required: true,
-              description: "The raw bytes: exactly the declared size, with the declared contentType as Content-Type",
-              content: { "*/*": { schema: { type: "string", format: "binary" } } },
-            },
-          },
-          response: { 200: FileRecord },
-        },
-      )
-      .get("/files/:fileId", ({ actor, params }) => getFile(actor, params.fileId), {
-        ...route("getFile", "files", "session", {
-          summary: "Get a file's metadata",
-          description: "Name, type, size and upload status of a file: for its uploader, or a caller who can see a record that attaches it.",
-          errors: ["404 `NOT_FOUND` for an unknown file or one the caller may not see"],
-        }),
+  return new Elysia({ name: "module.files", prefix: API_PREFIX })
+    .use(authPlugin(rt))
+    .onRequest(uploadAside(rt))
+    .post("/files", ({ actor, body, status }) => status(201, requestUpload(rt, actor, body)), {
+      ...route("requestUpload", "files", "session", {
+        summary: "Request a file upload",
+        description: "Creates a pending file record and answers the `uploadUrl` (signed, 15 min, one use) to PUT the bytes to.",
+      }),
+      body: RequestUploadBody,
+      response: { 201: UploadTicket },
+    })
+    .put(
+      "/files/:fileId/content",
+      ({ params, query, request }) => uploadFileContent(rt, params.fileId, query.token, request, uploadTypes.get(request) ?? null),
+      {
+        ...route("uploadFileContent", "files", "signedUrl"),
         params: FileIdParams,
-        response: { 200: FileRecord },
-      })
-      .get(
-        "/files/:fileId/content",
-        ({ params, query, request }) => downloadFileContent(rt, params.fileId, query.token, request.headers.get("range")),
-        {
-          ...route("downloadFileContent", "files", "signedUrl"),
-          params: FileIdParams,
-          query: SignedUrlQuery,
-          detail: {
-            ...route("downloadFileContent", "files", "signedUrl", {
-              summary: "Download a file",
-              description:
-                "The target of every emitted file URL (signed, 1 h): the bytes as an attachment with the file's name and type, streamed; one `Range: bytes=…` gets 206 with those bytes.",
-              errors: [
-                "403 `FORBIDDEN` for a post's file while downloads are off for a reader who is not ADMIN",
-                "404 `NOT_FOUND` for an unknown file",
-              ],
-            }).detail,
-            "x-response-media": "application/octet-stream",
-          },
-          response: {
-            200: t.String({ format: "binary", description: "The file's bytes, as an attachment with its name and type" }),
-            206: t.String({
-              format: "binary",
-              description: "The bytes of the one range asked for with `Range: bytes=…`, with Content-Range",
-            }),
-            416: t.Null({ description: "The range starts past the end; Content-Range names the size" }),
+        query: SignedUrlQuery,
+        detail: {
+          ...route("uploadFileContent", "files", "signedUrl", {
+            summary: "Upload a file's bytes",
+            description:
+              "The target of `uploadUrl`: the raw bytes, exactly the declared size with the declared `Content-Type`. The file becomes `ready`.",
+            errors: [
+              "400 `VALIDATION_FAILED` when the size or content type differs from the request",
+              "404 `NOT_FOUND` for an unknown file",
+              "409 `INVALID_STATE` when the bytes were already uploaded",
+            ],
+          }).detail,
+          requestBody: {
+            required: true,
+            description: "The raw bytes: exactly the declared size, with the declared contentType as Content-Type",
+            content: { "*/*": { schema: { type: "string", format: "binary" } } },
           },
         },
-      )
-  );
+        response: { 200: FileRecord },
+      },
+    )
+    .get("/files/:fileId", ({ actor, params }) => getFile(actor, params.fileId), {
+      ...route("getFile", "files", "session", {
+        summary: "Get a file's metadata",
+        description: "Name, type, size and upload status of a file: for its uploader, or a caller who can see a record that attaches it.",
+        errors: ["404 `NOT_FOUND` for an unknown file or one the caller may not see"],
+      }),
+      params: FileIdParams,
+      response: { 200: FileRecord },
+    })
+    .get(
+      "/files/:fileId/content",
+      ({ params, query, request }) => downloadFileContent(rt, params.fileId, query.token, request.headers.get("range")),
+      {
+        ...route("downloadFileContent", "files", "signedUrl"),
+        params: FileIdParams,
+        query: SignedUrlQuery,
+        detail: {
+          ...route("downloadFileContent", "files", "signedUrl", {
+            summary: "Download a file",
+            description:
+              "The target of every emitted file URL (signed, 1 h): the bytes as an attachment with the file's name and type, streamed; one `Range: bytes=…` gets 206 with those bytes.",
+            errors: [
+              "403 `FORBIDDEN` for a post's file while downloads are off for a reader who is not ADMIN",
+              "404 `NOT_FOUND` for an unknown file",
+            ],
+          }).detail,
+          "x-response-media": "application/octet-stream",
+        },
+        response: {
+          200: t.String({ format: "binary", description: "The file's bytes, as an attachment with its name and type" }),
+          206: t.String({
+            format: "binary",
+            description: "The bytes of the one range asked for with `Range: bytes=…`, with Content-Range",
+          }),
+          416: t.Null({ description: "The range starts past the end; Content-Range names the size" }),
+        },
+      },
+    );
 }
