@@ -85,7 +85,7 @@ export function installCheckedCleaners() {
       return this[CLEAN];
     },
     set(this: TypeCheck<TSchema> & { [CLEAN]?: unknown }, clean: ((value: unknown) => unknown) | undefined) {
-      this[CLEAN] = typeof clean === "function" ? checkedCleaner(this.schema as Schema, clean) : clean;
+      this[CLEAN] = typeof clean === "function" ? checkedCleaner(this.Schema() as Schema, clean) : clean;
     },
   });
 }
