@@ -169,7 +169,15 @@ export function createApp(config: Config) {
   const metrics = config.metrics ? createMetrics(rt) : null;
   let root: AnyElysia | null = null;
   // normalize "typebox": unknown fields are stripped, but a wrong-typed nested object is a 400, not {}.
-  const api = new Elysia({ prefix: "/api/v1", normalize: "typebox", encodeSchema: false })
+  const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
+    .use(httpPlugin(rt, () => root?.routes ?? [], metrics?.observe))
+    .use(cluster ? clusterPlugin(rt, cluster) : new Elysia({ name: "learnspace.cluster" }))
+    .use(securityPlugin(rt))
+    .use(metrics?.plugin ?? new Elysia({ name: "learnspace.metrics" }))
+    .use(authPlugin(rt))
+    .use(healthModule(rt))
+    .use(hostedPagesModule(rt))
+    // The API modules carry their `/api/v1` prefix themselves (API_PREFIX): each route is added once here.
     .use(authModule(rt))
     .use(membersModule(rt))
     .use(rolesModule(rt))
@@ -197,16 +205,7 @@ export function createApp(config: Config) {
     .use(gradebookModule(rt))
     .use(copiesModule(rt))
     .use(guardiansModule(rt))
-    .use(notificationsModule(rt));
-  const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
-    .use(httpPlugin(rt, () => root?.routes ?? [], metrics?.observe))
-    .use(cluster ? clusterPlugin(rt, cluster) : new Elysia({ name: "learnspace.cluster" }))
-    .use(securityPlugin(rt))
-    .use(metrics?.plugin ?? new Elysia({ name: "learnspace.metrics" }))
-    .use(authPlugin(rt))
-    .use(healthModule(rt))
-    .use(hostedPagesModule(rt))
-    .use(api)
+    .use(notificationsModule(rt))
     // The server URL is known only once listening (--port 0), so it is set per answer.
     .use(docsPlugin(() => ({ ...openApi(), servers: [{ url: rt.config.publicUrl, description: "This appliance" }] })))
     .use(consoleModule());

@@ -12,6 +12,12 @@ import type { Runtime } from "./platform/runtime";
 /** The largest upload (1 GiB) plus room: the runtime's own limit never answers before ours. */
 const MAX_REQUEST_BODY = 1024 * 1024 * 1024 + 16 * 1024 * 1024;
 
+/**
+ * The pause between the listen and the similarity queue's resume (a query of the platform file, then the
+ * tenants marked pending): the first `/readyz` is answered before it (docs/rules/performance.md#start).
+ */
+const RESUME_AFTER_MS = 100;
+
 /** How long a shutdown waits for in-flight requests (docs/operating.md#shutdown). */
 export const DRAIN_MS = 10_000;
 
@@ -61,15 +67,26 @@ export function withoutForcedGc(listen: () => void) {
 
 /**
  * Elysia's listen composes the app's handler (its router and global hooks, compiled into one function)
- * and, in a microtask before the first request, composes it again: ~3 % of a cold start's CPU
- * (docs/rules/performance.md#start). Nothing is added to the app after `listen` (no plugin is async), so
- * the second composition would build the same handler: that one call of `compile` is skipped (the
- * server keeps the first handler), the original is back after it, or at the next turn.
+ * and serves it with Bun's router of every route (`mapRoutes`); then, in a microtask before the first
+ * request, it composes the handler again, maps the routes again and reloads the server with them: ~6 % of
+ * a cold start's main-thread CPU (docs/rules/performance.md#start). Nothing is added to the app after
+ * `listen` (no plugin is async), so that microtask would serve the same handler and the same routes: its
+ * `compile` is skipped (the server keeps the first handler), its `mapRoutes` maps nothing (Elysia's own
+ * `systemRouter: false` test, for that turn only) and its `reload` is skipped (the server keeps the
+ * first routes). The originals are back after it, or at the next turn.
  */
-export function composeOnce(app: { compile(): unknown }, listen: () => void) {
+export function composeOnce(
+  app: { compile(): unknown; config: { systemRouter?: boolean }; server: { reload: unknown } | null },
+  listen: () => void,
+) {
   const own = Object.hasOwn(app, "compile");
   const compile = app.compile;
+  const systemRouter = Object.hasOwn(app.config, "systemRouter") ? { value: app.config.systemRouter } : null;
   let calls = 0;
+  const restoreRouter = () => {
+    if (systemRouter) app.config.systemRouter = systemRouter.value;
+    else delete app.config.systemRouter;
+  };
   const restore = () => {
     if (app.compile !== once) return;
     if (own) app.compile = compile;
@@ -78,6 +95,22 @@ export function composeOnce(app: { compile(): unknown }, listen: () => void) {
   const once = function (this: unknown) {
     if (++calls === 1) return compile.call(app);
     restore();
+    const server = app.server;
+    if (server) {
+      app.config.systemRouter = false;
+      const ownReload = Object.hasOwn(server, "reload");
+      const reload = server.reload;
+      const skipReload = () => {
+        if (ownReload) server.reload = reload;
+        else delete (server as { reload?: unknown }).reload;
+        restoreRouter();
+        return server;
+      };
+      server.reload = skipReload;
+      setTimeout(() => {
+        if (server.reload === skipReload) skipReload();
+      }, 0);
+    }
     return app;
   };
   app.compile = once;
@@ -131,7 +164,7 @@ export function startServer(config: Config) {
           log: rt.log,
         })
       : null;
-  resumeSimilarityChecks(rt);
+  const resume = setTimeout(() => resumeSimilarityChecks(rt), RESUME_AFTER_MS);
   startNotificationScheduler(rt);
   startFileCollector(rt);
   return {
@@ -140,6 +173,7 @@ export function startServer(config: Config) {
     port,
     url: `http://localhost:${port}`,
     async stop() {
+      clearTimeout(resume);
       await agent?.stop();
       await cluster?.stop();
       await stopSimilarityChecks(rt);
@@ -162,6 +196,7 @@ export function startServer(config: Config) {
       while (rt.inFlight > 0 && performance.now() < deadline) await Bun.sleep(10);
       const drained = rt.inFlight <= 0;
       await app.server?.stop(true);
+      clearTimeout(resume);
       await agent?.stop();
       await cluster?.stop();
       // A check still running finishes; queued ones stay PENDING and run at the next start.

@@ -1,4 +1,5 @@
-// The start of the server (docs/rules/performance.md#start): Elysia's collections during listen are skipped, nothing else.
+// The start of the server (docs/rules/performance.md#start): Elysia's collections, second composition and
+// reload during listen are skipped, nothing else.
 import { expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import { composeOnce, withoutForcedGc } from "../src/server";
@@ -39,21 +40,39 @@ function countingApp() {
   return { app, counter, counting };
 }
 
-test("Elysia's listen composes the handler twice before the first request; composeOnce leaves one and the server answers", async () => {
+/** Counts the reloads of the server `listen` started (Elysia's second composition reloads it with the new handler, then its microtask with the routes mapped again). */
+function countReloads(server: { reload: (options: never) => unknown } | null) {
+  if (!server) throw new Error("not listening");
+  const reload = server.reload;
+  const counter = { reloads: 0 };
+  server.reload = (options: never) => {
+    counter.reloads++;
+    return reload.call(server, options);
+  };
+  return counter;
+}
+
+test("Elysia's listen composes the handler twice and reloads the server before the first request; composeOnce leaves one composition, no reload, and the server answers", async () => {
   const plain = countingApp();
   plain.app.listen({ port: 0 });
+  const plainReloads = countReloads(plain.app.server);
   await Bun.sleep(20);
   expect(plain.counter.calls).toBe(2);
+  expect(plainReloads.reloads).toBe(2);
   await plain.app.stop(true);
 
   const { app, counter, counting } = countingApp();
   composeOnce(app, () => app.listen({ port: 0 }));
+  const reloads = countReloads(app.server);
   await Bun.sleep(20);
   expect(counter.calls).toBe(1);
+  expect(reloads.reloads).toBe(0);
   expect(app.compile).toBe(counting);
+  expect(app.config.systemRouter).toBeUndefined();
   expect(await (await fetch(`http://127.0.0.1:${app.server?.port}/`)).text()).toBe("ok");
-  // Restored: a later composition goes through.
+  // Restored: a later composition goes through, and so does the reload it asks for.
   app.compile();
   expect(counter.calls).toBe(2);
+  expect(reloads.reloads).toBe(1);
   await app.stop(true);
 });

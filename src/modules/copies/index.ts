@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { route } from "../../platform/http/route";
+import { API_PREFIX, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { ContentDetail } from "../library/model";
 import { Space } from "../spaces/model";
@@ -9,7 +9,7 @@ import { copyContent, copySpace } from "./service";
 
 /** Copies of a content and of a whole space for next year (docs/rules/next-year.md#copies). */
 export function copiesModule(rt: Runtime) {
-  return new Elysia({ name: "module.copies" })
+  return new Elysia({ name: "module.copies", prefix: API_PREFIX })
     .use(authPlugin(rt))
     .post(
       "/library/contents/:contentId/copy",

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
 import { markStreamedBody } from "../../platform/http/body";
-import { route } from "../../platform/http/route";
+import { API_PREFIX, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { FileIdParams, FileRecord, RequestUploadBody, SignedUrlQuery, UploadTicket } from "./model";
 import { downloadFileContent, getFile, requestUpload, uploadFileContent } from "./service";
@@ -33,7 +33,7 @@ function setUploadAside({ request, server }: { request: Request; server: Paramet
 }
 
 export function filesModule(rt: Runtime) {
-  return new Elysia({ name: "module.files" })
+  return new Elysia({ name: "module.files", prefix: API_PREFIX })
     .use(authPlugin(rt))
     .onRequest(setUploadAside)
     .post("/files", ({ actor, body, status }) => status(201, requestUpload(rt, actor, body)), {

@@ -1,6 +1,13 @@
 import type { AuthRule } from "../auth/context";
 
 /**
+ * The prefix of every API module's routes. Each module's Elysia instance carries it itself and is used
+ * by the root directly: an intermediate `/api/v1` instance would add every route once more at start
+ * (docs/rules/performance.md#start).
+ */
+export const API_PREFIX = "/api/v1";
+
+/**
  * What the API reference shows of an operation (docs/rules/api-reference.md#operations): a one-line
  * summary, a description of what it does, and the error codes particular to it, each as
  * "STATUS `CODE` when …". Who may call it and the errors every route of its kind answers (401, 400
