@@ -6,9 +6,11 @@
 // --hot-warmup requests and measured over --hot-requests: after a few hundred requests the JIT is still
 // compiling their code (on threads callgrind counts too) and one collection in a window of 100 moved
 // /healthz by ~40 %. The seeded access tokens live 15 minutes: on a busy machine, where callgrind is
-// slowest, keep the whole run under that (fewer hot requests) or the reads answer 401.
+// slowest, keep the whole run under that (fewer hot requests) or the reads answer 401 (the tenant read
+// signs its student in again first). `bare`: bench/bare-server.ts, the bare Elysia route of bench/run.ts,
+// under its own callgrind (port + 1), warmed and measured as the hot phases are.
 // --quiet: the access log off (LEARNSPACE_QUIET=1), as bench/run.ts runs the server. --keep DIR copies the dumps there (cg.out.N, one per measured phase) for `callgrind_annotate`.
-// Usage: bun bench/instructions.ts [--requests 100] [--warmup 150] [--hot-requests 500] [--hot-warmup 1000] [--only healthz,tenantRead] [--keep DIR] [--port 31701] [--quiet]
+// Usage: bun bench/instructions.ts [--requests 100] [--warmup 150] [--hot-requests 500] [--hot-warmup 1000] [--only bare,healthz,tenantRead] [--keep DIR] [--port 31701] [--quiet]
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,51 +32,56 @@ const base = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(join(tmpdir(), "ls-bench-instr-"));
 const seed = Bun.spawnSync([bun, join(import.meta.dir, "seed-exam.ts"), dataDir, String(n + warm)], { stderr: "inherit" });
 if (seed.exitCode !== 0) throw new Error("seeding failed");
-type Seed = { quizId: string; students: { token: string }[]; questions: { id: string; options: string[] }[]; others: string[] };
+type Seed = {
+  quizId: string;
+  students: { email: string; token: string }[];
+  questions: { id: string; options: string[] }[];
+  others: string[];
+};
 const exam: Seed = JSON.parse(readFileSync(join(dataDir, "exam.json"), "utf8"));
 const outDir = mkdtempSync(join(tmpdir(), "ls-bench-callgrind-"));
 
-const server = Bun.spawn(
-  [
-    "valgrind",
-    "--tool=callgrind",
-    // Not instrumented until the server is ready: starting it under full instrumentation takes minutes.
-    "--instr-atstart=no",
-    `--callgrind-out-file=${join(outDir, "cg.out")}`,
-    bun,
-    join(root, "src", "main.ts"),
-    "serve",
-    "--port",
-    String(port),
-    "--data-dir",
-    dataDir,
-  ],
-  {
-    cwd: root,
-    env: { ...process.env, LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_QUIET: process.argv.includes("--quiet") ? "1" : "" },
-    stdout: "ignore",
-    stderr: "ignore",
-  },
-);
-
-function control(...flags: string[]) {
-  const r = Bun.spawnSync(["callgrind_control", ...flags, String(server.pid)]);
-  if (r.exitCode !== 0) throw new Error(`callgrind_control ${flags.join(" ")} failed`);
+/** A process under callgrind, not instrumented until `control("-i", "on")`; dumps go to `outDir/<name>.N`. */
+function underCallgrind(name: string, args: string[], env: Record<string, string>) {
+  const proc = Bun.spawn(
+    [
+      "valgrind",
+      "--tool=callgrind",
+      // Not instrumented until the server is ready: starting it under full instrumentation takes minutes.
+      "--instr-atstart=no",
+      `--callgrind-out-file=${join(outDir, name)}`,
+      bun,
+      ...args,
+    ],
+    { cwd: root, env: { ...process.env, ...env }, stdout: "ignore", stderr: "ignore" },
+  );
+  const control = (...flags: string[]) => {
+    const r = Bun.spawnSync(["callgrind_control", ...flags, String(proc.pid)]);
+    if (r.exitCode !== 0) throw new Error(`callgrind_control ${flags.join(" ")} failed`);
+  };
+  const dumps = () => readdirSync(outDir).filter((f) => f.startsWith(`${name}.`));
+  /** The instructions counted since the last zero: the totals line of dump number `k` (waited for: valgrind writes it when it gets to it). */
+  const dumped = async (k: number): Promise<number> => {
+    const file = join(outDir, `${name}.${k}`);
+    for (let i = 0; i < 6000 && !dumps().includes(`${name}.${k}`); i++) await Bun.sleep(100);
+    for (let i = 0; i < 600; i++) {
+      const total = /^totals:\s+(\d+)/m.exec(readFileSync(file, "utf8"))?.[1];
+      if (total) return Number(total);
+      await Bun.sleep(100);
+    }
+    throw new Error(`no totals in ${file}`);
+  };
+  return { proc, control, dumped };
 }
 
-const dumps = () => readdirSync(outDir).filter((f) => /^cg\.out\.\d+$/.test(f));
-
-/** The instructions counted since the last zero: the totals line of dump number `n` (waited for: valgrind writes it when it gets to it). */
-async function dumped(n: number): Promise<number> {
-  const file = join(outDir, `cg.out.${n}`);
-  for (let i = 0; i < 6000 && !dumps().includes(`cg.out.${n}`); i++) await Bun.sleep(100);
-  for (let i = 0; i < 600; i++) {
-    const total = /^totals:\s+(\d+)/m.exec(readFileSync(file, "utf8"))?.[1];
-    if (total) return Number(total);
-    await Bun.sleep(100);
-  }
-  throw new Error(`no totals in ${file}`);
-}
+/** `--only bare` needs no learnspace server. */
+const needsServer = !only || only.some((x) => x !== "bare");
+const server = needsServer
+  ? underCallgrind("cg.out", [join(root, "src", "main.ts"), "serve", "--port", String(port), "--data-dir", dataDir], {
+      LEARNSPACE_IP_RATE_LIMIT: "0",
+      LEARNSPACE_QUIET: process.argv.includes("--quiet") ? "1" : "",
+    })
+  : null;
 
 async function call(method: string, path: string, token: string | null, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
@@ -96,10 +103,25 @@ const answers = (r: number) => ({
 const attemptOf = new Map<number, string>();
 const students = exam.students;
 
+let readToken: string | null = null;
+
 /** Each phase: one request for index i (warm-up indexes first, then the measured ones). */
 const phases: Record<string, (i: number) => Promise<unknown>> = {
   healthz: () => call("GET", "/healthz", null),
-  tenantRead: () => call("GET", "/api/v1/tenant", students[0]?.token ?? null),
+  tenantRead: async (i) => {
+    // The seeded tokens live 15 minutes, and under callgrind the server's start and the phases before
+    // can outlast them: student 0 signs in again when the phase begins (not measured).
+    if (i === 0) {
+      const s = students[0] as { email: string };
+      const r = await call("POST", "/api/v1/auth/sign-in/password", null, {
+        identifier: s.email,
+        password: "Passw0rd!",
+        tenantKey: "exam",
+      });
+      readToken = r?.accessToken as string;
+    }
+    return call("GET", "/api/v1/tenant", readToken);
+  },
   othersRead: (i) => call("GET", "/api/v1/spaces", exam.others[i % exam.others.length] as string),
   quizPage: async (i) => {
     const t = students[i]?.token as string;
@@ -120,30 +142,49 @@ const perIndex: Record<string, number> = { quizPage: 3 };
 const results: Record<string, number> = {};
 let dumpCount = 0;
 try {
-  await waitReady(`${base}/readyz`, 600_000);
+  if (server) await waitReady(`${base}/readyz`, 600_000);
   // Instrumented from here: the warm-ups then run the same code the measured requests do.
-  control("-i", "on");
-  for (const [name, run] of Object.entries(phases)) {
+  server?.control("-i", "on");
+  for (const [name, run] of server ? Object.entries(phases) : []) {
     // save and submit need each student's attempt: start runs (unmeasured) whenever they are measured.
     const measured = !only || only.includes(name);
     const exam = ["start", "save", "submit"];
     if (!measured && !(exam.includes(name) && exam.some((x) => !only || only.includes(x)))) continue;
     const [w, m] = hotPhases.has(name) ? [hot.warm, hot.n] : [warm, n];
     for (let i = 0; i < w; i++) await run(i);
-    if (measured) control("-z");
+    if (measured) server?.control("-z");
     for (let i = w; i < w + m; i++) await run(i);
     if (!measured) continue;
-    control("-d");
-    results[name] = Math.round((await dumped(++dumpCount)) / (m * (perIndex[name] ?? 1)));
+    server?.control("-d");
+    results[name] = Math.round(((await server?.dumped(++dumpCount)) ?? 0) / (m * (perIndex[name] ?? 1)));
     console.error(`${name}: ${results[name]?.toLocaleString("en")} instructions per request`);
   }
 } finally {
-  server.kill();
-  await server.exited;
+  server?.proc.kill();
+  await server?.proc.exited;
   rmSync(dataDir, { recursive: true, force: true });
-  if (keep) cpSync(outDir, keep, { recursive: true });
-  rmSync(outDir, { recursive: true, force: true });
 }
+// The bare Elysia route of bench/run.ts (bench/bare-server.ts), the ceiling the tenant read is compared with.
+if (!only || only.includes("bare")) {
+  const barePort = port + 1;
+  const bare = underCallgrind("bare.out", [join(import.meta.dir, "bare-server.ts")], { PORT: String(barePort) });
+  try {
+    await waitReady(`http://127.0.0.1:${barePort}/bare`, 600_000);
+    bare.control("-i", "on");
+    const get = () => fetch(`http://127.0.0.1:${barePort}/bare`).then((r) => r.arrayBuffer());
+    for (let i = 0; i < hot.warm; i++) await get();
+    bare.control("-z");
+    for (let i = 0; i < hot.n; i++) await get();
+    bare.control("-d");
+    results.bare = Math.round((await bare.dumped(1)) / hot.n);
+    console.error(`bare: ${results.bare.toLocaleString("en")} instructions per request`);
+  } finally {
+    bare.proc.kill();
+    await bare.proc.exited;
+  }
+}
+if (keep) cpSync(outDir, keep, { recursive: true });
+rmSync(outDir, { recursive: true, force: true });
 console.log(
   JSON.stringify({ instructionsPerRequest: results, requests: n, warmup: warm, hot, quiet: process.argv.includes("--quiet") }, null, 2),
 );

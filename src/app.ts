@@ -210,6 +210,7 @@ export function createApp(config: Config) {
     .use(docsPlugin(() => ({ ...openApi(), servers: [{ url: rt.config.publicUrl, description: "This appliance" }] })))
     .use(consoleModule());
   root = app;
+  rt.server = () => app.server;
   // Built on its first request, not before ready (docs/rules/performance.md#start); `clean` drops
   // what compiling a route writes into its schemas, so the document does not depend on when.
   let document: ReturnType<typeof buildOpenApi> | null = null;

@@ -46,8 +46,17 @@ export type Runtime = {
   draining: boolean;
   /** Requests accepted and not yet answered (what a shutdown waits for). */
   inFlight: number;
+  /**
+   * The listening HTTP server (null before listen, and for `app.handle` in process). Hooks read it
+   * here, not from the context: a hook that takes `server` makes every route define it per request
+   * (docs/rules/performance.md#per-request-work).
+   */
+  server(): HttpServer | null;
   close(): void;
 };
+
+/** What hooks use of Bun's server: the peer address, and a request's timeout. */
+export type HttpServer = { requestIP(r: Request): { address: string } | null; timeout(r: Request, seconds: number): void };
 
 export type FileCollectionStats = {
   /** When the last pass ended (ms), null before the first. */
@@ -89,6 +98,7 @@ export function createRuntime(config: Config, resolveMember: MemberResolver, opt
     fileCollection: { lastRunAt: null, removedFiles: 0, removedBytes: 0, waiting: 0 },
     draining: false,
     inFlight: 0,
+    server: () => null,
     close() {
       mailer.close();
       tenants.closeAll();

@@ -27,15 +27,20 @@ function setUploadBodyAside(request: Request, server: { timeout(r: Request, s: n
   markStreamedBody(request);
 }
 
-/** A function, not an arrow: Elysia awaits an arrow that calls something (docs/rules/performance.md#per-request-work). */
-function setUploadAside({ request, server }: { request: Request; server: Parameters<typeof setUploadBodyAside>[1] }) {
-  setUploadBodyAside(request, server);
+/**
+ * A function, not an arrow: Elysia awaits an arrow that calls something; the server from rt, not the
+ * context, which would make every route define it (docs/rules/performance.md#per-request-work).
+ */
+function uploadAside(rt: Runtime) {
+  return function setUploadAside({ request }: { request: Request }) {
+    setUploadBodyAside(request, rt.server());
+  };
 }
 
 export function filesModule(rt: Runtime) {
   return new Elysia({ name: "module.files", prefix: API_PREFIX })
     .use(authPlugin(rt))
-    .onRequest(setUploadAside)
+    .onRequest(uploadAside(rt))
     .post("/files", ({ actor, body, status }) => status(201, requestUpload(rt, actor, body)), {
       ...route("requestUpload", "files", "session", {
         summary: "Request a file upload",

@@ -41,18 +41,23 @@ export function toTenantInfo(row: TenantSettingsRow, logoImageUrl: string | null
   };
 }
 
+type CachedInfo = { row: TenantSettingsRow; logo: ImageSource; info: Static<typeof TenantInfo> | null };
+
 /**
  * The hot read of the settings row, cached per handle until the file's next write: a statement on
  * its own pays a WAL read transaction (file locks, ~10 µs), more than the rest of the read. The
- * logo's source is cached with it; its signed download URL expires, so it is made per request.
+ * logo's source is cached with it, and the whole answer too unless the logo is an uploaded file,
+ * whose signed download URL expires and is made per request. The cached answer is shared: never mutated.
  */
 export function getTenant(rt: Runtime, actor: Actor) {
   const handle = actor.handle;
-  const cached = cachedPerHandle(handle, "tenant.info", () =>
-    changeGuardedCache<{ row: TenantSettingsRow; logo: ImageSource }>(handle.sqlite, 1),
-  );
-  const { row, logo } = cached("info", () => ({ row: readSettings(handle.db), logo: tenantLogoSource(handle.db) }));
-  return toTenantInfo(row, imageUrl(rt, actor.tenantId, logo));
+  const cached = cachedPerHandle(handle, "tenant.info", () => changeGuardedCache<CachedInfo>(handle.sqlite, 1));
+  const { row, logo, info } = cached("info", () => {
+    const row = readSettings(handle.db);
+    const logo = tenantLogoSource(handle.db);
+    return { row, logo, info: logo.fileId ? null : toTenantInfo(row, logo.url) };
+  });
+  return info ?? toTenantInfo(row, imageUrl(rt, actor.tenantId, logo));
 }
 
 /** PATCH: an absent field (also inside sessionPolicy) is left unchanged; null clears description and contactInfo. */

@@ -7,6 +7,7 @@ import { settled } from "../db/group-commit";
 import { silentLog } from "../log";
 import type { Runtime } from "../runtime";
 import { acceptsFormBody, bodyProblem, isStreamedBody, parseJsonBody, readLimited, refuseBadText } from "./body";
+import { installCheckedCleaners } from "./clean";
 import { clientAddress } from "./client-address";
 import { type FieldError, invalidJsonProblem, Problem, problemBody, problemResponse, unsupportedMediaType } from "./errors";
 import { enterRequest } from "./request-context";
@@ -178,9 +179,12 @@ export type ResponseObserver = (method: string, route: string, status: number | 
 
 /** Request ids, one JSON log line per request, body limits and problem+json for every error. */
 export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: ResponseObserver) {
+  // Before any route compiles its validators (on its first request).
+  installCheckedCleaners();
   return (
     new Elysia({ name: "learnspace.http" })
-      .onRequest(({ request, set, server }) => {
+      // No `server` parameter: Elysia would define it on every route's context (docs/rules/performance.md#per-request-work).
+      .onRequest(({ request, set }) => {
         const incoming = request.headers.get("x-request-id");
         const id = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : Bun.randomUUIDv7();
         if (rt.draining) {
@@ -189,7 +193,7 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: 
           return res;
         }
         // The peer's address is read only for the access log line: `requestIP` formats it anew each call.
-        const client = rt.log === silentLog ? "" : clientAddress(rt.config, request, server);
+        const client = rt.log === silentLog ? "" : clientAddress(rt.config, request, rt.server());
         started.set(request, { id, at: performance.now(), client });
         rt.inFlight++;
         enterRequest(id);
