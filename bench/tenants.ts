@@ -16,7 +16,7 @@ const seconds = arg("seconds", 3);
 const concurrency = arg("concurrency", 16);
 const bun = process.execPath;
 const root = join(import.meta.dir, "..");
-const port = 31201;
+const port = arg("port", 31201);
 const base = `http://127.0.0.1:${port}/api/v1`;
 
 const dataDir = mkdtempSync(join(tmpdir(), "ls-bench-tenants-"));
@@ -52,6 +52,16 @@ async function call(token: string, method: string, path: string, body?: unknown)
   return res.json();
 }
 
+/** The server's RSS sampled every 20 ms, its peak per phase (MiB): where the high-water mark is reached. */
+let phase = "start";
+const peakByPhase: Record<string, number> = {};
+const sampler = setInterval(() => {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? 0);
+    peakByPhase[phase] = Math.max(peakByPhase[phase] ?? 0, round(kb / 1024));
+  } catch {}
+}, 20);
+
 /** The process's RSS high-water mark so far (VmHWM), MiB. */
 const highWaterMiB = (pid: number) => round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024);
 
@@ -76,6 +86,7 @@ try {
   results.rssIdleMiB = rssMiB(server.pid);
   const visitMs: number[] = [];
   for (let i = 0; i < count; i++) {
+    if (i % 100 === 0) phase = `visits ${i + 1}-${Math.min(i + 100, count)}`;
     const t0 = performance.now();
     await visit(tokens[i] as string, i);
     visitMs.push(performance.now() - t0);
@@ -84,8 +95,10 @@ try {
   results.rssHighWaterAfterVisitsMiB = highWaterMiB(server.pid);
   visitMs.sort((a, b) => a - b);
   results.visitMs = { p50: round(percentile(visitMs, 0.5)), p99: round(percentile(visitMs, 0.99)) };
+  phase = "tenant read";
   results.tenantRead = await load(`${base}/tenant`, { seconds, concurrency, headers: { authorization: `Bearer ${tokens[0]}` } });
   // Spread: each request a different tenant among the last 300 touched (open handles or reopened ones).
+  phase = "spread read";
   const spread: number[] = [];
   const end = performance.now() + seconds * 1000;
   let n = 0;
@@ -103,7 +116,9 @@ try {
   results.spreadRead = { requests: spread.length, p50: round(percentile(spread, 0.5)), p99: round(percentile(spread, 0.99)) };
   results.rssEndMiB = rssMiB(server.pid);
   results.rssHighWaterMiB = highWaterMiB(server.pid);
+  results.rssPeakByPhaseMiB = peakByPhase;
 } finally {
+  clearInterval(sampler);
   server.kill();
   await server.exited;
   rmSync(dataDir, { recursive: true, force: true });

@@ -12,7 +12,7 @@ import { SchemaTooNewError } from "../src/platform/db/migrate";
 import { platformMigrations, tenantMigrations } from "../src/platform/db/migrations.gen";
 import { openPlatformDb } from "../src/platform/db/platform-db";
 import { closeSqlite, drizzleOf, openSqlite } from "../src/platform/db/sqlite";
-import { createTenantStore } from "../src/platform/db/tenant-store";
+import { collectionDue, createTenantStore } from "../src/platform/db/tenant-store";
 import { write } from "../src/platform/db/types";
 import { startServer } from "../src/server";
 import { createMemberFixture, createTenantFixture, eventually, expectProblem, useServer } from "./helpers/server";
@@ -235,6 +235,20 @@ describe("memory budget", () => {
     const pinned = loadConfig([], { LEARNSPACE_MEMORY_MB: "1024", LEARNSPACE_TENANT_HANDLES: "7" });
     expect(tenantBudget(pinned.memoryMb, pinned.tenantHandles).handles).toBe(7);
     expect(() => loadConfig([], { LEARNSPACE_MEMORY_MB: "12" })).toThrow("LEARNSPACE_MEMORY_MB");
+  });
+
+  test("the memory watch asks for a collection above the budget + 10 %, again only after 2 MiB more or 10 s (docs/rules/performance.md#memory)", () => {
+    const mark = tenantBudget(128).collectAboveMiB;
+    expect(mark).toBe(134);
+    expect(tenantBudget(256).collectAboveMiB).toBe(269);
+    const long = { rssMiB: 0, msAgo: 60_000 };
+    expect(collectionDue(mark - 1, mark, long)).toBe(false);
+    expect(collectionDue(mark + 1, mark, long)).toBe(true);
+    // Just collected at mark + 1: not again until RSS grew 2 MiB more, or 10 s later (a live set above the mark).
+    expect(collectionDue(mark + 2.9, mark, { rssMiB: mark + 1, msAgo: 100 })).toBe(false);
+    expect(collectionDue(mark + 3, mark, { rssMiB: mark + 1, msAgo: 100 })).toBe(true);
+    expect(collectionDue(mark + 1, mark, { rssMiB: mark + 1, msAgo: 9_999 })).toBe(false);
+    expect(collectionDue(mark + 1, mark, { rssMiB: mark + 1, msAgo: 10_000 })).toBe(true);
   });
 
   test("a new tenant file uses 2 KiB pages, so an empty school costs about half a megabyte", async () => {

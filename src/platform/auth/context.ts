@@ -44,13 +44,16 @@ export function sessionAlive(rt: Runtime, sid: string, now = Date.now()): boolea
   return session !== null && session.revoked_at === null && session.absolute_expires_at > now;
 }
 
-/** The permission set of a member as cached by its resolver: built once per cached member, not per request (docs/rules/performance.md#per-request-work). */
+/**
+ * The permission set of a member as cached by its resolver: built once per cached permission list (members
+ * of one role share theirs), not per request (docs/rules/performance.md#per-request-work).
+ */
 const permissionSets = new WeakMap<object, ReadonlySet<string>>();
 function permissionSetOf(member: { permissions: string[] }): ReadonlySet<string> {
-  let set = permissionSets.get(member);
+  let set = permissionSets.get(member.permissions);
   if (!set) {
     set = new Set(member.permissions);
-    permissionSets.set(member, set);
+    permissionSets.set(member.permissions, set);
   }
   return set;
 }

@@ -21,6 +21,8 @@ export type TenantBudget = {
   cacheKiB: number;
   /** Compiled statements kept per handle. */
   statements: number;
+  /** RSS above which the tenant store asks for a full collection, MiB: the budget + 10 % (docs/rules/performance.md#memory). */
+  collectAboveMiB: number;
 };
 
 /**
@@ -33,5 +35,5 @@ export function tenantBudget(memoryMb: number, handlesOverride: number | null = 
   const cacheKiB = Math.min(2048, Math.max(128, memoryMb));
   const budgetMiB = (memoryMb * 1e6) / 1048576;
   const handles = handlesOverride ?? Math.max(4, Math.floor(((budgetMiB - RUNTIME_MIB) * 1024) / (HANDLE_FIXED_KIB + cacheKiB)));
-  return { handles, cacheKiB, statements: STATEMENTS_PER_HANDLE };
+  return { handles, cacheKiB, statements: STATEMENTS_PER_HANDLE, collectAboveMiB: Math.round(budgetMiB * 1.1) };
 }

@@ -45,6 +45,21 @@ export class TenantFileMissingError extends Error {}
  */
 const GC_AFTER_CLOSES = 32;
 
+/**
+ * The memory watch (docs/rules/performance.md#memory): every 100 ms (~40 µs a check) the store compares
+ * the process's RSS with the budget's collection mark. A request's garbage is kept until the JS heap
+ * doubles too: +30 MiB of RSS over 27,000 reads of one school, no handle closed (bench/README.md).
+ */
+const WATCH_MS = 100;
+/** RSS growth since the last collection that asks for another, MiB; without growth, one per 10 s at most (a live set above the mark). */
+const WATCH_GROWTH_MIB = 2;
+const WATCH_IDLE_MS = 10_000;
+
+/** Whether the memory watch asks for a full collection (~10–20 ms) now: RSS above the mark and grown since the last one, or that one 10 s old. */
+export function collectionDue(rssMiB: number, collectAboveMiB: number, last: { rssMiB: number; msAgo: number }): boolean {
+  return rssMiB > collectAboveMiB && (rssMiB >= last.rssMiB + WATCH_GROWTH_MIB || last.msAgo >= WATCH_IDLE_MS);
+}
+
 /** An LRU of open tenant handles, bounded by the budget's idle handles; each handle's caches are bounded too. */
 export function createTenantStore(
   dataDir: string,
@@ -65,20 +80,33 @@ export function createTenantStore(
 
   let closedSinceGc = 0;
   let gcPending = false;
+  const lastGc = { at: 0, rssMiB: 0 };
+  const rssMiB = () => process.memoryUsage.rss() / 1048576;
+  const collect = (rss = rssMiB()) => {
+    lastGc.at = performance.now();
+    lastGc.rssMiB = rss;
+    Bun.gc(true);
+  };
   const close = (h: TenantHandle) => {
     h.cache.clear();
     closeSqlite(h.sqlite, { optimize: wrote.has(h.sqlite) });
     if (++closedSinceGc < GC_AFTER_CLOSES) return;
     closedSinceGc = 0;
     // A loop that never yields to the event loop (the file collector's pass over every school) collects in place.
-    if (gcPending) return Bun.gc(true);
+    if (gcPending) return collect();
     // Otherwise after the request that closed it has answered, not in it.
     gcPending = true;
     setTimeout(() => {
       gcPending = false;
-      Bun.gc(true);
+      collect();
     }, 0).unref();
   };
+  // Between requests, never in one: RSS over the budget's mark asks for a collection (docs/rules/performance.md#memory).
+  const watch = setInterval(() => {
+    const rss = rssMiB();
+    if (collectionDue(rss, budget.collectAboveMiB, { rssMiB: lastGc.rssMiB, msAgo: performance.now() - lastGc.at })) collect(rss);
+  }, WATCH_MS);
+  watch.unref();
 
   const evictIdle = () => {
     if (open.size <= max) return;
@@ -151,6 +179,7 @@ export function createTenantStore(
     },
     openCount: () => open.size,
     closeAll() {
+      clearInterval(watch);
       for (const h of open.values()) close(h);
       open.clear();
     },
