@@ -7,7 +7,7 @@
 // compiling their code (on threads callgrind counts too) and one collection in a window of 100 moved
 // /healthz by ~40 %. The seeded access tokens live 15 minutes: on a busy machine, where callgrind is
 // slowest, keep the whole run under that (fewer hot requests) or the reads answer 401 (the tenant read
-// signs its student in again first). `bare`: bench/bare-server.ts, the bare Elysia route of bench/run.ts,
+// signs its student in again before its warm-up and before its measured requests). `bare`: bench/bare-server.ts, the bare Elysia route of bench/run.ts,
 // under its own callgrind (port + 1), warmed and measured as the hot phases are.
 // --quiet: the access log off (LEARNSPACE_QUIET=1), as bench/run.ts runs the server. --keep DIR copies the dumps there (cg.out.N, one per measured phase) for `callgrind_annotate`.
 // Usage: bun bench/instructions.ts [--requests 100] [--warmup 150] [--hot-requests 500] [--hot-warmup 1000] [--only bare,healthz,tenantRead] [--keep DIR] [--port 31701] [--quiet]
@@ -105,23 +105,23 @@ const students = exam.students;
 
 let readToken: string | null = null;
 
+/**
+ * Before a phase's warm-up and again before its measured requests (not counted): the seeded tokens
+ * live 15 minutes, and under callgrind on a busy machine the server's start, the phases before and
+ * the warm-up each can outlast them, so the tenant read signs student 0 in anew.
+ */
+const prepare: Record<string, () => Promise<unknown>> = {
+  tenantRead: async () => {
+    const s = students[0] as { email: string };
+    const r = await call("POST", "/api/v1/auth/sign-in/password", null, { identifier: s.email, password: "Passw0rd!", tenantKey: "exam" });
+    readToken = r?.accessToken as string;
+  },
+};
+
 /** Each phase: one request for index i (warm-up indexes first, then the measured ones). */
 const phases: Record<string, (i: number) => Promise<unknown>> = {
   healthz: () => call("GET", "/healthz", null),
-  tenantRead: async (i) => {
-    // The seeded tokens live 15 minutes, and under callgrind the server's start and the phases before
-    // can outlast them: student 0 signs in again when the phase begins (not measured).
-    if (i === 0) {
-      const s = students[0] as { email: string };
-      const r = await call("POST", "/api/v1/auth/sign-in/password", null, {
-        identifier: s.email,
-        password: "Passw0rd!",
-        tenantKey: "exam",
-      });
-      readToken = r?.accessToken as string;
-    }
-    return call("GET", "/api/v1/tenant", readToken);
-  },
+  tenantRead: () => call("GET", "/api/v1/tenant", readToken),
   othersRead: (i) => call("GET", "/api/v1/spaces", exam.others[i % exam.others.length] as string),
   quizPage: async (i) => {
     const t = students[i]?.token as string;
@@ -151,7 +151,9 @@ try {
     const exam = ["start", "save", "submit"];
     if (!measured && !(exam.includes(name) && exam.some((x) => !only || only.includes(x)))) continue;
     const [w, m] = hotPhases.has(name) ? [hot.warm, hot.n] : [warm, n];
+    await prepare[name]?.();
     for (let i = 0; i < w; i++) await run(i);
+    await prepare[name]?.();
     if (measured) server?.control("-z");
     for (let i = w; i < w + m; i++) await run(i);
     if (!measured) continue;

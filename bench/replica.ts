@@ -107,7 +107,14 @@ const cpuOf = (pid: number) => {
   const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
   return (Number(f[11]) + Number(f[12])) / 100;
 };
-const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+/** RSS in MiB; 0 once the process is gone (a restart between reading the pid file and /proc). */
+const rssOf = (pid: number) => {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+};
 const fmt = (n: number) => n.toLocaleString("en-US");
 
 /** A file as `serve` opens it under replication: Litestream owns its checkpoints. */
@@ -290,6 +297,14 @@ function seedTenants(n: number) {
   const known = seeded.get(n);
   if (known) return known;
   const dataDir = join(work, `tenants-${n}`);
+  // BENCH_SEEDED=DIR: a copy of DIR/tenants-<n> seeded before (bench/seed-tenants.ts DIR/tenants-<n> <n>), tokens made anew.
+  const before = process.env.BENCH_SEEDED && join(process.env.BENCH_SEEDED, `tenants-${n}`);
+  if (before && existsSync(before)) {
+    Bun.spawnSync(["cp", "-a", before, dataDir]);
+    const out = { dataDir, tokens: newTokens(dataDir, n) };
+    seeded.set(n, out);
+    return out;
+  }
   mkdirSync(dataDir);
   const t0 = performance.now();
   const run = Bun.spawnSync([bun, join(import.meta.dir, "seed-tenants.ts"), dataDir, String(n)], { stderr: "inherit" });
@@ -303,6 +318,16 @@ function seedTenants(n: number) {
   seeded.set(n, out);
   return out;
 }
+
+/** Fresh access tokens (they live 15 minutes) for the first `n` schools seeded in `dataDir`. */
+function newTokens(dataDir: string, n: number): string[] {
+  const run = Bun.spawnSync([bun, join(import.meta.dir, "seed-tenants.ts"), dataDir, String(n), "--tokens"], { stderr: "inherit" });
+  if (run.exitCode !== 0) throw new Error("tokens failed");
+  return JSON.parse(readFileSync(join(dataDir, "bench-tokens.json"), "utf8")) as string[];
+}
+
+/** The machine's load average over the last minute (the machine is shared). */
+const load1 = () => readFileSync("/proc/loadavg", "utf8").split(" ")[0];
 
 /**
  * Schools as a running appliance has them: the first tenth (at least one) written lately, the others
@@ -338,12 +363,36 @@ async function tenants(n: number, sync: string, port: number) {
   const url = await bucket();
   const app = await serve(dataDir, port, url, sync);
   try {
-    await measureTenants(n, sync, port, app, dataDir, tokens.slice(0, active), url);
+    await measureTenants(n, sync, port, app, dataDir, active, url);
   } catch (e) {
     row(`${fmt(n)} tenant files (+ platform), sync ${sync}`, `stopped: ${(e as Error).message}`);
     await app.stop();
   }
 }
+
+/** POST /spaces as the school of `token` (a write transaction in its file). */
+const writeSpace = async (port: number, token: string, i: number) =>
+  (
+    await fetch(`http://127.0.0.1:${port}/api/v1/spaces`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: `Space ${i}` }),
+    })
+  ).status;
+
+/** serve's log lines (BENCH_SERVE_LOG) of `event` written after `since` (ms). */
+function logged(event: string, since: number): Record<string, unknown>[] {
+  const file = process.env.BENCH_SERVE_LOG;
+  if (!file || !existsSync(file)) return [];
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.includes(`"event":"${event}"`))
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((l) => Date.parse(l.time as string) >= since);
+}
+
+/** Rounds of reads with replication on vs off (`--rounds`, default 2 each), alternated. */
+const readRounds = Number(arg("rounds") ?? 2);
 
 async function measureTenants(
   n: number,
@@ -351,10 +400,15 @@ async function measureTenants(
   port: number,
   app: Awaited<ReturnType<typeof serve>>,
   dataDir: string,
-  tokens: string[],
+  active: number,
   url: string,
 ) {
-  const firstS = await app.replicated(n + 1);
+  // The first snapshots come 50 files a run (docs/rules/replication.md#first-start): 1,000 files took
+  // 13 min for 650 at load ~18, so the wait grows with the files.
+  const firstS = await app.replicated(n + 1, Math.max(900_000, n * 2_400));
+  // Tokens anew: a 1,000-file run outlives the seeding's (15 minutes); the last is a cold school's.
+  const all = newTokens(dataDir, Math.min(n, active + 1));
+  const tokens = all.slice(0, active);
   const pid = app.litestreamPid();
   const guard = () => {
     if (rssOf(pid) > rssLimit) throw new Error(`Litestream over ${rssLimit} MiB`);
@@ -363,44 +417,86 @@ async function measureTenants(
   let errors = 0;
   const light = await sample(pid, 15, async (i) => {
     guard();
-    const res = await fetch(`http://127.0.0.1:${port}/api/v1/spaces`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${tokens[i % tokens.length]}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: `Space ${i}` }),
-    });
-    if (res.status !== 201) errors++;
+    if ((await writeSpace(port, tokens[i % tokens.length] as string, i)) !== 201) errors++;
   });
   row(
     `${fmt(n)} tenant files (+ platform), sync ${sync}`,
     `all first snapshots within ${firstS.toFixed(0)} s; ${tiers(dataDir)}; Litestream idle ${idle.rss.toFixed(0)} MiB, ${idle.cpu.toFixed(1)} % of a core; ` +
       `10 writes/s across the ${fmt(tokens.length)} active schools ${light.rss.toFixed(0)} MiB, ${light.cpu.toFixed(1)} %` +
-      (errors ? ` (${errors} writes failed)` : ""),
+      (errors ? ` (${errors} writes failed)` : "") +
+      `; load ${load1()}`,
   );
+  // A promotion (docs/rules/replication.md#restarts): a cold school written, 10 writes/s to the active
+  // ones meanwhile, until serve has restarted Litestream and the next one shipped (BENCH_SERVE_LOG).
+  const cold = all[active];
+  if (process.env.BENCH_SERVE_LOG && cold && n > active) {
+    const since = Date.now();
+    await writeSpace(port, cold, 0);
+    const until = since + Math.max(30_000, (n + 1) * 100) + 90_000;
+    let i = 0;
+    while (Date.now() < until && !logged("replica.resumed", since).length) {
+      await writeSpace(port, tokens[i++ % tokens.length] as string, i);
+      await Bun.sleep(100);
+    }
+    const restart = logged("replica.restart", since)[0];
+    const resumed = logged("replica.resumed", since)[0];
+    row(
+      `promotion of a cold school, ${fmt(n)} tenant files, sync ${sync}`,
+      restart
+        ? `restart (${restart.reason}) ${Math.round((Date.parse(restart.time as string) - since) / 1000)} s after its write; old Litestream stopped in ${restart.stopMs} ms (SIGKILL); ` +
+            `first sync of the next one ${resumed ? `${resumed.afterMs} ms` : "not seen"} after the restart began; load ${load1()}`
+        : "no restart seen",
+    );
+  }
   // Tenant-read latency with replication on vs off, on the same files, servers alternated (up to 100
-  // files: with 1,000, each restart re-reads every file and takes minutes).
-  const on = [await readP99(port, tokens[0] as string)];
+  // files: with 1,000, each restart re-reads every file and takes minutes). Litestream's CPU per round.
+  const reader = tokens[0] as string;
+  const onCpu: number[] = [];
+  const measureOn = async (lsPid: number) => {
+    const c0 = cpuOf(lsPid);
+    const t0 = performance.now();
+    const r = await readP99(port, reader);
+    onCpu.push(((cpuOf(lsPid) - c0) / ((performance.now() - t0) / 1000)) * 100);
+    return r;
+  };
+  const loads = [load1()];
+  const on = [await measureOn(pid)];
   await app.stop();
-  if (n > 100) return;
+  if (n > 100) {
+    row(
+      `tenant read, ${fmt(n)} tenant files, sync ${sync}, replication on (one round)`,
+      `closed p99 ${on[0]?.closed.p99} ms; open p99 ${on[0]?.open.p99} ms`,
+    );
+    return;
+  }
   const off = [];
-  for (let round = 0; round < 2; round++) {
+  const monitorMs = Math.round(Number.parseFloat(sync) * (sync.endsWith("ms") ? 1 : 1000)) / 2;
+  for (let round = 0; round < readRounds; round++) {
     const plain = await serve(dataDir, port, null, sync);
-    off.push(await readP99(port, tokens[0] as string));
+    off.push(await readP99(port, reader));
     await plain.stop();
-    if (round === 1) break;
+    loads.push(load1());
+    if (round === readRounds - 1) break;
     const again = await serve(dataDir, port, url, sync);
-    // Every file has its generation: an idle one logs no sync to wait for; Litestream re-opens them.
-    await Bun.sleep(5000);
-    on.push(await readP99(port, tokens[0] as string));
+    // Every file has its generation: an idle one logs no sync to wait for. Litestream opens each file
+    // at its first check (S/2 for a hot one): the reads start after that, not in the start's burst.
+    await Bun.sleep(Math.max(5000, monitorMs + 2000));
+    on.push(await measureOn(again.litestreamPid()));
     await again.stop();
   }
   const list = (xs: LoadResult[], k: "p99" | "p50" | "rps") => xs.map((x) => fmt(x[k])).join(", ");
   const mean = (xs: LoadResult[]) => xs.reduce((a, x) => a + x.p99, 0) / xs.length;
+  const median = (xs: LoadResult[]) => {
+    const v = xs.map((x) => x.p99).sort((a, b) => a - b);
+    return v.length % 2 ? (v[(v.length - 1) / 2] as number) : ((v[v.length / 2 - 1] as number) + (v[v.length / 2] as number)) / 2;
+  };
+  const pct = (a: number, b: number) => `${a >= b ? "+" : ""}${round(((a - b) / b) * 100)} %`;
   for (const loop of ["closed", "open"] as const) {
     const [a, b] = [on.map((x) => x[loop]), off.map((x) => x[loop])];
     row(
       `tenant read (GET /tenant, 5 s, ${loop === "closed" ? "closed loop, 16 concurrent" : `open loop, ${fmt(openRate)} req/s`}), ${fmt(n)} tenant files, sync ${sync}: replication on vs off`,
       `on: p99 ${list(a, "p99")} ms, p50 ${list(a, "p50")} ms, ${list(a, "rps")} req/s; off: p99 ${list(b, "p99")} ms, p50 ${list(b, "p50")} ms, ${list(b, "rps")} req/s; ` +
-        `mean p99 ${mean(a) >= mean(b) ? "+" : ""}${round(((mean(a) - mean(b)) / mean(b)) * 100)} % with replication`,
+        `p99 mean ${pct(mean(a), mean(b))}, median ${pct(median(a), median(b))} with replication; Litestream ${onCpu.map((c) => c.toFixed(1)).join(", ")} % of a core in the on rounds; load ${loads.join(", ")}`,
     );
   }
 }

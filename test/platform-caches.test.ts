@@ -8,7 +8,8 @@ import { eq, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { closeSqlite, drizzleOf, openSqlite, preparedQuery, tableGuardedCache } from "../src/platform/db/sqlite";
 import { write } from "../src/platform/db/types";
-import { createMemberFixture, createTenantFixture, useServer } from "./helpers/server";
+import { createContent } from "./helpers/fixture";
+import { createContentSpace, createMemberFixture, createTenantFixture, useServer } from "./helpers/server";
 
 const people = sqliteTable("people", { id: text("id").primaryKey(), name: text("name").notNull() });
 const notes = sqliteTable("notes", { id: integer("id").primaryKey(), body: text("body").notNull() });
@@ -71,7 +72,7 @@ describe("tableGuardedCache", () => {
     });
   });
 
-  test("a first lookup, and any inside a transaction, cache nothing until it can install its triggers", () => {
+  test("the first lookup caches nothing; the second installs the triggers, inside a write too", () => {
     withFile((sqlite, db) => {
       const cache = tableGuardedCache<string>(sqlite, "people", ["people"]);
       let loads = 0;
@@ -80,14 +81,70 @@ describe("tableGuardedCache", () => {
         return "x";
       };
       cache("a", load);
+      // Every step of an exam looks up inside its write(): those lookups cache too.
       write(db, () => {
         cache("a", load);
         cache("a", load);
       });
-      expect(loads).toBe(3);
+      expect(loads).toBe(2);
       cache("a", load);
-      cache("a", load);
-      expect(loads).toBe(4);
+      expect(loads).toBe(2);
+    });
+  });
+
+  test("triggers a rolled-back write took with it are made again, and nothing cached under them is served", () => {
+    withFile((sqlite, db) => {
+      const cache = tableGuardedCache<string>(sqlite, "people", ["people"]);
+      const name = () => cache("a", () => db.select().from(people).where(eq(people.id, "a")).get()?.name ?? "");
+      expect(name()).toBe("Ann");
+      expect(() =>
+        write(db, () => {
+          expect(name()).toBe("Ann");
+          throw new Error("refused");
+        }),
+      ).toThrow("refused");
+      expect(name()).toBe("Ann");
+      // Without triggers this write would leave "Ann" cached.
+      write(db, (tx) => tx.update(people).set({ name: "Anna" }).where(eq(people.id, "a")).run());
+      expect(name()).toBe("Anna");
+    });
+  });
+
+  test("an inner savepoint rolled back (no rollback noted) takes the install with it: its values are not served", () => {
+    withFile((sqlite, db) => {
+      const cache = tableGuardedCache<string>(sqlite, "people", ["people"]);
+      const name = () => cache("a", () => db.select().from(people).where(eq(people.id, "a")).get()?.name ?? "");
+      expect(name()).toBe("Ann");
+      write(db, (tx) => {
+        try {
+          tx.transaction((sp) => {
+            sp.update(people).set({ name: "Gone" }).where(eq(people.id, "a")).run();
+            expect(name()).toBe("Gone");
+            throw new Error("item refused");
+          });
+        } catch {
+          // As a bulk operation's item: the list goes on.
+        }
+      });
+      expect(name()).toBe("Ann");
+      write(db, (tx) => tx.update(people).set({ name: "Anna" }).where(eq(people.id, "a")).run());
+      expect(name()).toBe("Anna");
+    });
+  });
+
+  test("bounded: the least recently used entry goes first", () => {
+    withFile((sqlite) => {
+      const cache = tableGuardedCache<string>(sqlite, "people", ["people"], 2);
+      const loads: string[] = [];
+      const get = (key: string) =>
+        cache(key, () => {
+          loads.push(key);
+          return key;
+        });
+      get("a");
+      for (const key of ["a", "b", "a", "c", "a", "b"]) get(key);
+      // The first lookup installs nothing; then a, b cached; a used again, so c pushes b out, not a.
+      expect(loads).toEqual(["a", "a", "b", "c", "b"]);
     });
   });
 });
@@ -159,5 +216,64 @@ describe("the member behind a token", () => {
     const role = list.roles.find((r) => r.key.startsWith("fixture-role-")) as { id: string };
     expect((await owner.patch(`/roles/${role.id}`, { permissions: ["space:create", "member:read"] })).status).toBe(200);
     expect((await member.get("/members?pageSize=1")).status).toBe(200);
+  });
+});
+
+describe("a content's access (src/modules/library/access.ts)", () => {
+  const api = useServer();
+
+  // Each check reads twice first: the first lookup on a connection caches nothing, so only the second fills the cache.
+  test("a content's visibility and the caller's enrolment reach the next request", async () => {
+    const { owner, spaceId, nodeId, participants } = await createContentSpace(api, { spaceName: "Cached space", participants: ["Pat"] });
+    const [pat] = participants;
+    const id = await createContent(api, owner, nodeId, "QUIZ", { title: "Cached quiz" });
+    const read = () => api.as(pat).get(`/library/contents/${id}`);
+    expect((await read()).status).toBe(200);
+    expect((await read()).status).toBe(200);
+    // A write to other tables leaves it cached, and changes nothing.
+    expect((await api.as(owner).post("/spaces", { name: "Unrelated" })).status).toBe(201);
+    expect((await read()).status).toBe(200);
+    expect((await api.as(owner).patch(`/library/contents/${id}`, { visibility: "PRIVATE" })).status).toBe(200);
+    expect((await read()).status).toBe(404);
+    expect((await api.as(pat).post(`/quizzes/${id}/my-attempts`)).status).toBe(404);
+    expect((await api.as(owner).patch(`/library/contents/${id}`, { visibility: "SHARED" })).status).toBe(200);
+    expect((await read()).status).toBe(200);
+    expect((await read()).status).toBe(200);
+    expect((await api.as(owner).del(`/spaces/${spaceId}/members/${pat.memberId}`)).status).toBe(204);
+    expect((await read()).status).toBe(404);
+  });
+
+  test("a space role, a share, a title and the author's name reach the next request", async () => {
+    const { owner, spaceId, nodeId, participants } = await createContentSpace(api, { spaceName: "Managed space", participants: ["Pam"] });
+    const [pam] = participants;
+    const id = await createContent(api, owner, nodeId, "QUIZ", { title: "Before" });
+    const read = async () => (await api.as(pam).get(`/library/contents/${id}`)).body;
+    // Reads only: a refused write rolls back, which would reload everything anyway.
+    expect((await read()).canManage).toBe(false);
+    expect((await read()).canManage).toBe(false);
+    expect((await api.as(owner).patch(`/spaces/${spaceId}/members/${pam.memberId}`, { role: "ADMIN" })).status).toBe(200);
+    expect((await read()).canManage).toBe(true);
+    expect((await api.as(pam).patch(`/library/contents/${id}`, { title: "By Pam" })).status).toBe(200);
+    expect(await read()).toMatchObject({ title: "By Pam", canManage: true });
+    expect((await api.as(owner).patch(`/members/${owner.memberId}`, { displayName: "Renamed Owner" })).status).toBe(200);
+    expect((await api.as(pam).get(`/library/contents/${id}`)).body.authorName).toBe("Renamed Owner");
+
+    // Outside any space: visible to the members its shares name, and only while they do.
+    const t = await createTenantFixture(api.server);
+    const sam = await createMemberFixture(api.server, t, { displayName: "Sam" });
+    const node = await api.as(t).post("/library/nodes", { title: "Own folder" });
+    const own = await createContent(api, t, node.body.id, "QUIZ", { title: "Shared quiz" });
+    const share = (ids: string[]) =>
+      api
+        .as(t)
+        .put(`/library/contents/${own}/shares`, { shares: ids.map((targetId) => ({ targetType: "USER", targetId, level: "VIEW" })) });
+    const seen = () => api.as(sam).get(`/library/contents/${own}`);
+    expect((await seen()).status).toBe(404);
+    expect((await seen()).status).toBe(404);
+    expect((await share([sam.memberId])).status).toBe(200);
+    expect((await seen()).status).toBe(200);
+    expect((await seen()).status).toBe(200);
+    expect((await share([])).status).toBe(200);
+    expect((await seen()).status).toBe(404);
   });
 });

@@ -10,7 +10,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSy
 import { join } from "node:path";
 import { openSqlite, walAutocheckpoint } from "../src/platform/db/sqlite";
 import { COLD_CHECKS_PER_SECOND, fileRpoMs, litestreamConfig, litestreamTimings } from "../src/platform/replica/litestream";
-import { lowPriority, PROMOTE_MS, type ReplicaFileStatus, startReplication } from "../src/platform/replica/supervisor";
+import { lowPriority, PROMOTE_MS, RESTART_GRACE_MS, type ReplicaFileStatus, startReplication } from "../src/platform/replica/supervisor";
 import { removeDir, tempDir } from "./helpers/binary";
 
 const dirs: string[] = [];
@@ -54,7 +54,7 @@ function dataDirWith(schools: number) {
 }
 
 describe("Litestream configuration by activity", () => {
-  test("hot files are checked every S/2 and shipped at S/10; cold files share COLD_CHECKS_PER_SECOND, and their RPO says so", () => {
+  test("hot files are checked every S/2 and shipped at S/10; cold files share COLD_CHECKS_PER_SECOND, and their RPO says so; intervals staggered", () => {
     expect(litestreamTimings(1000)).toEqual({ monitorMs: 500, shipMs: 100, coldMonitorMs: 500 });
     // 1,000 cold files at 50 checks a second: each checked every 20 s.
     expect(litestreamTimings(1000, 1000).coldMonitorMs).toBe((1000 / COLD_CHECKS_PER_SECOND) * 1000);
@@ -69,9 +69,19 @@ describe("Litestream configuration by activity", () => {
       ...Array.from({ length: 200 }, (_, i) => ({ path: `/d/tenants/c${i}.sqlite`, name: `tenants/c${i}.sqlite`, hot: false })),
     ];
     const config = litestreamConfig({ replicaUrl: URL, files, syncMs: 1000 }, ENV);
-    const monitor = config.dbs.map((d) => d["monitor-interval"]);
-    expect(monitor.slice(0, 2)).toEqual(["500ms", "500ms"]);
-    expect(new Set(monitor.slice(2))).toEqual(new Set(["4000ms"]));
+    const monitor = config.dbs.map((d) => Number.parseInt(d["monitor-interval"] as string, 10));
+    expect(monitor[0]).toBe(500);
+    // Staggered (docs/rules/replication.md#staggering): never longer than the tier's interval, at most
+    // a quarter shorter, and spread over that quarter rather than all in one instant.
+    expect(monitor[1]).toBeLessThan(500);
+    expect(monitor[1]).toBeGreaterThanOrEqual(375);
+    const coldIntervals = monitor.slice(2);
+    expect(Math.max(...coldIntervals)).toBeLessThanOrEqual(4000);
+    expect(Math.min(...coldIntervals)).toBeGreaterThanOrEqual(3000);
+    expect(new Set(coldIntervals).size).toBeGreaterThan(150);
+    // Every eighth of the spread holds some of the 200 first checks (none bunched in one instant).
+    const eighths = new Set(coldIntervals.map((ms) => Math.min(7, Math.floor(((4000 - ms) / 1000) * 8))));
+    expect(eighths.size).toBe(8);
     expect(new Set(config.dbs.map((d) => d.replicas[0]?.["sync-interval"]))).toEqual(new Set(["100ms"]));
   });
 
@@ -215,5 +225,44 @@ describe("Litestream configuration by activity", () => {
     } finally {
       await rep.stop();
     }
+  });
+
+  test("a restart gives Litestream RESTART_GRACE_MS to stop, then kills it (docs/rules/replication.md#restarts), and logs the pause; hot files come first in its configuration", async () => {
+    const { dir, dataDir, ids } = dataDirWith(2);
+    // The first school last changed an hour ago: cold, listed after the hot one.
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(join(dataDir, "tenants", `${ids[0]}.sqlite`), hourAgo, hourAgo);
+    // A stand-in that notes each SIGTERM and stays up (as Litestream closing 1,000 files one by one) unless
+    // told to quit, says a WAL segment is written 0.2 s after it starts.
+    const script = `trap 'echo TERM >> "$0.signals"; [ -e "$0.quit" ] && exit 0' TERM\nsleep 0.2\necho "level=INFO msg=\\"wal segment written\\" db=x"\nwhile :; do sleep 0.05; done`;
+    const logs: { event?: string; reason?: string; stopMs?: number; afterMs?: number; killed?: boolean }[] = [];
+    const rep = replicateWith(dir, script, { dataDir, log: (l) => logs.push(l) });
+    const signals = () => (existsSync(join(dir, "litestream.signals")) ? readFileSync(join(dir, "litestream.signals"), "utf8") : "");
+    try {
+      const config = JSON.parse(readFileSync(join(dataDir, "litestream.yml"), "utf8")) as { dbs: { path: string }[] };
+      expect(config.dbs.map((d) => d.path.split("/").pop())).toEqual(["platform.sqlite", `${ids[1]}.sqlite`, `${ids[0]}.sqlite`]);
+      const first = rep.pid();
+      // A new school's file: a restart on the new list.
+      const db = new Database(join(dataDir, "tenants", "00000000-0000-4000-8000-000000000009.sqlite"));
+      db.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x)");
+      db.close();
+      for (let i = 0; !logs.some((l) => l.event === "replica.resumed"); i++) {
+        if (i > 200) throw new Error(`no restart: ${JSON.stringify(logs)}`);
+        await Bun.sleep(20);
+      }
+      expect(rep.pid()).not.toBe(first);
+      const restart = logs.find((l) => l.event === "replica.restart");
+      expect(restart?.reason).toBe("files");
+      // Asked first, killed when it had not stopped within the grace.
+      expect(signals()).toBe("TERM\n");
+      expect(restart?.killed).toBe(true);
+      expect(restart?.stopMs).toBeGreaterThanOrEqual(RESTART_GRACE_MS - 50);
+      expect(restart?.stopMs).toBeLessThan(RESTART_GRACE_MS + 2000);
+      expect(logs.find((l) => l.event === "replica.resumed")?.afterMs).toBeGreaterThanOrEqual(RESTART_GRACE_MS);
+    } finally {
+      writeFileSync(join(dir, "litestream.quit"), "");
+      await rep.stop();
+    }
+    expect(signals()).toBe("TERM\nTERM\n");
   });
 });

@@ -2,7 +2,7 @@
 // Later modules (assignments, group assignments, peer assessments, quizzes, surveys) use these.
 import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Actor } from "../../platform/auth/actor";
-import { preparedQuery } from "../../platform/db/sqlite";
+import { cachedByTables, frozen, preparedQuery } from "../../platform/db/sqlite";
 import type { Db } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
 import { forbidden, notFound } from "../../platform/http/errors";
@@ -60,14 +60,54 @@ export function selectContents(db: Db, actor: Who) {
 /** The caller's ids as placeholders: content access as one prepared query per connection. */
 const CALLER = { profileId: sql.placeholder("profileId"), memberId: sql.placeholder("memberId") } as unknown as Who;
 
-/** One content with the caller's access to it, in one prepared query; null when the id is unknown. */
+/**
+ * A content row with its author's name, shared by every caller until a write to the tables it is read
+ * from (docs/rules/performance.md#caches): a quiz's 5,000 students read one row, not one each.
+ */
+const CONTENTS = { name: "library_contents", tables: ["library_contents", "profiles", "members"] } as const;
+
+/**
+ * Whether one member sees and manages one content, until a write to what decides it: the content's
+ * author, space and visibility, the space's enrolments, the shares (docs/rules/access.md#contents).
+ * Two booleans an entry, up to 5,000 (an exam's students).
+ */
+const ACCESS = { name: "content_access", tables: ["library_contents", "space_members", "library_content_shares"], max: 5000 } as const;
+
+type CachedContent = { row: ContentRow; authorName: string | null };
+
+/** One content with the caller's access to it (each part cached, above); null when the id is unknown. */
 function loadContent(db: Db, actor: Who, contentId: string) {
-  const r = preparedQuery(db, "library.content", (base) =>
-    selectContents(base, CALLER)
-      .where(eq(libraryContents.id, sql.placeholder("contentId")))
-      .prepare(),
-  ).get({ profileId: actor.profileId, memberId: actor.memberId, contentId });
-  return r ? { access: { ...r.row, authorName: r.authorName, canManage: r.canManage } as ContentAccess, visible: r.visible } : null;
+  const content = cachedByTables(db, CONTENTS, contentId, (): CachedContent | null => {
+    const r = preparedQuery(db, "library.content", (base) =>
+      base
+        .select({ row: libraryContents, authorName: members.displayName })
+        .from(libraryContents)
+        .leftJoin(profiles, eq(profiles.id, libraryContents.authorProfileId))
+        .leftJoin(members, eq(members.id, profiles.memberId))
+        .where(eq(libraryContents.id, sql.placeholder("contentId")))
+        .prepare(),
+    ).get({ contentId });
+    return r ? frozen(r) : null;
+  });
+  if (!content) return null;
+  const access = cachedByTables(
+    db,
+    ACCESS,
+    `${actor.memberId} ${actor.profileId} ${contentId}`,
+    () =>
+      preparedQuery(db, "library.contentAccess", (base) =>
+        base
+          .select({ canManage: canManageSql(CALLER), visible: visibleContentSql(CALLER) })
+          .from(libraryContents)
+          .where(eq(libraryContents.id, sql.placeholder("contentId")))
+          .prepare(),
+      ).get({ profileId: actor.profileId, memberId: actor.memberId, contentId }) ?? null,
+  );
+  if (!access) return null;
+  return {
+    access: { ...content.row, authorName: content.authorName, canManage: access.canManage } as ContentAccess,
+    visible: access.visible,
+  };
 }
 
 const typeMatches = (actual: ContentType, type: ContentType | readonly ContentType[] | undefined) =>

@@ -23,8 +23,18 @@ type Row = {
   profile_id: string;
 };
 
-/** The tables an actor is read from: a write to any other table keeps the cached actors. */
-const ACTORS = { name: "actors", tables: ["members", "roles", "profiles", "grants", "grant_subjects", "group_members"] } as const;
+/**
+ * The tables an actor is read from: a write to any other table keeps the cached actors. Up to 5,000
+ * members a handle, least recently used out first (docs/rules/performance.md#caches): an exam of
+ * 5,000 students keeps every one cached; an entry is ~0.2 KiB of JS heap (its permission list is
+ * shared; bench/README.md), so a full cache is ~1 MiB, held only by a school with that many members
+ * active since its handle opened.
+ */
+const ACTORS = {
+  name: "actors",
+  tables: ["members", "roles", "profiles", "grants", "grant_subjects", "group_members"],
+  max: 5000,
+} as const;
 
 /**
  * Effective permissions = role permissions ∪ grants, in enumeration order (docs/rules/access.md#permissions).
@@ -46,8 +56,18 @@ function loadMember(handle: TenantHandle, memberId: string): ActorMember | null 
     displayName: row.display_name,
     roleKey: row.role_key,
     roleName: row.role_name,
-    permissions: PERMISSIONS.filter((p) => held.has(p)),
+    permissions: sharedList(
+      handle,
+      PERMISSIONS.filter((p) => held.has(p)),
+    ),
     mustChangePassword: row.must_change_password === 1,
     isActive: row.is_active === 1,
   };
 }
+
+/**
+ * One array for every cached member with the same permissions (a role's students): the request
+ * path's permission set is built once per array (src/platform/auth/context.ts), not once per member.
+ */
+const sharedList = (handle: TenantHandle, permissions: string[]) =>
+  cachedByTables(handle.db, ACTORS, `permissions:${permissions.join(" ")}`, () => permissions);

@@ -3,7 +3,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
-import { cachedByTables, preparedQuery } from "../../platform/db/sqlite";
+import { cachedByTables, frozen, preparedQuery } from "../../platform/db/sqlite";
 import { type Db, write } from "../../platform/db/types";
 import type { DownloadRule } from "../../platform/files/tokens";
 import { timeWindow } from "../../platform/http/time-window";
@@ -66,14 +66,6 @@ export const { isChoice, isText } = questionKinds<QuizQuestionType>(["SINGLE", "
  * the cached values are frozen, as every later request shares them.
  */
 const QUIZ_CONTENT = { name: "quiz_content", tables: ["quiz_configs", "quiz_question_sets"] } as const;
-
-function frozen<T>(value: T): T {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) frozen(v);
-    Object.freeze(value);
-  }
-  return value;
-}
 
 /** The stored config of a quiz with its current questions, or the defaults (no questions) before the first save. */
 export function loadQuizConfig(db: Db, contentId: string): StoredConfig {

@@ -3,7 +3,7 @@ import { changeGuardedCache } from "../db/sqlite";
 import { bodyProblem } from "../http/body";
 import { forbidden, unauthenticated } from "../http/errors";
 import type { Runtime } from "../runtime";
-import type { Actor } from "./actor";
+import type { Actor, TokenClaims } from "./actor";
 
 /**
  * The catalog's `auth` values (docs/rules/access.md#auth-values). Space and content rules need a tenant session here;
@@ -44,24 +44,34 @@ export function sessionAlive(rt: Runtime, sid: string, now = Date.now()): boolea
   return session !== null && session.revoked_at === null && session.absolute_expires_at > now;
 }
 
-/** The permission set of a member as cached by its resolver: built once per cached member, not per request (docs/rules/performance.md#per-request-work). */
+/**
+ * The permission set of a member as cached by its resolver: built once per cached permission list (members
+ * of one role share theirs), not per request (docs/rules/performance.md#per-request-work).
+ */
 const permissionSets = new WeakMap<object, ReadonlySet<string>>();
 function permissionSetOf(member: { permissions: string[] }): ReadonlySet<string> {
-  let set = permissionSets.get(member);
+  let set = permissionSets.get(member.permissions);
   if (!set) {
     set = new Set(member.permissions);
-    permissionSets.set(member, set);
+    permissionSets.set(member.permissions, set);
   }
   return set;
 }
 
-/** Token → Actor: 401 for a missing, bad, expired or revoked token; 403 NO_TENANT without a tenant. */
-export async function authenticate(rt: Runtime, request: Request): Promise<Actor> {
+/**
+ * Token → Actor: 401 for a missing, bad, expired or revoked token; 403 NO_TENANT without a tenant.
+ * At once, without a promise, for a token verified before (docs/rules/performance.md#per-request-work).
+ */
+export function authenticate(rt: Runtime, request: Request): Actor | Promise<Actor> {
   const header = request.headers.get("authorization");
   // The scheme name is case-insensitive (RFC 9110 §11.1).
   const token = header ? (/^bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? null) : null;
   if (!token) throw unauthenticated();
-  const claims = await rt.tokens.verify(token);
+  const claims = rt.tokens.verify(token);
+  return claims instanceof Promise ? claims.then((c) => actorOf(rt, c)) : actorOf(rt, claims);
+}
+
+function actorOf(rt: Runtime, claims: TokenClaims | null): Actor {
   if (!claims) throw unauthenticated();
   const session = sessionRow(rt, claims.sid);
   if (!session || session.revoked_at !== null || session.absolute_expires_at <= Date.now()) throw unauthenticated();
@@ -102,19 +112,24 @@ export function releaseActor(rt: Runtime, request: Request): Actor | undefined {
  */
 export function authPlugin(rt: Runtime) {
   return new Elysia({ name: "learnspace.auth" }).macro({
-    auth: (rule: AuthRule) => ({
-      async transform({ request }: { request: Request }) {
-        if (rule !== "public" && rule !== "signedUrl") {
-          const actor = await authenticate(rt, request);
-          actors.set(request, actor);
-          if (rule.startsWith("permission:") && !actor.permissionSet.has(rule.slice(11))) throw forbidden();
-        }
-        const refused = bodyProblem(request);
-        if (refused) throw refused;
-      },
-      resolve({ request }: { request: Request }) {
-        return { actor: actors.get(request) as Actor };
-      },
-    }),
+    auth: (rule: AuthRule) => {
+      const open = rule === "public" || rule === "signedUrl";
+      const permission = rule.startsWith("permission:") ? rule.slice(11) : null;
+      return {
+        async transform({ request }: { request: Request }) {
+          if (!open) {
+            const found = authenticate(rt, request);
+            const actor = found instanceof Promise ? await found : found;
+            actors.set(request, actor);
+            if (permission !== null && !actor.permissionSet.has(permission)) throw forbidden();
+          }
+          const refused = bodyProblem(request);
+          if (refused) throw refused;
+        },
+        resolve({ request }: { request: Request }) {
+          return { actor: actors.get(request) as Actor };
+        },
+      };
+    },
   });
 }

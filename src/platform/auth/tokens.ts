@@ -6,7 +6,8 @@ export const ACCESS_TOKEN_TTL_MS = 15 * 60 * 1000;
 export type Tokens = {
   /** An access token for 15 min, never past `notAfter` (its session's absolute expiry). */
   sign(claims: TokenClaims, now: number, notAfter: number): Promise<{ accessToken: string; accessTokenExpiresAt: number }>;
-  verify(token: string): Promise<TokenClaims | null>;
+  /** The claims of a valid token, null otherwise; at once, without a promise, for a token verified before (docs/rules/performance.md#per-request-work). */
+  verify(token: string): TokenClaims | null | Promise<TokenClaims | null>;
 };
 
 /** Access tokens: HS256 JWTs (15 min) from @elysiajs/jwt, signed with the server secret. */
@@ -25,27 +26,28 @@ export function createTokens(secret: string): Tokens {
       const payload = { ...claims, sub: claims.sub ?? undefined, exp: Math.floor(accessTokenExpiresAt / 1000) };
       return { accessToken: await signer.sign(payload), accessTokenExpiresAt };
     },
-    async verify(token) {
+    verify(token) {
       const hit = verified.get(token);
       if (hit) {
         if (hit.exp * 1000 > Date.now()) return hit;
         verified.delete(token);
         return null;
       }
-      const p = await signer.verify(token);
-      if (!p || typeof p.sid !== "string" || typeof p.email !== "string" || typeof p.exp !== "number") return null;
-      const claims = {
-        sid: p.sid,
-        acc: typeof p.acc === "string" ? p.acc : null,
-        email: p.email,
-        tid: typeof p.tid === "string" ? p.tid : null,
-        tkey: typeof p.tkey === "string" ? p.tkey : null,
-        sub: typeof p.sub === "string" ? p.sub : null,
-        exp: p.exp,
-      };
-      if (verified.size >= 10_000) verified.delete(verified.keys().next().value as string);
-      verified.set(token, claims);
-      return claims;
+      return signer.verify(token).then((p) => {
+        if (!p || typeof p.sid !== "string" || typeof p.email !== "string" || typeof p.exp !== "number") return null;
+        const claims = {
+          sid: p.sid,
+          acc: typeof p.acc === "string" ? p.acc : null,
+          email: p.email,
+          tid: typeof p.tid === "string" ? p.tid : null,
+          tkey: typeof p.tkey === "string" ? p.tkey : null,
+          sub: typeof p.sub === "string" ? p.sub : null,
+          exp: p.exp,
+        };
+        if (verified.size >= 10_000) verified.delete(verified.keys().next().value as string);
+        verified.set(token, claims);
+        return claims;
+      });
     },
   };
 }

@@ -126,8 +126,8 @@ let pinning = false;
 
 /**
  * A read cache that stays exact while every write to the file goes through this one connection (the
- * server's own): an entry is valid until the connection's total_changes() moves. Bounded: cleared
- * when it holds `max` entries.
+ * server's own): an entry is valid until the connection's total_changes() moves. Bounded: the least
+ * recently used entry goes at `max`.
  */
 export function changeGuardedCache<V>(sqlite: Database, max = 1000) {
   const changes = sqlite.query<{ n: number }, []>("SELECT total_changes() AS n");
@@ -135,14 +135,24 @@ export function changeGuardedCache<V>(sqlite: Database, max = 1000) {
   return (key: string, load: () => V): V => lookup(key, (changes.get() as { n: number }).n, load);
 }
 
-/** A bounded map of values stamped when loaded: an entry serves while its stamp is current; cleared at `max` entries. */
+/**
+ * A bounded map of values stamped when loaded: an entry serves while its stamp is current. Least
+ * recently used first out at `max` entries (docs/rules/performance.md#caches): an exam's 5,000
+ * students cycle through the actor cache, which a clear at the bound emptied for everyone.
+ */
 function stampedEntries<S, V>(max: number) {
   const entries = new Map<string, { at: S; value: V }>();
   return (key: string, at: S, load: () => V): V => {
     const hit = entries.get(key);
-    if (hit && hit.at === at) return hit.value;
+    if (hit && hit.at === at) {
+      // Moved to the end: a Map iterates in insertion order, so its first key is the least recently used.
+      entries.delete(key);
+      entries.set(key, hit);
+      return hit.value;
+    }
     const value = load();
-    if (entries.size >= max) entries.clear();
+    if (hit) entries.delete(key);
+    else if (entries.size >= max) entries.delete(entries.keys().next().value as string);
     entries.set(key, { at, value });
     return value;
   };
@@ -153,13 +163,17 @@ function stampedEntries<S, V>(max: number) {
  * server's own), invalidated only by writes to `tables` (docs/rules/performance.md#caches): TEMP
  * triggers, which live on this connection only, count every insert, update and delete of those
  * tables, and an entry is valid while that count and the connection's rollback count are unchanged.
- * The triggers are made at the second lookup on the connection, outside a transaction (a rolled-back
- * batch would take them with it); until then nothing is cached: a handle opened for one request (a
- * reopen in the spread read, docs/rules/performance.md#reopen) does not pay ~1 ms of CPU for triggers
- * it never uses. Bounded: cleared when it holds `max` entries.
+ * The triggers are made at the second lookup on the connection (a handle opened for one request, a
+ * reopen in the spread read, docs/rules/performance.md#reopen, does not pay ~1 ms of CPU for triggers
+ * it never uses), inside a transaction too: an exam's steps all look up inside their write(), and
+ * under load the group commit keeps the file in a transaction almost always. A rollback that takes
+ * the triggers with it takes their count's row too: a lookup that finds no count makes them again,
+ * and nothing cached before is served (the stamp holds the number of installs). Bounded: the least
+ * recently used entry goes at `max`.
  */
 export function tableGuardedCache<V>(sqlite: Database, name: string, tables: readonly string[], max = 1000) {
   let stamp: Statement<{ n: number }, [string]> | null = null;
+  let installs = 0;
   const lookup = stampedEntries<string, V>(max);
   const install = () => {
     sqlite.exec("CREATE TEMP TABLE IF NOT EXISTS cache_guards (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID");
@@ -172,15 +186,29 @@ export function tableGuardedCache<V>(sqlite: Database, name: string, tables: rea
         );
       }
     }
-    return sqlite.query<{ n: number }, [string]>("SELECT n FROM temp.cache_guards WHERE name = ?");
+    installs++;
+    stamp = sqlite.query<{ n: number }, [string]>("SELECT n FROM temp.cache_guards WHERE name = ?");
+  };
+  /** The guards' count, or null when a rollback undid their install (the row gone, or the table). */
+  const count = (): number | null => {
+    try {
+      return stamp?.get(name)?.n ?? null;
+    } catch {
+      return null;
+    }
   };
   let lookups = 0;
   return (key: string, load: () => V): V => {
     if (!stamp) {
-      if (++lookups < 2 || sqlite.inTransaction) return load();
-      stamp = install();
+      if (++lookups < 2) return load();
+      install();
     }
-    return lookup(key, `${rollbackCount(sqlite)}:${(stamp.get(name) as { n: number }).n}`, load);
+    let n = count();
+    if (n === null) {
+      install();
+      n = count();
+    }
+    return lookup(key, `${installs}:${rollbackCount(sqlite)}:${n}`, load);
   };
 }
 
@@ -206,6 +234,15 @@ export function cachedByTables<V>(db: Db, cache: { name: string; tables: readonl
     caches.set(cache.name, lookup);
   }
   return lookup(key, load) as V;
+}
+
+/** A value frozen through and through: what a cache hands every later caller (cachedByTables). */
+export function frozen<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) frozen(v);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /**

@@ -87,6 +87,18 @@ export function fileRpoMs(syncMs: number, hot: boolean, coldFiles: number): numb
 }
 
 /**
+ * How much shorter than its tier's interval a file's check interval may be: file i is checked every
+ * interval × (1 − STAGGER × frac(i × φ)) (docs/rules/replication.md#staggering). Litestream 0.3 starts
+ * one ticker per file, all in the same millisecond: with one interval for all, every file was checked
+ * (and, after a start, opened and its replica position LISTed) in the same instant, a burst each
+ * interval; distinct intervals spread the first checks over a quarter of the interval and drift apart
+ * after. Never longer than the tier's interval, so no RPO grows; ~15 % more checks on average.
+ */
+export const STAGGER = 0.25;
+const GOLDEN = (Math.sqrt(5) - 1) / 2;
+export const staggered = (ms: number, i: number) => Math.max(10, Math.round(ms * (1 - STAGGER * ((i * GOLDEN) % 1))));
+
+/**
  * Litestream's configuration for these files (JSON is YAML; read with -no-expand-env so that no `$`
  * in a path is expanded). Credentials are not in it: Litestream reads them from its environment.
  */
@@ -96,13 +108,16 @@ export function litestreamConfig(
 ) {
   const cold = opts.files.filter((f) => f.hot === false).length;
   const t = litestreamTimings(opts.syncMs, cold);
+  // Hot files first: Litestream stops (a restart's SIGTERM) in this order (docs/rules/replication.md#restarts).
+  const files = [...opts.files.filter((f) => f.hot !== false), ...opts.files.filter((f) => f.hot === false)];
   return {
     ...(opts.metricsAddr ? { addr: opts.metricsAddr } : {}),
     // Litestream looks for new WAL frames every monitor-interval (its default 1 s) before a replica
-    // can ship them; a file not marked cold is hot (docs/rules/replication.md#rpo).
-    dbs: opts.files.map((f) => ({
+    // can ship them; a file not marked cold is hot (docs/rules/replication.md#rpo), and each
+    // file's interval is staggered (docs/rules/replication.md#staggering).
+    dbs: files.map((f, i) => ({
       path: f.path,
-      "monitor-interval": `${f.hot === false ? t.coldMonitorMs : t.monitorMs}ms`,
+      "monitor-interval": `${staggered(f.hot === false ? t.coldMonitorMs : t.monitorMs, i)}ms`,
       replicas: [replicaOf(opts.replicaUrl, f.name, t.shipMs, env)],
     })),
   };
