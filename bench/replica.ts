@@ -107,7 +107,14 @@ const cpuOf = (pid: number) => {
   const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
   return (Number(f[11]) + Number(f[12])) / 100;
 };
-const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+/** RSS in MiB; 0 once the process is gone (a restart between reading the pid file and /proc). */
+const rssOf = (pid: number) => {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+};
 const fmt = (n: number) => n.toLocaleString("en-US");
 
 /** A file as `serve` opens it under replication: Litestream owns its checkpoints. */

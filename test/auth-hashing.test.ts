@@ -44,7 +44,7 @@ describe("password hashing", () => {
     expect(answers.map((r) => r.status)).toEqual(Array.from({ length: 12 }, (_, i) => (i % 4 === 3 ? 401 : 200)));
   });
 
-  test("shed sign-ins are told to come back one hash's turn apart, not all after the same wait", async () => {
+  test("shed sign-ins are told to come back about one hash's turn apart, not all after the same wait", async () => {
     const t = await createTenantFixture(s.server);
     // one thread, no waiting room, a hash estimated at 2 s: each shed answer is one more 2 s turn away
     limitPasswordWork({ queue: 0, concurrency: 1, hashMs: 2000 });

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import { hashPassword, needsRehash, verifyPassword } from "../../platform/auth/password";
 import type { TenantRow } from "../../platform/db/registry";
@@ -82,11 +82,13 @@ export async function signInWithPassword(
   // The owner a sign-up made has not proved its e-mail until verifySignUpCode: the same answer as a wrong password.
   if (account && account.verifiedAt === null && account.signUpTenantId === tenant.id) throw wrong();
   const upgraded = needsRehash(m.passwordHash) ? await hashPassword(input.password) : null;
+  // A row with nothing to reset (the usual case, every sign-in of a storm) matches nothing: no page written.
+  const reset = and(eq(members.id, m.id), upgraded ? undefined : or(ne(members.failedLogins, 0), isNotNull(members.lockedUntil)));
   rt.tenants.use(tenant.id, (h) =>
     h.db
       .update(members)
       .set({ failedLogins: 0, lockedUntil: null, ...(upgraded ? { passwordHash: upgraded } : {}) })
-      .where(eq(members.id, m.id))
+      .where(reset)
       .run(),
   );
   const target: SignInTarget = {

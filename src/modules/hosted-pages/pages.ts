@@ -143,7 +143,7 @@ output{display:block;margin-top:8px;font-size:13px}.err{color:#b00020}.ok{color:
 nav{display:flex;flex-wrap:wrap;gap:4px 14px;margin-top:18px;font-size:13px}nav a{color:#2557d6}nav.lang a[aria-current]{font-weight:600;color:#222}`;
 
 /**
- * Posts each form[data-path] as JSON to /api/v1 (a 503 SERVER_BUSY is retried after Retry-After, with jitter, up to 5 times;
+ * Posts each form[data-path] as JSON to /api/v1 (a 503 SERVER_BUSY is retried after Retry-After and up to 1 s more, up to 5 times: the server spaces the Retry-Afters, docs/rules/sign-in.md#retry-after-paces-the-returns;
  * then goes to data-next, the console, if set); data-send requests a tenant code; data-provider starts external sign-in and,
  * back from it, hands over to the console (which calls refreshSession) or shows the error code; form[data-space-join] signs in with the password,
  * then joins the space with the code.
@@ -151,7 +151,7 @@ nav{display:flex;flex-wrap:wrap;gap:4px 14px;margin-top:18px;font-size:13px}nav 
 const JS = `const B=document.body.dataset;
 async function call(path,body,token){const h={'content-type':'application/json'};if(token)h.authorization='Bearer '+token;
 for(let i=0;;i++){const r=await fetch('/api/v1'+path,{method:'POST',headers:h,body:JSON.stringify(body)});let j=null;try{j=await r.json()}catch(e){}
-if(r.status===503&&j&&j.code==='SERVER_BUSY'&&i<5){await new Promise(d=>setTimeout(d,(Number(r.headers.get('retry-after'))||1)*1000*(1+Math.random())));continue}
+if(r.status===503&&j&&j.code==='SERVER_BUSY'&&i<5){await new Promise(d=>setTimeout(d,(Number(r.headers.get('retry-after'))||1)*1000+Math.random()*1000));continue}
 return{ok:r.ok,j:j||{}}}}
 function show(o,ok,text){o.textContent=text;o.className=ok?'ok':'err'}
 const C=JSON.parse(B.codes||'{}');function why(j){return C[j.code]||B.fail}

@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { serverBusy } from "../http/errors";
 import { workerModule } from "../threads";
+import { hashAdmission } from "./admission";
 import type { HashReply, HashRequest } from "./hash-worker";
 
 /** OWASP's argon2id minimum (19 MiB, t=2, p=1): ~4x cheaper than Bun's default and still compliant. */
@@ -12,32 +13,22 @@ type Job = { work: Work; resolve: (value: string | boolean) => void; reject: (e:
 type Thread = { worker: Worker; jobs: Map<number, Job> };
 
 /**
- * Admission to password hashing, one per process (the cores are; docs/rules/sign-in.md#password-hashing):
- * argon2id runs on `concurrency` threads of lowered priority (src/platform/auth/hash-worker.ts), each
- * holding at most DEPTH hashes so it never idles waiting for the event loop to hand it the next. Up to
- * `queue` hashes wait beyond those `concurrency`, as long as the wait (from the hashes' measured time on
- * their threads) stays under MAX_WAIT_MS; the rest are shed with 503 SERVER_BUSY and a Retry-After of
- * the time until the queue has room for them.
+ * Password hashing, one per process (the cores are; docs/rules/sign-in.md#password-hashing): argon2id
+ * runs on `concurrency` threads of lowered priority (src/platform/auth/hash-worker.ts), each holding at
+ * most DEPTH hashes so it never idles waiting for the event loop to hand it the next. `admission`
+ * (src/platform/auth/admission.ts) decides which hashes wait and when a shed one comes back.
  */
 const pool = {
   concurrency: availableParallelism(),
-  queue: 1000,
-  /** Hashes admitted and not finished: on a thread, running or next, or waiting here. */
-  admitted: 0,
+  admission: hashAdmission({ concurrency: availableParallelism(), queue: 1000, hashMs: 40 }),
   waiting: [] as Job[],
-  /** One hash's time on a thread (moving average): the threads finish `concurrency` per `hashMs`. */
-  hashMs: 40,
   threads: [] as (Thread | undefined)[],
   /** false once a thread could not start: hashes run on Bun.password's own pool, `concurrency` at once. */
   useThreads: true,
   /** Hashes running on Bun.password's pool (without threads). */
   running: 0,
   nextId: 0,
-  /** When the last shed request was told to come back (performance.now()). */
-  retryAt: 0,
 };
-/** Nobody waits longer than this for a hash to start (issue 11: no request waits over 10 s). */
-const MAX_WAIT_MS = 5000;
 /** Hashes a thread holds: the one it runs and the next, already in its inbox. */
 const DEPTH = 2;
 const WORKER = workerModule("platform/auth/hash-worker.ts");
@@ -47,41 +38,23 @@ const WORKER = workerModule("platform/auth/hash-worker.ts");
  * estimate of one hash until hashes are measured (tests make it long).
  */
 export function limitPasswordWork(limits: { queue: number; concurrency?: number; hashMs?: number }) {
-  pool.queue = limits.queue;
   pool.concurrency = limits.concurrency ?? availableParallelism();
-  pool.hashMs = limits.hashMs ?? 40;
-  pool.retryAt = 0;
+  const running = pool.admission.state.admitted;
+  pool.admission = hashAdmission({ concurrency: pool.concurrency, queue: limits.queue, hashMs: limits.hashMs ?? 40 });
+  pool.admission.state.admitted = running; // hashes under way still finish through it
 }
 
 function admitted(work: Work): Promise<string | boolean> {
-  // hashes that finish before this one starts, at `concurrency` per `hashMs`
-  const ahead = pool.admitted + 1 - pool.concurrency;
-  if (ahead > 0) {
-    const waitMs = (ahead * pool.hashMs) / pool.concurrency;
-    const overMs = Math.max(waitMs - MAX_WAIT_MS, ((ahead - pool.queue) * pool.hashMs) / pool.concurrency);
-    if (overMs > 0) throw serverBusy(retryAfterMs(overMs) / 1000);
-  }
-  pool.admitted++;
+  const retryAfterSeconds = pool.admission.enter();
+  if (retryAfterSeconds !== null) throw serverBusy(retryAfterSeconds);
   return new Promise((resolve, reject) => {
     pool.waiting.push({ work, resolve, reject });
     dispatch();
   });
 }
 
-/**
- * A shed request comes back when the queue has room for it, and one hash's turn after the request shed
- * before it: the returns arrive at the pace the threads finish hashes, instead of all at once after the
- * whole queue's wait (which left the threads idle while the shed waited; docs/rules/sign-in.md#password-hashing).
- */
-function retryAfterMs(overMs: number) {
-  const now = performance.now();
-  pool.retryAt = Math.max(now + overMs, pool.retryAt + pool.hashMs / pool.concurrency);
-  return pool.retryAt - now;
-}
-
 function finished(job: Job, reply: { value: string | boolean; ms: number; error?: string }) {
-  pool.admitted--;
-  pool.hashMs = pool.hashMs * 0.9 + reply.ms * 0.1;
+  pool.admission.leave(reply.ms);
   if (reply.error) job.reject(new Error(reply.error));
   else job.resolve(reply.value);
 }
@@ -143,7 +116,8 @@ function startThread(slot: number): Thread | null {
   worker.onerror = (e: ErrorEvent) => {
     if (pool.threads[slot] === thread) pool.threads[slot] = undefined;
     worker.terminate();
-    for (const job of thread.jobs.values()) finished(job, { value: false, ms: pool.hashMs, error: `password thread failed: ${e.message}` });
+    for (const job of thread.jobs.values())
+      finished(job, { value: false, ms: pool.admission.state.hashMs, error: `password thread failed: ${e.message}` });
     thread.jobs.clear();
     dispatch();
   };
