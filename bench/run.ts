@@ -2,8 +2,8 @@
 // route, /healthz (against the previous release's binary, built from --previous in a temp git
 // worktree in the same run) and a tenant-file primary-key read through the full stack; the binary's
 // cold start to the first /readyz; RSS with 1,000 tenant files known and 200 opened; then, each as
-// its own bench script: the exam start (bench/exam.ts), the sign-in storm with the raw argon2id verify
-// throughput measured here, the 1,000-tenant run's RSS (bench/tenants.ts) and the notifications'
+// its own bench script: the exam start (bench/exam.ts), the sign-in storm against the raw argon2id verify
+// throughput measured in the same run, the 1,000-tenant run's RSS (bench/tenants.ts) and the notifications'
 // fan-out and digest (bench/notifications.ts). --quick runs every part at a smaller scale.
 // Usage: bun bench/run.ts [--quick] [--seconds 3] [--concurrency 16] [--previous 7cef64c] [--skip previous,exam,signin,tenants,notifications]
 // (build the binary first: npm run build, or npm run bench)
@@ -18,8 +18,8 @@ const seconds = arg("seconds", quick ? 2 : 3);
 const previous = process.argv.includes("--previous") ? (process.argv[process.argv.indexOf("--previous") + 1] as string) : "7cef64c";
 const skip = new Set(process.argv.includes("--skip") ? (process.argv[process.argv.indexOf("--skip") + 1] ?? "").split(",") : []);
 const scale = quick
-  ? { tenants: 100, students: 500, within: 10, signins: 200, signinWithin: 20, digest: 1000, posts: 5 }
-  : { tenants: 1000, students: 5000, within: 30, signins: 2000, signinWithin: 60, digest: 10_000, posts: 20 };
+  ? { tenants: 100, students: 500, within: 10, signins: 200, signinWithin: 2, digest: 1000, posts: 5 }
+  : { tenants: 1000, students: 5000, within: 30, signins: 2000, signinWithin: 10, digest: 10_000, posts: 20 };
 const concurrency = arg("concurrency", 16);
 const root = join(import.meta.dir, "..");
 const binary = join(root, "dist", "learnspace");
@@ -159,7 +159,12 @@ function script(name: string, args: string[], env: Record<string, string> = {}):
 // 6. Exam start: students of one school start, save three times and submit; others read meanwhile.
 if (!skip.has("exam")) results.examStart = script("exam.ts", ["--students", String(scale.students), "--within", String(scale.within)]);
 
-// 7. Sign-in storm, against the raw argon2id verify throughput of this machine measured just before.
+// 7. Sign-in storm: a class told "sign in now", 2,000 arriving within 10 s (200/s, several times what
+// the cores can hash) while 20 other schools read; sign-ins only (exam.ts --signin-only). The target's
+// figure: sign-ins per second while any is pending (first arrival to last signed in) against the raw
+// argon2id verify rate that exam.ts measures just before, with the others' reads already running (the
+// same background; bench/README.md, session 10). Also the raw rate of an idle machine, measured here
+// as before session 10, and the session 9 figure (sign-ins over the whole run ÷ the idle raw rate).
 if (!skip.has("signin")) {
   const hash = await Bun.password.hash("Passw0rd!", { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
   const parallel = navigator.hardwareConcurrency;
@@ -171,19 +176,23 @@ if (!skip.has("signin")) {
       while (performance.now() < end) if (await Bun.password.verify("Passw0rd!", hash)) verified++;
     }),
   );
-  const verifyPerSecond = round(verified / ((performance.now() - t0) / 1000));
-  const storm = script("exam.ts", ["--students", String(scale.signins), "--within", String(scale.signinWithin), "--signin"]) as {
-    signIn?: { n: number };
-    elapsedSeconds?: number;
-  };
-  const signedInPerSecond = storm?.signIn && storm.elapsedSeconds ? round(storm.signIn.n / storm.elapsedSeconds) : null;
+  const idleRaw = verified / ((performance.now() - t0) / 1000);
+  const storm = script("exam.ts", [
+    "--students",
+    String(scale.signins),
+    "--within",
+    String(scale.signinWithin),
+    "--signin-only",
+    "--raw-seconds",
+    String(seconds * 2),
+  ]) as { signInStorm?: { signedInPerSecondWhilePending: number; signedInPerSecondWholeRun: number; pendingSeconds: number } };
+  const s = storm?.signInStorm;
+  const percent = (x: number) => `${Math.round((x / idleRaw) * 100)} %`;
   results.signInStorm = {
-    rawVerifyPerSecond: verifyPerSecond,
-    signedInPerSecond,
-    ofRawVerify: signedInPerSecond === null ? null : `${Math.round((signedInPerSecond / verifyPerSecond) * 100)} %`,
-    // the students arrive over the window: sign-ins cannot complete faster than they arrive, so when the
-    // raw throughput exceeds the arrival rate this is the highest ofRawVerify the run can show
-    ceiling: `${Math.round(Math.min(1, scale.signins / scale.signinWithin / verifyPerSecond) * 100)} %`,
+    rawVerifyPerSecondIdle: round(idleRaw),
+    whilePendingOfIdleRaw: s ? percent(s.signedInPerSecondWhilePending) : null,
+    allWithin60s: s ? s.pendingSeconds <= 60 : null,
+    session9Measure: s ? { signedInPerSecond: s.signedInPerSecondWholeRun, ofRawVerify: percent(s.signedInPerSecondWholeRun) } : null,
     run: storm,
   };
 }
