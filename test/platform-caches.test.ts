@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { closeSqlite, drizzleOf, openSqlite, preparedQuery, tableGuardedCache } from "../src/platform/db/sqlite";
-import { write } from "../src/platform/db/types";
+import { savepoint, write } from "../src/platform/db/types";
 import { createContent } from "./helpers/fixture";
 import { createContentSpace, createMemberFixture, createTenantFixture, useServer } from "./helpers/server";
 
@@ -127,6 +127,29 @@ describe("tableGuardedCache", () => {
         }
       });
       expect(name()).toBe("Ann");
+      write(db, (tx) => tx.update(people).set({ name: "Anna" }).where(eq(people.id, "a")).run());
+      expect(name()).toBe("Anna");
+    });
+  });
+
+  test("a bulk item's savepoint rolled back after the triggers exist: what it saw is not served after a later write", () => {
+    withFile((sqlite, db) => {
+      const cache = tableGuardedCache<string>(sqlite, "people", ["people"]);
+      const name = () => cache("a", () => db.select().from(people).where(eq(people.id, "a")).get()?.name ?? "");
+      expect(name()).toBe("Ann");
+      expect(name()).toBe("Ann");
+      write(db, (tx) => {
+        try {
+          savepoint(tx, (sp) => {
+            sp.update(people).set({ name: "Gone" }).where(eq(people.id, "a")).run();
+            expect(name()).toBe("Gone");
+            throw new Error("item refused");
+          });
+        } catch {
+          // As a bulk operation's item: the list goes on.
+        }
+      });
+      // Nothing looked up in between (that would replace the entry): one committed write brings the guard's count back to where "Gone" was cached.
       write(db, (tx) => tx.update(people).set({ name: "Anna" }).where(eq(people.id, "a")).run());
       expect(name()).toBe("Anna");
     });

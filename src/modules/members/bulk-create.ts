@@ -2,7 +2,7 @@ import { eq, or } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { indexMember } from "../../platform/db/registry";
-import { type Db, write } from "../../platform/db/types";
+import { type Db, savepoint, write } from "../../platform/db/types";
 import { invalid, Problem } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { members } from "../../schema/members";
@@ -78,21 +78,21 @@ export async function createMembers(rt: Runtime, actor: Actor, items: unknown[],
       try {
         if (f) {
           const { tempPassword, passwordHash } = passwords[f.i] as Awaited<ReturnType<typeof issuedPassword>>;
-          const id = tx.transaction((sp) => {
-            const id = insertIssued(sp as unknown as Db, f.c.input, f.c.roleId, passwordHash, now);
+          const id = savepoint(tx, (sp) => {
+            const id = insertIssued(sp, f.c.input, f.c.roleId, passwordHash, now);
             const { externalMemberCode, affiliation } = f.c.input;
             if (externalMemberCode !== undefined || affiliation !== undefined)
-              applyMemberUpdate(sp as unknown as Db, actor, id, { externalMemberCode, affiliation }, now);
-            if (f.c.input.fieldValues?.length) upsertMemberFieldValues(sp as unknown as Db, id, f.c.input.fieldValues.map(toInput));
-            applyExtras(sp as unknown as Db, actor, id, f.c.input, now);
+              applyMemberUpdate(sp, actor, id, { externalMemberCode, affiliation }, now);
+            if (f.c.input.fieldValues?.length) upsertMemberFieldValues(sp, id, f.c.input.fieldValues.map(toInput));
+            applyExtras(sp, actor, id, f.c.input, now);
             return id;
           });
           stored.push({ index, id, email: f.c.input.email ?? null, tempPassword });
         } else {
           const x = old.get(index) as (typeof existing)[number];
-          const change = tx.transaction((sp) => {
-            const change = applyItem(sp as unknown as Db, actor, upsertItem(x.id, x.input), toInput as ToInput, now);
-            applyExtras(sp as unknown as Db, actor, x.id, x.input, now);
+          const change = savepoint(tx, (sp) => {
+            const change = applyItem(sp, actor, upsertItem(x.id, x.input), toInput as ToInput, now);
+            applyExtras(sp, actor, x.id, x.input, now);
             return change;
           });
           changed.push({ index, id: x.id, change });

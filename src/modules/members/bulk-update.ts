@@ -1,7 +1,7 @@
 // updateMembers (docs/rules/members.md#bulk-update): each item alone, as its single calls would.
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
-import { type Db, write } from "../../platform/db/types";
+import { type Db, savepoint, write } from "../../platform/db/types";
 import { forbidden } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
 import { fieldValueInputs, firstRuleBroken, reasonOf } from "./bulk";
@@ -30,7 +30,7 @@ export function updateMembers(rt: Runtime, actor: Actor, items: unknown[], now =
     );
     return checked.flatMap(({ index, item }) => {
       try {
-        const change = tx.transaction((sp) => applyItem(sp as unknown as Db, actor, item, toInput, now));
+        const change = savepoint(tx, (sp) => applyItem(sp, actor, item, toInput, now));
         return [{ index, id: item.id, change }];
       } catch (e) {
         failed.push({ index, reason: reasonOf(e) });

@@ -38,6 +38,21 @@ export function write<T>(db: Db, fn: (tx: Db) => T): T {
 }
 
 /**
+ * Runs fn in a savepoint of the caller's write(), as a bulk operation's item: a failure undoes only
+ * fn's writes and counts as a rollback on the connection, so a table-guarded cache (db/sqlite.ts)
+ * serves nothing loaded while fn's writes were visible (docs/rules/performance.md#caches).
+ */
+export function savepoint<T>(tx: Db, fn: (sp: Db) => T): T {
+  try {
+    return tx.transaction((sp) => fn(sp as unknown as Db));
+  } catch (e) {
+    const sqlite = connectionOf.get(tx);
+    if (sqlite) noteRollback(sqlite);
+    throw e;
+  }
+}
+
+/**
  * `column IN (…)` over a list of any length: one bound JSON parameter read with json_each, so a long
  * list never meets SQLite's host-parameter limit.
  */
