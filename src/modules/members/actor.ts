@@ -56,10 +56,7 @@ function loadMember(handle: TenantHandle, memberId: string): ActorMember | null 
     displayName: row.display_name,
     roleKey: row.role_key,
     roleName: row.role_name,
-    permissions: sharedList(
-      handle,
-      PERMISSIONS.filter((p) => held.has(p)),
-    ),
+    permissions: sharedList(PERMISSIONS.filter((p) => held.has(p))),
     mustChangePassword: row.must_change_password === 1,
     isActive: row.is_active === 1,
   };
@@ -68,6 +65,16 @@ function loadMember(handle: TenantHandle, memberId: string): ActorMember | null 
 /**
  * One array for every cached member with the same permissions (a role's students): the request
  * path's permission set is built once per array (src/platform/auth/context.ts), not once per member.
+ * Interned for the process, not through the actor cache: a second lookup there would make its
+ * triggers on a handle's first request (docs/rules/performance.md#reopen). The lists are subsets of
+ * PERMISSIONS, frozen, no school's data; at most INTERNED of them, later ones go unshared.
  */
-const sharedList = (handle: TenantHandle, permissions: string[]) =>
-  cachedByTables(handle.db, ACTORS, `permissions:${permissions.join(" ")}`, () => permissions);
+const INTERNED = 256;
+const lists = new Map<string, readonly string[]>();
+function sharedList(permissions: string[]): string[] {
+  const key = permissions.join(" ");
+  const known = lists.get(key);
+  if (known) return known as string[];
+  if (lists.size < INTERNED) lists.set(key, Object.freeze(permissions));
+  return permissions;
+}
