@@ -70,10 +70,10 @@ describe("POST /api/v1/members/bulk-update — updateMembers", () => {
     ]);
   });
 
-  test("a 500-row roll-over (create, then update all) is two calls under 10 s", async () => {
+  // Times are not asserted in tests: the 500-item create (target < 10 s) is bench/members-bulk.ts (bench/README.md).
+  test("a 500-row roll-over (create, then update all) is two calls", async () => {
     const tag = Date.now().toString(36);
     const rows = Array.from({ length: 500 }, (_, i) => ({ displayName: `Student ${i}`, userId: `roll-${tag}-${i}`, roleKey: "member" }));
-    const started = performance.now();
     const created = await as(owner).post("/members/bulk-create", { members: rows });
     expect(created.status).toBe(201);
     expect(created.body.created).toHaveLength(500);
@@ -83,11 +83,9 @@ describe("POST /api/v1/members/bulk-update — updateMembers", () => {
       fieldValues: [{ fieldId, value: "2" }],
     }));
     const updated = await as(owner).post("/members/bulk-update", { members: updates });
-    const ms = performance.now() - started;
     expect(updated.body.updated).toHaveLength(500);
     expect(updated.body.failed).toEqual([]);
-    console.log(`roll-over of 500: ${ms.toFixed(0)} ms (shared machine)`);
-    expect(ms).toBeLessThan(10_000);
+    expect(updated.body.updated.every((u: any) => u.member.affiliation === "Year 2")).toBe(true);
   }, 30_000);
 });
 
