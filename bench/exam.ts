@@ -261,7 +261,8 @@ try {
       // the event loop's wait for a CPU when runnable, µs per switch-in: during the storm, and before it
       // (the raw verify measure at nice 0 with the reads: comparable only with --raw-seconds)
       eventLoopWaitUsPerSwitch: round((sched2.wait - sched1.wait) / 1000 / Math.max(1, sched2.slices - sched1.slices)),
-      eventLoopWaitUsPerSwitchRawMeasure: rawSeconds > 0 ? round((sched1.wait - sched0.wait) / 1000 / Math.max(1, sched1.slices - sched0.slices)) : null,
+      eventLoopWaitUsPerSwitchRawMeasure:
+        rawSeconds > 0 ? round((sched1.wait - sched0.wait) / 1000 / Math.max(1, sched1.slices - sched0.slices)) : null,
       eventLoopWaitShare: `${Math.round(((sched2.wait - sched1.wait) / Math.max(1, sched2.wait - sched1.wait + sched2.run - sched1.run)) * 100)} % of its runnable time`,
       // this process, the load generator (the students' and the others' requests), during the storm
       generatorCores: round((generator1 - generator0) / 100 / elapsed),

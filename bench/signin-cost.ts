@@ -17,8 +17,9 @@ const arg = (name: string, d: number) => Number(process.argv[process.argv.indexO
 const students = Math.min(arg("students", 400), 5000);
 const rounds = Math.min(arg("rounds", 3), 20);
 const burst = Math.min(arg("burst", 50), 500);
-// another engineer's server on a fixed port would answer these requests: one of this run's own
-const port0 = arg("port", 40000 + (process.pid % 2000) * 4);
+// Another engineer's server on a fixed port would answer these requests: one of this run's own, below
+// the ephemeral range (loopback clients hold ports there)
+const port0 = arg("port", 21000 + Math.floor(Math.random() * 2000) * 4);
 const root = join(import.meta.dir, "..");
 const sources = process.argv.flatMap((a, i) => (a === "--server-src" ? [process.argv[i + 1] as string] : []));
 if (!sources.length) sources.push(root);
@@ -35,20 +36,6 @@ const exam: { students: { email: string }[]; others: string[] } = JSON.parse(rea
 
 type Server = { src: string; base: string; proc: ReturnType<typeof Bun.spawn>; dir: string; next: number };
 const servers: Server[] = [];
-for (const [i, src] of sources.entries()) {
-  const dir = `${seedDir}-${i}`;
-  cpSync(seedDir, dir, { recursive: true });
-  const port = port0 + i;
-  const proc = Bun.spawn([process.execPath, ...prof, join(src, "src", "main.ts"), "serve", "--port", String(port), "--data-dir", dir], {
-    cwd: src,
-    env: { ...process.env, LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_SIGNIN_QUEUE: "0", LEARNSPACE_QUIET: "1" },
-    stdout: "ignore",
-    stderr: "inherit",
-  });
-  servers.push({ src, base: `http://127.0.0.1:${port}/api/v1`, proc, dir, next: 0 });
-  await waitReady(`http://127.0.0.1:${port}/readyz`);
-}
-
 /** CPU time of the server's main thread (its event loop) so far, µs. */
 const loopUs = (s: Server) => Number(readFileSync(`/proc/${s.proc.pid}/task/${s.proc.pid}/schedstat`, "utf8").split(" ")[0]) / 1000;
 
@@ -101,6 +88,19 @@ async function sheds(s: Server, bursts: number, signInUs: number) {
 
 const table: Record<string, { readUs: number[]; signInUs: number[]; shedUs: number[] }> = {};
 try {
+  for (const [i, src] of sources.entries()) {
+    const dir = `${seedDir}-${i}`;
+    cpSync(seedDir, dir, { recursive: true });
+    const port = port0 + i;
+    const proc = Bun.spawn([process.execPath, ...prof, join(src, "src", "main.ts"), "serve", "--port", String(port), "--data-dir", dir], {
+      cwd: src,
+      env: { ...process.env, LEARNSPACE_IP_RATE_LIMIT: "0", LEARNSPACE_SIGNIN_QUEUE: "0", LEARNSPACE_QUIET: "1" },
+      stdout: "ignore",
+      stderr: "inherit",
+    });
+    servers.push({ src, base: `http://127.0.0.1:${port}/api/v1`, proc, dir, next: 0 });
+    await waitReady(`http://127.0.0.1:${port}/readyz`);
+  }
   for (const s of servers) {
     await reads(s, 100); // warm-up
     await signIns(s, 10);
