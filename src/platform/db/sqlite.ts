@@ -1,6 +1,6 @@
 import { Database, type Statement } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
-import { commitBatch, rollbackCount } from "./group-commit";
+import { commitBatch, releaseWal, rollbackCount } from "./group-commit";
 import { connectionOf, type Db } from "./types";
 
 /**
@@ -84,6 +84,7 @@ export function closeNow(sqlite: Database) {
   for (const query of preparedOf.get(sqlite)?.values() ?? []) (query as { stmt?: Statement }).stmt?.finalize();
   preparedOf.delete(sqlite);
   sqlite.close();
+  releaseWal(sqlite);
 }
 
 /** Drizzle prepared queries (`.prepare()`) of a connection, by name (see preparedQuery). */
