@@ -1,4 +1,5 @@
-import { describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
+import { hashPassword, limitPasswordWork } from "../src/platform/auth/password";
 import { createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 // No waiting room: only as many sign-ins as there are cores hash at once; the rest are shed.
@@ -6,7 +7,38 @@ const s = useServer({ signinQueue: 0 });
 const signIn = (t: { email: string; tenantKey: string }) =>
   s.call("POST", "/api/v1/auth/sign-in/password", { json: { identifier: t.email, password: "Passw0rd!", tenantKey: t.tenantKey } });
 
+afterEach(() => limitPasswordWork({ queue: 0 }));
+
 describe("sign-in storms", () => {
+  test("a shed sign-in is answered before anything of the tenant is read, the same for a member and an unknown identifier", async () => {
+    const t = await createTenantFixture(s.server);
+    const store = s.server.rt.tenants;
+    const use = store.use;
+    let reads = 0;
+    store.use = (id, fn, opts) => {
+      if (id === t.tenantId) reads++;
+      return use(id, fn, opts);
+    };
+    // one thread, no waiting room: while the test's own hash runs, every sign-in is shed
+    limitPasswordWork({ queue: 0, concurrency: 1, hashMs: 2000 });
+    try {
+      for (let tries = 0; ; tries++) {
+        const holding = hashPassword("holds-the-only-thread");
+        reads = 0;
+        const answers = await Promise.all([signIn(t), signIn({ ...t, email: "nobody@example.test" })]);
+        await holding;
+        // the hash may have finished before the sign-ins came: then one was admitted, try again
+        if (answers.some((r) => r.status !== 503) && tries < 5) continue;
+        for (const r of answers) expectProblem(r, 503, "SERVER_BUSY");
+        expect(answers[0]?.body).toEqual(answers[1]?.body);
+        expect(reads).toBe(0);
+        break;
+      }
+    } finally {
+      store.use = use;
+    }
+  });
+
   test("sign-ins beyond the hashing queue get 503 SERVER_BUSY with Retry-After; the rest sign in, and later ones succeed", async () => {
     const t = await createTenantFixture(s.server);
     const storm = await Promise.all(Array.from({ length: 12 }, () => signIn(t)));
