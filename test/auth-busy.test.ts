@@ -1,3 +1,4 @@
+import type { Database } from "bun:sqlite";
 import { afterEach, describe, expect, test } from "bun:test";
 import { hashPassword, limitPasswordWork } from "../src/platform/auth/password";
 import { createTenantFixture, expectProblem, useServer } from "./helpers/server";
@@ -37,6 +38,32 @@ describe("sign-in storms", () => {
     } finally {
       store.use = use;
     }
+  });
+
+  test("a sign-in's two writes (the session, lastLoginAt) join the turn's group commit, not commits of their own on the event loop", async () => {
+    const t = await createTenantFixture(s.server);
+    const rt = s.server.rt;
+    const begun: string[] = [];
+    const spy = (sqlite: Database, name: string) => {
+      const exec = sqlite.exec.bind(sqlite);
+      sqlite.exec = ((sql: string, ...rest: unknown[]) => {
+        if (sql === "BEGIN IMMEDIATE") begun.push(name);
+        return (exec as (sql: string, ...rest: unknown[]) => unknown)(sql, ...rest);
+      }) as typeof sqlite.exec;
+      return () => {
+        sqlite.exec = exec;
+      };
+    };
+    const tenant = rt.tenants.acquire(t.tenantId);
+    const restore = [spy(rt.platform.sqlite, "platform"), spy(tenant.sqlite, "tenant")];
+    try {
+      expect((await signIn(t)).status).toBe(200);
+    } finally {
+      for (const r of restore) r();
+      rt.tenants.release(tenant);
+    }
+    expect(begun).toContain("platform");
+    expect(begun).toContain("tenant");
   });
 
   test("sign-ins beyond the hashing queue get 503 SERVER_BUSY with Retry-After; the rest sign in, and later ones succeed", async () => {
