@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { afterEach, describe, expect, test } from "bun:test";
-import { hashPassword, limitPasswordWork } from "../src/platform/auth/password";
+import { limitPasswordWork, verifyPassword } from "../src/platform/auth/password";
 import { createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 // No waiting room: only as many sign-ins as there are cores hash at once; the rest are shed.
@@ -20,11 +20,14 @@ describe("sign-in storms", () => {
       if (id === t.tenantId) reads++;
       return use(id, fn, opts);
     };
-    // one thread, no waiting room: while the test's own hash runs, every sign-in is shed
+    // one thread, no waiting room: while the test's own slow verify runs (19 MiB, 6 passes: a stored
+    // hash's parameters, edited), every sign-in is shed
     limitPasswordWork({ queue: 0, concurrency: 1, hashMs: 2000 });
+    const quick = await Bun.password.hash("x", { algorithm: "argon2id", memoryCost: 1024, timeCost: 1 });
+    const slow = quick.replace("m=1024,t=1", "m=19456,t=6");
     try {
       for (let tries = 0; ; tries++) {
-        const holding = hashPassword("holds-the-only-thread");
+        const holding = verifyPassword("x", slow);
         reads = 0;
         const answers = await Promise.all([signIn(t), signIn({ ...t, email: "nobody@example.test" })]);
         await holding;
