@@ -117,7 +117,8 @@ function watch(page: Page) {
  * itself (what @axe-core/playwright's legacy mode does, the same rules and results on a console without
  * frames) and is loaded once per document: the builder's default mode opened a blank page per call to
  * merge frame results and loaded axe's 550 KB twice, about 3 s a screen at load against ~0.6 s.
- * Only the violations are gathered (resultTypes): the passes' selectors were most of the rest.
+ * Only the violations are gathered (resultTypes): the passes' selectors were most of the rest
+ * (docs/rules/ci.md#browser-tests).
  */
 async function axe(page: Page, label: string) {
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
