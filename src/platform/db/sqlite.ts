@@ -2,7 +2,7 @@ import { Database, type Statement } from "bun:sqlite";
 import { closeSync, fsyncSync, linkSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
-import { commitBatch, noteRollback, rollbackCount } from "./group-commit";
+import { commitBatch, noteRollback, releaseWal, rollbackCount } from "./group-commit";
 import { connectionOf, type Db } from "./types";
 
 /**
@@ -139,6 +139,7 @@ export function closeNow(sqlite: Database) {
   for (const query of preparedOf.get(sqlite)?.values() ?? []) (query as { stmt?: Statement }).stmt?.finalize();
   preparedOf.delete(sqlite);
   sqlite.close();
+  releaseWal(sqlite);
 }
 
 /** Drizzle prepared queries (`.prepare()`) of a connection, by name (see preparedQuery). */
