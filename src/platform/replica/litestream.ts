@@ -40,8 +40,10 @@ export function requireLitestream(env: Env = process.env): string {
 /**
  * A replicated file: its path on disk, its path in the replica (below the URL's prefix), and whether
  * it was written lately (`hot`: checked every S/2; else with the cold files, docs/rules/replication.md#tiers).
+ * `firstSnapshot`: it takes its first snapshot in this run, so it is checked every S/2 whatever its
+ * tier (docs/rules/replication.md#first-start).
  */
-export type ReplicatedFile = { path: string; name: string; tenantId?: string; hot?: boolean };
+export type ReplicatedFile = { path: string; name: string; tenantId?: string; hot?: boolean; firstSnapshot?: boolean };
 
 /**
  * One file's Litestream replica entry for an `s3://bucket[/prefix]?endpoint=…` URL
@@ -106,10 +108,12 @@ export function litestreamConfig(
   opts: { replicaUrl: string; files: ReplicatedFile[]; syncMs: number; metricsAddr?: string },
   env: Env = process.env,
 ) {
-  const cold = opts.files.filter((f) => f.hot === false).length;
+  // A file taking its first snapshot is checked as a hot one for this run (docs/rules/replication.md#first-start).
+  const checkedCold = (f: ReplicatedFile) => f.hot === false && !f.firstSnapshot;
+  const cold = opts.files.filter(checkedCold).length;
   const t = litestreamTimings(opts.syncMs, cold);
   // Hot files first: Litestream stops (a restart's SIGTERM) in this order (docs/rules/replication.md#restarts).
-  const files = [...opts.files.filter((f) => f.hot !== false), ...opts.files.filter((f) => f.hot === false)];
+  const files = [...opts.files.filter((f) => !checkedCold(f)), ...opts.files.filter(checkedCold)];
   return {
     ...(opts.metricsAddr ? { addr: opts.metricsAddr } : {}),
     // Litestream looks for new WAL frames every monitor-interval (its default 1 s) before a replica
@@ -117,7 +121,7 @@ export function litestreamConfig(
     // file's interval is staggered (docs/rules/replication.md#staggering).
     dbs: files.map((f, i) => ({
       path: f.path,
-      "monitor-interval": `${staggered(f.hot === false ? t.coldMonitorMs : t.monitorMs, i)}ms`,
+      "monitor-interval": `${staggered(checkedCold(f) ? t.coldMonitorMs : t.monitorMs, i)}ms`,
       replicas: [replicaOf(opts.replicaUrl, f.name, t.shipMs, env)],
     })),
   };

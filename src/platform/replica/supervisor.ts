@@ -271,7 +271,20 @@ export function startReplication(opts: {
     metricsAddr = `127.0.0.1:${freePort()}`;
     writeFileSync(
       configPath,
-      JSON.stringify(litestreamConfig({ replicaUrl: opts.replicaUrl, files, syncMs: opts.syncMs, metricsAddr }, env)),
+      JSON.stringify(
+        litestreamConfig(
+          {
+            replicaUrl: opts.replicaUrl,
+            // While others wait, the admitted files are checked at S/2, not at their tier's interval:
+            // the batch is done (and the next run starts) before the cold files already in are even
+            // opened. The last batch keeps its tier: nothing would restart it onto its interval.
+            files: files.map((f) => (waiting.length > 0 && admitted.includes(f.path) ? { ...f, firstSnapshot: true } : f)),
+            syncMs: opts.syncMs,
+            metricsAddr,
+          },
+          env,
+        ),
+      ),
       {
         mode: 0o600,
       },
