@@ -10,7 +10,14 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, w
 import { join } from "node:path";
 import { closeSqlite, openSqlite, walAutocheckpoint } from "../src/platform/db/sqlite";
 import { COLD_CHECKS_PER_SECOND, fileRpoMs, litestreamConfig, litestreamTimings } from "../src/platform/replica/litestream";
-import { lowPriority, PROMOTE_MS, RESTART_GRACE_MS, type ReplicaFileStatus, startReplication } from "../src/platform/replica/supervisor";
+import {
+  lowPriority,
+  PROMOTE_MS,
+  RAMP_COLD_MS,
+  RESTART_GRACE_MS,
+  type ReplicaFileStatus,
+  startReplication,
+} from "../src/platform/replica/supervisor";
 import { removeDir, tempDir } from "./helpers/binary";
 
 const dirs: string[] = [];
@@ -251,7 +258,7 @@ describe("Litestream configuration by activity", () => {
     }
   });
 
-  test("while files wait for their first snapshot, the batch's files are checked at S/2, so the batch ends before the cold files in are opened", async () => {
+  test("while files wait for their first snapshot, the batch's files are checked at S/2 and the cold files in every RAMP_COLD_MS, so a run ends before those are opened", async () => {
     const { dir, dataDir, ids } = dataDirWith(42);
     // Every school idle for an hour; the platform file and 40 schools have their generation already.
     const hourAgo = new Date(Date.now() - 3_600_000);
@@ -268,10 +275,14 @@ describe("Litestream configuration by activity", () => {
       };
       const interval = (id: string) =>
         Number.parseInt(config.dbs.find((d) => d.path.endsWith(`${id}.sqlite`))?.["monitor-interval"] ?? "", 10);
-      // The admitted one (the first of the two new): at S/2; the 40 cold ones in: 40 ÷ 50 checks/s = 0.8 s, staggered.
+      // The admitted one (the first of the two new): at S/2; the 40 cold ones in: RAMP_COLD_MS, staggered
+      // (not 40 ÷ 50 checks/s = 0.8 s), and their RPO says so.
       expect(config.dbs).toHaveLength(42);
       expect(interval(ids[40] as string)).toBeLessThanOrEqual(500);
-      expect(Math.min(...ids.slice(0, 40).map(interval))).toBeGreaterThanOrEqual(600);
+      expect(Math.min(...ids.slice(0, 40).map(interval))).toBeGreaterThanOrEqual(RAMP_COLD_MS * 0.75);
+      const rpo = Object.fromEntries((await rep.status()).map((f) => [f.name, f.rpoSeconds]));
+      expect(rpo[`tenants/${ids[0]}.sqlite`]).toBe(RAMP_COLD_MS / 1000 + 0.5);
+      expect(rpo[`tenants/${ids[41]}.sqlite`]).toBe(null);
     } finally {
       await rep.stop();
     }

@@ -122,6 +122,13 @@ export const RESTART_GRACE_MS = 1000;
  */
 export const FIRST_SNAPSHOTS_AT_ONCE = 50;
 
+/**
+ * The cold files' check interval at least, while other files wait for their first snapshot
+ * (docs/rules/replication.md#first-start): a run of the ramp ends (its batch snapshotted) before they
+ * are opened, each open costing its replica's LISTs and a GET; their RPO says so meanwhile.
+ */
+export const RAMP_COLD_MS = 60_000;
+
 /** Litestream has started a generation for the file (its local meta folder, `.<file>-litestream/generation`). */
 function hasGeneration(path: string): boolean {
   return existsSync(join(dirname(path), `.${basename(path)}-litestream`, "generation"));
@@ -205,6 +212,8 @@ export function startReplication(opts: {
   /** Files listed but left for a later run, and the new files admitted to this one (docs/rules/replication.md#first-start). */
   let waiting: ReplicatedFile[] = [];
   let admitted: string[] = [];
+  /** RAMP_COLD_MS while files wait, else 0. */
+  let coldMinMs = 0;
   const atOnce = opts.firstSnapshotsAtOnce ?? FIRST_SNAPSHOTS_AT_ONCE;
   let child: Subprocess<"ignore", "pipe", "pipe"> | null = null;
   let metricsAddr = "";
@@ -267,6 +276,7 @@ export function startReplication(opts: {
     const left = new Set(fresh.map((f) => f.path).filter((p) => !admitted.includes(p)));
     files = listed.filter((f) => !left.has(f.path));
     waiting = listed.filter((f) => left.has(f.path));
+    coldMinMs = waiting.length > 0 ? RAMP_COLD_MS : 0;
     spawnedAt = now();
     metricsAddr = `127.0.0.1:${freePort()}`;
     writeFileSync(
@@ -281,6 +291,7 @@ export function startReplication(opts: {
             files: files.map((f) => (waiting.length > 0 && admitted.includes(f.path) ? { ...f, firstSnapshot: true } : f)),
             syncMs: opts.syncMs,
             metricsAddr,
+            coldMinMs,
           },
           env,
         ),
@@ -442,7 +453,7 @@ export function startReplication(opts: {
         behindBytes: bytes,
         lagSeconds: bytes > 0 ? (t - (at ?? startedAt)) / 1000 : 0,
         hot: f.hot !== false,
-        rpoSeconds: fileRpoMs(opts.syncMs, f.hot !== false, cold) / 1000,
+        rpoSeconds: fileRpoMs(opts.syncMs, f.hot !== false, cold, coldMinMs) / 1000,
         workedAt: workedAt(f),
       };
     });
