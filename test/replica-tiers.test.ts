@@ -6,7 +6,7 @@
 
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { closeSqlite, openSqlite, walAutocheckpoint } from "../src/platform/db/sqlite";
 import { COLD_CHECKS_PER_SECOND, fileRpoMs, litestreamConfig, litestreamTimings } from "../src/platform/replica/litestream";
@@ -16,6 +16,7 @@ import {
   RAMP_COLD_MS,
   RESTART_GRACE_MS,
   type ReplicaFileStatus,
+  replicatedFiles,
   startReplication,
 } from "../src/platform/replica/supervisor";
 import { removeDir, tempDir } from "./helpers/binary";
@@ -129,6 +130,25 @@ describe("Litestream configuration by activity", () => {
     };
     expect(walLeft(true)).toBe(true);
     expect(walLeft(false)).toBe(false);
+  });
+
+  test("the scan reads the header of new files only, and of a file created again under a removed one's name", () => {
+    const { dataDir, ids } = dataDirWith(2);
+    const inWal = new Set<string>();
+    const names = () => replicatedFiles(dataDir, inWal).map((f) => f.name);
+    const all = ["platform.sqlite", ...ids.map((id) => `tenants/${id}.sqlite`)];
+    expect(names()).toEqual(all);
+    // The first file's header no longer says WAL: a known file is not read again (nor opened).
+    const first = join(dataDir, "tenants", `${ids[0]}.sqlite`);
+    const header = readFileSync(first);
+    header[18] = 1;
+    writeFileSync(first, header);
+    expect(names()).toEqual(all);
+    // Removed, then created again (not yet in WAL mode): read anew, left out until SQLite has initialised it.
+    rmSync(first);
+    expect(names()).toEqual([all[0], all[2]]);
+    writeFileSync(first, header);
+    expect(names()).toEqual([all[0], all[2]]);
   });
 
   test("a cold file written since Litestream started is promoted by a restart, not before PROMOTE_MS", async () => {
