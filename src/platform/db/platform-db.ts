@@ -1,9 +1,9 @@
 import type { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { applyMigrations } from "./migrate";
 import { platformMigrations } from "./migrations.gen";
-import { drizzleOf, openSqlite, optimizeOnOpen } from "./sqlite";
+import { drizzleOf, openSqlite, optimizeOnOpen, writeNewFile } from "./sqlite";
 import type { Db } from "./types";
 
 export type PlatformDb = { sqlite: Database; db: Db };
@@ -13,7 +13,17 @@ export function openPlatformDb(dataDir: string, autocheckpoint?: number): Platfo
   for (const dir of [dataDir, join(dataDir, "tenants"), join(dataDir, "files"), join(dataDir, "outbox")]) {
     mkdirSync(dir, { recursive: true });
   }
-  const sqlite = openSqlite(join(dataDir, "platform.sqlite"), undefined, autocheckpoint);
+  const path = join(dataDir, "platform.sqlite");
+  // A new data dir's file is written whole, migrated and analysed, in one fsync (docs/rules/performance.md#start):
+  // opened next, it has nothing to migrate or analyse, and its WAL stays empty until the first write. Not
+  // when a WAL or journal of a former file is left: SQLite reads those when it opens the file.
+  if (![path, `${path}-wal`, `${path}-journal`].some((f) => existsSync(f))) {
+    writeNewFile(path, (memory) => {
+      applyMigrations(memory, platformMigrations, "platform.sqlite");
+      optimizeOnOpen(memory);
+    });
+  }
+  const sqlite = openSqlite(path, undefined, autocheckpoint);
   applyMigrations(sqlite, platformMigrations, "platform.sqlite");
   optimizeOnOpen(sqlite);
   return { sqlite, db: drizzleOf(sqlite) };

@@ -1,4 +1,6 @@
 import { constants, Database, type Statement } from "bun:sqlite";
+import { closeSync, fsyncSync, linkSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { commitBatch, rollbackCount } from "./group-commit";
 import { connectionOf, type Db } from "./types";
@@ -10,6 +12,59 @@ import { connectionOf, type Db } from "./types";
  */
 export function walAutocheckpoint(replicated: boolean, pages?: number): number | undefined {
   return replicated ? 0 : pages;
+}
+
+/** The page size of every learnspace file (see openSqlite). */
+export const PAGE_SIZE = 2048;
+
+/**
+ * Writes a new file whole from `build`, which fills an in-memory database (migrations, statistics):
+ * one write and one fsync of the file, then one of its directory, where creating it through
+ * openSqlite costs nine fsyncs at `synchronous = FULL` (the WAL switch, then every transaction), 13–40 ms
+ * of a cold start on a busy disk (docs/rules/performance.md#start). The image is marked WAL in its
+ * header, as the WAL switch would; it is written beside the file, then linked to its name, which fails
+ * if the file exists by then (another process made it first: its file stands, this one is dropped), so
+ * no reader ever sees a half-written file. Returns whether this call made the file.
+ */
+export function writeNewFile(path: string, build: (sqlite: Database) => void): boolean {
+  const memory = new Database(":memory:");
+  let image: Uint8Array;
+  try {
+    memory.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
+    build(memory);
+    image = memory.serialize();
+  } finally {
+    memory.close();
+  }
+  // The file format's write and read versions (header offsets 18 and 19): 2 is WAL.
+  image[18] = 2;
+  image[19] = 2;
+  const partial = `${path}.${process.pid}.new`;
+  const fd = openSync(partial, "wx", 0o644);
+  try {
+    writeSync(fd, image);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  let made = true;
+  try {
+    linkSync(partial, path);
+  } catch (e) {
+    if ((e as { code?: string }).code !== "EEXIST") throw e;
+    made = false;
+  } finally {
+    unlinkSync(partial);
+  }
+  if (made) {
+    const dir = openSync(dirname(path), "r");
+    try {
+      fsyncSync(dir);
+    } finally {
+      closeSync(dir);
+    }
+  }
+  return made;
 }
 
 /**
@@ -24,7 +79,7 @@ export function openSqlite(path: string, memory?: { cacheKiB: number }, autochec
   if (memory) sqlite.exec(`PRAGMA cache_size = -${memory.cacheKiB}`);
   // 2 KiB pages halve an empty tenant file (~250 tables and indexes, a page each: 1 MiB → 540 KiB) at no
   // measured read cost; SQLite applies it to a new file only (an existing one keeps its size until VACUUM).
-  sqlite.exec("PRAGMA page_size = 2048");
+  sqlite.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
   sqlite.exec("PRAGMA journal_mode = WAL");
   // FULL: an acknowledged write survives power loss, even in WAL mode.
   sqlite.exec("PRAGMA synchronous = FULL");
