@@ -146,9 +146,9 @@ describe("Litestream configuration by activity", () => {
     expect(names()).toEqual(all);
     // Removed, then created again (not yet in WAL mode): read anew, left out until SQLite has initialised it.
     rmSync(first);
-    expect(names()).toEqual([all[0], all[2]]);
+    expect(names()).toEqual([all[0], all[2]] as string[]);
     writeFileSync(first, header);
-    expect(names()).toEqual([all[0], all[2]]);
+    expect(names()).toEqual([all[0], all[2]] as string[]);
   });
 
   test("a cold file written since Litestream started is promoted by a restart, not before PROMOTE_MS", async () => {
