@@ -141,6 +141,16 @@ function ticksOf(pid: number, tid?: number) {
   return Number(f[11]) + Number(f[12]);
 }
 
+/**
+ * The server main thread's scheduling (/proc/<pid>/task/<pid>/schedstat): ns on a CPU, ns runnable but
+ * waiting for one, and the times it was switched in. Wait per switch-in says whether the event loop,
+ * when woken, waits behind other threads (the hash threads at nice 10, the generator, other processes).
+ */
+function loopSched() {
+  const [run, wait, slices] = readFileSync(`/proc/${server.pid}/task/${server.pid}/schedstat`, "utf8").split(" ").map(Number);
+  return { run: run ?? 0, wait: wait ?? 0, slices: slices ?? 0 };
+}
+
 /** The machine's idle and total jiffies so far (/proc/stat; other processes' work counts as busy). */
 function machineTicks() {
   const f = (readFileSync("/proc/stat", "utf8").split("\n")[0] as string).trim().split(/\s+/).slice(1).map(Number);
@@ -180,10 +190,12 @@ try {
     await Promise.all(pending);
   })();
   const loopBeforeRaw = ticksOf(server.pid, server.pid);
+  const sched0 = loopSched();
   const rawStart = performance.now();
   const raw = rawSeconds > 0 ? await rawVerifyRate(rawSeconds) : null;
   // the server's event loop while only the others' reads ran (the raw measure's background), cores
   const loopCoresReadsOnly = (ticksOf(server.pid, server.pid) - loopBeforeRaw) / 100 / ((performance.now() - rawStart) / 1000);
+  const sched1 = loopSched();
   const loop0 = ticksOf(server.pid, server.pid);
   const generator0 = ticksOf(process.pid);
   const hash0 = hashThreadTicks();
@@ -200,6 +212,7 @@ try {
   const hash1 = hashThreadTicks();
   const machine1 = machineTicks();
   const loop1 = ticksOf(server.pid, server.pid);
+  const sched2 = loopSched();
   const generator1 = ticksOf(process.pid);
   running = false;
   await readers;
@@ -245,6 +258,12 @@ try {
       // the server's event loop (its main thread) during the storm and while only the reads ran
       eventLoopCores: round((loop1 - loop0) / 100 / elapsed),
       eventLoopCoresReadsOnly: rawSeconds > 0 ? round(loopCoresReadsOnly) : null,
+      // the event loop's wait for a CPU when runnable, µs per switch-in: during the storm, and before it
+      // (the raw verify measure at nice 0 with the reads: comparable only with --raw-seconds)
+      eventLoopWaitUsPerSwitch: round((sched2.wait - sched1.wait) / 1000 / Math.max(1, sched2.slices - sched1.slices)),
+      eventLoopWaitUsPerSwitchRawMeasure:
+        rawSeconds > 0 ? round((sched1.wait - sched0.wait) / 1000 / Math.max(1, sched1.slices - sched0.slices)) : null,
+      eventLoopWaitShare: `${Math.round(((sched2.wait - sched1.wait) / Math.max(1, sched2.wait - sched1.wait + sched2.run - sched1.run)) * 100)} % of its runnable time`,
       // this process, the load generator (the students' and the others' requests), during the storm
       generatorCores: round((generator1 - generator0) / 100 / elapsed),
       machineIdleShare: `${Math.round(((machine1.idle - machine0.idle) / (machine1.total - machine0.total)) * 100)} %`,

@@ -120,6 +120,32 @@ describe("POST /api/v1/me/agreements — consentAgreements", () => {
     expect(mine.body.tenantAgreements).toEqual([expect.objectContaining({ scope: "tenant", topic: "T_PRIVACY", isEffective: true })]);
   });
 
+  test("needsAgreementConsent follows the terms as they change: a new essential term, a platform term made by the command", async () => {
+    const { tenant, member } = await fixture();
+    const actor = { accountId: null, email: member.email, tenantId: tenant.tenantId, memberId: member.memberId };
+    const needs = () => api.server.rt.tenants.use(tenant.tenantId, (h) => needsAgreementConsent(api.server.rt, { ...actor, db: h.db }));
+    expect((await api.call("POST", "/api/v1/me/agreements", { token: member.token, json: { agreements: all } })).status).toBe(201);
+    // looked up twice: the tenant's essential terms are cached from the second lookup (db/sqlite.ts tableGuardedCache)
+    expect(needs()).toBe(false);
+    expect(needs()).toBe(false);
+    await api.call("POST", "/api/v1/terms", { token: tenant.token, json: { topic: "T_RULES", order: 3 } });
+    expect(needs()).toBe(true);
+    expect(
+      (
+        await api.call("POST", "/api/v1/me/agreements", {
+          token: member.token,
+          json: { agreements: [{ scope: "tenant", topic: "T_RULES", version: 1 }] },
+        })
+      ).status,
+    ).toBe(201);
+    expect(needs()).toBe(false);
+    // the command writes the platform file through its own connection
+    expect(cli("create", "P_PRIVACY", "--order", "3").code).toBe(0);
+    expect(needs()).toBe(true);
+    expect(cli("update", "P_PRIVACY", "--active", "false").code).toBe(0);
+    expect(needs()).toBe(false);
+  });
+
   test("sets expiresAt from consentTtlDays and counts consents on the term", async () => {
     const { owner, member } = await fixture();
     await api.call("POST", "/api/v1/me/agreements", { token: member.token, json: { agreements: all } });

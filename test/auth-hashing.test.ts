@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { limitPasswordWork } from "../src/platform/auth/password";
+import { outsideHeapMiB } from "../src/platform/db/memory-budget";
 import { createTenantFixture, expectProblem, useServer } from "./helpers/server";
 
 // Password hashing on threads of lowered priority, and how shed sign-ins are told to come back
@@ -36,6 +37,19 @@ describe("password hashing", () => {
     expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
     // eight argon2id verifies of 19 MiB are tens of milliseconds of CPU each: clock ticks (1/100 s) on those threads
     expect(ticksAtNice(10) - before).toBeGreaterThanOrEqual(8);
+  });
+
+  test("a hash on a thread counts its argon2 memory as held outside the heap while it runs (the memory watch leaves it out)", async () => {
+    const t = await createTenantFixture(s.server);
+    const idle = outsideHeapMiB();
+    let most = 0;
+    const watch = setInterval(() => {
+      most = Math.max(most, outsideHeapMiB());
+    }, 1);
+    await Promise.all(Array.from({ length: 4 }, () => signIn(t)));
+    clearInterval(watch);
+    expect(most).toBeGreaterThanOrEqual(idle + 19);
+    expect(outsideHeapMiB()).toBe(idle);
   });
 
   test("a burst the queue can hold within its wait is served whole, wrong passwords answered 401", async () => {

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { closeSqlite, drizzleOf, openSqlite, preparedQuery, tableGuardedCache } from "../src/platform/db/sqlite";
+import { changeGuardedCache, closeSqlite, drizzleOf, openSqlite, preparedQuery, tableGuardedCache } from "../src/platform/db/sqlite";
 import { savepoint, write } from "../src/platform/db/types";
 import { createContent } from "./helpers/fixture";
 import { createContentSpace, createMemberFixture, createTenantFixture, useServer } from "./helpers/server";
@@ -40,16 +40,15 @@ describe("tableGuardedCache", () => {
           loads++;
           return db.select().from(people).where(eq(people.id, "a")).get()?.name ?? "";
         });
-      // The first lookup on a connection loads without caching (a handle opened for one request makes no triggers).
       expect(name()).toBe("Ann");
       expect(name()).toBe("Ann");
-      expect(loads).toBe(2);
+      expect(loads).toBe(1);
       write(db, (tx) => tx.insert(notes).values({ body: "unrelated" }).run());
       expect(name()).toBe("Ann");
-      expect(loads).toBe(2);
+      expect(loads).toBe(1);
       write(db, (tx) => tx.update(people).set({ name: "Anna" }).where(eq(people.id, "a")).run());
       expect(name()).toBe("Anna");
-      expect(loads).toBe(3);
+      expect(loads).toBe(2);
     });
   });
 
@@ -72,7 +71,7 @@ describe("tableGuardedCache", () => {
     });
   });
 
-  test("the first lookup caches nothing; the second installs the triggers, inside a write too", () => {
+  test("caches from the first lookup, inside a write too, and runs no statement to check its guard", () => {
     withFile((sqlite, db) => {
       const cache = tableGuardedCache<string>(sqlite, "people", ["people"]);
       let loads = 0;
@@ -81,18 +80,47 @@ describe("tableGuardedCache", () => {
         return "x";
       };
       cache("a", load);
-      // Every step of an exam looks up inside its write(): those lookups cache too.
+      // Every step of an exam looks up inside its write(): those lookups are served from the cache.
       write(db, () => {
         cache("a", load);
         cache("a", load);
       });
-      expect(loads).toBe(2);
-      cache("a", load);
-      expect(loads).toBe(2);
+      expect(loads).toBe(1);
+      // While SQLite runs a statement (here: in the update hook of the connection), any other statement
+      // on it throws; a guard that costs no statement still answers.
+      const seen: string[] = [];
+      const hook = sqlite.onInsert;
+      sqlite.onInsert = (...args) => {
+        hook?.apply(sqlite, args);
+        seen.push(cache("a", load));
+      };
+      write(db, (tx) => tx.insert(notes).values({ body: "unrelated" }).run());
+      sqlite.onInsert = hook;
+      expect(seen).toEqual(["x"]);
+      expect(loads).toBe(1);
     });
   });
 
-  test("triggers a rolled-back write took with it are made again, and nothing cached under them is served", () => {
+  test("rows changed by a raw statement, a foreign key's cascade or a trigger invalidate it", () => {
+    withFile((sqlite, db) => {
+      sqlite.exec(`CREATE TABLE teams (id TEXT PRIMARY KEY);
+        CREATE TABLE members (id TEXT PRIMARY KEY, team TEXT REFERENCES teams(id) ON DELETE CASCADE);
+        CREATE TABLE audit (what TEXT);
+        CREATE TRIGGER audit_notes AFTER INSERT ON notes BEGIN INSERT INTO audit VALUES (new.body); END;
+        INSERT INTO teams VALUES ('t'); INSERT INTO members VALUES ('m', 't')`);
+      const members = tableGuardedCache<number>(sqlite, "members", ["members"]);
+      const audits = tableGuardedCache<number>(sqlite, "audit", ["audit"]);
+      const count = (table: string) => (sqlite.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+      expect(members("all", () => count("members"))).toBe(1);
+      expect(audits("all", () => count("audit"))).toBe(0);
+      write(db, () => sqlite.query("DELETE FROM teams WHERE id = ?").run("t"));
+      expect(members("all", () => count("members"))).toBe(0);
+      write(db, (tx) => tx.insert(notes).values({ body: "audited" }).run());
+      expect(audits("all", () => count("audit"))).toBe(1);
+    });
+  });
+
+  test("a value read inside a write that failed before writing is served until a later write", () => {
     withFile((sqlite, db) => {
       const cache = tableGuardedCache<string>(sqlite, "people", ["people"]);
       const name = () => cache("a", () => db.select().from(people).where(eq(people.id, "a")).get()?.name ?? "");
@@ -104,13 +132,12 @@ describe("tableGuardedCache", () => {
         }),
       ).toThrow("refused");
       expect(name()).toBe("Ann");
-      // Without triggers this write would leave "Ann" cached.
       write(db, (tx) => tx.update(people).set({ name: "Anna" }).where(eq(people.id, "a")).run());
       expect(name()).toBe("Anna");
     });
   });
 
-  test("an inner savepoint rolled back (no rollback noted) takes the install with it: its values are not served", () => {
+  test("a Drizzle savepoint rolled back inside a write (not through savepoint()) is noted: its values are not served", () => {
     withFile((sqlite, db) => {
       const cache = tableGuardedCache<string>(sqlite, "people", ["people"]);
       const name = () => cache("a", () => db.select().from(people).where(eq(people.id, "a")).get()?.name ?? "");
@@ -132,11 +159,10 @@ describe("tableGuardedCache", () => {
     });
   });
 
-  test("a bulk item's savepoint rolled back after the triggers exist: what it saw is not served after a later write", () => {
+  test("a bulk item's savepoint rolled back: what it saw is not served after a later write", () => {
     withFile((sqlite, db) => {
       const cache = tableGuardedCache<string>(sqlite, "people", ["people"]);
       const name = () => cache("a", () => db.select().from(people).where(eq(people.id, "a")).get()?.name ?? "");
-      expect(name()).toBe("Ann");
       expect(name()).toBe("Ann");
       write(db, (tx) => {
         try {
@@ -149,7 +175,7 @@ describe("tableGuardedCache", () => {
           // As a bulk operation's item: the list goes on.
         }
       });
-      // Nothing looked up in between (that would replace the entry): one committed write brings the guard's count back to where "Gone" was cached.
+      // Nothing looked up in between (that would replace the entry), then one committed write.
       write(db, (tx) => tx.update(people).set({ name: "Anna" }).where(eq(people.id, "a")).run());
       expect(name()).toBe("Anna");
     });
@@ -166,8 +192,37 @@ describe("tableGuardedCache", () => {
         });
       get("a");
       for (const key of ["a", "b", "a", "c", "a", "b"]) get(key);
-      // The first lookup installs nothing; then a, b cached; a used again, so c pushes b out, not a.
-      expect(loads).toEqual(["a", "a", "b", "c", "b"]);
+      // a, b cached; a used again, so c pushes b out, not a.
+      expect(loads).toEqual(["a", "b", "c", "b"]);
+    });
+  });
+});
+
+describe("changeGuardedCache", () => {
+  test("reloads after a change to any table, and serves nothing read inside a write that rolled back", () => {
+    withFile((sqlite, db) => {
+      const cache = changeGuardedCache<string>(sqlite);
+      let loads = 0;
+      const name = () =>
+        cache("a", () => {
+          loads++;
+          return db.select().from(people).where(eq(people.id, "a")).get()?.name ?? "";
+        });
+      expect(name()).toBe("Ann");
+      expect(name()).toBe("Ann");
+      expect(loads).toBe(1);
+      write(db, (tx) => tx.insert(notes).values({ body: "any table" }).run());
+      expect(name()).toBe("Ann");
+      expect(loads).toBe(2);
+      expect(() =>
+        write(db, (tx) => {
+          tx.update(people).set({ name: "Uncommitted" }).where(eq(people.id, "a")).run();
+          expect(name()).toBe("Uncommitted");
+          throw new Error("refused");
+        }),
+      ).toThrow("refused");
+      // The file's change count stays where the uncommitted read saw it: only the noted rollback tells.
+      expect(name()).toBe("Ann");
     });
   });
 });

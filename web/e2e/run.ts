@@ -117,7 +117,8 @@ function watch(page: Page) {
  * itself (what @axe-core/playwright's legacy mode does, the same rules and results on a console without
  * frames) and is loaded once per document: the builder's default mode opened a blank page per call to
  * merge frame results and loaded axe's 550 KB twice, about 3 s a screen at load against ~0.6 s.
- * Only the violations are gathered (resultTypes): the passes' selectors were most of the rest.
+ * Only the violations are gathered (resultTypes): the passes' selectors were most of the rest
+ * (docs/rules/ci.md#browser-tests).
  */
 async function axe(page: Page, label: string) {
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
@@ -235,6 +236,24 @@ async function main() {
       assert(new URL(owner.url()).pathname === "/members", `landed on ${owner.url()}`);
     });
 
+    /** Every screen in one language; shard 1 takes English, shard 2 Korean (docs/rules/ci.md#browser-tests). */
+    async function everyScreen(lang: "en" | "ko") {
+      await check(`every screen opens without errors, passes axe and is captured (${lang})`, async () => {
+        await setLang(owner, lang);
+        ownerErrors.take();
+        for (const screen of SCREENS) {
+          await owner.goto(`${base}${screen.path}`);
+          await owner.getByRole("heading", { level: 1, name: screen[lang], exact: true }).waitFor({ timeout: 10_000 });
+          await owner.waitForLoadState("networkidle");
+          await owner.screenshot({ path: join(shots, `${lang}-${screen.path.slice(1)}.png`), fullPage: true });
+          await axe(owner, `${lang} ${screen.path}`);
+          const problems = ownerErrors.take();
+          assert(problems.length === 0, `${screen.path}: ${problems.join("; ")}`);
+        }
+      });
+      await setLang(owner, "en");
+    }
+
     if (mine(1)) await firstScreens();
     async function firstScreens() {
       await check("the first load of the console is small (gzipped JS to the members list < 200 KB)", async () => {
@@ -253,22 +272,7 @@ async function main() {
         assert(total < 200 * 1024, `first load is ${total} bytes gzipped`);
       });
 
-      for (const lang of ["en", "ko"] as const) {
-        await check(`every screen opens without errors, passes axe and is captured (${lang})`, async () => {
-          await setLang(owner, lang);
-          ownerErrors.take();
-          for (const screen of SCREENS) {
-            await owner.goto(`${base}${screen.path}`);
-            await owner.getByRole("heading", { level: 1, name: screen[lang], exact: true }).waitFor({ timeout: 10_000 });
-            await owner.waitForLoadState("networkidle");
-            await owner.screenshot({ path: join(shots, `${lang}-${screen.path.slice(1)}.png`), fullPage: true });
-            await axe(owner, `${lang} ${screen.path}`);
-            const problems = ownerErrors.take();
-            assert(problems.length === 0, `${screen.path}: ${problems.join("; ")}`);
-          }
-        });
-      }
-      await setLang(owner, "en");
+      await everyScreen("en");
 
       await check("members: filters live in the URL; opening a member shows the record", async () => {
         await owner.goto(`${base}/members?q=s2601`);
@@ -414,7 +418,8 @@ async function main() {
     }
 
     const harness = { base, shots, context, check, assert, watch, axe, signIn, setLang };
-    // Two halves of about equal length (about 590 s each in CI); each lesson's later checks use only its own earlier state.
+    // Two halves of about equal length (each about 1,470 s of checks at load 15–30 with the Korean screens
+    // in shard 2); each lesson's later checks use only its own earlier state.
     if (mine(1)) {
       await section("the school (issue 25)", () => school(harness));
       await section("the lesson", () => lesson(harness));
@@ -422,6 +427,7 @@ async function main() {
       await section("into next year", () => year(harness));
     }
     if (mine(2)) {
+      await everyScreen("ko");
       await section("the library", () => library(harness));
       await section("the admin screens", () => admin(harness));
       await section("the settings screens", () => settings(harness));

@@ -1,7 +1,8 @@
-import { and, eq, isNull, or } from "drizzle-orm";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { ActorMember } from "../../platform/auth/actor";
 import { directoryOf, type TenantRow, tenantById, tenantByKey } from "../../platform/db/registry";
+import { preparedQuery } from "../../platform/db/sqlite";
 import { TenantFileMissingError, type TenantHandle } from "../../platform/db/tenant-store";
 import type { Db } from "../../platform/db/types";
 import type { Runtime } from "../../platform/runtime";
@@ -17,8 +18,17 @@ export type MemberRow = typeof members.$inferSelect;
 
 export const normEmail = (email: string) => email.trim().toLowerCase();
 
+/** A prepared query (docs/rules/performance.md#prepared-queries): every password sign-in looks its e-mail up. */
 export function accountByEmail(db: Db, email: string): AccountRow | null {
-  return db.select().from(accounts).where(eq(accounts.email, email)).get() ?? null;
+  return (
+    preparedQuery(db, "auth.accountByEmail", (base) =>
+      base
+        .select()
+        .from(accounts)
+        .where(eq(accounts.email, sql.placeholder("email")))
+        .prepare(),
+    ).get({ email }) ?? null
+  );
 }
 
 /** The id of the platform account of an e-mail once verified (the e-mail is proved); else null. */
@@ -42,11 +52,13 @@ export function memberByEmail(db: Db, email: string): MemberRow | null {
 export function memberByIdentifier(db: Db, identifier: string): MemberRow | null {
   const key = identifier.trim().toLowerCase();
   return (
-    db
-      .select()
-      .from(members)
-      .where(or(eq(members.userIdKey, key), eq(members.email, key)))
-      .get() ?? null
+    preparedQuery(db, "auth.memberByIdentifier", (base) =>
+      base
+        .select()
+        .from(members)
+        .where(or(eq(members.userIdKey, sql.placeholder("key")), eq(members.email, sql.placeholder("key"))))
+        .prepare(),
+    ).get({ key }) ?? null
   );
 }
 

@@ -1,9 +1,10 @@
-import { and, eq, isNull, ne } from "drizzle-orm";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { sessions } from "../../platform/auth/platform-tables";
 import { newRefreshToken, openSession, PERSONAL_SESSION_MS, refreshHashOf } from "../../platform/auth/sessions";
 import type { TenantRow } from "../../platform/db/registry";
+import { preparedQuery } from "../../platform/db/sqlite";
 import { type Db, write } from "../../platform/db/types";
 import { unauthenticated } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
@@ -99,12 +100,14 @@ export async function startSession(
       const m = rt.resolveMember(h, memberId);
       if (!m?.isActive) return null;
       const settings = readSettings(h.db);
-      const row = h.db
-        .update(members)
-        .set({ lastLoginAt: now })
-        .where(eq(members.id, memberId))
-        .returning({ emailVerifiedAt: members.emailVerifiedAt })
-        .get();
+      const row = preparedQuery(h.db, "auth.lastLogin", (base) =>
+        base
+          .update(members)
+          .set({ lastLoginAt: sql`${sql.placeholder("now")}` })
+          .where(eq(members.id, sql.placeholder("id")))
+          .returning({ emailVerifiedAt: members.emailVerifiedAt })
+          .prepare(),
+      ).get({ now, id: memberId });
       const proved = row?.emailVerifiedAt != null;
       return {
         settings,

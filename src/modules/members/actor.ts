@@ -65,8 +65,8 @@ function loadMember(handle: TenantHandle, memberId: string): ActorMember | null 
 /**
  * One array for every cached member with the same permissions (a role's students): the request
  * path's permission set is built once per array (src/platform/auth/context.ts), not once per member.
- * Interned for the process, not through the actor cache: a second lookup there would make its
- * triggers on a handle's first request (docs/rules/performance.md#reopen). The lists are subsets of
+ * Interned for the process, not per handle: a reopened handle (docs/rules/performance.md#reopen) finds
+ * them made. The lists are subsets of
  * PERMISSIONS, frozen, no school's data; at most INTERNED of them, later ones go unshared.
  */
 const INTERNED = 256;

@@ -1,5 +1,6 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import type { Static } from "elysia";
+import { preparedQuery } from "../../platform/db/sqlite";
 import { type Db, write } from "../../platform/db/types";
 import { invalid, notFound } from "../../platform/http/errors";
 import { spaceCategories, spaceCategorySettings, spaceDefaults } from "../../schema/spaces";
@@ -17,8 +18,11 @@ const BUILTIN_DEFAULTS: Defaults = {
   enforceVodConcurrentLimit: false,
 };
 
+/** Read for every page of spaces (toSpaces), every other school's GET /spaces in an exam: a prepared query (docs/rules/performance.md#prepared-queries). */
 export function getSpaceDefaults(db: Db): Defaults {
-  const row = db.select().from(spaceDefaults).where(eq(spaceDefaults.id, 1)).get();
+  const row = preparedQuery(db, "spaces.defaults", (base) =>
+    base.select().from(spaceDefaults).where(eq(spaceDefaults.id, 1)).prepare(),
+  ).get();
   if (!row) return { ...BUILTIN_DEFAULTS };
   const { id: _id, updatedAt: _u, ...values } = row;
   return values;

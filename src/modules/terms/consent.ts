@@ -1,5 +1,6 @@
-import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
+import { and, desc, eq, getTableName, gt, isNull, or } from "drizzle-orm";
 import type { Static } from "elysia";
+import { cachedByTables, frozen } from "../../platform/db/sqlite";
 import { type Db, write } from "../../platform/db/types";
 import { conflict, invalid, notFound } from "../../platform/http/errors";
 import { iso, isoRequired } from "../../platform/http/schemas";
@@ -99,7 +100,30 @@ export function listPendingAgreements(rt: Runtime, party: ConsentParty, now = Da
  * effective consent of this member at its current version.
  */
 export function needsAgreementConsent(rt: Runtime, party: ConsentParty, now = Date.now()): boolean {
-  return listPendingAgreements(rt, party, now).needConsent;
+  const { platform, tenant } = sides(rt, party);
+  return [platform, tenant].some((side) => {
+    // Every sign-in answers this: the essential terms come from a cache, and most files have none.
+    const terms = essentialTerms(side.db, side.tables);
+    if (!terms.length) return false;
+    const records = recordsOf(side);
+    return terms.some((term) => !records.some((r) => r.topic === term.topic && r.version === term.version && isEffective(r, now)));
+  });
+}
+
+/**
+ * The active essential terms at their current version. A tenant file's are cached until a write to its
+ * terms' tables (docs/rules/performance.md#caches); the platform file's are read each time, since the
+ * platform-terms command writes them through a connection of its own, which the cache's guards never see.
+ */
+function essentialTerms(db: Db, tables: TermTables): readonly TermVersionRow[] {
+  const load = () => frozen(activeTerms(db, tables).filter((t) => t.isEssential));
+  if (tables.scope === "platform") return load();
+  return cachedByTables(
+    db,
+    { name: "terms_essential", tables: [getTableName(tables.topics), getTableName(tables.versions)], max: 1 },
+    "",
+    load,
+  );
 }
 
 /** Active terms for sign-up and consent screens: the platform's, plus the tenant's when one is given. */

@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { holdsOutsideHeap } from "../db/memory-budget";
 import { serverBusy } from "../http/errors";
 import { workerModule } from "../threads";
 import { hashAdmission } from "./admission";
@@ -29,6 +30,16 @@ const pool = {
   running: 0,
   nextId: 0,
 };
+/**
+ * A running hash holds its argon2 memory (memoryCost KiB) outside the JS heap: the memory watch leaves it
+ * out (docs/rules/performance.md#memory), or a storm's hashes set off full collections on the event loop.
+ */
+holdsOutsideHeap(() => {
+  let running = pool.running;
+  for (const thread of pool.threads) if (thread && thread.jobs.size > 0) running++;
+  return (running * PARAMS.memoryCost) / 1024;
+});
+
 /** Hashes a thread holds: the one it runs and the next, already in its inbox. */
 const DEPTH = 2;
 const WORKER = workerModule("platform/auth/hash-worker.ts");

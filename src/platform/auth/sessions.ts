@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { mac } from "../crypto";
+import { preparedQuery } from "../db/sqlite";
 import type { Db } from "../db/types";
 import type { Runtime } from "../runtime";
 import { sessions } from "./platform-tables";
@@ -22,25 +24,45 @@ export const newRefreshToken = () => randomBytes(32).toString("base64url");
 
 export const refreshHashOf = (rt: Runtime, refreshToken: string) => mac(rt.secret, "refresh", refreshToken);
 
+const p = (name: string) => sql`${sql.placeholder(name)}`;
+
+/** Every sign-in's INSERT, prepared once (docs/rules/performance.md#prepared-queries). */
+const insertSession = (db: Db) =>
+  preparedQuery(db, "auth.insertSession", (base) =>
+    base
+      .insert(sessions)
+      .values({
+        id: p("id"),
+        accountId: p("accountId"),
+        email: p("email"),
+        tenantId: p("tenantId"),
+        memberId: p("memberId"),
+        sessionType: p("sessionType"),
+        confirmed: p("confirmed"),
+        refreshHash: p("refreshHash"),
+        createdAt: p("now"),
+        lastUsedAt: p("now"),
+        absoluteExpiresAt: p("absoluteExpiresAt"),
+      })
+      .prepare(),
+  );
+
 /** Opens a sign-in session; returns its id, the refresh token (cookie value) and a first access token. */
 export async function openSession(rt: Runtime, db: Db, input: NewSession, now = Date.now()) {
   const id = Bun.randomUUIDv7();
   const refreshToken = newRefreshToken();
-  db.insert(sessions)
-    .values({
-      id,
-      accountId: input.accountId,
-      email: input.email.toLowerCase(),
-      tenantId: input.tenantId,
-      memberId: input.memberId,
-      sessionType: input.sessionType,
-      confirmed: input.confirmed,
-      refreshHash: refreshHashOf(rt, refreshToken),
-      createdAt: now,
-      lastUsedAt: now,
-      absoluteExpiresAt: input.absoluteExpiresAt,
-    })
-    .run();
+  insertSession(db).run({
+    id,
+    accountId: input.accountId,
+    email: input.email.toLowerCase(),
+    tenantId: input.tenantId,
+    memberId: input.memberId,
+    sessionType: input.sessionType,
+    confirmed: input.confirmed ? 1 : 0,
+    refreshHash: refreshHashOf(rt, refreshToken),
+    now,
+    absoluteExpiresAt: input.absoluteExpiresAt,
+  });
   const access = await rt.tokens.sign(
     { sid: id, acc: input.accountId, email: input.email.toLowerCase(), tid: input.tenantId, tkey: input.tenantKey, sub: input.memberId },
     now,

@@ -37,3 +37,23 @@ export function tenantBudget(memoryMb: number, handlesOverride: number | null = 
   const handles = handlesOverride ?? Math.max(4, Math.floor(((budgetMiB - RUNTIME_MIB) * 1024) / (HANDLE_FIXED_KIB + cacheKiB)));
   return { handles, cacheKiB, statements: STATEMENTS_PER_HANDLE, collectAboveMiB: Math.round(budgetMiB * 1.1) };
 }
+
+/** Holders of memory outside the JS heap for a while (the password hashes' argon2 memory), MiB each. */
+const outsideHeap = new Set<() => number>();
+
+/**
+ * Registers memory a part of the server holds outside the JS heap while it works (an argon2id hash holds
+ * 19 MiB on its thread): RSS no collection can lower, which the memory watch leaves out, or a sign-in
+ * storm's hashes set off a full collection (~15–180 ms on the event loop) every second or so
+ * (docs/rules/performance.md#memory).
+ */
+export function holdsOutsideHeap(mib: () => number) {
+  outsideHeap.add(mib);
+}
+
+/** What the holders hold now, MiB. */
+export function outsideHeapMiB(): number {
+  let sum = 0;
+  for (const mib of outsideHeap) sum += mib();
+  return sum;
+}

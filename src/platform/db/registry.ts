@@ -1,11 +1,21 @@
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { directory, tenants } from "./platform-tables";
+import { preparedQuery } from "./sqlite";
 import type { Db } from "./types";
 
 export type TenantRow = typeof tenants.$inferSelect;
 
+/** Prepared (docs/rules/performance.md#prepared-queries): every sign-in with a tenant key looks it up. */
 export function tenantByKey(db: Db, key: string): TenantRow | null {
-  return db.select().from(tenants).where(eq(tenants.key, key)).get() ?? null;
+  return (
+    preparedQuery(db, "registry.tenantByKey", (base) =>
+      base
+        .select()
+        .from(tenants)
+        .where(eq(tenants.key, sql.placeholder("key")))
+        .prepare(),
+    ).get({ key }) ?? null
+  );
 }
 
 export function tenantById(db: Db, id: string): TenantRow | null {

@@ -2,7 +2,7 @@ import { constants, Database, type Statement } from "bun:sqlite";
 import { closeSync, fsyncSync, linkSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
-import { commitBatch, rollbackCount } from "./group-commit";
+import { commitBatch, noteRollback, releaseWal, rollbackCount } from "./group-commit";
 import { connectionOf, type Db } from "./types";
 
 /**
@@ -143,6 +143,7 @@ export function closeNow(sqlite: Database) {
   for (const query of preparedOf.get(sqlite)?.values() ?? []) (query as { stmt?: Statement }).stmt?.finalize();
   preparedOf.delete(sqlite);
   sqlite.close();
+  releaseWal(sqlite);
 }
 
 /** Drizzle prepared queries (`.prepare()`) of a connection, by name (see preparedQuery). */
@@ -184,14 +185,54 @@ export function preparedQuery<T>(db: Db, name: string, build: (db: Db) => T): T 
 let pinning = false;
 
 /**
+ * The rows changed through a connection, counted by SQLite's update hook (docs/rules/performance.md#caches):
+ * `all` for every table, and one counter per table a cache guards. A guard is then a few property reads
+ * per lookup, not a statement. The hook reports every inserted, updated and deleted row of a rowid table
+ * (a foreign key's cascade and a trigger's rows too), and a change rolled back later has been counted.
+ * It does not report a `DELETE` without `WHERE` on a table without triggers (SQLite empties the table
+ * in one step) or a `WITHOUT ROWID` table: the schema has none, and no code deletes a guarded table whole.
+ */
+type Changes = { all: number; tables: Map<string, { n: number }> };
+const changesOf = new WeakMap<Database, Changes>();
+
+function changeCounts(sqlite: Database): Changes {
+  let changes = changesOf.get(sqlite);
+  if (!changes) {
+    const counted: Changes = { all: 0, tables: new Map() };
+    const hook = (_db: Database, table: string) => {
+      counted.all++;
+      const cell = counted.tables.get(table);
+      if (cell !== undefined) cell.n++;
+    };
+    sqlite.onInsert = hook;
+    sqlite.onUpdate = hook;
+    sqlite.onDelete = hook;
+    changesOf.set(sqlite, counted);
+    changes = counted;
+  }
+  return changes;
+}
+
+/** The counter of one table's changed rows on a connection, shared by every cache that guards it. */
+function tableCounter(changes: Changes, table: string): { n: number } {
+  let cell = changes.tables.get(table);
+  if (!cell) {
+    cell = { n: 0 };
+    changes.tables.set(table, cell);
+  }
+  return cell;
+}
+
+/**
  * A read cache that stays exact while every write to the file goes through this one connection (the
- * server's own): an entry is valid until the connection's total_changes() moves. Bounded: the least
- * recently used entry goes at `max`.
+ * server's own): an entry is valid until a row of the file changes through it, or a rollback on it is
+ * noted. Bounded: the least recently used entry goes at `max`.
  */
 export function changeGuardedCache<V>(sqlite: Database, max = 1000) {
-  const changes = sqlite.query<{ n: number }, []>("SELECT total_changes() AS n");
-  const lookup = stampedEntries<number, V>(max);
-  return (key: string, load: () => V): V => lookup(key, (changes.get() as { n: number }).n, load);
+  const changes = changeCounts(sqlite);
+  const lookup = stampedEntries<V>(max);
+  // Both counts only grow and every change or rollback moves one of them: their sum is a stamp.
+  return (key: string, load: () => V): V => lookup(key, changes.all + rollbackCount(sqlite), load);
 }
 
 /**
@@ -199,9 +240,9 @@ export function changeGuardedCache<V>(sqlite: Database, max = 1000) {
  * recently used first out at `max` entries (docs/rules/performance.md#caches): an exam's 5,000
  * students cycle through the actor cache, which a clear at the bound emptied for everyone.
  */
-function stampedEntries<S, V>(max: number) {
-  const entries = new Map<string, { at: S; value: V }>();
-  return (key: string, at: S, load: () => V): V => {
+function stampedEntries<V>(max: number) {
+  const entries = new Map<string, { at: number; value: V }>();
+  return (key: string, at: number, load: () => V): V => {
     const hit = entries.get(key);
     if (hit && hit.at === at) {
       // Moved to the end: a Map iterates in insertion order, so its first key is the least recently used.
@@ -219,55 +260,22 @@ function stampedEntries<S, V>(max: number) {
 
 /**
  * A read cache that stays exact while every write to the file goes through this one connection (the
- * server's own), invalidated only by writes to `tables` (docs/rules/performance.md#caches): TEMP
- * triggers, which live on this connection only, count every insert, update and delete of those
- * tables, and an entry is valid while that count and the connection's rollback count are unchanged.
- * The triggers are made at the second lookup on the connection (a handle opened for one request, a
- * reopen in the spread read, docs/rules/performance.md#reopen, does not pay ~1 ms of CPU for triggers
- * it never uses), inside a transaction too: an exam's steps all look up inside their write(), and
- * under load the group commit keeps the file in a transaction almost always. A rollback that takes
- * the triggers with it takes their count's row too: a lookup that finds no count makes them again,
- * and nothing cached before is served (the stamp holds the number of installs). Bounded: the least
- * recently used entry goes at `max`.
+ * server's own), invalidated only by writes to `tables` (docs/rules/performance.md#caches): the
+ * connection's update hook counts the changed rows of each table, and an entry is valid while the
+ * counts of its tables and the connection's rollback count are unchanged. A rollback is noted by
+ * write(), savepoint(), the group commit and drizzleOf (a Drizzle transaction or savepoint undone):
+ * a value loaded while the undone rows were visible is not served after it. Caches from the first
+ * lookup, inside a transaction too (an exam's steps all look up inside their write()). Bounded: the
+ * least recently used entry goes at `max`. `name` names the cache (cachedByTables).
  */
-export function tableGuardedCache<V>(sqlite: Database, name: string, tables: readonly string[], max = 1000) {
-  let stamp: Statement<{ n: number }, [string]> | null = null;
-  let installs = 0;
-  const lookup = stampedEntries<string, V>(max);
-  const install = () => {
-    sqlite.exec("CREATE TEMP TABLE IF NOT EXISTS cache_guards (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID");
-    sqlite.query("INSERT OR IGNORE INTO temp.cache_guards (name, n) VALUES (?, 0)").run(name);
-    for (const table of tables) {
-      for (const op of ["INSERT", "UPDATE", "DELETE"]) {
-        sqlite.exec(
-          `CREATE TEMP TRIGGER IF NOT EXISTS "guard_${name}_${table}_${op}" AFTER ${op} ON main."${table}"
-           BEGIN UPDATE temp.cache_guards SET n = n + 1 WHERE name = '${name}'; END`,
-        );
-      }
-    }
-    installs++;
-    stamp = sqlite.query<{ n: number }, [string]>("SELECT n FROM temp.cache_guards WHERE name = ?");
-  };
-  /** The guards' count, or null when a rollback undid their install (the row gone, or the table). */
-  const count = (): number | null => {
-    try {
-      return stamp?.get(name)?.n ?? null;
-    } catch {
-      return null;
-    }
-  };
-  let lookups = 0;
+export function tableGuardedCache<V>(sqlite: Database, _name: string, tables: readonly string[], max = 1000) {
+  const changes = changeCounts(sqlite);
+  const counters = [...new Set(tables)].map((table) => tableCounter(changes, table));
+  const lookup = stampedEntries<V>(max);
   return (key: string, load: () => V): V => {
-    if (!stamp) {
-      if (++lookups < 2) return load();
-      install();
-    }
-    let n = count();
-    if (n === null) {
-      install();
-      n = count();
-    }
-    return lookup(key, `${installs}:${rollbackCount(sqlite)}:${n}`, load);
+    let at = rollbackCount(sqlite);
+    for (const c of counters) at += c.n;
+    return lookup(key, at, load);
   };
 }
 
@@ -316,6 +324,8 @@ export function drizzleOf(sqlite: Database, max = 500): Db {
   const client = {
     prepare(sql: string) {
       if (pinning) return sqlite.prepare(sql);
+      // Drizzle undoes a nested transaction with this statement (a bulk item's savepoint, or any `tx.transaction`).
+      if (sql.startsWith("rollback")) noteRollback(sqlite);
       let stmt = statements.get(sql);
       if (stmt) {
         statements.delete(sql);
@@ -334,7 +344,17 @@ export function drizzleOf(sqlite: Database, max = 500): Db {
       return stmt;
     },
     exec: (sql: string) => sqlite.exec(sql),
-    transaction: <A extends unknown[], R>(fn: (...args: A) => R) => sqlite.transaction(fn),
+    // A transaction whose function throws is rolled back: noted, so a table-guarded cache serves nothing
+    // loaded while its rows were visible (docs/rules/performance.md#caches).
+    transaction: <A extends unknown[], R>(fn: (...args: A) => R) =>
+      sqlite.transaction((...args: A): R => {
+        try {
+          return fn(...args);
+        } catch (e) {
+          noteRollback(sqlite);
+          throw e;
+        }
+      }),
   };
   const db = drizzle({ client: client as unknown as Database }) as unknown as Db;
   connectionOf.set(db, sqlite);

@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { enableGroupCommit } from "./group-commit";
-import type { TenantBudget } from "./memory-budget";
+import { outsideHeapMiB, type TenantBudget } from "./memory-budget";
 import { applyMigrations } from "./migrate";
 import { tenantMigrations } from "./migrations.gen";
 import { closeSqlite, drizzleOf, openSqlite } from "./sqlite";
@@ -60,6 +60,9 @@ export function collectionDue(rssMiB: number, collectAboveMiB: number, last: { r
   return rssMiB > collectAboveMiB && (rssMiB >= last.rssMiB + WATCH_GROWTH_MIB || last.msAgo >= WATCH_IDLE_MS);
 }
 
+/** The RSS the memory watch compares with its mark, MiB: without what is held outside the JS heap for a while (hashes' argon2 memory). */
+export const collectableRssMiB = () => process.memoryUsage.rss() / 1048576 - outsideHeapMiB();
+
 /** An LRU of open tenant handles, bounded by the budget's idle handles; each handle's caches are bounded too. */
 export function createTenantStore(
   dataDir: string,
@@ -81,7 +84,7 @@ export function createTenantStore(
   let closedSinceGc = 0;
   let gcPending = false;
   const lastGc = { at: 0, rssMiB: 0 };
-  const rssMiB = () => process.memoryUsage.rss() / 1048576;
+  const rssMiB = collectableRssMiB;
   const collect = (rss = rssMiB()) => {
     lastGc.at = performance.now();
     lastGc.rssMiB = rss;
