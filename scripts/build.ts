@@ -1,4 +1,5 @@
 // Builds dist/learnspace: one executable with every migration, the /docs assets and the web console inside.
+import { isBuiltin } from "node:module";
 import { dirname, join } from "node:path";
 import { $, type BunPlugin } from "bun";
 import protobuf from "protobufjs";
@@ -23,6 +24,36 @@ const etcdProtocol: BunPlugin = {
   },
 };
 
+/**
+ * Bun's bundler hoists every static import of a Node built-in to the top of the bundle, so a built-in
+ * that only a lazily loaded package imports is loaded at every start all the same: tty for
+ * supports-color (which debug requires when it is first used), zlib, stream, string_decoder and
+ * assert for tar (`await import("tar")` in the CLI commands that pack), ~4 % of a cold start's main
+ * thread (docs/rules/performance.md#start). In those packages' files the built-in imports become
+ * `require` calls where they stand: they run when the package is first evaluated.
+ */
+const LAZY_PACKAGES = /[\\/]node_modules[\\/](supports-color[\\/]index\.js|tar[\\/]dist[\\/]esm[\\/]index\.min\.js)$/;
+const IMPORT = /import\s*(?:([\w$]+)|\*\s*as\s+([\w$]+)|\{([^}]*)\})\s*from\s*(["'])([\w:/]+)\4;?/g;
+const lazyBuiltins: BunPlugin = {
+  name: "lazy-builtins",
+  setup(build) {
+    build.onLoad({ filter: LAZY_PACKAGES }, async ({ path }) => {
+      let count = 0;
+      const source = (await Bun.file(path).text()).replace(IMPORT, (all, name, namespace, named, _q, module) => {
+        if (!isBuiltin(module)) return all;
+        count++;
+        const binding = name ?? namespace ?? `{${(named as string).replace(/\s+as\s+/g, ":")}}`;
+        return `const ${binding}=require(${JSON.stringify(module)});`;
+      });
+      const left = source
+        .match(/(?:^|[;\s])import\s*[\w${*][^;]*?from\s*["'](?:node:)?[a-z_/]+["']/g)
+        ?.filter((i) => isBuiltin(i.replace(/^.*from\s*["']|["']$/g, "")));
+      if (!count || left?.length) throw new Error(`${path}: its built-in imports changed shape; update scripts/build.ts lazyBuiltins`);
+      return { contents: source, loader: "js" };
+    });
+  },
+};
+
 await $`bun scripts/embed-migrations.ts`;
 await $`node_modules/.bin/vite build web --logLevel warn`;
 await $`bun scripts/compress-web.ts`;
@@ -38,7 +69,7 @@ try {
     format: "esm",
     minify: { syntax: true, whitespace: true },
     sourcemap: "linked",
-    plugins: [etcdProtocol],
+    plugins: [etcdProtocol, lazyBuiltins],
   });
   if (!result.success) {
     for (const line of result.logs) console.error(line);

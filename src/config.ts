@@ -1,6 +1,6 @@
-import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { parseS3Url } from "./platform/files/s3-url";
+import { isIP } from "./platform/ip";
 
 /** Every setting of the server, from flags first, then env, then defaults (docs/rules/runtime.md#settings). */
 export type Config = {

@@ -1,8 +1,5 @@
 import { copyFileSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import { createGunzip } from "node:zlib";
 import { Value } from "@sinclair/typebox/value";
 import { type Config, flag } from "../config";
 import { TenantKey } from "../modules/auth/model";
@@ -95,6 +92,12 @@ const TAR_SLACK = (entries: number) => 1024 * 1024 + 1536 * entries;
  * `done()` true stops it with `stop` (the caller has what it needed).
  */
 async function untar(file: string, limit: number, sink: NodeJS.WritableStream, done = () => false, stop?: Error) {
+  // Loaded here, not at every start: the bundle would load them before anything runs (docs/rules/performance.md#start).
+  const [{ Transform }, { pipeline }, { createGunzip }] = await Promise.all([
+    import("node:stream"),
+    import("node:stream/promises"),
+    import("node:zlib"),
+  ]);
   let seen = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _enc, next) {

@@ -1,10 +1,10 @@
-import { connect } from "node:net";
-
 /**
  * HAProxy's runtime API (the stats socket at level admin): one connection per batch of commands
  * separated by `;`, answered and closed by HAProxy (docs/rules/cluster.md#haproxy).
  */
-export function haproxyCommand(address: string, command: string, timeoutMs = 3_000): Promise<string> {
+export async function haproxyCommand(address: string, command: string, timeoutMs = 3_000): Promise<string> {
+  // Loaded on first use: a static import loads node:net (and node:stream) at every start (docs/rules/performance.md#start).
+  const { connect } = await import("node:net");
   return new Promise((resolve, reject) => {
     const [host = "", port = ""] = address.split(/:(?=\d+$)/);
     const socket = address.startsWith("unix:") ? connect({ path: address.slice(5) }) : connect({ host, port: Number(port) });

@@ -1,5 +1,5 @@
-import { isIP } from "node:net";
 import type { Config } from "../../config";
+import { isIP } from "../ip";
 
 type Server = { requestIP(r: Request): { address: string } | null } | null | undefined;
 

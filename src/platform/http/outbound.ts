@@ -1,7 +1,7 @@
 // Fetches the server makes because a tenant named a URL (docs/rules/trust.md#server-side-fetches).
-import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
+
 import { networkInterfaces } from "node:os";
+import { isIP } from "../ip";
 import { inRanges } from "./client-address";
 
 /**
@@ -49,7 +49,11 @@ const MAX_REDIRECTS = 5;
 export class FetchRefused extends Error {}
 
 type Resolve = (host: string) => Promise<string[]>;
-const resolveHost: Resolve = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+// node:dns loads on the first lookup, not at every start (docs/rules/performance.md#start).
+const resolveHost: Resolve = async (host) => {
+  const { lookup } = await import("node:dns/promises");
+  return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+};
 
 /** The addresses of this machine's own interfaces (a public one included: the server's own). */
 function ownAddresses(): string[] {
