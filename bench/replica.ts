@@ -282,13 +282,19 @@ async function sample(pid: number, seconds: number, tick: (i: number) => Promise
 let openRate = Number(arg("open-rate") ?? 0);
 
 /** Tenant reads: a closed loop (16 concurrent: the queue of a saturated server), then an open loop at `openRate` (what a school feels). */
-async function readP99(port: number, token: string) {
+async function readP99(port: number, token: string, label = "") {
   const url = `http://127.0.0.1:${port}/api/v1/tenant`;
   const headers = { authorization: `Bearer ${token}` };
   await load(url, { seconds: 1, concurrency: 16, headers });
+  // When each loop ran (stderr), to set beside a per-second CPU record of Litestream and the store.
+  const mark = (what: string) => console.error(`${new Date().toISOString()} ${label} ${what}`);
+  mark("closed loop");
   const closed = await load(url, { seconds: 5, concurrency: 16, headers });
   if (!openRate) openRate = Math.max(1, Math.round(closed.rps / 2));
-  return { closed, open: await openLoad(url, { rate: openRate, seconds: 5, headers }) };
+  mark("open loop");
+  const open = await openLoad(url, { rate: openRate, seconds: 5, headers });
+  mark(`end: closed p99 ${closed.p99} ms, open p99 ${open.p99} ms`);
+  return { closed, open };
 }
 
 /** Seeds `n` schools through bench/seed-tenants.ts (the app's own tenant creation) once per size. */
@@ -340,11 +346,13 @@ function ageSchools(dataDir: string, tokens: string[]) {
   const rows = db.query("SELECT id, key FROM tenants WHERE key LIKE 'bench-%'").all() as { id: string; key: string }[];
   db.close();
   const hourAgo = new Date(Date.now() - 3_600_000);
-  // bench-<i> is the school of tokens[i] (bench/seed-tenants.ts).
+  const now = new Date();
+  // bench-<i> is the school of tokens[i] (bench/seed-tenants.ts). The active ones changed now: a data
+  // dir seeded before (BENCH_SEEDED) is older than serve's 10 minutes, and every school was cold.
   for (const r of rows) {
-    if (Number(r.key.slice("bench-".length)) < active) continue;
+    const at = Number(r.key.slice("bench-".length)) < active ? now : hourAgo;
     const f = join(dataDir, "tenants", `${r.id}.sqlite`);
-    for (const p of [f, `${f}-wal`]) if (existsSync(p)) utimesSync(p, hourAgo, hourAgo);
+    for (const p of [f, `${f}-wal`]) if (existsSync(p)) utimesSync(p, at, at);
   }
   return active;
 }
@@ -455,7 +463,7 @@ async function measureTenants(
   const measureOn = async (lsPid: number) => {
     const c0 = cpuOf(lsPid);
     const t0 = performance.now();
-    const r = await readP99(port, reader);
+    const r = await readP99(port, reader, "on");
     onCpu.push(((cpuOf(lsPid) - c0) / ((performance.now() - t0) / 1000)) * 100);
     return r;
   };
@@ -473,7 +481,7 @@ async function measureTenants(
   const monitorMs = Math.round(Number.parseFloat(sync) * (sync.endsWith("ms") ? 1 : 1000)) / 2;
   for (let round = 0; round < readRounds; round++) {
     const plain = await serve(dataDir, port, null, sync);
-    off.push(await readP99(port, reader));
+    off.push(await readP99(port, reader, "off"));
     await plain.stop();
     loads.push(load1());
     if (round === readRounds - 1) break;

@@ -21,6 +21,20 @@ describe("hash admission", () => {
     expect(answers.slice(admitted).every((a) => a !== null && a > 0)).toBe(true);
   });
 
+  test("shed() tells what enter() would, spacing the returns the same way, and admits nothing", () => {
+    const { admission } = clocked({ concurrency: 2, queue: 0, hashMs: 1000 });
+    expect(admission.shed()).toBeNull();
+    expect(admission.state.admitted).toBe(0);
+    expect(admission.enter()).toBeNull();
+    expect(admission.enter()).toBeNull();
+    const early = admission.shed() as number;
+    expect(early).toBeCloseTo(0.5, 6);
+    expect(admission.state.admitted).toBe(2);
+    // the next one shed, by either, comes back a paced turn later
+    expect(admission.enter()).toBeCloseTo(0.5 + 0.5 * RETURN_PACE, 6);
+    expect(admission.state.admitted).toBe(2);
+  });
+
   test("the queue bound sheds before the wait does", () => {
     const { admission } = clocked({ concurrency: 2, queue: 3, hashMs: 50 });
     const answers = Array.from({ length: 8 }, () => admission.enter());

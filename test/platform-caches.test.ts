@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createTokens } from "../src/platform/auth/tokens";
 import { changeGuardedCache, closeSqlite, drizzleOf, openSqlite, preparedQuery, tableGuardedCache } from "../src/platform/db/sqlite";
 import { savepoint, write } from "../src/platform/db/types";
 import { createContent } from "./helpers/fixture";
@@ -224,6 +225,30 @@ describe("changeGuardedCache", () => {
       // The file's change count stays where the uncommitted read saw it: only the noted rollback tells.
       expect(name()).toBe("Ann");
     });
+  });
+});
+
+describe("the verified access tokens (src/platform/auth/tokens.ts)", () => {
+  test("a token in use stays verified while newer ones pass through the bound; an unused one goes", async () => {
+    const tokens = createTokens("a-test-secret-of-32-characters!!", 8);
+    const now = Date.now();
+    const sign = async (i: number) =>
+      (await tokens.sign({ sid: `s${i}`, acc: null, email: `e${i}@example.com`, tid: null, tkey: null, sub: null }, now, now + 60_000))
+        .accessToken;
+    const hot = await sign(0);
+    const cold = await sign(1);
+    expect((await tokens.verify(hot))?.sid).toBe("s0");
+    expect((await tokens.verify(cold))?.sid).toBe("s1");
+    for (let i = 2; i < 40; i++) {
+      expect((await tokens.verify(await sign(i)))?.sid).toBe(`s${i}`);
+      // Answered without a promise: still verified (first in, but used).
+      const again = tokens.verify(hot);
+      expect(again instanceof Promise).toBe(false);
+      expect((again as { sid: string } | null)?.sid).toBe("s0");
+    }
+    const later = tokens.verify(cold);
+    expect(later instanceof Promise).toBe(true);
+    expect((await later)?.sid).toBe("s1");
   });
 });
 

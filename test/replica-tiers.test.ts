@@ -6,11 +6,19 @@
 
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openSqlite, walAutocheckpoint } from "../src/platform/db/sqlite";
+import { closeSqlite, openSqlite, walAutocheckpoint } from "../src/platform/db/sqlite";
 import { COLD_CHECKS_PER_SECOND, fileRpoMs, litestreamConfig, litestreamTimings } from "../src/platform/replica/litestream";
-import { lowPriority, PROMOTE_MS, RESTART_GRACE_MS, type ReplicaFileStatus, startReplication } from "../src/platform/replica/supervisor";
+import {
+  lowPriority,
+  PROMOTE_MS,
+  RAMP_COLD_MS,
+  RESTART_GRACE_MS,
+  type ReplicaFileStatus,
+  replicatedFiles,
+  startReplication,
+} from "../src/platform/replica/supervisor";
 import { removeDir, tempDir } from "./helpers/binary";
 
 const dirs: string[] = [];
@@ -44,7 +52,7 @@ function dataDirWith(schools: number) {
   dirs.push(dir);
   const dataDir = join(dir, "data");
   mkdirSync(join(dataDir, "tenants"), { recursive: true });
-  const ids = Array.from({ length: schools }, (_, i) => `00000000-0000-4000-8000-00000000000${i + 1}`);
+  const ids = Array.from({ length: schools }, (_, i) => `00000000-0000-4000-8000-${String(i + 1).padStart(12, "0")}`);
   for (const f of ["platform.sqlite", ...ids.map((id) => `tenants/${id}.sqlite`)]) {
     const db = new Database(join(dataDir, f), { create: true });
     db.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x)");
@@ -83,6 +91,16 @@ describe("Litestream configuration by activity", () => {
     const eighths = new Set(coldIntervals.map((ms) => Math.min(7, Math.floor(((4000 - ms) / 1000) * 8))));
     expect(eighths.size).toBe(8);
     expect(new Set(config.dbs.map((d) => d.replicas[0]?.["sync-interval"]))).toEqual(new Set(["100ms"]));
+    // A cold file taking its first snapshot in a ramp is checked as a hot one, and not counted with the cold.
+    const ramp = litestreamConfig(
+      { replicaUrl: URL, files: files.map((f, i) => (i === 150 ? { ...f, firstSnapshot: true } : f)), syncMs: 1000 },
+      ENV,
+    );
+    const first = ramp.dbs.find((d) => d.path === "/d/tenants/c148.sqlite");
+    expect(Number.parseInt(first?.["monitor-interval"] as string, 10)).toBeLessThanOrEqual(500);
+    expect(ramp.dbs.findIndex((d) => d.path === "/d/tenants/c148.sqlite")).toBe(2);
+    // 199 cold files now: each checked every 3.98 s at most (200: 4 s).
+    expect(Math.max(...ramp.dbs.slice(3).map((d) => Number.parseInt(d["monitor-interval"] as string, 10)))).toBeLessThanOrEqual(3980);
   });
 
   test("serve's automatic checkpoint is off under replication and SQLite's default without", () => {
@@ -98,6 +116,39 @@ describe("Litestream configuration by activity", () => {
     expect(pages(walAutocheckpoint(false))).toBe(1000);
     expect(pages(walAutocheckpoint(false, 500))).toBe(500);
     expect(pages(walAutocheckpoint(true, 500))).toBe(0);
+  });
+
+  test("under replication the WAL stays when the last connection closes (a restarted Litestream goes on, no new generation); without, it goes", () => {
+    const dir = tempDir("learnspace-tiers-");
+    dirs.push(dir);
+    const walLeft = (replicated: boolean) => {
+      const path = join(dir, `persist-${replicated}.sqlite`);
+      const db = openSqlite(path, undefined, walAutocheckpoint(replicated));
+      db.exec("CREATE TABLE t (x); INSERT INTO t VALUES (1)");
+      closeSqlite(db);
+      return existsSync(`${path}-wal`) && statSync(`${path}-wal`).size >= 32;
+    };
+    expect(walLeft(true)).toBe(true);
+    expect(walLeft(false)).toBe(false);
+  });
+
+  test("the scan reads the header of new files only, and of a file created again under a removed one's name", () => {
+    const { dataDir, ids } = dataDirWith(2);
+    const inWal = new Set<string>();
+    const names = () => replicatedFiles(dataDir, inWal).map((f) => f.name);
+    const all = ["platform.sqlite", ...ids.map((id) => `tenants/${id}.sqlite`)];
+    expect(names()).toEqual(all);
+    // The first file's header no longer says WAL: a known file is not read again (nor opened).
+    const first = join(dataDir, "tenants", `${ids[0]}.sqlite`);
+    const header = readFileSync(first);
+    header[18] = 1;
+    writeFileSync(first, header);
+    expect(names()).toEqual(all);
+    // Removed, then created again (not yet in WAL mode): read anew, left out until SQLite has initialised it.
+    rmSync(first);
+    expect(names()).toEqual([all[0], all[2]] as string[]);
+    writeFileSync(first, header);
+    expect(names()).toEqual([all[0], all[2]] as string[]);
   });
 
   test("a cold file written since Litestream started is promoted by a restart, not before PROMOTE_MS", async () => {
@@ -222,6 +273,36 @@ describe("Litestream configuration by activity", () => {
       ]);
       expect(logs.filter((l) => l.event === "replica.restart").map((l) => l.reason)).toEqual(["batch"]);
       expect((await rep.status()).map((f) => f.rpoSeconds)).toEqual([1, 1, 1, 1]);
+    } finally {
+      await rep.stop();
+    }
+  });
+
+  test("while files wait for their first snapshot, the batch's files are checked at S/2 and the cold files in every RAMP_COLD_MS, so a run ends before those are opened", async () => {
+    const { dir, dataDir, ids } = dataDirWith(42);
+    // Every school idle for an hour; the platform file and 40 schools have their generation already.
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const id of ids) utimesSync(join(dataDir, "tenants", `${id}.sqlite`), hourAgo, hourAgo);
+    for (const f of ["platform.sqlite", ...ids.slice(0, 40).map((id) => `tenants/${id}.sqlite`)]) {
+      const meta = join(dataDir, f.replace(/([^/]+)$/, ".$1-litestream"));
+      mkdirSync(meta, { recursive: true });
+      writeFileSync(join(meta, "generation"), "0123456789abcdef");
+    }
+    const rep = replicateWith(dir, "exec sleep 600", { dataDir, log: () => {}, firstSnapshotsAtOnce: 1 });
+    try {
+      const config = JSON.parse(readFileSync(join(dataDir, "litestream.yml"), "utf8")) as {
+        dbs: { path: string; "monitor-interval": string }[];
+      };
+      const interval = (id: string) =>
+        Number.parseInt(config.dbs.find((d) => d.path.endsWith(`${id}.sqlite`))?.["monitor-interval"] ?? "", 10);
+      // The admitted one (the first of the two new): at S/2; the 40 cold ones in: RAMP_COLD_MS, staggered
+      // (not 40 ÷ 50 checks/s = 0.8 s), and their RPO says so.
+      expect(config.dbs).toHaveLength(42);
+      expect(interval(ids[40] as string)).toBeLessThanOrEqual(500);
+      expect(Math.min(...ids.slice(0, 40).map(interval))).toBeGreaterThanOrEqual(RAMP_COLD_MS * 0.75);
+      const rpo = Object.fromEntries((await rep.status()).map((f) => [f.name, f.rpoSeconds]));
+      expect(rpo[`tenants/${ids[0]}.sqlite`]).toBe(RAMP_COLD_MS / 1000 + 0.5);
+      expect(rpo[`tenants/${ids[41]}.sqlite`]).toBe(null);
     } finally {
       await rep.stop();
     }

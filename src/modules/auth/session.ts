@@ -100,14 +100,17 @@ export async function startSession(
       const m = rt.resolveMember(h, memberId);
       if (!m?.isActive) return null;
       const settings = readSettings(h.db);
-      const row = preparedQuery(h.db, "auth.lastLogin", (base) =>
-        base
-          .update(members)
-          .set({ lastLoginAt: sql`${sql.placeholder("now")}` })
-          .where(eq(members.id, sql.placeholder("id")))
-          .returning({ emailVerifiedAt: members.emailVerifiedAt })
-          .prepare(),
-      ).get({ now, id: memberId });
+      // In the turn's group commit, not a commit of its own on the event loop (docs/rules/sign-in.md#writes-of-a-sign-in).
+      const row = write(h.db, (tx) =>
+        preparedQuery(tx, "auth.lastLogin", (base) =>
+          base
+            .update(members)
+            .set({ lastLoginAt: sql`${sql.placeholder("now")}` })
+            .where(eq(members.id, sql.placeholder("id")))
+            .returning({ emailVerifiedAt: members.emailVerifiedAt })
+            .prepare(),
+        ).get({ now, id: memberId }),
+      );
       const proved = row?.emailVerifiedAt != null;
       return {
         settings,

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { Static } from "elysia";
-import { hashPassword, needsRehash, verifyPassword } from "../../platform/auth/password";
+import { hashPassword, needsRehash, refuseWhileHashingFull, verifyPassword } from "../../platform/auth/password";
 import type { TenantRow } from "../../platform/db/registry";
 import { preparedQuery } from "../../platform/db/sqlite";
 import type { Db } from "../../platform/db/types";
@@ -46,6 +46,7 @@ export async function signInWithPassword(
     // In a cluster the school's node answers (docs/rules/cluster.md#sign-in-without-a-tenant-key).
     const away = forwarder(rt)?.nodeOf(input.tenantKey);
     if (away) return (forwarder(rt) as RemoteAuth).run(away, "signInWithPassword", input);
+    refuseWhileHashingFull();
     const tenant = tenantOfKey(rt, input.tenantKey);
     if (tenant) candidate = { tenant, memberId: null, identifier: input.identifier };
   } else {
@@ -56,6 +57,7 @@ export async function signInWithPassword(
     const away = chosen && forwarder(rt)?.nodeOf(chosen.tenant.key);
     if (away)
       return (forwarder(rt) as RemoteAuth).run(away, "signInWithPassword", { ...input, identifier: email, tenantKey: chosen.tenant.key });
+    refuseWhileHashingFull();
     if (chosen) candidate = { tenant: chosen.tenant, memberId: chosen.memberId, identifier: email };
     else return accountOnly(rt, email, input, now);
   }

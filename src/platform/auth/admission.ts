@@ -42,21 +42,27 @@ export function hashAdmission(limits: AdmissionLimits) {
   };
   return {
     state,
-    /** Admits one hash (null), or sheds it: the seconds after which it should come back. */
-    enter(): number | null {
+    /**
+     * Whether a hash asked for now is shed: the seconds after which it should come back (the returns
+     * spaced as for enter()), else null. Admits nothing: a sign-in asks before it reads anything, so a
+     * shed answer costs no lookups (docs/rules/sign-in.md#shed-before-the-lookups).
+     */
+    shed(): number | null {
       // hashes that finish before this one starts, at `concurrency` per `hashMs`
       const ahead = state.admitted + 1 - limits.concurrency;
-      if (ahead > 0) {
-        const turnMs = state.hashMs / limits.concurrency;
-        const overMs = Math.max(ahead * turnMs - MAX_WAIT_MS, (ahead - limits.queue) * turnMs);
-        if (overMs > 0) {
-          const t = now();
-          state.retryAt = Math.max(t + overMs, state.retryAt + turnMs * RETURN_PACE);
-          return (state.retryAt - t) / 1000;
-        }
-      }
-      state.admitted++;
-      return null;
+      if (ahead <= 0) return null;
+      const turnMs = state.hashMs / limits.concurrency;
+      const overMs = Math.max(ahead * turnMs - MAX_WAIT_MS, (ahead - limits.queue) * turnMs);
+      if (overMs <= 0) return null;
+      const t = now();
+      state.retryAt = Math.max(t + overMs, state.retryAt + turnMs * RETURN_PACE);
+      return (state.retryAt - t) / 1000;
+    },
+    /** Admits one hash (null), or sheds it: the seconds after which it should come back. */
+    enter(): number | null {
+      const retryAfterSeconds = this.shed();
+      if (retryAfterSeconds === null) state.admitted++;
+      return retryAfterSeconds;
     },
     /** An admitted hash finished after `ms` on its thread. */
     leave(ms: number) {

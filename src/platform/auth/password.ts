@@ -154,6 +154,16 @@ async function runInPool(job: Job) {
   }
 }
 
+/**
+ * 503 SERVER_BUSY now if a hash asked for now would be shed: a sign-in calls it before its lookups, so
+ * a storm's shed answers read nothing (docs/rules/sign-in.md#shed-before-the-lookups). The answer is the
+ * same whoever signs in, so it tells nothing about the identifier.
+ */
+export function refuseWhileHashingFull() {
+  const retryAfterSeconds = pool.admission.shed();
+  if (retryAfterSeconds !== null) throw serverBusy(retryAfterSeconds);
+}
+
 export const hashPassword = async (password: string) => (await admitted({ op: "hash", password, params: PARAMS })) as string;
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { mac } from "../crypto";
 import { preparedQuery } from "../db/sqlite";
-import type { Db } from "../db/types";
+import { type Db, write } from "../db/types";
 import type { Runtime } from "../runtime";
 import { sessions } from "./platform-tables";
 
@@ -51,18 +51,21 @@ const insertSession = (db: Db) =>
 export async function openSession(rt: Runtime, db: Db, input: NewSession, now = Date.now()) {
   const id = Bun.randomUUIDv7();
   const refreshToken = newRefreshToken();
-  insertSession(db).run({
-    id,
-    accountId: input.accountId,
-    email: input.email.toLowerCase(),
-    tenantId: input.tenantId,
-    memberId: input.memberId,
-    sessionType: input.sessionType,
-    confirmed: input.confirmed ? 1 : 0,
-    refreshHash: refreshHashOf(rt, refreshToken),
-    now,
-    absoluteExpiresAt: input.absoluteExpiresAt,
-  });
+  // In the turn's group commit, not a commit of its own on the event loop (docs/rules/sign-in.md#writes-of-a-sign-in).
+  write(db, (tx) =>
+    insertSession(tx).run({
+      id,
+      accountId: input.accountId,
+      email: input.email.toLowerCase(),
+      tenantId: input.tenantId,
+      memberId: input.memberId,
+      sessionType: input.sessionType,
+      confirmed: input.confirmed ? 1 : 0,
+      refreshHash: refreshHashOf(rt, refreshToken),
+      now,
+      absoluteExpiresAt: input.absoluteExpiresAt,
+    }),
+  );
   const access = await rt.tokens.sign(
     { sid: id, acc: input.accountId, email: input.email.toLowerCase(), tid: input.tenantId, tkey: input.tenantKey, sub: input.memberId },
     now,

@@ -10,16 +10,23 @@ export type Tokens = {
   verify(token: string): TokenClaims | null | Promise<TokenClaims | null>;
 };
 
-/** Access tokens: HS256 JWTs (15 min) from @elysiajs/jwt, signed with the server secret. */
-export function createTokens(secret: string): Tokens {
+/**
+ * Access tokens: HS256 JWTs (15 min) from @elysiajs/jwt, signed with the server secret. Up to `max`
+ * verified tokens are kept (docs/rules/performance.md#per-request-work).
+ */
+export function createTokens(secret: string, max = 10_000): Tokens {
   const plugin = jwt({ name: "jwt", secret, alg: "HS256" });
   const signer = (
     plugin.decorator as unknown as {
       jwt: { sign(p: object): Promise<string>; verify(t: string): Promise<false | Record<string, unknown>> };
     }
   ).jwt;
-  // Verified tokens, so that a client's repeated calls skip the HMAC; bounded, expiry re-checked.
-  const verified = new Map<string, TokenClaims & { exp: number }>();
+  // Verified tokens, so that a client's repeated calls skip the HMAC; bounded, expiry re-checked. The
+  // least recently used go first at the bound, not the first verified: a token used again once older
+  // than half the map moves to its end (a Map iterates in insertion order), so a busy client's token
+  // stays while a storm of new ones passes through; a hit costs one comparison otherwise.
+  const verified = new Map<string, { claims: TokenClaims & { exp: number }; at: number }>();
+  let added = 0;
   return {
     async sign(claims, now, notAfter) {
       const accessTokenExpiresAt = Math.min(now + ACCESS_TOKEN_TTL_MS, notAfter);
@@ -29,9 +36,16 @@ export function createTokens(secret: string): Tokens {
     verify(token) {
       const hit = verified.get(token);
       if (hit) {
-        if (hit.exp * 1000 > Date.now()) return hit;
-        verified.delete(token);
-        return null;
+        if (hit.claims.exp * 1000 <= Date.now()) {
+          verified.delete(token);
+          return null;
+        }
+        if (added - hit.at > max >> 1) {
+          verified.delete(token);
+          hit.at = ++added;
+          verified.set(token, hit);
+        }
+        return hit.claims;
       }
       return signer.verify(token).then((p) => {
         if (!p || typeof p.sid !== "string" || typeof p.email !== "string" || typeof p.exp !== "number") return null;
@@ -44,8 +58,8 @@ export function createTokens(secret: string): Tokens {
           sub: typeof p.sub === "string" ? p.sub : null,
           exp: p.exp,
         };
-        if (verified.size >= 10_000) verified.delete(verified.keys().next().value as string);
-        verified.set(token, claims);
+        if (verified.size >= max) verified.delete(verified.keys().next().value as string);
+        verified.set(token, { claims, at: ++added });
         return claims;
       });
     },

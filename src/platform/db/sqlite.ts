@@ -1,4 +1,4 @@
-import { Database, type Statement } from "bun:sqlite";
+import { constants, Database, type Statement } from "bun:sqlite";
 import { closeSync, fsyncSync, linkSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
@@ -86,6 +86,10 @@ export function openSqlite(path: string, memory?: { cacheKiB: number }, autochec
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec("PRAGMA temp_store = MEMORY");
   if (autocheckpoint !== undefined) sqlite.exec(`PRAGMA wal_autocheckpoint = ${autocheckpoint}`);
+  // Off means Litestream replicates the file (walAutocheckpoint): the WAL stays when the last connection
+  // closes, as Litestream's own connections keep it, so a restarted Litestream goes on from its shadow
+  // WAL instead of a new generation (docs/rules/replication.md#persistent-wal).
+  if (autocheckpoint === 0) sqlite.fileControl(constants.SQLITE_FCNTL_PERSIST_WAL, 1);
   return sqlite;
 }
 

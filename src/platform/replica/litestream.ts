@@ -40,8 +40,10 @@ export function requireLitestream(env: Env = process.env): string {
 /**
  * A replicated file: its path on disk, its path in the replica (below the URL's prefix), and whether
  * it was written lately (`hot`: checked every S/2; else with the cold files, docs/rules/replication.md#tiers).
+ * `firstSnapshot`: it takes its first snapshot in this run, so it is checked every S/2 whatever its
+ * tier (docs/rules/replication.md#first-start).
  */
-export type ReplicatedFile = { path: string; name: string; tenantId?: string; hot?: boolean };
+export type ReplicatedFile = { path: string; name: string; tenantId?: string; hot?: boolean; firstSnapshot?: boolean };
 
 /**
  * One file's Litestream replica entry for an `s3://bucket[/prefix]?endpoint=…` URL
@@ -73,16 +75,20 @@ export const COLD_CHECKS_PER_SECOND = 50;
  * and shipped at the first replica tick after that (`shipMs`, S/10), leaving 0.4 S for the upload; a
  * cold file is checked every `coldMonitorMs`, at least S/2, more as cold files add up.
  */
-export function litestreamTimings(syncMs: number, coldFiles = 0) {
+export function litestreamTimings(syncMs: number, coldFiles = 0, coldMinMs = 0) {
   const monitorMs = Math.max(10, Math.round(syncMs / 2));
   const shipMs = Math.max(10, Math.round(syncMs / 10));
-  const coldMonitorMs = Math.max(monitorMs, Math.ceil((coldFiles / COLD_CHECKS_PER_SECOND) * 1000));
+  const coldMonitorMs = Math.max(monitorMs, Math.ceil((coldFiles / COLD_CHECKS_PER_SECOND) * 1000), coldMinMs);
   return { monitorMs, shipMs, coldMonitorMs };
 }
 
-/** The RPO a file gets with these timings: S when hot; its check interval plus S/2 when cold (docs/rules/replication.md#tiers). */
-export function fileRpoMs(syncMs: number, hot: boolean, coldFiles: number): number {
-  const t = litestreamTimings(syncMs, coldFiles);
+/**
+ * The RPO a file gets with these timings: S when hot; its check interval plus S/2 when cold
+ * (docs/rules/replication.md#tiers). `coldMinMs`: the cold files' interval during a ramp of first
+ * snapshots (docs/rules/replication.md#first-start).
+ */
+export function fileRpoMs(syncMs: number, hot: boolean, coldFiles: number, coldMinMs = 0): number {
+  const t = litestreamTimings(syncMs, coldFiles, coldMinMs);
   return hot ? syncMs : t.coldMonitorMs + Math.round(syncMs / 2);
 }
 
@@ -103,13 +109,15 @@ export const staggered = (ms: number, i: number) => Math.max(10, Math.round(ms *
  * in a path is expanded). Credentials are not in it: Litestream reads them from its environment.
  */
 export function litestreamConfig(
-  opts: { replicaUrl: string; files: ReplicatedFile[]; syncMs: number; metricsAddr?: string },
+  opts: { replicaUrl: string; files: ReplicatedFile[]; syncMs: number; metricsAddr?: string; coldMinMs?: number },
   env: Env = process.env,
 ) {
-  const cold = opts.files.filter((f) => f.hot === false).length;
-  const t = litestreamTimings(opts.syncMs, cold);
+  // A file taking its first snapshot is checked as a hot one for this run (docs/rules/replication.md#first-start).
+  const checkedCold = (f: ReplicatedFile) => f.hot === false && !f.firstSnapshot;
+  const cold = opts.files.filter(checkedCold).length;
+  const t = litestreamTimings(opts.syncMs, cold, opts.coldMinMs);
   // Hot files first: Litestream stops (a restart's SIGTERM) in this order (docs/rules/replication.md#restarts).
-  const files = [...opts.files.filter((f) => f.hot !== false), ...opts.files.filter((f) => f.hot === false)];
+  const files = [...opts.files.filter((f) => !checkedCold(f)), ...opts.files.filter(checkedCold)];
   return {
     ...(opts.metricsAddr ? { addr: opts.metricsAddr } : {}),
     // Litestream looks for new WAL frames every monitor-interval (its default 1 s) before a replica
@@ -117,7 +125,7 @@ export function litestreamConfig(
     // file's interval is staggered (docs/rules/replication.md#staggering).
     dbs: files.map((f, i) => ({
       path: f.path,
-      "monitor-interval": `${staggered(f.hot === false ? t.coldMonitorMs : t.monitorMs, i)}ms`,
+      "monitor-interval": `${staggered(checkedCold(f) ? t.coldMonitorMs : t.monitorMs, i)}ms`,
       replicas: [replicaOf(opts.replicaUrl, f.name, t.shipMs, env)],
     })),
   };
