@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { closeSync, fsync, fsyncSync, openSync } from "node:fs";
-import { open as openFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { syncDirectory, syncDirectorySync } from "./sync-directory";
 
 /**
  * Group commit. With synchronous=FULL a commit waits for an fsync on the event loop (4 ms median,
@@ -108,24 +108,6 @@ function fsyncWal(sqlite: Database): Promise<void> {
     .finally(() => {
       if (--wal.syncing === 0 && wal.released) closeSync(wal.fd);
     });
-}
-
-async function syncDirectory(path: string) {
-  const dir = await openFile(path, "r");
-  try {
-    await dir.sync();
-  } finally {
-    await dir.close();
-  }
-}
-
-function syncDirectorySync(path: string) {
-  const fd = openSync(path, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 let walSync: (sqlite: Database) => Promise<void> = fsyncWal;

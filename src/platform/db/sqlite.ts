@@ -3,6 +3,7 @@ import { closeSync, fsyncSync, linkSync, openSync, unlinkSync, writeSync } from 
 import { dirname } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { commitBatch, noteRollback, releaseWal, rollbackCount } from "./group-commit";
+import { syncDirectorySync } from "./sync-directory";
 import { connectionOf, type Db } from "./types";
 
 /**
@@ -56,14 +57,7 @@ export function writeNewFile(path: string, build: (sqlite: Database) => void): b
   } finally {
     unlinkSync(partial);
   }
-  if (made) {
-    const dir = openSync(dirname(path), "r");
-    try {
-      fsyncSync(dir);
-    } finally {
-      closeSync(dir);
-    }
-  }
+  if (made) syncDirectorySync(dirname(path));
   return made;
 }
 
