@@ -125,7 +125,7 @@ describe("POST /api/v1/me/agreements — consentAgreements", () => {
     const actor = { accountId: null, email: member.email, tenantId: tenant.tenantId, memberId: member.memberId };
     const needs = () => api.server.rt.tenants.use(tenant.tenantId, (h) => needsAgreementConsent(api.server.rt, { ...actor, db: h.db }));
     expect((await api.call("POST", "/api/v1/me/agreements", { token: member.token, json: { agreements: all } })).status).toBe(201);
-    // looked up twice: the tenant's essential terms are cached from the second lookup (db/sqlite.ts tableGuardedCache)
+    // looked up twice: the second answer comes from the tenant's essential terms cached at the first (db/sqlite.ts tableGuardedCache)
     expect(needs()).toBe(false);
     expect(needs()).toBe(false);
     await api.call("POST", "/api/v1/terms", { token: tenant.token, json: { topic: "T_RULES", order: 3 } });

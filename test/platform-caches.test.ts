@@ -34,7 +34,7 @@ function withFile(fn: (sqlite: ReturnType<typeof openSqlite>, db: ReturnType<typ
 describe("tableGuardedCache", () => {
   test("keeps its entries across writes to other tables, reloads after a write to a guarded one", () => {
     withFile((sqlite, db) => {
-      const cache = tableGuardedCache<string>(sqlite, "people", ["people"]);
+      const cache = tableGuardedCache<string>(sqlite, ["people"]);
       let loads = 0;
       const name = () =>
         cache("a", () => {
@@ -55,7 +55,7 @@ describe("tableGuardedCache", () => {
 
   test("a value read inside a write that rolls back is not served after it", () => {
     withFile((sqlite, db) => {
-      const cache = tableGuardedCache<string>(sqlite, "people", ["people"]);
+      const cache = tableGuardedCache<string>(sqlite, ["people"]);
       const name = () => cache("a", () => db.select().from(people).where(eq(people.id, "a")).get()?.name ?? "");
       expect(name()).toBe("Ann");
       expect(name()).toBe("Ann");
@@ -74,7 +74,7 @@ describe("tableGuardedCache", () => {
 
   test("caches from the first lookup, inside a write too, and runs no statement to check its guard", () => {
     withFile((sqlite, db) => {
-      const cache = tableGuardedCache<string>(sqlite, "people", ["people"]);
+      const cache = tableGuardedCache<string>(sqlite, ["people"]);
       let loads = 0;
       const load = () => {
         loads++;
@@ -109,8 +109,8 @@ describe("tableGuardedCache", () => {
         CREATE TABLE audit (what TEXT);
         CREATE TRIGGER audit_notes AFTER INSERT ON notes BEGIN INSERT INTO audit VALUES (new.body); END;
         INSERT INTO teams VALUES ('t'); INSERT INTO members VALUES ('m', 't')`);
-      const members = tableGuardedCache<number>(sqlite, "members", ["members"]);
-      const audits = tableGuardedCache<number>(sqlite, "audit", ["audit"]);
+      const members = tableGuardedCache<number>(sqlite, ["members"]);
+      const audits = tableGuardedCache<number>(sqlite, ["audit"]);
       const count = (table: string) => (sqlite.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
       expect(members("all", () => count("members"))).toBe(1);
       expect(audits("all", () => count("audit"))).toBe(0);
@@ -123,7 +123,7 @@ describe("tableGuardedCache", () => {
 
   test("a value read inside a write that failed before writing is served until a later write", () => {
     withFile((sqlite, db) => {
-      const cache = tableGuardedCache<string>(sqlite, "people", ["people"]);
+      const cache = tableGuardedCache<string>(sqlite, ["people"]);
       const name = () => cache("a", () => db.select().from(people).where(eq(people.id, "a")).get()?.name ?? "");
       expect(name()).toBe("Ann");
       expect(() =>
@@ -140,7 +140,7 @@ describe("tableGuardedCache", () => {
 
   test("a Drizzle savepoint rolled back inside a write (not through savepoint()) is noted: its values are not served", () => {
     withFile((sqlite, db) => {
-      const cache = tableGuardedCache<string>(sqlite, "people", ["people"]);
+      const cache = tableGuardedCache<string>(sqlite, ["people"]);
       const name = () => cache("a", () => db.select().from(people).where(eq(people.id, "a")).get()?.name ?? "");
       expect(name()).toBe("Ann");
       write(db, (tx) => {
@@ -162,7 +162,7 @@ describe("tableGuardedCache", () => {
 
   test("a bulk item's savepoint rolled back: what it saw is not served after a later write", () => {
     withFile((sqlite, db) => {
-      const cache = tableGuardedCache<string>(sqlite, "people", ["people"]);
+      const cache = tableGuardedCache<string>(sqlite, ["people"]);
       const name = () => cache("a", () => db.select().from(people).where(eq(people.id, "a")).get()?.name ?? "");
       expect(name()).toBe("Ann");
       write(db, (tx) => {
@@ -184,7 +184,7 @@ describe("tableGuardedCache", () => {
 
   test("bounded: the least recently used entry goes first", () => {
     withFile((sqlite) => {
-      const cache = tableGuardedCache<string>(sqlite, "people", ["people"], 2);
+      const cache = tableGuardedCache<string>(sqlite, ["people"], 2);
       const loads: string[] = [];
       const get = (key: string) =>
         cache(key, () => {

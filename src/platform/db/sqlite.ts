@@ -260,9 +260,9 @@ function stampedEntries<V>(max: number) {
  * write(), savepoint(), the group commit and drizzleOf (a Drizzle transaction or savepoint undone):
  * a value loaded while the undone rows were visible is not served after it. Caches from the first
  * lookup, inside a transaction too (an exam's steps all look up inside their write()). Bounded: the
- * least recently used entry goes at `max`. `name` names the cache (cachedByTables).
+ * least recently used entry goes at `max`.
  */
-export function tableGuardedCache<V>(sqlite: Database, _name: string, tables: readonly string[], max = 1000) {
+export function tableGuardedCache<V>(sqlite: Database, tables: readonly string[], max = 1000) {
   const changes = changeCounts(sqlite);
   const counters = [...new Set(tables)].map((table) => tableCounter(changes, table));
   const lookup = stampedEntries<V>(max);
@@ -291,7 +291,7 @@ export function cachedByTables<V>(db: Db, cache: { name: string; tables: readonl
   }
   let lookup = caches.get(cache.name);
   if (!lookup) {
-    lookup = tableGuardedCache<unknown>(sqlite, cache.name, cache.tables, cache.max);
+    lookup = tableGuardedCache<unknown>(sqlite, cache.tables, cache.max);
     caches.set(cache.name, lookup);
   }
   return lookup(key, load) as V;
