@@ -302,6 +302,10 @@ async function upload(s: School, bytes: Uint8Array<ArrayBuffer>): Promise<string
 }
 async function downloadEquals(s: School, postId: string, bytes: Uint8Array): Promise<boolean> {
   const post = await call("GET", `/api/v1/posts/${postId}`, { token: s.token });
+  if (post.status !== 200) {
+    console.log(`  the post holding the upload: ${post.status} ${shown(post.body)}`);
+    return false;
+  }
   const url = new URL((post.body as { attachments: { url: string }[] }).attachments[0]?.url as string);
   const got = await call("GET", url.pathname + url.search, { host: url.hostname });
   return (
@@ -551,6 +555,9 @@ async function main() {
   // Failover: kill -9 the node holding gamma under a writer loop.
   const victim = (await placementOf(gamma.key))?.node as string;
   const gfile = await upload(gamma, bytes);
+  // The post holding the upload must be older than the loss bound at the kill (sync + 1 s): a write
+  // acknowledged within it may be lost by the contract, and the download check after the failover reads it.
+  await Bun.sleep(SYNC_MS + 1_000);
   const g = writer(gamma);
   await Bun.sleep(1_500);
   const vi = NODES.indexOf(victim as (typeof NODES)[number]);
