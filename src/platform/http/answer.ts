@@ -18,7 +18,9 @@ type Set = { headers: Record<string, unknown>; status?: unknown; cookie?: unknow
  */
 export function answerAdapter(fixed: Record<string, string>): ElysiaAdapter {
   const base = new Headers({ ...fixed, "content-type": JSON_TYPE });
-  const names = Object.keys(fixed);
+  const count = Object.keys(fixed).length;
+  // No prototype: a header name such as "constructor" is not one of the set.
+  const fixedSet: Record<string, string> = Object.assign(Object.create(null), fixed);
   const mapResponse = BunAdapter.handler.mapResponse;
   return {
     ...BunAdapter,
@@ -28,7 +30,7 @@ export function answerAdapter(fixed: Record<string, string>): ElysiaAdapter {
         if (set.status === 200 && !set.cookie && response !== null && typeof response === "object") {
           const kind = response.constructor;
           if (kind === Object || kind === Array) {
-            const answer = jsonAnswer(response, set.headers, fixed, names.length, base);
+            const answer = jsonAnswer(response, set.headers, fixedSet, count, base);
             if (answer) return answer;
           }
         }
@@ -38,18 +40,20 @@ export function answerAdapter(fixed: Record<string, string>): ElysiaAdapter {
   };
 }
 
-/** The answer, or null when `headers` is not the fixed set plus string headers of its own. */
+/** The answer, or null when `headers` lacks a fixed header or holds one that is not a string. */
 function jsonAnswer(value: object, headers: Record<string, unknown>, fixed: Record<string, string>, count: number, base: Headers) {
   if (headers.constructor !== Object) return null;
-  let same = 0;
+  let kept = 0;
   let own = 0;
   for (const name in headers) {
     const v = headers[name];
     if (typeof v !== "string") return null;
-    if (v === fixed[name]) same++;
-    else own++;
+    const f = fixed[name];
+    if (f !== undefined) kept++;
+    if (v !== f) own++;
   }
-  if (same !== count) return null;
+  // A fixed header removed: the prebuilt set would bring it back.
+  if (kept !== count) return null;
   const answer = new Response(JSON.stringify(value), { headers: base });
   if (own > 0) {
     const h = answer.headers;
