@@ -47,7 +47,7 @@ const paths = ["/object", "/cleaned", "/array", "/created", "/own-type", "/remov
 
 async function answer(a: ReturnType<typeof app>, path: string) {
   const res = await a.handle(new Request(`http://localhost${path}`));
-  return { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
+  return { status: res.status, headers: res.headers.toJSON() as Record<string, string>, body: await res.text() };
 }
 
 describe("answerAdapter", () => {
