@@ -22,7 +22,18 @@
 //      kills alternated (`--kills 4` each).
 //   bun bench/replica.ts [--only stall,rpo,tenants,restore,sched,rpo-sched] [--tenants 1@1s,100@1s,100@10s,1000@10s] [--rss-limit 8192]
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config";
@@ -31,7 +42,7 @@ import { closeSqlite, openSqlite, walAutocheckpoint } from "../src/platform/db/s
 import { litestreamConfig, requireLitestream } from "../src/platform/replica/litestream";
 import { restoreReplicaFile } from "../src/platform/replica/restore";
 import { createRuntime } from "../src/platform/runtime";
-import { type LoadResult, load, openLoad, round, waitReady } from "./lib";
+import { type LoadResult, load, openLoad, percentile, round, waitReady } from "./lib";
 import { seedSchool } from "./seed-members";
 
 const endpoint = process.env.LEARNSPACE_TEST_S3_ENDPOINT;
@@ -233,8 +244,9 @@ async function serve(dataDir: string, port: number, replicaUrl: string | null, s
       LEARNSPACE_REPLICA_SYNC: sync,
       LEARNSPACE_COMMUNITY_RATE_LIMIT: "0",
     },
-    // BENCH_SERVE_LOG=FILE: serve's log lines (replica.started, replica.restart …) appended there.
-    stdout: process.env.BENCH_SERVE_LOG ? Bun.file(process.env.BENCH_SERVE_LOG) : "ignore",
+    // BENCH_SERVE_LOG=FILE: serve's log lines (replica.started, replica.restart …) appended there (a
+    // Bun.file truncated it: each server of the on/off rounds wiped the one before's lines).
+    stdout: process.env.BENCH_SERVE_LOG ? openSync(process.env.BENCH_SERVE_LOG, "a") : "ignore",
     stderr: "inherit",
   });
   running.add(proc);
@@ -378,15 +390,74 @@ async function tenants(n: number, sync: string, port: number) {
   }
 }
 
-/** POST /spaces as the school of `token` (a write transaction in its file). */
-const writeSpace = async (port: number, token: string, i: number) =>
-  (
-    await fetch(`http://127.0.0.1:${port}/api/v1/spaces`, {
+/** POST /spaces as the school of `token` (a write transaction in its file); 0 when no answer came in `timeoutMs`. */
+const writeSpace = async (port: number, token: string, i: number, timeoutMs = 60_000) => {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/spaces`, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       body: JSON.stringify({ name: `Space ${i}` }),
-    })
-  ).status;
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await res.arrayBuffer();
+    return res.status;
+  } catch {
+    return 0;
+  }
+};
+
+/**
+ * Writes asked on a schedule (`rate`/s, each sent when due whatever the earlier ones do: an open loop),
+ * the school of each taken in turn from `tokens`. `stop()` ends the asking and waits up to `graceMs`
+ * for the answers; the writes asked, acknowledged (201), failed (another status or no answer in
+ * 60 s) and still unanswered then, the acknowledged ones' latency from when each was due, the slowest
+ * and when it was asked (s into the phase). Before, each write waited for the last one's answer: a
+ * write stuck for 30 s made "10 writes/s" one write, and its latency was never printed.
+ */
+function pacedWrites(port: number, tokens: string[], rate: number) {
+  const t0 = performance.now();
+  const done: { at: number; ms: number; status: number }[] = [];
+  const pending = new Set<Promise<void>>();
+  let asked = 0;
+  let stopped = false;
+  const pace = (async () => {
+    while (!stopped) {
+      for (; asked < Math.floor(((performance.now() - t0) / 1000) * rate) + 1; asked++) {
+        const due = performance.now();
+        const i = asked;
+        const p = writeSpace(port, tokens[i % tokens.length] as string, i).then((status) => {
+          done.push({ at: (due - t0) / 1000, ms: performance.now() - due, status });
+          pending.delete(p);
+        });
+        pending.add(p);
+      }
+      await Bun.sleep(20);
+    }
+  })();
+  return {
+    async stop(graceMs = 30_000) {
+      stopped = true;
+      await pace;
+      await Promise.race([Promise.all(pending), Bun.sleep(graceMs)]);
+      const ok = done.filter((d) => d.status === 201);
+      const ms = ok.map((d) => d.ms).sort((a, b) => a - b);
+      const slowest = [...done].sort((a, b) => b.ms - a.ms)[0];
+      return {
+        asked,
+        acked: ok.length,
+        failed: done.length - ok.length,
+        unanswered: asked - done.length,
+        p50: round(percentile(ms, 0.5)),
+        p99: round(percentile(ms, 0.99)),
+        slowest: slowest ? { ms: Math.round(slowest.ms), at: round(slowest.at) } : null,
+      };
+    },
+  };
+}
+type WriteReport = Awaited<ReturnType<ReturnType<typeof pacedWrites>["stop"]>>;
+const writesLine = (w: WriteReport) =>
+  `writes asked ${w.asked}, acknowledged ${w.acked}, failed ${w.failed}, unanswered ${w.unanswered}; ` +
+  `latency p50 ${w.p50} ms, p99 ${w.p99} ms${w.slowest ? `, slowest ${fmt(w.slowest.ms)} ms (asked at ${w.slowest.at} s)` : ""}`;
 
 /** serve's log lines (BENCH_SERVE_LOG) of `event` written after `since` (ms). */
 function logged(event: string, since: number): Record<string, unknown>[] {
@@ -422,38 +493,33 @@ async function measureTenants(
     if (rssOf(pid) > rssLimit) throw new Error(`Litestream over ${rssLimit} MiB`);
   };
   const idle = await sample(pid, 15, guard);
-  let errors = 0;
-  const light = await sample(pid, 15, async (i) => {
-    guard();
-    if ((await writeSpace(port, tokens[i % tokens.length] as string, i)) !== 201) errors++;
-  });
+  const writing = pacedWrites(port, tokens, 10);
+  const light = await sample(pid, 15, guard);
+  const written = await writing.stop();
   row(
     `${fmt(n)} tenant files (+ platform), sync ${sync}`,
     `all first snapshots within ${firstS.toFixed(0)} s; ${tiers(dataDir)}; Litestream idle ${idle.rss.toFixed(0)} MiB, ${idle.cpu.toFixed(1)} % of a core; ` +
-      `10 writes/s across the ${fmt(tokens.length)} active schools ${light.rss.toFixed(0)} MiB, ${light.cpu.toFixed(1)} %` +
-      (errors ? ` (${errors} writes failed)` : "") +
-      `; load ${load1()}`,
+      `10 writes/s across the ${fmt(tokens.length)} active schools ${light.rss.toFixed(0)} MiB, ${light.cpu.toFixed(1)} % (${writesLine(written)}); load ${load1()}`,
   );
   // A promotion (docs/rules/replication.md#restarts): a cold school written, 10 writes/s to the active
   // ones meanwhile, until serve has restarted Litestream and the next one shipped (BENCH_SERVE_LOG).
   const cold = all[active];
   if (process.env.BENCH_SERVE_LOG && cold && n > active) {
     const since = Date.now();
-    await writeSpace(port, cold, 0);
+    const coldStatus = await writeSpace(port, cold, 0);
     const until = since + Math.max(30_000, (n + 1) * 100) + 90_000;
-    let i = 0;
-    while (Date.now() < until && !logged("replica.resumed", since).length) {
-      await writeSpace(port, tokens[i++ % tokens.length] as string, i);
-      await Bun.sleep(100);
-    }
+    const writing = pacedWrites(port, tokens, 10);
+    while (Date.now() < until && !logged("replica.resumed", since).length) await Bun.sleep(100);
+    const written = await writing.stop();
     const restart = logged("replica.restart", since)[0];
     const resumed = logged("replica.resumed", since)[0];
     row(
       `promotion of a cold school, ${fmt(n)} tenant files, sync ${sync}`,
-      restart
-        ? `restart (${restart.reason}) ${Math.round((Date.parse(restart.time as string) - since) / 1000)} s after its write; old Litestream stopped in ${restart.stopMs} ms (SIGKILL); ` +
-            `first sync of the next one ${resumed ? `${resumed.afterMs} ms` : "not seen"} after the restart began; load ${load1()}`
-        : "no restart seen",
+      (restart
+        ? `restart (${restart.reason}) ${Math.round((Date.parse(restart.time as string) - since) / 1000)} s after its write (${coldStatus}); old Litestream stopped in ${restart.stopMs} ms (SIGKILL); ` +
+          `first sync of the next one ${resumed ? `${resumed.afterMs} ms` : "not seen"} after the restart began`
+        : `no restart seen (the cold write: ${coldStatus})`) +
+        `; meanwhile 10 writes/s to the active schools: ${writesLine(written)}; load ${load1()}`,
     );
   }
   // Tenant-read latency with replication on vs off, on the same files, servers alternated (up to 100
@@ -468,7 +534,8 @@ async function measureTenants(
     return r;
   };
   const loads = [load1()];
-  const on = [await measureOn(pid)];
+  // Litestream was restarted by the promotion: its pid now, not the idle phase's.
+  const on = [await measureOn(app.litestreamPid())];
   await app.stop();
   if (n > 100) {
     row(

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { collectFilesNow, createFileCollector } from "../src/modules/files/collector";
 import { fileKinds, referencingKinds } from "../src/modules/files/kinds";
 import { useContentSpace } from "./helpers/fixture";
-import { useServer } from "./helpers/server";
+import { createTenantFixture, useServer } from "./helpers/server";
 
 const HOUR = 3_600_000;
 const api = useServer();
@@ -87,6 +87,41 @@ describe("the file collector", () => {
     expect(report.removedFiles).toBe(0);
     expect(report.waiting).toBeGreaterThanOrEqual(1);
     expect(rt.tenants.lastWriteAt(tenantId)).toBe(before);
+  });
+
+  test("a pass lets the event loop turn before each school (docs/rules/storage.md#one-school-a-turn)", async () => {
+    // Schools with no stored files: nothing in their pass waits for I/O, so only the pass's own turn separates them.
+    const schools = [await createTenantFixture(api.server), await createTenantFixture(api.server)];
+    let turns = 0;
+    let counting = true;
+    const tick = () => {
+      turns++;
+      if (counting) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const seen = new Map<string, number>();
+    let current = "";
+    const collector = createFileCollector(api.server.rt, {
+      now: () => {
+        if (current) seen.set(current, turns);
+        return Date.now();
+      },
+    });
+    // The tenant a pass is on: the collector reads its clock once per school, after listing its files.
+    const list = api.server.rt.files.list.bind(api.server.rt.files);
+    api.server.rt.files.list = (tenantId: string) => {
+      current = tenantId;
+      return list(tenantId);
+    };
+    try {
+      await collector.run();
+    } finally {
+      api.server.rt.files.list = list;
+      counting = false;
+    }
+    const [a, b] = schools.map((s) => seen.get(s.tenantId) as number);
+    expect(a).toBeGreaterThan(0);
+    expect(b).toBeGreaterThan(a as number);
   });
 
   test("the server's own collector removes bytes of no record after 24 h and reports it on /metrics", async () => {

@@ -102,10 +102,17 @@ describe("POST /api/v1/posts — createPost", () => {
     const post = await newPost(owner, { publishAt: inFuture(1200) });
     expect(post.status).toBe("SCHEDULED");
     notFound(await as(participant).get(`/posts/${post.id}`));
-    await Bun.sleep(1500);
-    const read = await as(participant).get(`/posts/${post.id}`);
-    expect(read.status).toBe(200);
-    expect(read.body.status).toBe("PUBLISHED");
+    // The server's clock moves past publishAt (docs/rules/posts.md#status-at-creation) instead of a sleep.
+    api.server.rt.now = () => Date.now() + 1500;
+    try {
+      const read = await as(participant).get(`/posts/${post.id}`);
+      expect(read.status).toBe(200);
+      expect(read.body.status).toBe("PUBLISHED");
+      const listed = await as(participant).get(`/posts?spaceId=${space}`);
+      expect(listed.body.posts.map((p: { id: string }) => p.id)).toContain(post.id);
+    } finally {
+      api.server.rt.now = () => Date.now();
+    }
   });
 
   test("attaches the caller's ready files in the order sent", async () => {

@@ -179,7 +179,7 @@ export async function admin(h: Helpers) {
       // A teacher signs in now, so the range has someone besides the owner.
       const other = await h.context();
       const teacher = await other.newPage();
-      await h.signIn(teacher, base, "t-lee");
+      await h.signInByForm(teacher, base, "t-lee");
       await other.close();
       // A student with values in two custom fields.
       await page.goto(`${base}/members?q=s2602`);

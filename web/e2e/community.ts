@@ -203,7 +203,7 @@ export async function community(h: Helpers) {
       const parentCtx = await h.context();
       const parent = await parentCtx.newPage();
       const parentErrors = h.watch(parent);
-      await h.signIn(parent, base, "e2e-parent", password);
+      await h.signInByForm(parent, base, "e2e-parent", password);
       await parent.getByRole("heading", { name: "Choose your password" }).waitFor();
       await parent.getByLabel("Temporary password").fill(password);
       await parent.getByLabel(/New password/).fill("Parent-pass-2026");

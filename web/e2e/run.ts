@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { source as axeSource } from "axe-core";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Cookie, Page } from "playwright-core";
 import { CHROMIUM, launchChromium } from "../../test/helpers/chromium";
 import { admin } from "./admin";
 import { community } from "./community";
@@ -70,13 +70,48 @@ async function section(name: string, fn: () => Promise<void>) {
     console.log(`(fail) ${name}: setup between checks\n  ${(e as Error).stack ?? e}`);
   }
 }
+/**
+ * E2E_CPU=1: each passed check also prints the CPU seconds this shard's processes (the runner, its demo
+ * server, its Chromium with the renderers it has reaped) spent in it, from /proc: CPU, not wall time, is
+ * what a loaded machine leaves comparable (docs/rules/ci.md#browser-tests).
+ */
+const cpuTicks = () => {
+  const stats = readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+        // after "pid (comm) ": state, ppid, …, utime, stime, cutime, cstime (fields 14–17 of proc(5))
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        return { pid: Number(d), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) };
+      } catch {
+        return null;
+      }
+    })
+    .filter((x) => x !== null);
+  const mine = new Set([process.pid]);
+  let total = 0;
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of stats)
+      if (!mine.has(p.pid) && mine.has(p.ppid)) {
+        mine.add(p.pid);
+        grew = true;
+      }
+  }
+  for (const p of stats) if (mine.has(p.pid)) total += p.ticks;
+  return total / 100;
+};
+const cpuOf = process.env.E2E_CPU ? cpuTicks : null;
 async function check(name: string, fn: () => Promise<void>) {
   if (only && !only.test(name) && name !== SIGN_IN) return;
   const started = performance.now();
+  const cpu = cpuOf?.() ?? 0;
   try {
     await fn();
     passes++;
-    console.log(`(pass) ${name} [${Math.round(performance.now() - started)} ms]`);
+    const used = cpuOf ? `, ${(cpuOf() - cpu).toFixed(1)} CPU s` : "";
+    console.log(`(pass) ${name} [${Math.round(performance.now() - started)} ms${used}]`);
   } catch (e) {
     failures++;
     console.log(`(fail) ${name}\n  ${(e as Error).stack ?? e}`);
@@ -134,14 +169,125 @@ async function axe(page: Page, label: string) {
   );
 }
 
-/** Signs in on the hosted page and waits for the console to take over. */
-async function signIn(page: Page, base: string, identifier: string, password = PASSWORD) {
+/** Signs in on the hosted page, as a person does, and waits for the console to take over. */
+async function signInByForm(page: Page, base: string, identifier: string, password = PASSWORD) {
+  const started = performance.now();
   await page.goto(`${base}/t/demo/login`);
   await page.locator('form[data-path="/auth/sign-in/password"] input[name="identifier"]').fill(identifier);
   await page.locator('form[data-path="/auth/sign-in/password"] input[name="password"]').fill(password);
   await page.locator('form[data-path="/auth/sign-in/password"] button').click();
   await page.waitForURL(`${base}/**`, { waitUntil: "load" });
   await page.locator("#main h1").first().waitFor();
+  signIns.form++;
+  signIns.formMs += performance.now() - started;
+  if (password === PASSWORD) holders.set(page.context(), identifier);
+}
+
+/**
+ * Sessions handed on (docs/rules/ci.md#sessions-handed-on): the refresh cookies that closed contexts
+ * left, by person. The cookie rotates on every refresh and a rotated-away one presented again revokes
+ * its session (docs/rules/sign-in.md#refresh-cookie), so a session lives in one open context at a time:
+ * it is taken from here, and put back only when that context closes.
+ */
+const spare = new Map<string, Cookie[]>();
+/** The person whose session an open context holds (signed in with the demo password). */
+const holders = new WeakMap<BrowserContext, string>();
+const SESSION_COOKIE = "lsp_session";
+/** How the sign-ins went, printed at the end of a shard. */
+const signIns = { form: 0, formMs: 0, resumed: 0, resumedMs: 0 };
+
+/** Keeps the session of a context about to close for the next context of the same person. */
+async function handOn(ctx: BrowserContext) {
+  const who = holders.get(ctx);
+  const cookie = who ? (await ctx.cookies()).find((c) => c.name === SESSION_COOKIE) : undefined;
+  if (who && cookie) spare.set(who, [...(spare.get(who) ?? []), cookie]);
+}
+
+/**
+ * Starts `page`'s context from a session another context of the same person left: the cookie is
+ * rotated once here (which also tells a revoked one, e.g. of a deactivated member), the new one is
+ * set in the context, and the console opens on its first screen as after the hosted page's sign-in.
+ * False when no good session is left (the caller signs in through the form).
+ */
+async function resume(page: Page, base: string, identifier: string): Promise<boolean> {
+  const started = performance.now();
+  for (let cookie = spare.get(identifier)?.pop(); cookie; cookie = spare.get(identifier)?.pop()) {
+    const res = await fetch(`${base}/api/v1/auth/session/refresh`, {
+      method: "POST",
+      headers: { cookie: `${SESSION_COOKIE}=${cookie.value}` },
+    });
+    await res.arrayBuffer();
+    const value = res.headers
+      .getSetCookie()
+      .map((c) => c.match(/^lsp_session=([^;]+)/)?.[1])
+      .find(Boolean);
+    if (!res.ok || !value) continue;
+    await page.context().addCookies([{ ...cookie, value }]);
+    holders.set(page.context(), identifier);
+    await page.goto(`${base}/`);
+    await page.locator("#main h1").first().waitFor();
+    signIns.resumed++;
+    signIns.resumedMs += performance.now() - started;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Signed in as `identifier` with the console on its first screen: from a session a closed context of
+ * theirs left when there is one (no hosted page, no password hash, one console load), else through the
+ * hosted page's form. The checks about signing in itself call signInByForm.
+ */
+async function signIn(page: Page, base: string, identifier: string, password = PASSWORD) {
+  if (password === PASSWORD && (await resume(page, base, identifier))) return;
+  await signInByForm(page, base, identifier, password);
+}
+
+/** Requests in flight per page (those of h.context()'s pages, counted from their creation), for settle(). */
+const inflight = new WeakMap<Page, { n: number; since: number }>();
+function track(page: Page) {
+  const state = { n: 0, since: performance.now() };
+  const change = (d: number) => {
+    state.n += d;
+    state.since = performance.now();
+  };
+  page.on("request", () => change(1));
+  page.on("requestfinished", () => change(-1));
+  page.on("requestfailed", () => change(-1));
+  inflight.set(page, state);
+}
+
+/**
+ * Until none of the page's requests has been in flight for 500 ms: what waitForLoadState("networkidle")
+ * waits for after a load, also after a move inside the console, where that load state has long been
+ * reached and would not wait at all.
+ */
+async function settle(page: Page) {
+  const state = inflight.get(page);
+  if (!state) return page.waitForLoadState("networkidle");
+  while (state.n > 0 || performance.now() - state.since < 500) await page.waitForTimeout(50);
+}
+
+/**
+ * Opens a console path. In a page that already shows the console, as the console's own links do
+ * (history.pushState and a popstate, web/src/ui/router.ts), at the top of the page: no new document, so
+ * no second load of the scripts, refresh of the session and load of axe (docs/rules/ci.md#fewer-page-loads).
+ * Elsewhere, a load. Then the caller waits for the screen and settle()s.
+ */
+async function open(page: Page, base: string, path: string) {
+  const here = new URL(page.url());
+  if (here.origin !== new URL(base).origin || here.pathname.startsWith("/t/") || (await page.locator("#main").count()) === 0) {
+    await page.goto(`${base}${path}`);
+    return;
+  }
+  await page.evaluate((to) => {
+    history.pushState(null, "", to);
+    window.dispatchEvent(new PopStateEvent("popstate"));
+    window.scrollTo(0, 0);
+  }, path);
+  // The screen's requests start after it renders: settle() counts its quiet from here.
+  const state = inflight.get(page);
+  if (state) state.since = performance.now();
 }
 
 async function setLang(page: Page, lang: "ko" | "en") {
@@ -223,6 +369,12 @@ async function main() {
     const context = async (locale = "en-US"): Promise<BrowserContext> => {
       const ctx = await browser!.newContext({ locale, viewport: { width: 1280, height: 860 } });
       await quietStream(ctx);
+      ctx.on("page", track);
+      const close = ctx.close.bind(ctx);
+      ctx.close = async (options) => {
+        await handOn(ctx);
+        await close(options);
+      };
       return ctx;
     };
     openPages = () => browser?.contexts().flatMap((c) => c.pages()) ?? [];
@@ -231,7 +383,7 @@ async function main() {
     const ownerErrors = watch(owner);
 
     await check(SIGN_IN, async () => {
-      await signIn(owner, base, "owner@demo.school");
+      await signInByForm(owner, base, "owner@demo.school");
       await owner.getByRole("heading", { name: "Members" }).waitFor();
       assert(new URL(owner.url()).pathname === "/members", `landed on ${owner.url()}`);
     });
@@ -242,9 +394,9 @@ async function main() {
         await setLang(owner, lang);
         ownerErrors.take();
         for (const screen of SCREENS) {
-          await owner.goto(`${base}${screen.path}`);
+          await open(owner, base, screen.path);
           await owner.getByRole("heading", { level: 1, name: screen[lang], exact: true }).waitFor({ timeout: 10_000 });
-          await owner.waitForLoadState("networkidle");
+          await settle(owner);
           await owner.screenshot({ path: join(shots, `${lang}-${screen.path.slice(1)}.png`), fullPage: true });
           await axe(owner, `${lang} ${screen.path}`);
           const problems = ownerErrors.take();
@@ -299,7 +451,7 @@ async function main() {
         await dialog.getByRole("button", { name: "Done" }).click();
         const ctx = await context();
         const page = await ctx.newPage();
-        await signIn(page, base, "e2e-student", newPassword);
+        await signInByForm(page, base, "e2e-student", newPassword);
         await page.getByRole("heading", { name: "Choose your password" }).waitFor();
         await page.getByLabel("Temporary password").fill(newPassword);
         await page.getByLabel(/New password/).fill("My-own-pass-42");
@@ -417,7 +569,7 @@ async function main() {
       });
     }
 
-    const harness = { base, shots, context, check, assert, watch, axe, signIn, setLang };
+    const harness = { base, shots, context, check, assert, watch, axe, signIn, signInByForm, setLang, open, settle };
     // Two halves of about equal length (each about 1,470 s of checks at load 15–30 with the Korean screens
     // in shard 2); each lesson's later checks use only its own earlier state.
     if (mine(1)) {
@@ -446,12 +598,17 @@ async function main() {
       await owner.goto(`${base}/members`);
       await owner.getByRole("heading", { name: "You are signed out" }).waitFor();
     });
+    if (cpuOf) console.log(`cpu: ${cpuOf().toFixed(1)} s in this shard's runner, demo server and Chromium`);
   } finally {
     await browser?.close();
     proc.kill();
     await proc.exited;
     rmSync(dataDir, { recursive: true, force: true });
   }
+  const s = (ms: number) => `${Math.round(ms / 1000)} s`;
+  console.log(
+    `sign-ins: ${signIns.form} through the hosted page's form (${s(signIns.formMs)}), ${signIns.resumed} from a session handed on (${s(signIns.resumedMs)})`,
+  );
   console.log(`e2e: ${passes} passed, ${failures} failed; screenshots in ${shots}`);
   process.exit(failures === 0 ? 0 : 1);
 }

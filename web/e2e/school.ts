@@ -292,7 +292,7 @@ export async function school(h: Helpers) {
     assert(browser, "the browser");
     const c = await browser.newContext({ locale: "ko-KR", viewport: { width: 390, height: 844 } });
     const p = await c.newPage();
-    await h.signIn(p, base, "t-kim");
+    await h.signInByForm(p, base, "t-kim");
     await h.setLang(p, "ko");
     const button = p.locator("header").getByRole("button", { name: C.ko.signOut });
     const box = await button.boundingBox();

@@ -11,8 +11,15 @@ export type Helpers = {
   assert: (cond: unknown, message: string) => asserts cond;
   watch: (page: Page) => { take(): string[] };
   axe: (page: Page, label: string) => Promise<void>;
+  /** Signed in, from a session a closed context of the same person left when there is one (run.ts). */
   signIn: (page: Page, base: string, identifier: string, password?: string) => Promise<void>;
+  /** Signed in through the hosted page's form, as a person does. */
+  signInByForm: (page: Page, base: string, identifier: string, password?: string) => Promise<void>;
   setLang: (page: Page, lang: "ko" | "en") => Promise<void>;
+  /** Opens a console path, inside the console when the page shows it (no new document), else by a load. */
+  open: (page: Page, base: string, path: string) => Promise<void>;
+  /** Until none of the page's requests has been in flight for 500 ms (also after a move inside the console). */
+  settle: (page: Page) => Promise<void>;
 };
 
 export function steps(h: Helpers) {
@@ -35,9 +42,9 @@ export function steps(h: Helpers) {
   /** Opens each [name, path], captures it as `<lang>-<prefix>-<name>.png` and runs axe on it. */
   const captureScreens = async (page: Page, lang: "ko" | "en", prefix: string, screens: readonly (readonly [string, string])[]) => {
     for (const [name, path] of screens) {
-      await page.goto(`${h.base}${path}`);
+      await h.open(page, h.base, path);
       await page.locator("#main h1").first().waitFor();
-      await page.waitForLoadState("networkidle");
+      await h.settle(page);
       await page.screenshot({ path: join(h.shots, `${lang}-${prefix}-${name}.png`), fullPage: true });
       await h.axe(page, `${lang} ${path}`);
     }

@@ -96,10 +96,10 @@ export async function year(h: Helpers) {
     return { ctx, page, errors };
   };
   const openSpace = async (page: Page, name: string) => {
-    await page.goto(`${base}/spaces`);
+    await h.open(page, base, "/spaces");
     await page.getByRole("link", { name, exact: true }).click();
     await page.getByRole("heading", { level: 1, name }).waitFor();
-    await page.waitForLoadState("networkidle");
+    await h.settle(page);
   };
 
   for (const lang of LANGS) {

@@ -110,6 +110,9 @@ export function createFileCollector(rt: Runtime, opts: CollectorOptions = {}) {
     async run(): Promise<CollectorReport> {
       const report: CollectorReport = { removedFiles: 0, removedObjects: 0, removedBytes: 0, waiting: 0 };
       for (const { id: tenantId } of listTenantRows(rt.platform.db)) {
+        // Requests first: a school without stored files is collected without any I/O to wait for, so
+        // without this turn the pass held the event loop to its end (docs/rules/storage.md#one-school-a-turn).
+        await new Promise((resolve) => setImmediate(resolve));
         try {
           await collectTenant(tenantId, report);
         } catch (e) {

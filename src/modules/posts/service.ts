@@ -256,7 +256,8 @@ export function createPostsInSpaces(rt: Runtime, actor: Actor, input: Static<typ
   });
 }
 
-export function getPost(rt: Runtime, actor: Actor, postId: string, now = Date.now()): PostRecord {
+/** A scheduled post reads as published once `rt.now` passes its publishAt (docs/rules/posts.md#status-at-creation). */
+export function getPost(rt: Runtime, actor: Actor, postId: string, now = rt.now()): PostRecord {
   const view = findPost(actor, postId, actor.db, now);
   return toPosts(rt, actor, actor.db, [view], now)[0] as PostRecord;
 }
@@ -348,7 +349,7 @@ const isPosition = (v: unknown): v is Position =>
  * caller cannot see is 404; `search` is a case-insensitive substring of title or content.
  * `answered` lists QUESTION posts with or without an answer (docs/rules/community.md#answered-questions).
  */
-export function listPosts(rt: Runtime, actor: Actor, q: Static<typeof ListPostsQuery>, now = Date.now()) {
+export function listPosts(rt: Runtime, actor: Actor, q: Static<typeof ListPostsQuery>, now = rt.now()) {
   const filters = {
     search: q.search ?? null,
     spaceId: q.spaceId ?? null,
