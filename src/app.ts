@@ -81,11 +81,12 @@ import { surveyDueSource } from "./modules/surveys/notify";
 import { tenantModule } from "./modules/tenant";
 import { termsModule } from "./modules/terms";
 import { authPlugin } from "./platform/auth/context";
+import { answerAdapter } from "./platform/http/answer";
 import { docsPlugin } from "./platform/http/docs";
 import { createMetrics } from "./platform/http/metrics";
 import { buildOpenApi } from "./platform/http/openapi";
 import { httpPlugin } from "./platform/http/plugin";
-import { securityPlugin } from "./platform/http/security";
+import { securityHeaders, securityPlugin } from "./platform/http/security";
 import { createRuntime, type Runtime } from "./platform/runtime";
 
 /**
@@ -169,7 +170,8 @@ export function createApp(config: Config) {
   const metrics = config.metrics ? createMetrics(rt) : null;
   let root: AnyElysia | null = null;
   // normalize "typebox": unknown fields are stripped, but a wrong-typed nested object is a 400, not {}.
-  const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false })
+  // The adapter answers a JSON value with the security headers built once (docs/rules/performance.md#per-request-work).
+  const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false, adapter: answerAdapter(securityHeaders(rt)) })
     .use(httpPlugin(rt, () => root?.routes ?? [], metrics?.observe))
     .use(cluster ? clusterPlugin(rt, cluster) : new Elysia({ name: "learnspace.cluster" }))
     .use(securityPlugin(rt))

@@ -367,9 +367,9 @@ export async function work(h: Helpers) {
         ["peer-results", `${peerPath}&tab=results`],
         ["quiz-attempts", `${quizPath}&tab=results`],
       ] as const) {
-        await teacher.goto(`${base}${path}`);
+        await h.open(teacher, base, path);
         await teacher.locator("#main h1").first().waitFor();
-        await teacher.waitForLoadState("networkidle");
+        await h.settle(teacher);
         await teacher.screenshot({ path: join(shots, `${lang}-work-screen-${name}.png`), fullPage: true });
         await h.axe(teacher, `${lang} ${path}`);
       }
@@ -386,9 +386,9 @@ export async function work(h: Helpers) {
       ["peer-assessing", peerPath],
       ["group-submit", groupPath],
     ] as const) {
-      await page.goto(`${base}${path}`);
+      await h.open(page, base, path);
       await page.locator("#main h1").first().waitFor();
-      await page.waitForLoadState("networkidle");
+      await h.settle(page);
       await page.screenshot({ path: join(shots, `ko-work-screen-${name}.png`), fullPage: true });
       await h.axe(page, `ko student ${path}`);
     }

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
 import { tenants } from "../../platform/db/platform-tables";
-import { changeGuardedCache } from "../../platform/db/sqlite";
+import { changeGuardedCache, frozen } from "../../platform/db/sqlite";
 import { cachedPerHandle } from "../../platform/db/tenant-store";
 import { type Db, write } from "../../platform/db/types";
 import { invalid } from "../../platform/http/errors";
@@ -47,7 +47,8 @@ type CachedInfo = { row: TenantSettingsRow; logo: ImageSource; info: Static<type
  * The hot read of the settings row, cached per handle until the file's next write: a statement on
  * its own pays a WAL read transaction (file locks, ~10 µs), more than the rest of the read. The
  * logo's source is cached with it, and the whole answer too unless the logo is an uploaded file,
- * whose signed download URL expires and is made per request. The cached answer is shared: never mutated.
+ * whose signed download URL expires and is made per request. The cached answer is shared and frozen
+ * (its response check is remembered: docs/rules/performance.md#response-cleaning).
  */
 export function getTenant(rt: Runtime, actor: Actor) {
   const handle = actor.handle;
@@ -55,7 +56,7 @@ export function getTenant(rt: Runtime, actor: Actor) {
   const { row, logo, info } = cached("info", () => {
     const row = readSettings(handle.db);
     const logo = tenantLogoSource(handle.db);
-    return { row, logo, info: logo.fileId ? null : toTenantInfo(row, logo.url) };
+    return { row, logo, info: logo.fileId ? null : frozen(toTenantInfo(row, logo.url)) };
   });
   return info ?? toTenantInfo(row, imageUrl(rt, actor.tenantId, logo));
 }

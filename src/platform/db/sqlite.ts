@@ -297,14 +297,20 @@ export function cachedByTables<V>(db: Db, cache: { name: string; tables: readonl
   return lookup(key, load) as V;
 }
 
+const frozenThrough = new WeakSet<object>();
+
 /** A value frozen through and through: what a cache hands every later caller (cachedByTables). */
 export function frozen<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
     for (const v of Object.values(value)) frozen(v);
     Object.freeze(value);
+    frozenThrough.add(value);
   }
   return value;
 }
+
+/** Whether `frozen` froze this object (and so everything in it): it can never change. */
+export const isFrozenThrough = (value: object) => frozenThrough.has(value);
 
 /**
  * The Drizzle handle of a connection, with compiled statements reused: Drizzle's bun-sqlite session

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { enableGroupCommit } from "./group-commit";
+import { enableGroupCommit, noteTouched } from "./group-commit";
 import { outsideHeapMiB, type TenantBudget } from "./memory-budget";
 import { applyMigrations } from "./migrate";
 import { tenantMigrations } from "./migrations.gen";
@@ -149,6 +149,8 @@ export function createTenantStore(
       open.set(tenantId, h);
     }
     h.users++;
+    // The request's answer waits for this file's pending commits: it may read what they wrote.
+    noteTouched(h.sqlite);
     evictIdle();
     return h;
   };

@@ -1,5 +1,6 @@
 import { Kind, type TSchema } from "@sinclair/typebox";
 import { TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
+import { isFrozenThrough } from "../db/sqlite";
 
 /**
  * Elysia (normalize "typebox") gives every compiled body, query and response validator a `Clean`:
@@ -63,22 +64,50 @@ export function closed(schema: Schema): Schema {
   return schema;
 }
 
+/**
+ * A frozen value (`frozen`, a cached answer) that passed a check once passes it again: it cannot have
+ * changed. Remembered per check, weakly; other values are checked every time.
+ */
+export function memoOfFrozen(check: (value: unknown) => boolean): (value: unknown) => boolean {
+  const passed = new WeakSet<object>();
+  return (value) => {
+    if (value === null || typeof value !== "object" || !Object.isFrozen(value) || !isFrozenThrough(value)) return check(value);
+    if (passed.has(value)) return true;
+    const ok = check(value);
+    if (ok) passed.add(value);
+    return ok;
+  };
+}
+
 /** `clean` preceded by the closed check when the schema allows it; `clean` itself otherwise. */
 export function checkedCleaner<V>(schema: Schema, clean: (value: V) => V): (value: V) => V {
   if (!provablyClean(schema)) return clean;
-  let check: TypeCheck<TSchema> | null = null;
+  let check: ((value: unknown) => boolean) | null = null;
   return (value) => {
     // Compiled on first use, as Elysia compiles a route's validators on its first request.
-    check ??= TypeCompiler.Compile(closed(schema));
-    return check.Check(value) ? value : clean(value);
+    if (!check) {
+      const compiled = TypeCompiler.Compile(closed(schema));
+      check = memoOfFrozen((v) => compiled.Check(v));
+    }
+    return check(value) ? value : clean(value);
   };
 }
 
 const CLEAN = Symbol("clean");
+const CHECK = Symbol("check");
 
-/** Installs the cleaner on every TypeCheck given a `Clean` from now on (once; Elysia assigns it when it compiles a route). */
+/**
+ * Installs the cleaner on every TypeCheck given a `Clean` from now on (once; Elysia assigns it when it
+ * compiles a route), and remembers which frozen values passed each TypeCheck's `Check` (Elysia checks
+ * every response against its schema; a cached answer is the same frozen object each time).
+ */
 export function installCheckedCleaners() {
   if (Object.getOwnPropertyDescriptor(TypeCheck.prototype, "Clean")) return;
+  const check = TypeCheck.prototype.Check;
+  TypeCheck.prototype.Check = function (this: TypeCheck<TSchema> & { [CHECK]?: (value: unknown) => boolean }, value: unknown) {
+    this[CHECK] ??= memoOfFrozen((v) => check.call(this, v));
+    return this[CHECK](value);
+  } as typeof check;
   Object.defineProperty(TypeCheck.prototype, "Clean", {
     configurable: true,
     get(this: { [CLEAN]?: unknown }) {

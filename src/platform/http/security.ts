@@ -38,6 +38,18 @@ const CORS_METHODS = "GET, POST, PUT, PATCH, DELETE";
 const CORS_HEADERS = "authorization, content-type, x-request-id";
 const CORS_EXPOSED = "x-request-id, retry-after, content-disposition, location";
 
+/** The fixed security headers of every response (securityPlugin); JSON answers start from them (answer.ts). */
+export function securityHeaders(rt: Runtime): Record<string, string> {
+  return {
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+    "content-security-policy": API_CSP,
+    "cache-control": "no-store",
+    ...(rt.config.publicUrl.startsWith("https://") ? { "strict-transport-security": "max-age=31536000" } : {}),
+  };
+}
+
 /**
  * Security headers on every response (a Response that sets its own wins): nosniff, no referrer, no
  * framing, a deny-all CSP, `Cache-Control: no-store` (tokens, auth results and members' data are
@@ -47,15 +59,7 @@ const CORS_EXPOSED = "x-request-id, retry-after, content-disposition, location";
  * no hook runs at all (docs/rules/performance.md#per-request-work).
  */
 export function securityPlugin(rt: Runtime) {
-  const fixed: Record<string, string> = {
-    "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
-    "x-frame-options": "DENY",
-    "content-security-policy": API_CSP,
-    "cache-control": "no-store",
-    ...(rt.config.publicUrl.startsWith("https://") ? { "strict-transport-security": "max-age=31536000" } : {}),
-  };
-  const plugin = new Elysia({ name: "learnspace.security" }).headers(fixed);
+  const plugin = new Elysia({ name: "learnspace.security" }).headers(securityHeaders(rt));
   const origins = new Set(rt.config.corsOrigins);
   if (origins.size === 0) return plugin;
   return plugin.onRequest(({ request, set }) => {
