@@ -3,6 +3,7 @@ import { isBuiltin } from "node:module";
 import { dirname, join } from "node:path";
 import { $, type BunPlugin } from "bun";
 import protobuf from "protobufjs";
+import { START_JIT_POLICY } from "../src/platform/jit";
 
 /**
  * etcd3 (cluster mode, docs/rules/cluster.md) reads its gRPC protocol from `node_modules/etcd3/proto/*.proto`
@@ -64,7 +65,10 @@ try {
   // ESM: the PDF reader (pdfjs, through unpdf) uses import.meta and top-level await, which CJS bytecode cannot hold.
   const result = await Bun.build({
     entrypoints: ["src/main.ts", "src/modules/similarity/worker.ts", "src/platform/auth/hash-worker.ts"],
-    compile: { outfile: "dist/learnspace" },
+    compile: {
+      outfile: "dist/learnspace",
+      jitPolicy: Number(process.env.LS_JIT_POLICY ?? START_JIT_POLICY),
+    },
     bytecode: true,
     format: "esm",
     minify: { syntax: true, whitespace: true },

@@ -6,6 +6,7 @@ import { startFileCollector, stopFileCollector } from "./modules/files/collector
 import { startNotificationScheduler, stopNotificationScheduler } from "./modules/notifications/schedule";
 import { resumeSimilarityChecks, stopSimilarityChecks } from "./modules/similarity/jobs";
 import { lockDataDir } from "./platform/db/data-lock";
+import { normalJitPolicy } from "./platform/jit";
 import { startReplication } from "./platform/replica/supervisor";
 import type { Runtime } from "./platform/runtime";
 
@@ -14,7 +15,8 @@ const MAX_REQUEST_BODY = 1024 * 1024 * 1024 + 16 * 1024 * 1024;
 
 /**
  * The pause between the listen and the similarity queue's resume (a query of the platform file, then the
- * tenants marked pending): the first `/readyz` is answered before it (docs/rules/performance.md#start).
+ * tenants marked pending) and the return to the normal JIT policy: the first `/readyz` is answered before
+ * it (docs/rules/performance.md#start).
  */
 const RESUME_AFTER_MS = 100;
 
@@ -164,7 +166,11 @@ export function startServer(config: Config) {
           log: rt.log,
         })
       : null;
-  const resume = setTimeout(() => resumeSimilarityChecks(rt), RESUME_AFTER_MS);
+  const resume = setTimeout(() => {
+    // The start's run-once code is done: requests get the normal JIT from here (src/platform/jit.ts).
+    normalJitPolicy();
+    resumeSimilarityChecks(rt);
+  }, RESUME_AFTER_MS);
   startNotificationScheduler(rt);
   startFileCollector(rt);
   return {

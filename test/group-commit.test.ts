@@ -72,6 +72,32 @@ describe("group commit: the WAL's fsync", () => {
     expect(JSON.stringify(spaces.body)).toContain("Held by its fsync");
   });
 
+  test("another school's read does not wait for this school's fsync; this school's read does", async () => {
+    const owner = await createTenantFixture(api.server);
+    const other = await createTenantFixture(api.server);
+    const sync = await holdSyncs();
+    const created = api.as(owner).post("/spaces", { name: "Held by its fsync" });
+    await sync.first;
+    let sameRead = false;
+    const same = api
+      .as(owner)
+      .get("/spaces")
+      .then((r) => {
+        sameRead = true;
+        return r;
+      });
+    try {
+      // Answered while the owner's fsync is held (waiting for it, it would never answer and the test
+      // time out): its request touched no file with a commit pending.
+      expect((await api.as(other).get("/spaces")).status).toBe(200);
+      expect(sameRead).toBe(false);
+    } finally {
+      sync.release();
+    }
+    expect((await created).status).toBe(201);
+    expect((await same).status).toBe(200);
+  });
+
   test("a failed fsync fails the write's answer (500), as a failed COMMIT did", async () => {
     const owner = await createTenantFixture(api.server);
     await settled();

@@ -12,7 +12,7 @@ import { SchemaTooNewError } from "../src/platform/db/migrate";
 import { platformMigrations, tenantMigrations } from "../src/platform/db/migrations.gen";
 import { openPlatformDb } from "../src/platform/db/platform-db";
 import { closeSqlite, drizzleOf, openSqlite } from "../src/platform/db/sqlite";
-import { collectableRssMiB, collectionDue, createTenantStore } from "../src/platform/db/tenant-store";
+import { collectableRssMiB, collectionDue, createTenantStore, watchCollection } from "../src/platform/db/tenant-store";
 import { write } from "../src/platform/db/types";
 import { startServer } from "../src/server";
 import { createMemberFixture, createTenantFixture, eventually, expectProblem, useServer } from "./helpers/server";
@@ -249,6 +249,28 @@ describe("memory budget", () => {
     expect(collectionDue(mark + 3, mark, { rssMiB: mark + 1, msAgo: 100 })).toBe(true);
     expect(collectionDue(mark + 1, mark, { rssMiB: mark + 1, msAgo: 9_999 })).toBe(false);
     expect(collectionDue(mark + 1, mark, { rssMiB: mark + 1, msAgo: 10_000 })).toBe(true);
+  });
+
+  test("the memory watch stops the event loop (a full collection) only with at most 16 requests in flight or above the budget + 20 %; otherwise a concurrent one, and a full one owed (docs/rules/performance.md#memory)", () => {
+    const budget = tenantBudget(128);
+    expect(budget.collectFullAboveMiB).toBe(146);
+    const mark = budget.collectAboveMiB;
+    const long = { rssMiB: 0, msAgo: 60_000, owed: false };
+    expect(watchCollection(mark - 1, budget, long, 0)).toBeNull();
+    expect(watchCollection(mark + 1, budget, long, 0)).toBe("full");
+    expect(watchCollection(mark + 1, budget, long, 16)).toBe("full");
+    // An exam: many requests in flight. Due, but the loop is not stopped for it.
+    expect(watchCollection(mark + 1, budget, long, 40)).toBe("concurrent");
+    expect(watchCollection(mark + 1, budget, long, 17)).toBe("concurrent");
+    // The same due rule: not again until 2 MiB more or 10 s.
+    const justConcurrent = { rssMiB: mark + 1, msAgo: 100, owed: true };
+    expect(watchCollection(mark + 2, budget, justConcurrent, 40)).toBeNull();
+    // The owed full collection runs at the first check with few requests, if RSS is still above the mark.
+    expect(watchCollection(mark + 2, budget, justConcurrent, 3)).toBe("full");
+    expect(watchCollection(mark - 1, budget, justConcurrent, 3)).toBeNull();
+    expect(watchCollection(mark + 2, budget, { ...justConcurrent, owed: false }, 3)).toBeNull();
+    // Above the budget + 20 % the bound comes first: a full collection even under load.
+    expect(watchCollection(budget.collectFullAboveMiB + 1, budget, long, 40)).toBe("full");
   });
 
   test("the memory watch leaves out memory held outside the JS heap (a running hash's argon2 memory), which no collection lowers", () => {

@@ -77,7 +77,11 @@ export function createRuntime(config: Config, resolveMember: MemberResolver, opt
   if (opts.groupCommit) enableGroupCommit(platform.sqlite);
   const secret = loadSecret(config.dataDir, config.secret);
   limitPasswordWork({ queue: config.signinQueue });
-  const tenants = createTenantStore(config.dataDir, tenantBudget(config.memoryMb, config.tenantHandles), { ...opts, autocheckpoint });
+  const tenants = createTenantStore(config.dataDir, tenantBudget(config.memoryMb, config.tenantHandles), {
+    ...opts,
+    autocheckpoint,
+    inFlight: () => rt.inFlight,
+  });
   const log = config.quiet ? silentLog : createLog();
   // The mailer logs through rt.log, so that a replaced log (tests, a future log sink) sees its lines.
   const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, "outbox"), log: (line) => rt.log(line) });

@@ -1,6 +1,5 @@
-import { Elysia } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { getAssignmentConfig, getAssignmentRubric, setAssignmentConfig, setAssignmentRubric } from "./config";
 import { setSubmissionExtension } from "./extensions";
@@ -31,7 +30,7 @@ const TAG = "assignments";
 
 /** Assignments: the manager's config, rubric and grading, and the participant's own submissions. */
 export function assignmentsModule(rt: Runtime) {
-  return new Elysia({ name: "module.assignments", prefix: API_PREFIX })
+  return apiModule("module.assignments")
     .use(authPlugin(rt))
     .put("/assignments/:contentId/config", ({ actor, params, body }) => setAssignmentConfig(actor, params.contentId, body), {
       ...route("setAssignmentConfig", TAG, "contentManager", {

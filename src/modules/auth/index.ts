@@ -1,7 +1,7 @@
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
 import { rateLimitPlugin } from "../../platform/http/rate-limit";
-import { API_PREFIX, type RouteDoc, route } from "../../platform/http/route";
+import { apiModule, type RouteDoc, route } from "../../platform/http/route";
 import { Int } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import {
@@ -61,7 +61,7 @@ function issue<T>(set: { headers: Record<string, unknown> }, issued: Issued<T>):
 export function authModule(rt: Runtime) {
   // Sign-ups cut by a crash at the last run are undone before the first request.
   rollBackPendingSignUps(rt);
-  return new Elysia({ name: "module.auth", prefix: API_PREFIX })
+  return apiModule("module.auth")
     .use(authPlugin(rt))
     .use(rateLimitPlugin(rt))
     .post(

@@ -1,6 +1,6 @@
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import {
   addChallengeMembers,
@@ -51,7 +51,7 @@ const ONE = `${BASE}/:challengeId`;
 
 /** Challenges of a space: the managers' CRUD, members and task status, and the participants' own progress. */
 export function challengesModule(rt: Runtime) {
-  return new Elysia({ name: "module.challenges", prefix: API_PREFIX })
+  return apiModule("module.challenges")
     .use(authPlugin(rt))
     .post(
       `${ONE}/email-count`,

@@ -1,6 +1,5 @@
-import { Elysia } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { ContentDetail } from "../library/model";
 import { Space } from "../spaces/model";
@@ -9,7 +8,7 @@ import { copyContent, copySpace } from "./service";
 
 /** Copies of a content and of a whole space for next year (docs/rules/next-year.md#copies). */
 export function copiesModule(rt: Runtime) {
-  return new Elysia({ name: "module.copies", prefix: API_PREFIX })
+  return apiModule("module.copies")
     .use(authPlugin(rt))
     .post(
       "/library/contents/:contentId/copy",

@@ -1,6 +1,6 @@
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import { Id } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { FieldValues, SetFieldValuesBody } from "../members/model";
@@ -20,7 +20,7 @@ const FieldParams = t.Object({ fieldId: Id });
 const MANAGE = "permission:tenant-settings:manage";
 
 export function fieldsModule(rt: Runtime) {
-  return new Elysia({ name: "module.fields", prefix: API_PREFIX })
+  return apiModule("module.fields")
     .use(authPlugin(rt))
     .get("/member-fields", ({ actor }) => listFields(actor.db, "member"), {
       ...route("listMemberFields", "fields", "session", {

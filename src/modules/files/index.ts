@@ -1,7 +1,7 @@
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
 import { markStreamedBody } from "../../platform/http/body";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { FileIdParams, FileRecord, RequestUploadBody, SignedUrlQuery, UploadTicket } from "./model";
 import { downloadFileContent, getFile, requestUpload, uploadFileContent } from "./service";
@@ -38,7 +38,7 @@ function uploadAside(rt: Runtime) {
 }
 
 export function filesModule(rt: Runtime) {
-  return new Elysia({ name: "module.files", prefix: API_PREFIX })
+  return apiModule("module.files")
     .use(authPlugin(rt))
     .onRequest(uploadAside(rt))
     .post("/files", ({ actor, body, status }) => status(201, requestUpload(rt, actor, body)), {

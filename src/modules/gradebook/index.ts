@@ -1,6 +1,6 @@
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { createGradeColumn, deleteGradeColumn, setGradebookWeights, setGradeColumnScores, updateGradeColumn } from "./columns";
 import { gradebookCsv, wantsCsv } from "./csv";
@@ -27,7 +27,7 @@ const BOOK = route("getSpaceGradebook", TAG, "spaceAdmin", {
 
 /** The space gradebook (JSON or CSV), its manual columns and weights, and a participant's own grades. */
 export function gradebookModule(rt: Runtime) {
-  return new Elysia({ name: "module.gradebook", prefix: API_PREFIX })
+  return apiModule("module.gradebook")
     .use(authPlugin(rt))
     .get(
       "/spaces/:spaceId/gradebook",

@@ -1,6 +1,5 @@
-import { Elysia } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import {
   AllEnabledBody,
@@ -28,7 +27,7 @@ import {
 
 /** Permission grants, addressed by permission code; they widen the holders' effective permissions. */
 export function grantsModule(rt: Runtime) {
-  return new Elysia({ name: "module.grants", prefix: API_PREFIX })
+  return apiModule("module.grants")
     .use(authPlugin(rt))
     .get("/permission-grants", ({ actor }) => listGrants(actor.db), {
       ...route("listGrants", "grants", "permission:role:read", {

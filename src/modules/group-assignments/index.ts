@@ -1,6 +1,5 @@
-import { Elysia } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { getGroupAssignmentConfig, setGroupAssignmentConfig } from "./config";
 import { setGroupSubmissionExtension } from "./extensions";
@@ -37,7 +36,7 @@ const TAG = "group-assignments";
 
 /** Group assignments: the manager's config and grading, and a group member's submissions. */
 export function groupAssignmentsModule(rt: Runtime) {
-  return new Elysia({ name: "module.group-assignments", prefix: API_PREFIX })
+  return apiModule("module.group-assignments")
     .use(authPlugin(rt))
     .put("/group-assignments/:contentId/config", ({ actor, params, body }) => setGroupAssignmentConfig(actor, params.contentId, body), {
       ...route("setGroupAssignmentConfig", TAG, "contentManager", {

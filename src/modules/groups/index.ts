@@ -1,6 +1,6 @@
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import {
   CreateGroupBody,
@@ -22,7 +22,7 @@ import { addGroupMembers, createGroup, deleteGroup, getGroup, listGroups, remove
 
 /** Grant groups (/groups) and plain groups (/plain-groups): one table, told apart by kind. */
 export function groupsModule(rt: Runtime) {
-  return new Elysia({ name: "module.groups", prefix: API_PREFIX })
+  return apiModule("module.groups")
     .use(authPlugin(rt))
     .get(
       "/groups",

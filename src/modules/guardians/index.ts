@@ -1,6 +1,5 @@
-import { Elysia } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { MyStudents, StudentOverview, StudentParams } from "./model";
 import { getStudentOverview, listMyStudents } from "./service";
@@ -9,7 +8,7 @@ const TAG = "guardians";
 
 /** A guardian's own views of their students (docs/rules/members.md#overview). */
 export function guardiansModule(rt: Runtime) {
-  return new Elysia({ name: "module.guardians", prefix: API_PREFIX })
+  return apiModule("module.guardians")
     .use(authPlugin(rt))
     .get("/me/students", ({ actor }) => listMyStudents(actor), {
       ...route("listMyStudents", TAG, "session", {

@@ -1,7 +1,6 @@
-import { Elysia } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
 import { rateLimitPlugin } from "../../platform/http/rate-limit";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { acceptInvitation } from "./accept";
 import {
@@ -29,7 +28,7 @@ import {
 } from "./service";
 
 export function invitationsModule(rt: Runtime) {
-  return new Elysia({ name: "module.invitations", prefix: API_PREFIX })
+  return apiModule("module.invitations")
     .use(authPlugin(rt))
     .use(rateLimitPlugin(rt))
     .post(

@@ -1,13 +1,13 @@
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import { Id } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { CreateJoinCodeBody, JoinCode, JoinCodeList, UpdateJoinCodeBody } from "./model";
 import { createTenantJoinCode, listTenantJoinCodes, updateTenantJoinCode } from "./service";
 
 export function joinCodesModule(rt: Runtime) {
-  return new Elysia({ name: "module.join-codes", prefix: API_PREFIX })
+  return apiModule("module.join-codes")
     .use(authPlugin(rt))
     .get("/join-codes", ({ actor }) => listTenantJoinCodes(rt, actor), {
       ...route("listTenantJoinCodes", "joinCodes", "permission:member:invite", {

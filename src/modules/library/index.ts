@@ -1,6 +1,6 @@
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { attachVideo, getContentInfo, setDocument, setLinkedVideo, setLiveSession } from "./info";
 import {
@@ -35,7 +35,7 @@ const UPLOAD = "permission:library:upload";
 
 /** The content library: contents, their typed info and shares, and folder nodes. */
 export function libraryModule(rt: Runtime) {
-  return new Elysia({ name: "module.library", prefix: API_PREFIX })
+  return apiModule("module.library")
     .use(authPlugin(rt))
     .get("/library/contents", ({ actor, query }) => listContents(rt, actor, query), {
       ...route("listContents", TAG, "session", {

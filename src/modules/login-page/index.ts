@@ -1,7 +1,6 @@
-import { Elysia } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
 import { rateLimitPlugin } from "../../platform/http/rate-limit";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { LoginPageDraft, LoginPageDraftBody, LoginPageSettings, PublicLoginPage, ReplaceLoginPageBody, TenantKeyParams } from "./model";
 import { getPublicLoginPage } from "./public";
@@ -12,7 +11,7 @@ export { getLoginPageSettings } from "./service";
 const MANAGE = "permission:tenant-settings:manage" as const;
 
 export function loginPageModule(rt: Runtime) {
-  return new Elysia({ name: "module.login-page", prefix: API_PREFIX })
+  return apiModule("module.login-page")
     .use(authPlugin(rt))
     .use(rateLimitPlugin(rt))
     .get("/login-page-settings", ({ actor }) => getLoginPageSettings(actor.db), {

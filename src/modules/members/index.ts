@@ -1,6 +1,6 @@
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import { Id } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { createMembers } from "./bulk-create";
@@ -46,7 +46,7 @@ function rawArrays(request: Request) {
 }
 
 export function membersModule(rt: Runtime) {
-  return new Elysia({ name: "module.members", prefix: API_PREFIX })
+  return apiModule("module.members")
     .use(authPlugin(rt))
     .post(
       "/members",

@@ -1,6 +1,5 @@
-import { Elysia } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { ConversationPage, ConversationParams, ListQuery, Message, MessagePage, SendMessageBody, SpaceParams } from "./model";
 import { listConversationMessages, listSpaceConversations, sendConversationMessage } from "./service";
@@ -10,7 +9,7 @@ const TAG = "spaces";
 
 /** Private conversations between each participant of a space and its ADMINs. */
 export function messagesModule(rt: Runtime) {
-  return new Elysia({ name: "module.messages", prefix: API_PREFIX })
+  return apiModule("module.messages")
     .use(authPlugin(rt))
     .get("/spaces/:spaceId/conversations", ({ actor, params, query }) => listSpaceConversations(rt, actor, params.spaceId, query), {
       ...route("listSpaceConversations", TAG, "spaceMember", {

@@ -1,7 +1,7 @@
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
 import { markFormBody } from "../../platform/http/body";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { pickLang, unsubscribePage } from "../hosted-pages/pages";
 import { DUE_SOON_JOB, runDueSoon } from "./due";
@@ -43,7 +43,7 @@ export function notificationsModule(rt: Runtime) {
   registerJob(DUE_SOON_JOB, runDueSoon);
   registerJob(FAN_OUT_JOB, runFanOut);
   return (
-    new Elysia({ name: "module.notifications", prefix: API_PREFIX })
+    apiModule("module.notifications")
       .use(authPlugin(rt))
       .onRequest(markUnsubscribeForm)
       .get("/me/notifications", ({ actor, query }) => listMyNotifications(rt, actor, query), {

@@ -1,6 +1,6 @@
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { UserIdsBody } from "../groups/model";
 import { Member } from "../members/model";
@@ -43,7 +43,7 @@ import {
 
 /** Organization units (a tree with members and a leader) and positions (one per member). */
 export function orgModule(rt: Runtime) {
-  return new Elysia({ name: "module.org", prefix: API_PREFIX })
+  return apiModule("module.org")
     .use(authPlugin(rt))
     .get("/org-units", ({ actor }) => listOrgUnits(actor.db), {
       ...route("listOrgUnits", "org", "permission:member:read", {

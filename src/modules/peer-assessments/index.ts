@@ -1,6 +1,5 @@
-import { Elysia } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { getPeerAssessmentConfig, setPeerAssessmentConfig } from "./config";
 import {
@@ -20,7 +19,7 @@ const TAG = "peer-assessments";
 
 /** Peer assessments: the manager's config and results, and a group member's assessments of their targets. */
 export function peerAssessmentsModule(rt: Runtime) {
-  return new Elysia({ name: "module.peer-assessments", prefix: API_PREFIX })
+  return apiModule("module.peer-assessments")
     .use(authPlugin(rt))
     .put("/peer-assessments/:contentId/config", ({ actor, params, body }) => setPeerAssessmentConfig(actor, params.contentId, body), {
       ...route("setPeerAssessmentConfig", TAG, "contentManager", {

@@ -1,6 +1,6 @@
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { createPostComment, deletePostComment, listPostComments, markPostAnswer, updatePostComment } from "./comments";
 import {
@@ -26,7 +26,7 @@ const TAG = "posts";
 
 /** Posts of spaces, their comments and answers. */
 export function postsModule(rt: Runtime) {
-  return new Elysia({ name: "module.posts", prefix: API_PREFIX })
+  return apiModule("module.posts")
     .use(authPlugin(rt))
     .post(
       "/posts/bulk-create",

@@ -1,6 +1,6 @@
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { saveQuizAnswers, submitQuizAttempt } from "./answers";
 import { getQuizConfig, setQuizConfig } from "./config";
@@ -38,7 +38,7 @@ const TAG = "quizzes";
 
 /** Quizzes: the manager's config, results and hand scoring, and the participant's attempts. */
 export function quizzesModule(rt: Runtime) {
-  return new Elysia({ name: "module.quizzes", prefix: API_PREFIX })
+  return apiModule("module.quizzes")
     .use(authPlugin(rt))
     .post("/quizzes/:contentId/email-count", ({ actor, params, body }) => checkQuizEmailCount(actor, params.contentId, body.email), {
       ...route("checkQuizEmailCount", TAG, "contentManager", {

@@ -1,13 +1,13 @@
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import { Id } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { CreateRoleBody, Role, RoleList, UpdateRoleBody } from "./model";
 import { createRole, deleteRole, listRoles, updateRole } from "./service";
 
 export function rolesModule(rt: Runtime) {
-  return new Elysia({ name: "module.roles", prefix: API_PREFIX })
+  return apiModule("module.roles")
     .use(authPlugin(rt))
     .get("/roles", ({ actor }) => listRoles(actor.db), {
       ...route("listRoles", "roles", "permission:role:read", {

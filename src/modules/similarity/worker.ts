@@ -3,6 +3,7 @@
 // similarity tables are written here, which no read cache of the server's connection holds.
 import { existsSync } from "node:fs";
 import { closeNow, drizzleOf, openSqlite, walAutocheckpoint } from "../../platform/db/sqlite";
+import { normalJitPolicy } from "../../platform/jit";
 import { lowerThisThread } from "../../platform/threads";
 import { beginCheck, type CheckRow, convertLegacy, finishCheck, overlapOf } from "./compare";
 import { forgetPools, poolOf, setPoolBudget, updatePool } from "./pool";
@@ -23,6 +24,8 @@ declare const self: Worker;
 
 /** This thread at nice 10: checks take the cores' idle time (docs/rules/performance.md#background-threads). */
 lowerThisThread(10);
+// The binary starts every thread with a reluctant JIT (src/platform/jit.ts); a Worker runs long work from its start.
+normalJitPolicy();
 
 function record({ path, row, hashes, poolBudgetBytes, replicated }: WorkerRequest): Omit<WorkerReply, "id" | "error"> {
   // a tenant deleted meanwhile: nothing to record, and no empty file to create

@@ -1,6 +1,6 @@
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { blockSpaceUser, listSpaceBlocks, unblockSpaceUser } from "./blocks";
 import { joinPublicSpace, listSpaceEnrollmentHistory, listSpaceMemberCandidates } from "./enrolment";
@@ -58,7 +58,7 @@ const SETTINGS = "permission:tenant-settings:manage";
 
 /** Spaces, their members, join codes, blocks and group sets, and the tenant's space settings. */
 export function spacesModule(rt: Runtime) {
-  return new Elysia({ name: "module.spaces", prefix: API_PREFIX })
+  return apiModule("module.spaces")
     .use(authPlugin(rt))
     .get("/spaces", ({ actor, query }) => listSpaces(rt, actor, query), {
       ...route("listSpaces", TAG, "session", {

@@ -1,8 +1,8 @@
-import { Elysia, t } from "elysia";
+import { t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
 import { markFormBody } from "../../platform/http/body";
 import { rateLimitPlugin } from "../../platform/http/rate-limit";
-import { API_PREFIX, type RouteDoc, route } from "../../platform/http/route";
+import { apiModule, type RouteDoc, route } from "../../platform/http/route";
 import { Enum } from "../../platform/http/schemas";
 import type { Runtime } from "../../platform/runtime";
 import { TenantKeyParams } from "../login-page/model";
@@ -30,7 +30,7 @@ function markAcsForm({ request }: { request: Request }) {
 }
 
 export function ssoModule(rt: Runtime) {
-  return new Elysia({ name: "module.sso", prefix: API_PREFIX })
+  return apiModule("module.sso")
     .use(authPlugin(rt))
     .use(rateLimitPlugin(rt))
     .onRequest(markAcsForm)

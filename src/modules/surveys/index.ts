@@ -1,6 +1,5 @@
-import { Elysia } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { checkSurveyConfigChange, getSurveyConfig, getSurveyForParticipant, setSurveyConfig } from "./config";
 import {
@@ -28,7 +27,7 @@ const TAG = "surveys";
 
 /** Surveys: the manager's config, statistics and answer lists, and the respondent's own response. */
 export function surveysModule(rt: Runtime) {
-  return new Elysia({ name: "module.surveys", prefix: API_PREFIX })
+  return apiModule("module.surveys")
     .use(authPlugin(rt))
     .post("/surveys/:contentId/email-count", ({ actor, params, body }) => checkSurveyEmailCount(actor, params.contentId, body.email), {
       ...route("checkSurveyEmailCount", TAG, "contentManager", {

@@ -1,7 +1,6 @@
-import { Elysia } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
 import { invalid } from "../../platform/http/errors";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { TenantInfo, UpdateTenantBody } from "./model";
 import { getTenant, updateTenant } from "./service";
@@ -9,7 +8,7 @@ import { getTenant, updateTenant } from "./service";
 const badPolicy = new WeakSet<Request>();
 
 export function tenantModule(rt: Runtime) {
-  return new Elysia({ name: "module.tenant", prefix: API_PREFIX })
+  return apiModule("module.tenant")
     .use(authPlugin(rt))
     .get("/tenant", ({ actor }) => getTenant(rt, actor), {
       ...route("getTenant", "tenant", "session", {

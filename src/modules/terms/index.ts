@@ -1,6 +1,5 @@
-import { Elysia } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { API_PREFIX, route } from "../../platform/http/route";
+import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { agreementsRoutes } from "./agreements";
 import { CreateTermBody, SetCurrentVersionBody, TermList, TopicParams, UpdateTermBody } from "./model";
@@ -12,7 +11,7 @@ export { needsAgreementConsent } from "./consent";
 const MANAGE = "permission:tenant-settings:manage" as const;
 
 export function termsModule(rt: Runtime) {
-  return new Elysia({ name: "module.terms", prefix: API_PREFIX })
+  return apiModule("module.terms")
     .use(authPlugin(rt))
     .get("/terms", ({ actor }) => listTerms(actor.db, tenantTermTables), {
       ...route("listTerms", "terms", MANAGE, {

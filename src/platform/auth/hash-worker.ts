@@ -1,6 +1,7 @@
 // A password-hashing thread (docs/rules/sign-in.md#password-hashing): argon2id runs here, synchronously,
 // at a lowered priority, so hashing takes every idle cycle of the cores while the event loop, which
 // the scheduler serves first, keeps answering other requests.
+import { normalJitPolicy } from "../jit";
 import { lowerThisThread } from "../threads";
 
 export type HashRequest = { id: number; password: string } & (
@@ -16,6 +17,8 @@ const HASH_NICE = 10;
 declare const self: Worker;
 
 lowerThisThread(HASH_NICE);
+// The binary starts every thread with a reluctant JIT (src/platform/jit.ts); a Worker runs long work from its start.
+normalJitPolicy();
 
 self.onmessage = (event: MessageEvent<HashRequest>) => {
   const r = event.data;

@@ -21,8 +21,10 @@ export type TenantBudget = {
   cacheKiB: number;
   /** Compiled statements kept per handle. */
   statements: number;
-  /** RSS above which the tenant store asks for a full collection, MiB: the budget + 10 % (docs/rules/performance.md#memory). */
+  /** RSS above which the tenant store asks for a collection, MiB: the budget + 10 % (docs/rules/performance.md#memory). */
   collectAboveMiB: number;
+  /** RSS above which that collection is a full one even while requests are answered, MiB: the budget + 20 % (the bound is + 25 %). */
+  collectFullAboveMiB: number;
 };
 
 /**
@@ -35,7 +37,13 @@ export function tenantBudget(memoryMb: number, handlesOverride: number | null = 
   const cacheKiB = Math.min(2048, Math.max(128, memoryMb));
   const budgetMiB = (memoryMb * 1e6) / 1048576;
   const handles = handlesOverride ?? Math.max(4, Math.floor(((budgetMiB - RUNTIME_MIB) * 1024) / (HANDLE_FIXED_KIB + cacheKiB)));
-  return { handles, cacheKiB, statements: STATEMENTS_PER_HANDLE, collectAboveMiB: Math.round(budgetMiB * 1.1) };
+  return {
+    handles,
+    cacheKiB,
+    statements: STATEMENTS_PER_HANDLE,
+    collectAboveMiB: Math.round(budgetMiB * 1.1),
+    collectFullAboveMiB: Math.round(budgetMiB * 1.2),
+  };
 }
 
 /** Holders of memory outside the JS heap for a while (the password hashes' argon2 memory), MiB each. */

@@ -3,7 +3,7 @@ import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
 import { Elysia, ValidationError } from "elysia";
 import { releaseActor } from "../auth/context";
-import { settled } from "../db/group-commit";
+import { settledFor } from "../db/group-commit";
 import { silentLog } from "../log";
 import type { Runtime } from "../runtime";
 import { acceptsFormBody, bodyProblem, isStreamedBody, parseJsonBody, readLimited, refuseBadText } from "./body";
@@ -213,16 +213,18 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: 
         // A form or text body could come from a cross-site form (docs/rules/trust.md#json-bodies-only).
         throw unsupportedMediaType();
       })
-      // Group commit: an answer leaves only once the writes made before it are durable.
+      // Group commit: an answer leaves only once the commits it could show, or made, are durable
+      // (docs/rules/performance.md#durability); one that touched no such file does not wait.
       .onAfterHandle({ as: "global" }, async () => {
-        await settled();
+        const durable = settledFor(rt.platform.sqlite);
+        if (durable) await durable;
       })
       // Destructured, not `ctx`: Elysia reads a hook's parameters to decide what every route prepares, and
       // a whole context handed on made it parse cookies and the query on every request (docs/rules/performance.md#per-request-work).
       .onError({ as: "global" }, async ({ error, code, request, route, set }) => {
         let failed: Pick<ErrorContext, "error" | "code"> = { error, code };
         // A failed request may have written too (a sign-in's failure count); a failed commit is a 500.
-        await settled()?.catch((e) => {
+        await settledFor(rt.platform.sqlite)?.catch((e) => {
           failed = { error: e, code: "UNKNOWN" };
         });
         let res: Response;
