@@ -7,6 +7,7 @@ import { answerAdapter } from "../src/platform/http/answer";
 import { memoOfFrozen } from "../src/platform/http/clean";
 
 const fixed = { "x-content-type-options": "nosniff", "cache-control": "no-store" };
+const cachedAnswer = frozen({ a: 1, at: { startedAt: "2026-01-01T00:00:00.000Z" }, list: [1, "x", null] });
 
 /** The same routes on Elysia's own adapter and on answerAdapter: every answer must be the same. */
 function app(adapter?: ReturnType<typeof answerAdapter>) {
@@ -18,6 +19,7 @@ function app(adapter?: ReturnType<typeof answerAdapter>) {
     .get("/object", () => ({ a: 1, nested: { b: [1, 2] } }), { response: { 200: Type.Object({ a: Type.Number(), nested: Type.Any() }) } })
     .get("/cleaned", () => ({ a: 1, secret: "x" }), { response: { 200: Type.Object({ a: Type.Number() }) } })
     .get("/array", () => [{ a: 1 }])
+    .get("/frozen", () => cachedAnswer)
     .get("/created", ({ set }) => {
       set.status = 201;
       return { a: 1 };
@@ -43,7 +45,20 @@ function app(adapter?: ReturnType<typeof answerAdapter>) {
     .get("/response", () => new Response("own", { headers: { "x-own": "1" } }));
 }
 
-const paths = ["/object", "/cleaned", "/array", "/created", "/own-type", "/removed", "/number-header", "/cookie", "/text", "/response"];
+const paths = [
+  "/object",
+  "/cleaned",
+  "/array",
+  "/frozen",
+  "/frozen",
+  "/created",
+  "/own-type",
+  "/removed",
+  "/number-header",
+  "/cookie",
+  "/text",
+  "/response",
+];
 
 async function answer(a: ReturnType<typeof app>, path: string) {
   const res = await a.handle(new Request(`http://localhost${path}`));

@@ -1,5 +1,6 @@
 import type { ElysiaAdapter } from "elysia/adapter";
 import { BunAdapter } from "elysia/adapter/bun";
+import { isFrozenThrough } from "../db/sqlite";
 
 /** What Elysia's `Response.json` answers carry as their type. */
 const JSON_TYPE = "application/json;charset=utf-8";
@@ -12,7 +13,8 @@ type Set = { headers: Record<string, unknown>; status?: unknown; cookie?: unknow
  * which builds the answer's headers anew from the request's header object (the fixed set copied in,
  * plus the request id): ~12k instructions per request. Here the fixed set with the JSON type is one
  * `Headers` built at start, copied natively into each answer, and only what differs from it (the
- * request id, CORS, a cluster node's name, a cookie) is set. The value is the one Elysia validated and
+ * request id, CORS, a cluster node's name, a cookie) is set; a frozen value's JSON text (a cached
+ * answer's) is written once. The value is the one Elysia validated and
  * cleaned against the route's response schema; anything else (another status, a cookie jar, a header
  * removed or not a string, a Response, a string, a stream) goes through Elysia's own mapping as before.
  */
@@ -40,6 +42,19 @@ export function answerAdapter(fixed: Record<string, string>): ElysiaAdapter {
   };
 }
 
+/** The JSON text of each frozen value answered (a cached answer): it cannot change, so it is written once. */
+const texts = new WeakMap<object, string>();
+
+function jsonOf(value: object): string {
+  if (!Object.isFrozen(value) || !isFrozenThrough(value)) return JSON.stringify(value);
+  let text = texts.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    texts.set(value, text);
+  }
+  return text;
+}
+
 /** The answer, or null when `headers` lacks a fixed header or holds one that is not a string. */
 function jsonAnswer(value: object, headers: Record<string, unknown>, fixed: Record<string, string>, count: number, base: Headers) {
   if (headers.constructor !== Object) return null;
@@ -54,7 +69,7 @@ function jsonAnswer(value: object, headers: Record<string, unknown>, fixed: Reco
   }
   // A fixed header removed: the prebuilt set would bring it back.
   if (kept !== count) return null;
-  const answer = new Response(JSON.stringify(value), { headers: base });
+  const answer = new Response(jsonOf(value), { headers: base });
   if (own > 0) {
     const h = answer.headers;
     for (const name in headers) {
