@@ -309,8 +309,11 @@ export function frozen<T>(value: T): T {
   return value;
 }
 
-/** Whether `frozen` froze this object (and so everything in it): it can never change. */
-export const isFrozenThrough = (value: object) => frozenThrough.has(value);
+/**
+ * Whether `frozen` froze this object (and so everything in it): it can never change. `Object.isFrozen`
+ * first: most values answered are not frozen, and it is cheaper than the set's lookup.
+ */
+export const isFrozenThrough = (value: object) => Object.isFrozen(value) && frozenThrough.has(value);
 
 /**
  * The Drizzle handle of a connection, with compiled statements reused: Drizzle's bun-sqlite session

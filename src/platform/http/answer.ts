@@ -46,7 +46,7 @@ export function answerAdapter(fixed: Record<string, string>): ElysiaAdapter {
 const texts = new WeakMap<object, string>();
 
 function jsonOf(value: object): string {
-  if (!Object.isFrozen(value) || !isFrozenThrough(value)) return JSON.stringify(value);
+  if (!isFrozenThrough(value)) return JSON.stringify(value);
   let text = texts.get(value);
   if (text === undefined) {
     text = JSON.stringify(value);
