@@ -1,9 +1,9 @@
-import { createHash } from "node:crypto";
 import type { Etcd3 } from "etcd3";
 import type { CodeKey } from "../modules/auth/codes";
 import { type Membership, membershipsOf } from "../modules/auth/identity";
 import type { RemoteAuth, RemoteOp } from "../modules/auth/remote";
 import { cachedProvedMemberEmails, type ProvedEmail } from "../modules/members/directory";
+import { nodeCrypto } from "../platform/crypto";
 import { tenantById } from "../platform/db/registry";
 import type { Runtime } from "../platform/runtime";
 import { DIRECTORY } from "./etcd";
@@ -85,7 +85,7 @@ export function homeNodeOf(email: string, names: Iterable<string>): string | nul
   let best: string | null = null;
   let bestScore = "";
   for (const name of names) {
-    const score = createHash("sha256").update(`${email}\n${name}`).digest("hex");
+    const score = nodeCrypto().createHash("sha256").update(`${email}\n${name}`).digest("hex");
     if (score > bestScore) [best, bestScore] = [name, score];
   }
   return best;

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -7,7 +6,8 @@ export function loadSecret(dataDir: string, fromEnv: string | null): string {
   if (fromEnv) return fromEnv;
   const path = join(dataDir, "secret");
   if (existsSync(path)) return readFileSync(path, "utf8").trim();
-  const secret = randomBytes(32).toString("base64url");
+  // Web Crypto, not node:crypto: a new data dir's first start does not load it (src/platform/crypto.ts nodeCrypto).
+  const secret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
   writeFileSync(path, `${secret}\n`, { mode: 0o600, flag: "wx" });
   chmodSync(path, 0o600);
   return secret;

@@ -1,6 +1,5 @@
-import { randomInt } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { mac, sameMac } from "../../platform/crypto";
+import { mac, nodeCrypto, sameMac } from "../../platform/crypto";
 import { type Db, write } from "../../platform/db/types";
 import { badRequest, type FieldError, tooMany } from "../../platform/http/errors";
 import { isoRequired } from "../../platform/http/schemas";
@@ -32,7 +31,7 @@ export function issueCode(
   now = Date.now(),
 ) {
   sweepExpired(rt, now);
-  const code = randomInt(0, 1_000_000).toString().padStart(6, "0");
+  const code = nodeCrypto().randomInt(0, 1_000_000).toString().padStart(6, "0");
   const wait = write(rt.platform.db, (tx) => {
     const row = tx.select({ resendAvailableAt: oneTimeCodes.resendAvailableAt }).from(oneTimeCodes).where(keyOf(k)).get();
     if (row && row.resendAvailableAt > now && !opts.force) return row.resendAvailableAt - now;

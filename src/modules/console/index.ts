@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { Elysia } from "elysia";
+import { nodeCrypto } from "../../platform/crypto";
 import { notFound } from "../../platform/http/errors";
 import { htmlHeaders } from "../../platform/http/security";
 import { consoleAssets } from "./assets.gen";
@@ -58,7 +58,7 @@ export function consoleModule(dist?: string) {
   const index = indexFile ? readFileSync(indexFile, "utf8") : null;
   const page = () => {
     if (!index) return notBuilt();
-    const nonce = randomBytes(16).toString("base64");
+    const nonce = nodeCrypto().randomBytes(16).toString("base64");
     return new Response(index.replace("__CSP_NONCE__", nonce), {
       headers: {
         "content-type": "text/html; charset=utf-8",

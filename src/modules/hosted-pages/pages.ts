@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { nodeCrypto } from "../../platform/crypto";
 import { escapeHtml as esc } from "../../platform/http/html";
 import { isLinkUrl } from "../../platform/http/schemas";
 import type { HostedLoginPage } from "../login-page/public";
@@ -190,7 +190,7 @@ const languageSwitch = (lang: Lang) =>
 
 /** The whole document with a fresh nonce: only its own inline style and script may run. */
 function html(lang: Lang, status: number, title: string, body: string, data: Record<string, string> = {}, style = ""): Response {
-  const nonce = randomBytes(16).toString("base64");
+  const nonce = nodeCrypto().randomBytes(16).toString("base64");
   const attrs = Object.entries({ ...data, fail: T[lang].fail, sent: T[lang].codeSent, codes: JSON.stringify(T[lang].codes) })
     .map(([k, v]) => ` data-${k}="${esc(v)}"`)
     .join("");

@@ -1,9 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { and, asc, count, desc, eq, gt, inArray, lte, type SQL, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import { requireRoleAssignable } from "../../platform/access";
 import type { Actor } from "../../platform/auth/actor";
-import { mac } from "../../platform/crypto";
+import { mac, nodeCrypto } from "../../platform/crypto";
 import { type Db, write } from "../../platform/db/types";
 import { badRequest, conflict, invalid, notFound, tooMany } from "../../platform/http/errors";
 import { iso, isoRequired, pageOf } from "../../platform/http/schemas";
@@ -49,7 +48,7 @@ type InvitationRow = typeof invitations.$inferSelect;
 type Status = (typeof INVITATION_STATUSES)[number];
 
 /** `<tenantId>.<random>`: the public accept route finds the tenant from the token itself. */
-const newToken = (tenantId: string) => `${tenantId}.${randomBytes(32).toString("base64url")}`;
+const newToken = (tenantId: string) => `${tenantId}.${nodeCrypto().randomBytes(32).toString("base64url")}`;
 export const tokenHash = (rt: Runtime, token: string) => mac(rt.secret, "invitation", token);
 
 export const statusOf = (row: InvitationRow, now: number): Status =>

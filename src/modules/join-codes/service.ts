@@ -1,7 +1,7 @@
-import { randomInt } from "node:crypto";
 import { desc, eq } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
+import { nodeCrypto } from "../../platform/crypto";
 import { write } from "../../platform/db/types";
 import { notFound } from "../../platform/http/errors";
 import { iso, isoRequired } from "../../platform/http/schemas";
@@ -15,7 +15,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 const CODE_LENGTH = 10;
 
-const newCode = () => Array.from({ length: CODE_LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join("");
+const newCode = () => Array.from({ length: CODE_LENGTH }, () => ALPHABET[nodeCrypto().randomInt(ALPHABET.length)]).join("");
 
 export function joinCodeLink(rt: Runtime, tenantKey: string, code: string) {
   return `${rt.schoolUrl({ key: tenantKey })}/t/${encodeURIComponent(tenantKey)}/join?code=${encodeURIComponent(code)}`;

@@ -1,7 +1,7 @@
-import { randomInt, timingSafeEqual } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
+import { nodeCrypto } from "../../platform/crypto";
 import { type Db, write } from "../../platform/db/types";
 import { badRequest, forbidden, notFound } from "../../platform/http/errors";
 import { iso, isoRequired } from "../../platform/http/schemas";
@@ -19,7 +19,7 @@ type CodeRow = typeof spaceJoinCodes.$inferSelect;
 const DAY_MS = 24 * 60 * 60 * 1000;
 // The tenant join codes' alphabet: no 0/O/1/I/L, codes are read aloud and typed by hand.
 const ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
-const newCode = () => Array.from({ length: 10 }, () => ALPHABET[randomInt(ALPHABET.length)]).join("");
+const newCode = () => Array.from({ length: 10 }, () => ALPHABET[nodeCrypto().randomInt(ALPHABET.length)]).join("");
 
 function toJoinCode(rt: Runtime, tenantKey: string, row: CodeRow): Static<typeof SpaceJoinCode> {
   return {
@@ -114,7 +114,7 @@ function samePassword(stored: string, sent: string | null | undefined): boolean 
   if (sent == null) return false;
   const a = Buffer.from(stored);
   const b = Buffer.from(sent);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return a.length === b.length && nodeCrypto().timingSafeEqual(a, b);
 }
 
 /**

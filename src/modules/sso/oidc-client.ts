@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { createRemoteJWKSet, customFetch, type JWTPayload, jwtVerify } from "jose";
 import * as oidc from "openid-client";
+import { nodeCrypto } from "../../platform/crypto";
 import type { guardedFetch } from "../../platform/http/outbound";
 
 /**
@@ -40,7 +40,7 @@ const cache = new Map<string, Discovered>();
  * docs/rules/trust.md#server-side-fetches.
  */
 export async function discover(client: OidcClient, fetcher: ReturnType<typeof guardedFetch>, now = Date.now()): Promise<Discovered> {
-  const id = `${client.issuer}\0${client.clientId}\0${createHash("sha256").update(client.clientSecret).digest("base64url")}`;
+  const id = `${client.issuer}\0${client.clientId}\0${nodeCrypto().createHash("sha256").update(client.clientSecret).digest("base64url")}`;
   const hit = cache.get(id);
   if (hit && now - hit.at < CACHE_MS) return hit;
   const insecure = new URL(client.issuer).protocol === "http:";

@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { eq, lt } from "drizzle-orm";
+import { nodeCrypto } from "../../platform/crypto";
 import type { TenantRow } from "../../platform/db/registry";
 import type { TenantHandle } from "../../platform/db/tenant-store";
 import { type Db, write } from "../../platform/db/types";
@@ -63,8 +63,8 @@ export function startSamlSignIn(
   return rt.tenants.use(tenant.id, (h) => {
     const sso = readSso(h.db);
     if (!sso.enabled || !isIdpConfigured(sso) || !sso.idpSsoUrl) throw notFound();
-    const relayState = randomBytes(24).toString("base64url");
-    const requestId = `_${randomBytes(20).toString("hex")}`;
+    const relayState = nodeCrypto().randomBytes(24).toString("base64url");
+    const requestId = `_${nodeCrypto().randomBytes(20).toString("hex")}`;
     write(h.db, (tx) => {
       tx.delete(samlRequests).where(lt(samlRequests.expiresAt, now)).run();
       tx.insert(samlRequests)

@@ -1,7 +1,6 @@
-import { X509Certificate } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Static } from "elysia";
-import { seal } from "../../platform/crypto";
+import { nodeCrypto, seal } from "../../platform/crypto";
 import { type Db, write } from "../../platform/db/types";
 import { forbidden, invalid } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
@@ -155,7 +154,7 @@ export function normalizeCertificate(input: string): string {
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body) || body.length % 4 !== 0) throw bad();
   const der = Buffer.from(body, "base64");
   try {
-    const cert = new X509Certificate(der);
+    const cert = new (nodeCrypto().X509Certificate)(der);
     if (cert.raw.length !== der.length) throw bad();
   } catch {
     throw bad();

@@ -1,6 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { mac } from "../crypto";
+import { mac, nodeCrypto } from "../crypto";
 import { preparedQuery } from "../db/sqlite";
 import { type Db, write } from "../db/types";
 import type { Runtime } from "../runtime";
@@ -20,7 +19,7 @@ export type NewSession = {
 };
 
 /** A refresh token: 256 random bits; only its keyed hash is stored. */
-export const newRefreshToken = () => randomBytes(32).toString("base64url");
+export const newRefreshToken = () => nodeCrypto().randomBytes(32).toString("base64url");
 
 export const refreshHashOf = (rt: Runtime, refreshToken: string) => mac(rt.secret, "refresh", refreshToken);
 

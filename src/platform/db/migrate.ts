@@ -1,5 +1,4 @@
 import type { Database } from "bun:sqlite";
-import { createHash } from "node:crypto";
 import pkg from "../../../package.json" with { type: "json" };
 
 export type EmbeddedMigration = { tag: string; when: number; sql: string };
@@ -32,7 +31,8 @@ export function applyMigrations(sqlite: Database, migrations: EmbeddedMigration[
       for (const stmt of m.sql.split("--> statement-breakpoint")) {
         if (stmt.trim()) sqlite.exec(stmt);
       }
-      insert.run(createHash("sha256").update(m.sql).digest("hex"), m.when);
+      // Bun's hasher, not node:crypto: a start does not load it (src/platform/crypto.ts nodeCrypto).
+      insert.run(new Bun.CryptoHasher("sha256").update(m.sql).digest("hex"), m.when);
     }
   })();
   return pending.length;

@@ -1,4 +1,3 @@
-import { timingSafeEqual } from "node:crypto";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Elysia } from "elysia";
@@ -6,6 +5,7 @@ import { Elysia } from "elysia";
 import Counter from "prom-client/lib/counter";
 import Gauge from "prom-client/lib/gauge";
 import Registry from "prom-client/lib/registry";
+import { nodeCrypto } from "../crypto";
 import { tenantCount } from "../db/registry";
 import { outboxPending } from "../mail/mailer";
 import type { ReplicaFileStatus } from "../replica/supervisor";
@@ -18,7 +18,7 @@ const size = (path: string) => (existsSync(path) ? statSync(path).size : 0);
 // The database files and their WALs; -shm is a memory map of the WAL index, not data.
 const dirBytes = (dir: string) =>
   existsSync(dir) ? readdirSync(dir).reduce((n, f) => (f.endsWith("-shm") ? n : n + size(join(dir, f))), 0) : 0;
-const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const sameSecret = (a: string, b: string) => a.length === b.length && nodeCrypto().timingSafeEqual(Buffer.from(a), Buffer.from(b));
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
 /**

@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Transporter } from "nodemailer";
+import { nodeCrypto } from "../crypto";
 import { currentRequestId } from "../http/request-context";
 
 export type Mail = { to: string; subject: string; text: string; html: string; headers?: Record<string, string> };
@@ -28,7 +28,7 @@ type Queued = { mail: Mail; requestId: string | null; attempts: number; nextAtte
 export const backoffMs = (attempts: number) => Math.min(RETRY_BASE_MS * 2 ** (attempts - 1), RETRY_MAX_MS);
 
 /** Who a message was for, in logs: a hash, never the address (logs travel further than the data). */
-export const recipientHash = (to: string) => createHash("sha256").update(to.trim().toLowerCase()).digest("hex").slice(0, 16);
+export const recipientHash = (to: string) => nodeCrypto().createHash("sha256").update(to.trim().toLowerCase()).digest("hex").slice(0, 16);
 
 /** Codes and links sit in these files: only the server's user may read them. */
 const writePrivate = (path: string, value: unknown) => writeFileSync(path, JSON.stringify(value, null, 2), { mode: 0o600 });
