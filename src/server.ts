@@ -15,8 +15,8 @@ const MAX_REQUEST_BODY = 1024 * 1024 * 1024 + 16 * 1024 * 1024;
 
 /**
  * The pause between the listen and the similarity queue's resume (a query of the platform file, then the
- * tenants marked pending) and the return to the normal JIT policy: the first `/readyz` is answered before
- * it (docs/rules/performance.md#start).
+ * tenants marked pending), the notification scheduler's first run (Drizzle's first, cold query) and the
+ * return to the normal JIT policy: the first `/readyz` is answered before them (docs/rules/performance.md#start).
  */
 const RESUME_AFTER_MS = 100;
 
@@ -171,7 +171,7 @@ export function startServer(config: Config) {
     normalJitPolicy();
     resumeSimilarityChecks(rt);
   }, RESUME_AFTER_MS);
-  startNotificationScheduler(rt);
+  startNotificationScheduler(rt, RESUME_AFTER_MS);
   startFileCollector(rt);
   return {
     app,

@@ -209,8 +209,11 @@ export async function runDue(rt: Runtime): Promise<void> {
   return s.running;
 }
 
-/** Starts the one timer (no timer per item); missed work of a server that was down runs at once. */
-export function startNotificationScheduler(rt: Runtime) {
+/**
+ * Starts the one timer (no timer per item); missed work of a server that was down runs `firstRunAfterMs`
+ * after the start (the server: after its first `/readyz`, docs/rules/performance.md#start).
+ */
+export function startNotificationScheduler(rt: Runtime, firstRunAfterMs = 0) {
   const s = schedulerOf(rt);
   onNewMail((tenantId, due, firstFuture) => {
     const r = boundRuntime();
@@ -220,7 +223,7 @@ export function startNotificationScheduler(rt: Runtime) {
   });
   s.timer = setInterval(() => void runDue(rt), TICK_MS);
   s.timer.unref?.();
-  setTimeout(() => void runDue(rt), 0).unref?.();
+  setTimeout(() => void runDue(rt), firstRunAfterMs).unref?.();
 }
 
 export async function stopNotificationScheduler(rt: Runtime) {
