@@ -14,6 +14,7 @@ import { TENANT_USAGE, tenantCommand } from "./cli/tenant";
 import { versionCommand } from "./cli/version";
 import { ConfigError, loadConfig } from "./config";
 import { SchemaTooNewError } from "./platform/db/migrate";
+import { normalJitPolicy } from "./platform/jit";
 import { privateFileModes } from "./platform/modes";
 
 const USAGE = `learnspace — multi-tenant learning-space server
@@ -110,6 +111,8 @@ if (command === "help" || command === "--help") {
   console.log(USAGE);
   process.exit(0);
 }
+// The modules are evaluated: a command's own work gets the normal JIT (`serve` after its first answers, src/server.ts).
+if (command !== "serve") normalJitPolicy();
 // No top-level await: the compiled binary is bytecode (CommonJS).
 run(command, args).then(
   (code) => {
