@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { applyMigrations } from "../src/platform/db/migrate";
 import { platformMigrations } from "../src/platform/db/migrations.gen";
 import { openPlatformDb } from "../src/platform/db/platform-db";
-import { closeNow, openSqlite, optimizeOnOpen, writeNewFile } from "../src/platform/db/sqlite";
+import { closeNow, newFileImage, openSqlite, optimizeOnOpen, writeNewFile } from "../src/platform/db/sqlite";
 
 const root = mkdtempSync(join(tmpdir(), "ls-platform-new-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -52,10 +52,10 @@ test("writeNewFile leaves a file another process made first, and no partial file
   const dir = join(root, "race");
   mkdirSync(dir);
   const path = join(dir, "x.sqlite");
-  const made = writeNewFile(path, (memory) => {
-    memory.exec("CREATE TABLE mine (x)");
-    writeFileSync(path, "theirs");
-  });
+  const image = newFileImage((memory) => memory.exec("CREATE TABLE mine (x)"));
+  // Made by another process after this one looked for it, before its own link.
+  writeFileSync(path, "theirs");
+  const made = writeNewFile(path, image);
   expect(made).toBe(false);
   expect(readdirSync(dir)).toEqual(["x.sqlite"]);
   expect(Bun.file(path).size).toBe("theirs".length);

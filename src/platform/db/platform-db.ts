@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { applyMigrations } from "./migrate";
 import { platformMigrations } from "./migrations.gen";
+import { newPlatformImage } from "./platform-image" with { type: "macro" };
 import { drizzleOf, openSqlite, optimizeOnOpen, writeNewFile } from "./sqlite";
 import type { Db } from "./types";
 
@@ -14,14 +15,12 @@ export function openPlatformDb(dataDir: string, autocheckpoint?: number): Platfo
     mkdirSync(dir, { recursive: true });
   }
   const path = join(dataDir, "platform.sqlite");
-  // A new data dir's file is written whole, migrated and analysed, in one fsync (docs/rules/performance.md#start):
-  // opened next, it has nothing to migrate or analyse, and its WAL stays empty until the first write. Not
-  // when a WAL or journal of a former file is left: SQLite reads those when it opens the file.
+  // A new data dir's file is written whole, migrated and analysed, in one fsync (docs/rules/performance.md#start),
+  // from the image the build made (`newPlatformImage`, a macro): opened next, it has nothing to migrate or
+  // analyse, and its WAL stays empty until the first write. Not when a WAL or journal of a former file is
+  // left: SQLite reads those when it opens the file.
   if (![path, `${path}-wal`, `${path}-journal`].some((f) => existsSync(f))) {
-    writeNewFile(path, (memory) => {
-      applyMigrations(memory, platformMigrations, "platform.sqlite");
-      optimizeOnOpen(memory);
-    });
+    writeNewFile(path, Bun.gunzipSync(Buffer.from(newPlatformImage(), "base64")));
   }
   const sqlite = openSqlite(path, undefined, autocheckpoint);
   applyMigrations(sqlite, platformMigrations, "platform.sqlite");

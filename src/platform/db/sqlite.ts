@@ -19,15 +19,10 @@ export function walAutocheckpoint(replicated: boolean, pages?: number): number |
 export const PAGE_SIZE = 2048;
 
 /**
- * Writes a new file whole from `build`, which fills an in-memory database (migrations, statistics):
- * one write and one fsync of the file, then one of its directory, where creating it through
- * openSqlite costs nine fsyncs at `synchronous = FULL` (the WAL switch, then every transaction), 13–40 ms
- * of a cold start on a busy disk (docs/rules/performance.md#start). The image is marked WAL in its
- * header, as the WAL switch would; it is written beside the file, then linked to its name, which fails
- * if the file exists by then (another process made it first: its file stands, this one is dropped), so
- * no reader ever sees a half-written file. Returns whether this call made the file.
+ * The bytes of a new file that `build` fills in an in-memory database (migrations, statistics), marked
+ * WAL in its header as the WAL switch would mark it; `writeNewFile` writes them.
  */
-export function writeNewFile(path: string, build: (sqlite: Database) => void): boolean {
+export function newFileImage(build: (sqlite: Database) => void): Uint8Array {
   const memory = new Database(":memory:");
   let image: Uint8Array;
   try {
@@ -40,6 +35,18 @@ export function writeNewFile(path: string, build: (sqlite: Database) => void): b
   // The file format's write and read versions (header offsets 18 and 19): 2 is WAL.
   image[18] = 2;
   image[19] = 2;
+  return image;
+}
+
+/**
+ * Writes a new file whole from its `image` (`newFileImage`): one write and one fsync of the file, then
+ * one of its directory, where creating it through openSqlite costs nine fsyncs at `synchronous = FULL`
+ * (the WAL switch, then every transaction), 13–40 ms of a cold start on a busy disk
+ * (docs/rules/performance.md#start). It is written beside the file, then linked to its name, which fails
+ * if the file exists by then (another process made it first: its file stands, this one is dropped), so
+ * no reader ever sees a half-written file. Returns whether this call made the file.
+ */
+export function writeNewFile(path: string, image: Uint8Array): boolean {
   const partial = `${path}.${process.pid}.new`;
   const fd = openSync(partial, "wx", 0o644);
   try {
