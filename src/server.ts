@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { createApp } from "./app";
 import { rebuildDirectory } from "./cli/reindex";
 import { startAgent } from "./cluster/agent";
@@ -6,6 +7,7 @@ import { startFileCollector, stopFileCollector } from "./modules/files/collector
 import { startNotificationScheduler, stopNotificationScheduler } from "./modules/notifications/schedule";
 import { resumeSimilarityChecks, stopSimilarityChecks } from "./modules/similarity/jobs";
 import { lockDataDir } from "./platform/db/data-lock";
+import { writeGuards } from "./platform/db/types";
 import { normalJitPolicy } from "./platform/jit";
 import { startReplication } from "./platform/replica/supervisor";
 import type { Runtime } from "./platform/runtime";
@@ -26,7 +28,7 @@ export const DRAIN_MS = 10_000;
 /** Litestream for every file of the data dir; a missing binary stops `serve` with one line. */
 function replicate(config: Config, rt: Runtime) {
   try {
-    return startReplication({
+    const replication = startReplication({
       dataDir: config.dataDir,
       replicaUrl: config.replicaUrl as string,
       syncMs: config.replicaSyncMs,
@@ -34,6 +36,11 @@ function replicate(config: Config, rt: Runtime) {
       // Which files were written lately (docs/rules/replication.md#tiers).
       lastWriteAt: (f) => (f.tenantId ? rt.tenants.lastWriteAt(f.tenantId) : null),
     });
+    // Every write, for Litestream's CPU floor (docs/rules/replication.md#scheduling).
+    rt.tenants.written = (tenantId) => replication.wrote(rt.tenants.fileOf(tenantId));
+    const platformFile = join(config.dataDir, "platform.sqlite");
+    writeGuards.set(rt.platform.sqlite, () => replication.wrote(platformFile));
+    return replication;
   } catch (e) {
     throw new ConfigError(`LEARNSPACE_REPLICA_URL is set but ${(e as Error).message}`);
   }

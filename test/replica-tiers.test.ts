@@ -9,6 +9,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { closeSqlite, openSqlite, walAutocheckpoint } from "../src/platform/db/sqlite";
+import { cannotRaise, createLagFloor, threadPolicies } from "../src/platform/replica/floor";
 import { COLD_CHECKS_PER_SECOND, fileRpoMs, litestreamConfig, litestreamTimings } from "../src/platform/replica/litestream";
 import {
   lowPriority,
@@ -219,29 +220,35 @@ describe("Litestream configuration by activity", () => {
     expect(left.files.find((f) => f.name === `tenants/${ids[1]}.sqlite`)?.workedAt).toBe(later.getTime());
   });
 
-  test("Litestream runs under SCHED_IDLE (chrt), else at nice 5, else as it is; the pid is Litestream's", async () => {
+  test("Litestream runs under SCHED_IDLE (chrt) where it can be raised again, else at normal priority, said once; the pid is Litestream's", async () => {
     const cmd = ["/bin/litestream", "replicate"];
-    const only =
-      (...bins: string[]) =>
-      (b: string) =>
-        bins.includes(b) ? `/usr/bin/${b}` : null;
-    expect(lowPriority(cmd, only("chrt", "nice"))).toEqual(["/usr/bin/chrt", "--idle", "0", ...cmd]);
-    expect(lowPriority(cmd, only("nice"))).toEqual(["/usr/bin/nice", "-n", "5", ...cmd]);
-    expect(lowPriority(cmd, only())).toEqual(cmd);
+    expect(lowPriority(cmd, "/usr/bin/chrt")).toEqual(["/usr/bin/chrt", "--idle", "0", ...cmd]);
+    expect(lowPriority(cmd, null)).toEqual(cmd);
     if (!Bun.which("chrt")) return;
-    const { dir, dataDir } = dataDirWith(0);
-    // The stand-in notes its own pid and scheduling policy, then stays up.
-    const rep = replicateWith(dir, `echo "$$ $(chrt -p $$)" > "${dir}/sched"; exec sleep 600`, { dataDir, log: () => {} });
-    try {
-      for (let i = 0; !existsSync(join(dir, "sched")) || !readFileSync(join(dir, "sched"), "utf8").includes("\n"); i++) {
-        if (i > 150) throw new Error("the stand-in did not start");
-        await Bun.sleep(20);
+    for (const cannot of [null, "no CAP_SYS_NICE and RLIMIT_NICE 0 < 20"]) {
+      const { dir, dataDir } = dataDirWith(0);
+      const logs: Record<string, unknown>[] = [];
+      // The stand-in notes its own pid and scheduling policy, then stays up.
+      const rep = replicateWith(dir, `echo "$$ $(chrt -p $$)" > "${dir}/sched"; exec sleep 600`, {
+        dataDir,
+        log: (l) => logs.push(l as Record<string, unknown>),
+        cannotRaise: cannot,
+      });
+      try {
+        for (let i = 0; !existsSync(join(dir, "sched")) || !readFileSync(join(dir, "sched"), "utf8").includes("\n"); i++) {
+          if (i > 150) throw new Error("the stand-in did not start");
+          await Bun.sleep(20);
+        }
+        const [pid, ...policy] = readFileSync(join(dir, "sched"), "utf8").split(" ");
+        expect(Number(pid)).toBe(rep.pid() as number);
+        expect(policy.join(" ")).toContain(cannot ? "SCHED_OTHER" : "SCHED_IDLE");
+        expect(rep.priority().level).toBe(cannot ? "normal" : "idle");
+        const said = logs.filter((l) => l.event === "replica.priority");
+        expect(said.length).toBe(cannot ? 1 : 0);
+        if (cannot) expect(said[0]?.reason).toContain("AmbientCapabilities=CAP_SYS_NICE");
+      } finally {
+        await rep.stop();
       }
-      const [pid, ...policy] = readFileSync(join(dir, "sched"), "utf8").split(" ");
-      expect(Number(pid)).toBe(rep.pid() as number);
-      expect(policy.join(" ")).toContain("SCHED_IDLE");
-    } finally {
-      await rep.stop();
     }
   });
 
@@ -345,5 +352,123 @@ describe("Litestream configuration by activity", () => {
       await rep.stop();
     }
     expect(signals()).toBe("TERM\nTERM\n");
+  });
+});
+
+describe("Litestream's CPU floor (docs/rules/replication.md#scheduling)", () => {
+  test("the lag decision: raised when a file's oldest unsynced write passes its RPO less S/4, lowered once caught up for the hold, which doubles when raised again soon", () => {
+    const syncs = new Map<string, number>();
+    const floor = createLagFloor({
+      shipMs: 100,
+      lastSyncAt: (p) => syncs.get(p) ?? null,
+      raiseAfterMs: (p) => (p === "cold" ? 2500 : 1000) - 250,
+      holdMs: 5000,
+    });
+    expect(floor.level()).toBe("idle");
+    expect(floor.check(0)).toBeNull();
+    // A write shipped in time: Litestream's sync covers what was copied before its ship tick.
+    floor.wrote("hot", 1000);
+    expect(floor.check(1500)).toBeNull();
+    syncs.set("hot", 1600);
+    expect(floor.check(1700)).toBeNull();
+    expect(floor.behind(1700)).toEqual([]);
+    // Written without pause, shipped every S/2: never 0.75 S behind.
+    for (let t = 2000; t < 6000; t += 20) {
+      floor.wrote("hot", t);
+      if (t % 500 === 0) syncs.set("hot", t);
+      expect(floor.check(t + 10)).toBeNull();
+    }
+    // Then no sync for a while (starved): raised once the oldest unsynced write (after 5,500 − 100) is 750 ms old.
+    for (let t = 6000; t < 6150; t += 20) floor.wrote("hot", t);
+    expect(floor.check(6140)).toBeNull();
+    expect(floor.check(6150)).toBeNull();
+    expect(floor.check(6151)).toEqual({ to: "normal", path: "hot", ageMs: 751 });
+    expect(floor.level()).toBe("normal");
+    expect(floor.raises()).toBe(1);
+    // Still behind: stays raised; caught up (shipped past its last write) for the hold: lowered.
+    expect(floor.check(6500)).toBeNull();
+    syncs.set("hot", 6600);
+    expect(floor.check(6600)).toBeNull();
+    expect(floor.check(11_599)).toBeNull();
+    expect(floor.check(11_600)).toEqual({ to: "idle", raisedMs: 11_600 - 6151 });
+    // A cold file gets its own RPO; raised again within a minute of going back: the hold doubles.
+    floor.wrote("cold", 12_000);
+    expect(floor.check(14_250)).toBeNull();
+    expect(floor.check(14_251)).toEqual({ to: "normal", path: "cold", ageMs: 2251 });
+    syncs.set("cold", 15_000);
+    expect(floor.check(15_000)).toBeNull();
+    expect(floor.check(24_999)).toBeNull();
+    expect(floor.check(25_000)).toEqual({ to: "idle", raisedMs: 25_000 - 14_251 });
+    // A file never synced (waiting for its first snapshot, or new) counts from its first write; a removed one is forgotten.
+    const gone = createLagFloor({ shipMs: 100, lastSyncAt: () => null, raiseAfterMs: () => 750, exists: (p) => p !== "removed" });
+    gone.wrote("removed", 0);
+    expect(gone.check(1000)).toBeNull();
+    expect(gone.behind(1000)).toEqual([]);
+    gone.wrote("new", 0);
+    expect(gone.check(1000)).toEqual({ to: "normal", path: "new", ageMs: 1000 });
+  });
+
+  test("the privilege to raise it: root, CAP_SYS_NICE or RLIMIT_NICE >= 20", () => {
+    const proc = (capEff: string, nice: string) => (p: string) =>
+      p.endsWith("status") ? `Name:\tbun\nCapEff:\t${capEff}\n` : `Max nice priority         ${nice}                    ${nice}\n`;
+    expect(cannotRaise(proc("0000000000000000", "0"), 0)).toBeNull();
+    expect(cannotRaise(proc("0000000000800000", "0"), 1000)).toBeNull();
+    expect(cannotRaise(proc("0000000000000000", "40"), 1000)).toBeNull();
+    expect(cannotRaise(proc("0000000000000000", "unlimited"), 1000)).toBeNull();
+    expect(cannotRaise(proc("00000000007fffff", "19"), 1000)).toBe("no CAP_SYS_NICE and RLIMIT_NICE 19 < 20");
+  });
+
+  test("a lagging file raises every thread of Litestream to SCHED_OTHER, caught up it goes back to SCHED_IDLE, and a stop raises it before SIGTERM", async () => {
+    if (!Bun.which("chrt") || cannotRaise()) return;
+    const { dir, dataDir, ids } = dataDirWith(1);
+    // A stand-in with several threads (bun): once `ship` exists it logs a sync of every file every 50 ms,
+    // and at SIGTERM it writes its threads' policies.
+    writeFileSync(
+      join(dir, "stand-in.ts"),
+      `import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+const config = JSON.parse(readFileSync(process.argv[process.argv.indexOf("-config") + 1], "utf8"));
+const policies = () => readdirSync("/proc/self/task").map((t) => /^policy\\s*:\\s*(\\d+)/m.exec(readFileSync(\`/proc/self/task/\${t}/sched\`, "utf8"))?.[1]).join(",");
+process.on("SIGTERM", () => { writeFileSync(${JSON.stringify(join(dir, "at-term"))}, policies()); process.exit(0); });
+setInterval(() => {
+  if (existsSync(${JSON.stringify(join(dir, "ship"))})) for (const d of config.dbs) console.log(\`level=INFO msg="wal segment written" db=\${d.path}\`);
+}, 50);
+`,
+    );
+    const logs: Record<string, unknown>[] = [];
+    const rep = replicateWith(dir, `exec "${process.execPath}" "${dir}/stand-in.ts" "$@"`, {
+      dataDir,
+      log: (l) => logs.push(l as Record<string, unknown>),
+      floorHoldMs: 300,
+    });
+    const policiesAre = async (policy: number) => {
+      for (let i = 0; ; i++) {
+        const pid = rep.pid() as number;
+        const p = threadPolicies(pid);
+        if (p.length > 1 && p.every((x) => x === policy)) return p;
+        if (i > 250) throw new Error(`threads of ${pid}: ${p.join(",")}, not all ${policy}: ${JSON.stringify(logs)}`);
+        await Bun.sleep(20);
+      }
+    };
+    try {
+      await policiesAre(5); // SCHED_IDLE
+      const file = join(dataDir, "tenants", `${ids[0]}.sqlite`);
+      const t0 = Date.now();
+      rep.wrote(file);
+      await policiesAre(0); // SCHED_OTHER, every thread
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(750);
+      expect(rep.priority()).toEqual({ level: "normal", raises: 1 });
+      const raised = logs.find((l) => l.event === "replica.priority");
+      expect(raised).toMatchObject({ priority: "normal", reason: "lag", file: `tenants/${ids[0]}.sqlite` });
+      expect(raised?.oldestUnsyncedMs).toBeGreaterThanOrEqual(750);
+      writeFileSync(join(dir, "ship"), "");
+      await policiesAre(5);
+      expect(rep.priority()).toEqual({ level: "idle", raises: 1 });
+      expect(logs.filter((l) => l.event === "replica.priority").map((l) => l.reason)).toEqual(["lag", "caught up"]);
+    } finally {
+      await rep.stop();
+    }
+    const atTerm = readFileSync(join(dir, "at-term"), "utf8").split(",");
+    expect(atTerm.length).toBeGreaterThan(1);
+    expect(new Set(atTerm)).toEqual(new Set(["0"]));
   });
 });

@@ -2,7 +2,9 @@
 // .ci/run starts; LEARNSPACE_TEST_S3_ENDPOINT names it). `serve` runs from the sources with
 // LEARNSPACE_REPLICA_URL; writers post over HTTP; the server and its Litestream are killed with
 // SIGKILL together; `restore --from-replica` into a fresh data dir must hold every write acknowledged
-// more than the sync interval before the kill (docs/rules/replication.md#rpo).
+// more than the sync interval before the kill (docs/rules/replication.md#rpo), with every core kept busy
+// by busy loops at nice 0 during the writer loop, as a parallel test run does: Litestream's CPU floor
+// (docs/rules/replication.md#scheduling) must raise it from SCHED_IDLE in time.
 
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
@@ -43,6 +45,12 @@ async function bucket(url: string) {
     },
   };
 }
+
+/** A busy loop per core at nice 0 (docs/rules/replication.md#scheduling): no idle CPU left for SCHED_IDLE. */
+const saturate = () =>
+  Array.from({ length: navigator.hardwareConcurrency }, () =>
+    Bun.spawn([process.execPath, "-e", "for (;;) {}"], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }),
+  );
 
 /** Post ids of a tenant file. */
 function postIds(file: string): Set<string> {
@@ -106,6 +114,7 @@ describe.skipIf(!endpoint)("replication to S3 with Litestream", () => {
       }
     };
     const writers = [writer(), writer()];
+    const busy = saturate();
     await Bun.sleep(1000);
     const beforeB = litestreamPid();
     b = await signUpVerified(app);
@@ -133,12 +142,14 @@ describe.skipIf(!endpoint)("replication to S3 with Litestream", () => {
     );
     // A school written lately is hot: its RPO is the sync interval (docs/rules/replication.md#tiers).
     expect(metrics.body).toContain(`learnspace_replica_rpo_seconds{file="tenants/${idA}.sqlite"} 1\n`);
+    const raises = /learnspace_replica_priority_raises (\d+)/.exec((await app.call("GET", "/metrics")).body)?.[1];
     // The server and the Litestream it supervises, killed together.
     const killedAt = Date.now();
     process.kill(litestreamPid(), "SIGKILL");
     app.proc.kill("SIGKILL");
     running = false;
-    await Promise.all([app.proc.exited, ...writers]);
+    for (const b of busy) b.kill("SIGKILL");
+    await Promise.all([app.proc.exited, ...writers, ...busy.map((b) => b.exited)]);
 
     const fresh = join(live, "restored");
     const restored = cli(["restore", "--from-replica", replicaUrl, "--data-dir", fresh], env, FROM_SOURCE);
@@ -165,7 +176,7 @@ describe.skipIf(!endpoint)("replication to S3 with Litestream", () => {
       return `${ws.filter((w) => !present[w.school].has(w.id)).length} of ${ws.length}`;
     };
     console.log(
-      `replica: ${acked.length} writes acknowledged; lost ${lost(0, SYNC_MS)} of the last second (${lost(0, SYNC_MS / 2)} of its last half), ${lostOld.length} older`,
+      `replica, cores saturated: ${acked.length} writes acknowledged; lost ${lost(0, SYNC_MS)} of the last second (${lost(0, SYNC_MS / 2)} of its last half), ${lostOld.length} older; Litestream raised ${raises} times by the CPU floor`,
     );
     expect(lostOld).toEqual([]);
     expect(old.filter((w) => w.school === "b").length).toBeGreaterThan(0);

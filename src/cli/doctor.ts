@@ -127,9 +127,12 @@ function replicationReport(config: Config): { lines: string[]; problems: string[
   if (!config.replicaUrl) return { lines: [], problems: [] };
   if (!existsSync(path))
     return { lines: [], problems: ["replication: serve has not reported yet (is it running with LEARNSPACE_REPLICA_URL?)"] };
-  const report = JSON.parse(readFileSync(path, "utf8")) as { at: number; files: ReplicaFileStatus[] };
+  const report = JSON.parse(readFileSync(path, "utf8")) as { at: number; priority?: string; raises?: number; files: ReplicaFileStatus[] };
   const age = Math.round((Date.now() - report.at) / 1000);
   const lines = [`replication: status of ${new Date(report.at).toISOString()} (${age} s ago)`];
+  // Litestream's CPU floor (docs/rules/replication.md#scheduling).
+  if (report.priority)
+    lines.push(`replication: Litestream at ${report.priority} priority, raised ${report.raises ?? 0} times by the CPU floor`);
   const problems: string[] = [];
   if (age > 60) problems.push(`replication: the status is ${age} s old: serve is not running or not replicating`);
   for (const f of report.files) {

@@ -32,6 +32,8 @@ export type TenantStore = {
   closeAll(): void;
   /** When this process last wrote the tenant's file (ms), null if not since it started (replication tiers). */
   lastWriteAt(tenantId: string): number | null;
+  /** Set when replicating: called before every write to a tenant file (Litestream's CPU floor, docs/rules/replication.md#scheduling). */
+  written: ((tenantId: string) => void) | null;
   /** Set in cluster mode: called before every write to a tenant file; throws to refuse it (docs/rules/cluster.md#fencing). */
   guard: ((tenantId: string) => void) | null;
 };
@@ -183,6 +185,7 @@ export function createTenantStore(
       writeGuards.set(sqlite, () => {
         wrote.add(sqlite);
         lastWrite.set(tenantId, Date.now());
+        store.written?.(tenantId);
         store.guard?.(tenantId);
       });
       h = { tenantId, sqlite, db: drizzleOf(sqlite, budget.statements), users: 0, evicted: false, cache: new Map() };
@@ -203,6 +206,7 @@ export function createTenantStore(
 
   const store: TenantStore = {
     guard: null,
+    written: null,
     acquire,
     release,
     use(tenantId, fn, opts) {

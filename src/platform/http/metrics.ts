@@ -108,6 +108,25 @@ function replicationMetrics(registry: Registry, rt: Runtime) {
       if (rt.replication) this.set(rt.replication.restarts());
     },
   });
+  // Litestream's CPU floor (docs/rules/replication.md#scheduling).
+  new Gauge({
+    name: "learnspace_replica_priority_normal",
+    help: "1 while Litestream runs at normal priority (SCHED_OTHER: raised by the CPU floor, or no privilege for SCHED_IDLE), 0 under SCHED_IDLE.",
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (rt.replication) this.set(rt.replication.priority().level === "normal" ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "learnspace_replica_priority_raises",
+    help: "Times the CPU floor raised Litestream from SCHED_IDLE because a file's oldest unsynced write neared its RPO.",
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (rt.replication) this.set(rt.replication.priority().raises);
+    },
+  });
 }
 
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

@@ -1,10 +1,12 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Subprocess } from "bun";
+import { cannotRaise, createLagFloor, FLOOR_SLACK, type Priority, setPriority } from "./floor";
 import {
   fileRpoMs,
   litestreamConfig,
   litestreamEnv,
+  litestreamTimings,
   platformReplicaName,
   type ReplicatedFile,
   requireLitestream,
@@ -37,6 +39,13 @@ export type Replication = {
   /** Litestream's pid while it runs. */
   pid(): number | null;
   restarts(): number;
+  /**
+   * This process began a write transaction on the file at `path` (docs/rules/replication.md#scheduling):
+   * the CPU floor watches its oldest unsynced write.
+   */
+  wrote(path: string): void;
+  /** Litestream's scheduling now (idle: SCHED_IDLE; normal: SCHED_OTHER) and how many times the floor raised it. */
+  priority(): { level: Priority; raises: number };
   /** Stops Litestream (SIGTERM: it syncs what it has, then exits) and the file scan. */
   stop(): Promise<void>;
 };
@@ -148,14 +157,11 @@ function hasGeneration(path: string): boolean {
 /**
  * How Litestream is started so that requests come first on busy cores (docs/rules/replication.md#scheduling):
  * under SCHED_IDLE with `chrt` (it runs on what the server leaves and never preempts a request
- * thread when it wakes), else at nice 5 with `nice`, else as it is. Both exec Litestream in their
- * place: the pid is Litestream's, and a kill reaches it.
+ * thread when it wakes), which execs Litestream in its place: the pid is Litestream's, and a kill
+ * reaches it. Only where the CPU floor can raise it again; else as it is.
  */
-export function lowPriority(command: string[], which: (bin: string) => string | null = Bun.which): string[] {
-  const chrt = which("chrt");
-  if (chrt) return [chrt, "--idle", "0", ...command];
-  const nice = which("nice");
-  return nice ? [nice, "-n", "5", ...command] : command;
+export function lowPriority(command: string[], chrt: string | null): string[] {
+  return chrt ? [chrt, "--idle", "0", ...command] : command;
 }
 
 /** A free loopback port for Litestream's metrics listener. */
@@ -209,6 +215,10 @@ export function startReplication(opts: {
   now?: () => number;
   /** FIRST_SNAPSHOTS_AT_ONCE unless given. */
   firstSnapshotsAtOnce?: number;
+  /** Why Litestream may not be raised from SCHED_IDLE again (cannotRaise unless given; tests). */
+  cannotRaise?: string | null;
+  /** FLOOR_HOLD_MS unless given (tests). */
+  floorHoldMs?: number;
 }): Replication {
   const now = opts.now ?? Date.now;
   const startedAt = Date.now();
@@ -219,6 +229,27 @@ export function startReplication(opts: {
   const pidFile = join(opts.dataDir, "litestream.pid");
   stopOrphan(pidFile);
   const lastSync = new Map<string, number>();
+  // The CPU floor (docs/rules/replication.md#scheduling): SCHED_IDLE only where Litestream can be raised again.
+  const chrt = Bun.which("chrt");
+  const cannot = chrt ? (opts.cannotRaise !== undefined ? opts.cannotRaise : cannotRaise()) : "no chrt on the PATH";
+  const floorChrt = cannot ? null : chrt;
+  if (cannot)
+    opts.log({
+      event: "replica.priority",
+      priority: "normal",
+      reason: `${cannot}: Litestream runs at normal priority, so that its RPO holds on busy cores; for SCHED_IDLE with a CPU floor grant CAP_SYS_NICE (systemd AmbientCapabilities=CAP_SYS_NICE) or LimitNICE=40 (docs/operating.md)`,
+    });
+  /** Per file: the RPO of the running configuration (a waiting or new file: S), and its replica name. */
+  const rpoOf = new Map<string, number>();
+  const nameOf = new Map<string, string>();
+  const floor = createLagFloor({
+    shipMs: litestreamTimings(opts.syncMs).shipMs,
+    lastSyncAt: (path) => lastSync.get(path) ?? null,
+    raiseAfterMs: (path) => (rpoOf.get(path) ?? opts.syncMs) - FLOOR_SLACK * opts.syncMs,
+    exists: existsSync,
+    level: floorChrt ? "idle" : "normal",
+    holdMs: opts.floorHoldMs,
+  });
   /** Tenant files seen in WAL mode: the scan reads only new files' headers. */
   const inWal = new Set<string>();
   let files: ReplicatedFile[] = [];
@@ -291,6 +322,10 @@ export function startReplication(opts: {
     waiting = listed.filter((f) => left.has(f.path));
     coldMinMs = waiting.length > 0 ? RAMP_COLD_MS : 0;
     spawnedAt = now();
+    const coldFiles = files.filter((f) => !f.hot).length;
+    rpoOf.clear();
+    for (const f of files) rpoOf.set(f.path, fileRpoMs(opts.syncMs, f.hot !== false, coldFiles, coldMinMs));
+    for (const f of listed) nameOf.set(f.path, f.name);
     metricsAddr = `127.0.0.1:${freePort()}`;
     writeFileSync(
       configPath,
@@ -314,7 +349,8 @@ export function startReplication(opts: {
       },
     );
     const command = [bin, "replicate", "-config", configPath, "-no-expand-env"];
-    const proc = Bun.spawn(lowPriority(command), {
+    // While the CPU floor holds Litestream raised (busy cores), the next one starts at normal priority too.
+    const proc = Bun.spawn(lowPriority(command, floor.level() === "idle" ? floorChrt : null), {
       env: childEnv,
       stdin: "ignore",
       stdout: "pipe",
@@ -325,7 +361,7 @@ export function startReplication(opts: {
     void readLog(proc.stdout);
     void readLog(proc.stderr);
     const hot = files.filter((f) => f.hot).length;
-    opts.log({ event: "replica.started", pid: proc.pid, files: files.length, hot, waiting: waiting.length, bin });
+    opts.log({ event: "replica.started", pid: proc.pid, files: files.length, hot, waiting: waiting.length, bin, priority: floor.level() });
     void proc.exited.then((code) => {
       if (child !== proc || stopping) return;
       child = null;
@@ -351,6 +387,8 @@ export function startReplication(opts: {
     const proc = child;
     child = null;
     if (!proc) return false;
+    // Its close-time syncs hold SQLite's locks: under SCHED_IDLE on busy cores a write would wait on them.
+    if (floorChrt && floor.level() === "idle") await setPriority(floorChrt, proc.pid, "normal");
     proc.kill("SIGTERM");
     let killed = false;
     const timer = setTimeout(() => {
@@ -382,7 +420,48 @@ export function startReplication(opts: {
     return null;
   };
 
+  /**
+   * The floor's check, every S/20 (docs/rules/replication.md#scheduling): the dirty files only, so a
+   * thousand idle files cost nothing; raises or lowers every thread of Litestream with `chrt -a`.
+   */
   let restarting = false;
+  let prioritizing = false;
+  const floorCheck = floorChrt
+    ? setInterval(
+        async () => {
+          if (stopping || restarting || prioritizing || !child) return;
+          const d = floor.check(Date.now());
+          if (!d) return;
+          prioritizing = true;
+          try {
+            const ok = await setPriority(floorChrt, child.pid, d.to);
+            opts.log(
+              d.to === "normal"
+                ? {
+                    event: "replica.priority",
+                    priority: "normal",
+                    reason: "lag",
+                    file: nameOf.get(d.path) ?? basename(d.path),
+                    oldestUnsyncedMs: Math.round(d.ageMs),
+                    raises: floor.raises(),
+                    ...(ok ? {} : { level: "error", error: "chrt failed" }),
+                  }
+                : {
+                    event: "replica.priority",
+                    priority: "idle",
+                    reason: "caught up",
+                    raisedMs: Math.round(d.raisedMs),
+                    ...(ok ? {} : { level: "error", error: "chrt failed" }),
+                  },
+            );
+          } finally {
+            prioritizing = false;
+          }
+        },
+        Math.max(20, Math.round(opts.syncMs / 20)),
+      )
+    : null;
+
   const scan = setInterval(async () => {
     if (stopping || restarting || !child) return;
     const reason = restartReason();
@@ -412,7 +491,11 @@ export function startReplication(opts: {
   // For `doctor`, which runs in another process, and the next `serve` (each file's workedAt): the
   // same status, every 5 s and once more when Litestream has stopped.
   const writeStatus = (files: ReplicaFileStatus[]) =>
-    writeFileSync(statusFile, JSON.stringify({ at: Date.now(), litestream: child?.pid ?? null, files }), { mode: 0o600 });
+    writeFileSync(
+      statusFile,
+      JSON.stringify({ at: Date.now(), litestream: child?.pid ?? null, priority: floor.level(), raises: floor.raises(), files }),
+      { mode: 0o600 },
+    );
   const report = setInterval(async () => {
     const files = await status();
     if (!stopping) writeStatus(files);
@@ -477,9 +560,14 @@ export function startReplication(opts: {
     status,
     pid: () => child?.pid ?? null,
     restarts: () => restarts,
+    wrote(path) {
+      if (floorChrt) floor.wrote(path, Date.now());
+    },
+    priority: () => ({ level: floor.level(), raises: floor.raises() }),
     async stop() {
       stopping = true;
       clearInterval(scan);
+      if (floorCheck) clearInterval(floorCheck);
       clearInterval(report);
       if (respawn) clearTimeout(respawn);
       await halt(10_000);
