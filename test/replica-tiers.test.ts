@@ -21,6 +21,7 @@ import {
   startReplication,
 } from "../src/platform/replica/supervisor";
 import { removeDir, tempDir } from "./helpers/binary";
+import { eventually } from "./helpers/server";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -456,6 +457,8 @@ setInterval(() => {
       rep.wrote(file);
       await policiesAre(0); // SCHED_OTHER, every thread
       expect(Date.now() - t0).toBeGreaterThanOrEqual(750);
+      // Logged once chrt is done.
+      await eventually(() => logs.some((l) => l.event === "replica.priority"));
       expect(rep.priority()).toEqual({ level: "normal", raises: 1 });
       const raised = logs.find((l) => l.event === "replica.priority");
       expect(raised).toMatchObject({ priority: "normal", reason: "lag", file: `tenants/${ids[0]}.sqlite` });
@@ -463,6 +466,7 @@ setInterval(() => {
       writeFileSync(join(dir, "ship"), "");
       await policiesAre(5);
       expect(rep.priority()).toEqual({ level: "idle", raises: 1 });
+      await eventually(() => logs.filter((l) => l.event === "replica.priority").length === 2);
       expect(logs.filter((l) => l.event === "replica.priority").map((l) => l.reason)).toEqual(["lag", "caught up"]);
     } finally {
       await rep.stop();

@@ -123,14 +123,27 @@ export function cannotRaise(
   }
 }
 
-/** Sets every thread of `pid` to SCHED_IDLE or SCHED_OTHER at nice 0 with `chrt -a`; whether it exited 0. */
+/**
+ * Sets every thread of `pid` to SCHED_IDLE or SCHED_OTHER at nice 0 with `chrt -a`, and checks that it
+ * took: a thread started while `chrt` went through the list may have missed it, so once more then.
+ * Whether every thread has it.
+ */
 export async function setPriority(chrt: string, pid: number, to: Priority): Promise<boolean> {
-  const proc = Bun.spawn([chrt, "-a", to === "idle" ? "-i" : "-o", "-p", "0", String(pid)], {
-    stdin: "ignore",
-    stdout: "ignore",
-    stderr: "ignore",
-  });
-  return (await proc.exited) === 0;
+  const want = to === "idle" ? 5 : 0;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const proc = Bun.spawn([chrt, "-a", to === "idle" ? "-i" : "-o", "-p", "0", String(pid)], {
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "ignore",
+    });
+    if ((await proc.exited) !== 0) return false;
+    try {
+      if (threadPolicies(pid).every((p) => p === want)) return true;
+    } catch {
+      return false; // gone
+    }
+  }
+  return false;
 }
 
 /** The scheduling policy of each thread of `pid` (/proc/PID/task/TID/sched: 0 SCHED_OTHER, 5 SCHED_IDLE). */

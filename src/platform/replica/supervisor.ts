@@ -444,14 +444,14 @@ export function startReplication(opts: {
                     file: nameOf.get(d.path) ?? basename(d.path),
                     oldestUnsyncedMs: Math.round(d.ageMs),
                     raises: floor.raises(),
-                    ...(ok ? {} : { level: "error", error: "chrt failed" }),
+                    ...(ok ? {} : { level: "error", error: "chrt did not reach every thread" }),
                   }
                 : {
                     event: "replica.priority",
                     priority: "idle",
                     reason: "caught up",
                     raisedMs: Math.round(d.raisedMs),
-                    ...(ok ? {} : { level: "error", error: "chrt failed" }),
+                    ...(ok ? {} : { level: "error", error: "chrt did not reach every thread" }),
                   },
             );
           } finally {
