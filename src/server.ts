@@ -1,4 +1,6 @@
 import { join } from "node:path";
+import type { AnyElysia } from "elysia";
+import { composeErrorHandler, composeGeneralHandler } from "elysia/compose";
 import { createApp } from "./app";
 import { rebuildDirectory } from "./cli/reindex";
 import { startAgent } from "./cluster/agent";
@@ -75,19 +77,35 @@ export function withoutForcedGc(listen: () => void) {
 }
 
 /**
- * Elysia's listen composes the app's handler (its router and global hooks, compiled into one function)
- * and serves it with Bun's router of every route (`mapRoutes`); then, in a microtask before the first
- * request, it composes the handler again, maps the routes again and reloads the server with them: ~6 % of
- * a cold start's main-thread CPU (docs/rules/performance.md#start). Nothing is added to the app after
- * `listen` (no plugin is async), so that microtask would serve the same handler and the same routes: its
- * `compile` is skipped (the server keeps the first handler), its `mapRoutes` maps nothing (Elysia's own
- * `systemRouter: false` test, for that turn only) and its `reload` is skipped (the server keeps the
- * first routes). The originals are back after it, or at the next turn.
+ * Elysia's general handler (its router and global hooks, compiled into one function) serves only what
+ * Bun's router of every route does not: an unknown path, a wildcard route, a method Bun's router does not
+ * take. Composing it with Elysia's router was ~6 % of a cold start (docs/rules/performance.md#start), so it
+ * is composed on the first request that needs it; the server is given a function that does that. The
+ * error handler, which every route's handler takes when that route is composed, is composed now, as
+ * Elysia's own composition does.
  */
-export function composeOnce(
-  app: { compile(): unknown; config: { systemRouter?: boolean }; server: { reload: unknown } | null },
-  listen: () => void,
-) {
+function composeOnFirstUse(app: AnyElysia) {
+  (app as unknown as { handleError: unknown }).handleError = composeErrorHandler(app);
+  let handler: ((request: Request, server?: unknown) => unknown) | null = null;
+  const fetch = (request: Request, server?: unknown) => {
+    handler ??= composeGeneralHandler(app) as (request: Request, server?: unknown) => unknown;
+    return handler(request, server);
+  };
+  Object.defineProperty(app, "fetch", { value: fetch, configurable: true, writable: true });
+}
+
+/**
+ * Elysia's listen composes the app's handler (see composeOnFirstUse) and serves it with Bun's router of
+ * every route (`mapRoutes`); then, in a microtask before the first request, it composes the handler again,
+ * maps the routes again and reloads the server with them: ~6 % of a cold start's main-thread CPU
+ * (docs/rules/performance.md#start). Nothing is added to the app after `listen` (no plugin is async), so
+ * that microtask would serve the same handler and the same routes: its `compile` is skipped (the server
+ * keeps the first handler), its `mapRoutes` maps nothing (Elysia's own `systemRouter: false` test, for
+ * that turn only) and its `reload` is skipped (the server keeps the first routes). The listen's own
+ * `compile` leaves the handler to its first use. The originals are back after the microtask, or at the
+ * next turn.
+ */
+export function composeOnce(app: AnyElysia, listen: () => void) {
   const own = Object.hasOwn(app, "compile");
   const compile = app.compile;
   const systemRouter = Object.hasOwn(app.config, "systemRouter") ? { value: app.config.systemRouter } : null;
@@ -102,7 +120,10 @@ export function composeOnce(
     else delete (app as { compile?: unknown }).compile;
   };
   const once = function (this: unknown) {
-    if (++calls === 1) return compile.call(app);
+    if (++calls === 1) {
+      composeOnFirstUse(app);
+      return app;
+    }
     restore();
     const server = app.server;
     if (server) {

@@ -1,7 +1,8 @@
 // The start of the server (docs/rules/performance.md#start): Elysia's collections, second composition and
-// reload during listen are skipped, nothing else.
-import { expect, test } from "bun:test";
+// reload during listen are skipped, its general handler is composed on first use, nothing else.
+import { expect, spyOn, test } from "bun:test";
 import { Elysia } from "elysia";
+import * as compose from "elysia/compose";
 import { composeOnce, withoutForcedGc } from "../src/server";
 
 test("withoutForcedGc skips exactly the listen's two non-forced collections; a forced one and later ones go through", () => {
@@ -52,7 +53,7 @@ function countReloads(server: { reload: (options: never) => unknown } | null) {
   return counter;
 }
 
-test("Elysia's listen composes the handler twice and reloads the server before the first request; composeOnce leaves one composition, no reload, and the server answers", async () => {
+test("Elysia's listen composes the handler twice and reloads the server before the first request; composeOnce leaves none until a request Bun's router does not serve, no reload, and the server answers", async () => {
   const plain = countingApp();
   plain.app.listen({ port: 0 });
   const plainReloads = countReloads(plain.app.server);
@@ -62,17 +63,27 @@ test("Elysia's listen composes the handler twice and reloads the server before t
   await plain.app.stop(true);
 
   const { app, counter, counting } = countingApp();
+  const general = spyOn(compose, "composeGeneralHandler");
   composeOnce(app, () => app.listen({ port: 0 }));
   const reloads = countReloads(app.server);
   await Bun.sleep(20);
-  expect(counter.calls).toBe(1);
+  expect(counter.calls).toBe(0);
   expect(reloads.reloads).toBe(0);
   expect(app.compile).toBe(counting);
   expect(app.config.systemRouter).toBeUndefined();
-  expect(await (await fetch(`http://127.0.0.1:${app.server?.port}/`)).text()).toBe("ok");
+  const base = `http://127.0.0.1:${app.server?.port}`;
+  expect(await (await fetch(`${base}/`)).text()).toBe("ok");
+  expect(general).toHaveBeenCalledTimes(0);
+  // An unknown path is the general handler's: composed on that first request, once, and answered as Elysia answers it.
+  for (let i = 0; i < 2; i++) {
+    const missing = await fetch(`${base}/missing`);
+    expect([missing.status, await missing.text()]).toEqual([404, "NOT_FOUND"]);
+  }
+  expect(general).toHaveBeenCalledTimes(1);
+  general.mockRestore();
   // Restored: a later composition goes through, and so does the reload it asks for.
   app.compile();
-  expect(counter.calls).toBe(2);
+  expect(counter.calls).toBe(1);
   expect(reloads.reloads).toBe(1);
   await app.stop(true);
 });
