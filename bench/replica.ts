@@ -21,7 +21,7 @@
 //   6. rpo-sched: the RPO at 50 writes/s (group commit) with Litestream at nice 5 and under SCHED_IDLE,
 //      kills alternated (`--kills 4` each).
 //   7. floor: Litestream's CPU floor (docs/rules/replication.md#scheduling): the RPO at 50 writes/s
-//      (group commit) with every core busy (a nice-0 busy loop per core), the floor on vs off, kills
+//      (group commit) with every core busy (`--busy-per-core 1` nice-0 busy loops per core), the floor on vs off, kills
 //      alternated (`--kills 4` each, `--floor-seconds 10` of writes each), its raises and raised time;
 //      then the floor on cores left as they are (`--quiet-seconds 30`): does it stay idle.
 //   bun bench/replica.ts [--only stall,rpo,tenants,restore,sched,rpo-sched,floor] [--tenants 1@1s,100@1s,100@10s,1000@10s] [--rss-limit 8192]
@@ -755,9 +755,12 @@ async function rpoSched(kills = 4) {
     );
 }
 
-/** A busy loop per core at nice 0 (a parallel test run, a saturated server): no idle CPU left for SCHED_IDLE. */
+/**
+ * Busy loops at nice 0, `--busy-per-core` (default 1) per core (a parallel test run, a saturated
+ * server): no idle CPU left for SCHED_IDLE.
+ */
 const busyLoops = () =>
-  Array.from({ length: navigator.hardwareConcurrency }, () =>
+  Array.from({ length: navigator.hardwareConcurrency * Number(arg("busy-per-core") ?? 1) }, () =>
     Bun.spawn([bun, "-e", "for (;;) {}"], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }),
   );
 
@@ -786,9 +789,21 @@ async function floorOnce(floor: boolean, busy: boolean, seconds: number) {
   const t0 = Date.now();
   const cpu0 = cpuOf(pid);
   const load0 = loadAverage();
+  // The school file's lag (seconds since its last sync while it is behind) sampled every 250 ms.
+  let maxLag = 0;
+  let writing = true;
+  const sampling = (async () => {
+    while (writing) {
+      const f = (await rep.status()).find((x) => x.name === `tenants/${tenantId}.sqlite`);
+      maxLag = Math.max(maxLag, f?.lagSeconds ?? 0);
+      await Bun.sleep(250);
+    }
+  })();
   const written = await pacedInserts(db, 50, true, seconds * 1000 + Math.random() * 1000, () => {
     if (floor) rep.wrote(path);
   });
+  writing = false;
+  await sampling;
   const cpu = cpuOf(pid) - cpu0;
   const killedAt = Date.now();
   process.kill(pid, "SIGKILL");
@@ -805,6 +820,7 @@ async function floorOnce(floor: boolean, busy: boolean, seconds: number) {
     lowered.reduce((a, l) => a + (l.raisedMs as number), 0) + (last && raised.length > lowered.length ? killedAt - (last.at as number) : 0);
   return {
     ...losses(written.acked, out, killedAt),
+    maxLag,
     raises: raised.length,
     raisedMs,
     firstRaiseS: raised[0] ? ((raised[0].at as number) - t0) / 1000 : null,
@@ -830,21 +846,22 @@ async function floorBench(kills: number, seconds: number, quietSeconds: number) 
       const name = floor ? "with the floor" : "without the floor";
       out.set(name, [...(out.get(name) ?? []), r]);
       console.log(
-        `  ${name}, saturated: ${r.lostOld} older than 1 s lost, ${r.lost} lost in all (last second ${r.lastSecond}, oldest ${r.oldestLostMs} ms); ` +
+        `  ${name}, saturated: ${r.lostOld} older than 1 s lost, ${r.lost} lost in all (last second ${r.lastSecond}, oldest ${r.oldestLostMs} ms); max lag ${r.maxLag.toFixed(2)} s; ` +
           `raised ${r.raises}× (${r.raisedMs} ms, first after ${r.firstRaiseS ?? "-"} s, oldest unsynced ${r.oldestUnsyncedMs.join(", ")} ms); Litestream ${r.cpuPct.toFixed(1)} %; load ${r.load}`,
       );
     }
   for (const [name, runs] of out)
     row(
-      `RPO at 50 writes/s (group commit), every core busy (a nice-0 busy loop per core), Litestream ${name} (${kills} SIGKILLs, ${seconds}–${seconds + 1} s of writes each)`,
+      `RPO at 50 writes/s (group commit), every core busy (${arg("busy-per-core") ?? 1} nice-0 busy loop(s) per core), Litestream ${name} (${kills} SIGKILLs, ${seconds}–${seconds + 1} s of writes each)`,
       `lost older than S (1 s): ${runs.map((r) => r.lostOld).join(", ")}; oldest lost ${runs.map((r) => r.oldestLostMs).join(", ")} ms before the kill; ` +
+        `max lag ${runs.map((r) => r.maxLag.toFixed(2)).join(", ")} s; ` +
         `raised ${runs.map((r) => r.raises).join(", ")} times, for ${runs.map((r) => (r.raisedMs / 1000).toFixed(1)).join(", ")} s; ` +
         `Litestream ${runs.map((r) => r.cpuPct.toFixed(1)).join(", ")} % of a core; load ${runs.map((r) => r.load).join(", ")}`,
     );
   const q = await floorOnce(true, false, quietSeconds);
   row(
     `Litestream's CPU floor on cores left as they are, 50 writes/s for ${quietSeconds} s`,
-    `raised ${q.raises} times (${(q.raisedMs / 1000).toFixed(1)} s${q.raises ? `, oldest unsynced ${q.oldestUnsyncedMs.join(", ")} ms` : ""}); lost older than 1 s ${q.lostOld}, oldest lost ${q.oldestLostMs} ms; Litestream ${q.cpuPct.toFixed(1)} %; load ${q.load}`,
+    `raised ${q.raises} times (${(q.raisedMs / 1000).toFixed(1)} s${q.raises ? `, oldest unsynced ${q.oldestUnsyncedMs.join(", ")} ms` : ""}); lost older than 1 s ${q.lostOld}, oldest lost ${q.oldestLostMs} ms; max lag ${q.maxLag.toFixed(2)} s; Litestream ${q.cpuPct.toFixed(1)} %; load ${q.load}`,
   );
 }
 
