@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CallOptions, callAt } from "./server";
@@ -26,9 +26,29 @@ function newestSource(): number {
  * always run the binary an operator would get (`npm run build`). Call in beforeAll.
  */
 export function ensureBinary() {
-  if (existsSync(BINARY) && statSync(BINARY).mtimeMs >= newestSource()) return;
-  const r = Bun.spawnSync([process.execPath, join(root, "scripts", "build.ts")], { cwd: root, stdout: "pipe", stderr: "pipe" });
-  if (r.exitCode !== 0) throw new Error(`npm run build failed:\n${r.stderr.toString()}`);
+  const fresh = () => existsSync(BINARY) && statSync(BINARY).mtimeMs >= newestSource();
+  if (fresh()) return;
+  // `bun test --parallel` runs the operating tests in several workers: one builds, the others wait
+  // for its lock file and then find the binary fresh (docs/rules/ci.md#parallel-tests).
+  const lock = join(root, "dist", ".build.lock");
+  mkdirSync(join(root, "dist"), { recursive: true });
+  for (let waited = 0; ; waited += 200) {
+    try {
+      closeSync(openSync(lock, "wx"));
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      if (waited > 300_000) throw new Error(`${lock} held for 5 minutes: remove it if no build runs`);
+      else Bun.sleepSync(200);
+    }
+  }
+  try {
+    if (fresh()) return;
+    const r = Bun.spawnSync([process.execPath, join(root, "scripts", "build.ts")], { cwd: root, stdout: "pipe", stderr: "pipe" });
+    if (r.exitCode !== 0) throw new Error(`npm run build failed:\n${r.stderr.toString()}`);
+  } finally {
+    rmSync(lock, { force: true });
+  }
 }
 
 /** A fresh temporary folder, removed by the returned cleanup. */
