@@ -20,7 +20,11 @@
 //      (`--sched-files 100 --sched-sync 1s --sched-rounds 3`).
 //   6. rpo-sched: the RPO at 50 writes/s (group commit) with Litestream at nice 5 and under SCHED_IDLE,
 //      kills alternated (`--kills 4` each).
-//   bun bench/replica.ts [--only stall,rpo,tenants,restore,sched,rpo-sched] [--tenants 1@1s,100@1s,100@10s,1000@10s] [--rss-limit 8192]
+//   7. floor: Litestream's CPU floor (docs/rules/replication.md#scheduling): the RPO at 50 writes/s
+//      (group commit) with every core busy (`--busy-per-core 1` nice-0 busy loops per core), the floor on vs off, kills
+//      alternated (`--kills 4` each, `--floor-seconds 10` of writes each), its raises and raised time;
+//      then the floor on cores left as they are (`--quiet-seconds 30`): does it stay idle.
+//   bun bench/replica.ts [--only stall,rpo,tenants,restore,sched,rpo-sched,floor] [--tenants 1@1s,100@1s,100@10s,1000@10s] [--rss-limit 8192]
 import { Database } from "bun:sqlite";
 import {
   existsSync,
@@ -41,6 +45,7 @@ import { resolveMember } from "../src/modules/members/actor";
 import { closeSqlite, openSqlite, walAutocheckpoint } from "../src/platform/db/sqlite";
 import { litestreamConfig, requireLitestream } from "../src/platform/replica/litestream";
 import { restoreReplicaFile } from "../src/platform/replica/restore";
+import { startReplication } from "../src/platform/replica/supervisor";
 import { createRuntime } from "../src/platform/runtime";
 import { type LoadResult, load, openLoad, percentile, round, waitReady } from "./lib";
 import { seedSchool } from "./seed-members";
@@ -165,9 +170,56 @@ async function stall() {
 }
 
 /**
+ * Writes at `rate`/s into `db`'s table w for `runMs`, paced: every 10 ms the writes due by then.
+ * `grouped`: each tick's writes share one commit, acknowledged when it returns (as serve's group
+ * commit does, db/group-commit.ts); else each write commits alone (a script, a CLI). `began`: called
+ * as each write transaction begins (serve's tenant store tells the replication supervisor).
+ */
+async function pacedInserts(db: Database, rate: number, grouped: boolean, runMs: number, began = () => {}) {
+  const ins = db.prepare("INSERT INTO w (at, body) VALUES (?, ?) RETURNING id");
+  const acked: { id: number; at: number }[] = [];
+  const t0 = Date.now();
+  while (Date.now() - t0 < runMs) {
+    const due = Math.floor(((Date.now() - t0) / 1000) * rate);
+    if (grouped) {
+      if (acked.length < due) {
+        began();
+        const ids: number[] = [];
+        db.exec("BEGIN IMMEDIATE");
+        while (acked.length + ids.length < due) ids.push((ins.get(Date.now(), "x".repeat(200)) as { id: number }).id);
+        db.exec("COMMIT");
+        const at = Date.now();
+        for (const id of ids) acked.push({ id, at });
+      }
+    } else {
+      while (acked.length < due) {
+        began();
+        acked.push({ id: (ins.get(Date.now(), "x".repeat(200)) as { id: number }).id, at: Date.now() });
+      }
+    }
+    await Bun.sleep(10);
+  }
+  return { acked, rate: acked.length / ((Date.now() - t0) / 1000) };
+}
+
+/** What a restored copy (`out`) lacks of the acknowledged writes: all of them, those older than 1 s before the kill, the last second's, the oldest lost. */
+function losses(acked: { id: number; at: number }[], out: string, killedAt: number) {
+  const r = new Database(out, { readonly: true });
+  const present = new Set((r.query("SELECT id FROM w").all() as { id: number }[]).map((x) => x.id));
+  r.close();
+  const lost = acked.filter((w) => !present.has(w.id));
+  return {
+    acked: acked.length,
+    lost: lost.length,
+    lostOld: lost.filter((w) => w.at < killedAt - 1000).length,
+    lastSecond: acked.filter((w) => w.at >= killedAt - 1000).length,
+    oldestLostMs: lost.length ? killedAt - Math.min(...lost.map((w) => w.at)) : 0,
+  };
+}
+
+/**
  * One kill: writes at `rate`/s for 6 s plus a random part of a second, Litestream killed, the replica
- * restored. `grouped`: each 10 ms tick's writes share one commit, acknowledged when it returns (as
- * serve's group commit does, db/group-commit.ts); else each write commits alone (a script, a CLI).
+ * restored.
  */
 async function rpoOnce(rate: number, grouped: boolean, prefix: string[] = []) {
   const url = await bucket();
@@ -175,26 +227,8 @@ async function rpoOnce(rate: number, grouped: boolean, prefix: string[] = []) {
   const db = seed(path, 10);
   const ls = await litestream(url, [path], prefix);
   await ls.firstSync();
-  const ins = db.prepare("INSERT INTO w (at, body) VALUES (?, ?) RETURNING id");
-  const acked: { id: number; at: number }[] = [];
-  const t0 = Date.now();
   // The kill falls anywhere in Litestream's sync cycle, not at a fixed phase of it.
-  const runMs = 6000 + Math.random() * 1000;
-  // Paced: every 10 ms the writes due by then, each its own transaction (synchronous = FULL).
-  while (Date.now() - t0 < runMs) {
-    const due = Math.floor(((Date.now() - t0) / 1000) * rate);
-    if (grouped) {
-      const ids: number[] = [];
-      db.exec("BEGIN IMMEDIATE");
-      while (acked.length + ids.length < due) ids.push((ins.get(Date.now(), "x".repeat(200)) as { id: number }).id);
-      db.exec("COMMIT");
-      const at = Date.now();
-      for (const id of ids) acked.push({ id, at });
-    } else {
-      while (acked.length < due) acked.push({ id: (ins.get(Date.now(), "x".repeat(200)) as { id: number }).id, at: Date.now() });
-    }
-    await Bun.sleep(10);
-  }
+  const written = await pacedInserts(db, rate, grouped, 6000 + Math.random() * 1000);
   const killedAt = Date.now();
   ls.proc.kill("SIGKILL");
   await ls.proc.exited;
@@ -203,19 +237,7 @@ async function rpoOnce(rate: number, grouped: boolean, prefix: string[] = []) {
   const t1 = performance.now();
   await restoreReplicaFile({ replicaUrl: url, name: "f0.sqlite", out, env });
   const restoreMs = performance.now() - t1;
-  const r = new Database(out, { readonly: true });
-  const present = new Set((r.query("SELECT id FROM w").all() as { id: number }[]).map((x) => x.id));
-  r.close();
-  const lost = acked.filter((w) => !present.has(w.id));
-  return {
-    acked: acked.length,
-    lost: lost.length,
-    lastSecond: acked.filter((w) => w.at >= killedAt - 1000).length,
-    oldestLostMs: lost.length ? killedAt - Math.min(...lost.map((w) => w.at)) : 0,
-    restoreMs,
-    rate: acked.length / ((killedAt - t0) / 1000),
-    errors: ls.errors,
-  };
+  return { ...losses(written.acked, out, killedAt), restoreMs, rate: written.rate, errors: ls.errors };
 }
 
 async function rpo(rate: number, grouped: boolean) {
@@ -733,6 +755,116 @@ async function rpoSched(kills = 4) {
     );
 }
 
+/**
+ * Busy loops at nice 0, `--busy-per-core` (default 1) per core (a parallel test run, a saturated
+ * server): no idle CPU left for SCHED_IDLE.
+ */
+const busyLoops = () =>
+  Array.from({ length: navigator.hardwareConcurrency * Number(arg("busy-per-core") ?? 1) }, () =>
+    Bun.spawn([bun, "-e", "for (;;) {}"], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }),
+  );
+
+/**
+ * One kill under Litestream's CPU floor (docs/rules/replication.md#scheduling): a data dir of a platform
+ * file and one school file replicated by the supervisor `serve` runs (startReplication, in this
+ * process), 50 writes/s with group commit into the school's file for `seconds` plus a random part of
+ * a second, every core busy (`busy`), Litestream SIGKILLed, the school's replica restored. `floor`:
+ * each write transaction tells the supervisor, as serve's tenant store does; without, the floor sees no
+ * write and Litestream stays under SCHED_IDLE (as before the floor). Also: the floor's raises and how
+ * long Litestream was raised, Litestream's CPU over the writes.
+ */
+async function floorOnce(floor: boolean, busy: boolean, seconds: number) {
+  const url = await bucket();
+  const dataDir = join(work, `floor-${crypto.randomUUID()}`);
+  mkdirSync(join(dataDir, "tenants"), { recursive: true });
+  seed(join(dataDir, "platform.sqlite"), 1).close();
+  const tenantId = crypto.randomUUID();
+  const path = join(dataDir, "tenants", `${tenantId}.sqlite`);
+  const db = seed(path, 10);
+  const logs: Record<string, unknown>[] = [];
+  const rep = startReplication({ dataDir, replicaUrl: url, syncMs: 1000, env, log: (l) => logs.push({ ...l, at: Date.now() }) });
+  while ((await rep.status()).some((f) => f.lastSyncAt === null)) await Bun.sleep(100);
+  const pid = rep.pid() as number;
+  const loops = busy ? busyLoops() : [];
+  const t0 = Date.now();
+  const cpu0 = cpuOf(pid);
+  const load0 = loadAverage();
+  // The school file's lag (seconds since its last sync while it is behind) sampled every 250 ms.
+  let maxLag = 0;
+  let writing = true;
+  const sampling = (async () => {
+    while (writing) {
+      const f = (await rep.status()).find((x) => x.name === `tenants/${tenantId}.sqlite`);
+      maxLag = Math.max(maxLag, f?.lagSeconds ?? 0);
+      await Bun.sleep(250);
+    }
+  })();
+  const written = await pacedInserts(db, 50, true, seconds * 1000 + Math.random() * 1000, () => {
+    if (floor) rep.wrote(path);
+  });
+  writing = false;
+  await sampling;
+  const cpu = cpuOf(pid) - cpu0;
+  const killedAt = Date.now();
+  process.kill(pid, "SIGKILL");
+  for (const l of loops) l.kill("SIGKILL");
+  await rep.stop();
+  db.close();
+  const out = join(work, `floor-restored-${crypto.randomUUID()}.sqlite`);
+  await restoreReplicaFile({ replicaUrl: url, name: `tenants/${tenantId}.sqlite`, out, env });
+  const raised = logs.filter((l) => l.event === "replica.priority" && l.reason === "lag");
+  const lowered = logs.filter((l) => l.event === "replica.priority" && l.reason === "caught up");
+  const last = raised.at(-1);
+  // Raised time: every raise to its lowering, the last one to the kill when it was still raised.
+  const raisedMs =
+    lowered.reduce((a, l) => a + (l.raisedMs as number), 0) + (last && raised.length > lowered.length ? killedAt - (last.at as number) : 0);
+  return {
+    ...losses(written.acked, out, killedAt),
+    maxLag,
+    raises: raised.length,
+    raisedMs,
+    firstRaiseS: raised[0] ? ((raised[0].at as number) - t0) / 1000 : null,
+    oldestUnsyncedMs: raised.map((l) => l.oldestUnsyncedMs as number),
+    cpuPct: (cpu / ((killedAt - t0) / 1000)) * 100,
+    load: `${load0}→${loadAverage()}`,
+  };
+}
+
+/** The 1-minute load average. */
+const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ")[0];
+
+/**
+ * Litestream's CPU floor: the RPO on saturated cores with the floor and without (`--kills` each,
+ * alternated, `--floor-seconds` of writes each, default 10), then with the floor on cores left as they
+ * are for `--quiet-seconds` (default 30): whether it stays under SCHED_IDLE.
+ */
+async function floorBench(kills: number, seconds: number, quietSeconds: number) {
+  const out = new Map<string, Awaited<ReturnType<typeof floorOnce>>[]>();
+  for (let i = 0; i < kills; i++)
+    for (const floor of i % 2 ? [false, true] : [true, false]) {
+      const r = await floorOnce(floor, true, seconds);
+      const name = floor ? "with the floor" : "without the floor";
+      out.set(name, [...(out.get(name) ?? []), r]);
+      console.log(
+        `  ${name}, saturated: ${r.lostOld} older than 1 s lost, ${r.lost} lost in all (last second ${r.lastSecond}, oldest ${r.oldestLostMs} ms); max lag ${r.maxLag.toFixed(2)} s; ` +
+          `raised ${r.raises}× (${r.raisedMs} ms, first after ${r.firstRaiseS ?? "-"} s, oldest unsynced ${r.oldestUnsyncedMs.join(", ")} ms); Litestream ${r.cpuPct.toFixed(1)} %; load ${r.load}`,
+      );
+    }
+  for (const [name, runs] of out)
+    row(
+      `RPO at 50 writes/s (group commit), every core busy (${arg("busy-per-core") ?? 1} nice-0 busy loop(s) per core), Litestream ${name} (${kills} SIGKILLs, ${seconds}–${seconds + 1} s of writes each)`,
+      `lost older than S (1 s): ${runs.map((r) => r.lostOld).join(", ")}; oldest lost ${runs.map((r) => r.oldestLostMs).join(", ")} ms before the kill; ` +
+        `max lag ${runs.map((r) => r.maxLag.toFixed(2)).join(", ")} s; ` +
+        `raised ${runs.map((r) => r.raises).join(", ")} times, for ${runs.map((r) => (r.raisedMs / 1000).toFixed(1)).join(", ")} s; ` +
+        `Litestream ${runs.map((r) => r.cpuPct.toFixed(1)).join(", ")} % of a core; load ${runs.map((r) => r.load).join(", ")}`,
+    );
+  const q = await floorOnce(true, false, quietSeconds);
+  row(
+    `Litestream's CPU floor on cores left as they are, 50 writes/s for ${quietSeconds} s`,
+    `raised ${q.raises} times (${(q.raisedMs / 1000).toFixed(1)} s${q.raises ? `, oldest unsynced ${q.oldestUnsyncedMs.join(", ")} ms` : ""}); lost older than 1 s ${q.lostOld}, oldest lost ${q.oldestLostMs} ms; max lag ${q.maxLag.toFixed(2)} s; Litestream ${q.cpuPct.toFixed(1)} %; load ${q.load}`,
+  );
+}
+
 async function restore(port: number) {
   const dataDir = join(work, "school");
   const rt = createRuntime(loadConfig([], {}, { dataDir, quiet: true }), resolveMember);
@@ -773,6 +905,8 @@ try {
       await tenants(Number(n), sync ?? "1s", 19410 + i);
     }
   if (only.includes("rpo-sched")) await rpoSched(Number(arg("kills") ?? 4));
+  if (only.includes("floor"))
+    await floorBench(Number(arg("kills") ?? 4), Number(arg("floor-seconds") ?? 10), Number(arg("quiet-seconds") ?? 30));
   if (only.includes("sched")) await sched(Number(arg("sched-files") ?? 100), arg("sched-sync") ?? "1s", 19430);
   if (only.includes("restore")) await restore(19420);
 } finally {

@@ -471,6 +471,8 @@ setInterval(() => {
     } finally {
       await rep.stop();
     }
+    // For doctor: the status file says how many times it was raised.
+    expect(JSON.parse(readFileSync(join(dataDir, "replica-status.json"), "utf8"))).toMatchObject({ raises: 1 });
     const atTerm = readFileSync(join(dir, "at-term"), "utf8").split(",");
     expect(atTerm.length).toBeGreaterThan(1);
     expect(new Set(atTerm)).toEqual(new Set(["0"]));

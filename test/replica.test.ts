@@ -137,6 +137,9 @@ describe.skipIf(!endpoint)("replication to S3 with Litestream", () => {
     expect(metrics.body).toMatch(/learnspace_replica_lag_seconds\{file="platform.sqlite"\} \d/);
     expect(metrics.body).toContain(`learnspace_replica_last_sync_timestamp_seconds{file="tenants/${idA}.sqlite"}`);
     expect(metrics.body).toContain("learnspace_replica_up 1");
+    // Litestream's priority and the CPU floor's raises (docs/rules/replication.md#scheduling).
+    expect(metrics.body).toMatch(/learnspace_replica_priority_normal [01]\n/);
+    expect(doctor).toMatch(/replication: Litestream at (idle|normal) priority, raised \d+ times by the CPU floor/);
     expect(doctor).toMatch(
       new RegExp(`replica tenants/${idA}.sqlite: lag [0-9.]+ s, \\d+ bytes behind, last sync 20\\S+ \\(hot, RPO 1 s\\)`),
     );
