@@ -58,26 +58,26 @@ function checkAnswers(questions: StoredQuestion[], input: AnswerInput[]): Map<st
 }
 
 /**
- * Writes checked answers into the attempt's rows (they exist from the start) in one UPDATE over a
- * JSON list: an UPDATE per question cost 14 % of the server's CPU in an exam-start storm (bench/exam.ts).
+ * Writes checked answers into the attempt's rows (they exist from the start): one prepared UPDATE per
+ * answer, found by the (attempt, question) index (docs/rules/performance.md#prepared-queries).
  */
 function storeAnswers(tx: Db, attemptId: string, values: Map<string, AnswerValue>, now: number) {
-  if (values.size === 0) return;
-  const rows = [...values].map(([q, v]) => ({ q, s: JSON.stringify(v.selectedOptionIds), t: v.textAnswer, a: isAnswered(v) ? 1 : 0 }));
-  const j = sql`j.value`;
-  preparedQuery(tx, "quizzes.storeAnswers", (base) =>
+  const update = preparedQuery(tx, "quizzes.storeAnswer", (base) =>
     base
       .update(quizAnswers)
+      // update().set() takes no bare placeholders: each is wrapped in sql (values reach SQLite as given).
       .set({
-        selectedOptionIds: sql`${j} ->> '$.s'`,
-        textAnswer: sql`${j} ->> '$.t'`,
-        answered: sql`${j} ->> '$.a'`,
+        selectedOptionIds: sql`${sql.placeholder("s")}`,
+        textAnswer: sql`${sql.placeholder("t")}`,
+        answered: sql`${sql.placeholder("a")}`,
         savedAt: sql`${sql.placeholder("now")}`,
       })
-      .from(sql`json_each(${sql.placeholder("rows")}) AS j`)
-      .where(and(eq(quizAnswers.attemptId, sql.placeholder("attemptId")), sql`${quizAnswers.questionId} = ${j} ->> '$.q'`))
+      .where(and(eq(quizAnswers.attemptId, sql.placeholder("attemptId")), eq(quizAnswers.questionId, sql.placeholder("q"))))
       .prepare(),
-  ).run({ now, rows: JSON.stringify(rows), attemptId });
+  );
+  for (const [q, v] of values) {
+    update.run({ s: JSON.stringify(v.selectedOptionIds), t: v.textAnswer, a: isAnswered(v) ? 1 : 0, now, attemptId, q });
+  }
 }
 
 /**

@@ -48,31 +48,25 @@ export function closeAttempt(tx: Db, attempt: AttemptRow, cfg: StoredConfig, sub
 }
 
 /**
- * The scores of an attempt's answers in one UPDATE over a JSON list (an UPDATE per answer was most
- * of a submit's statements: docs/rules/performance.md#prepared-queries).
+ * The scores of an attempt's answers: one prepared UPDATE per answer by its id (an UPDATE over a JSON
+ * list joined every row with every list item: docs/rules/performance.md#prepared-queries).
  */
 function storeScores(tx: Db, scored: ({ id: string } & ReturnType<typeof scoreAnswer>)[], submittedAt: number) {
-  if (scored.length === 0) return;
-  const rows = scored.map((s) => ({
-    i: s.id,
-    a: s.answered ? 1 : 0,
-    c: s.isCorrect === null ? null : s.isCorrect ? 1 : 0,
-    p: s.pointsAwarded,
-  }));
-  const j = sql`j.value`;
-  preparedQuery(tx, "quizzes.storeScores", (base) =>
+  const update = preparedQuery(tx, "quizzes.storeScore", (base) =>
     base
       .update(quizAnswers)
       .set({
-        answered: sql`${j} ->> '$.a'`,
-        isCorrect: sql`${j} ->> '$.c'`,
-        pointsAwarded: sql`${j} ->> '$.p'`,
+        answered: sql`${sql.placeholder("a")}`,
+        isCorrect: sql`${sql.placeholder("c")}`,
+        pointsAwarded: sql`${sql.placeholder("p")}`,
         submittedAt: sql`${sql.placeholder("submittedAt")}`,
       })
-      .from(sql`json_each(${sql.placeholder("rows")}) AS j`)
-      .where(sql`${quizAnswers.id} = ${j} ->> '$.i'`)
+      .where(eq(quizAnswers.id, sql.placeholder("id")))
       .prepare(),
-  ).run({ submittedAt, rows: JSON.stringify(rows) });
+  );
+  for (const s of scored) {
+    update.run({ a: s.answered ? 1 : 0, c: s.isCorrect === null ? null : s.isCorrect ? 1 : 0, p: s.pointsAwarded, submittedAt, id: s.id });
+  }
 }
 
 export const closed = (closesAt: number | null, now: number) => closesAt !== null && now >= closesAt;
