@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Static } from "elysia";
 import type { Actor } from "../../platform/auth/actor";
+import { preparedQuery } from "../../platform/db/sqlite";
 import { type Db, write } from "../../platform/db/types";
 import { forbidden, invalid } from "../../platform/http/errors";
 import type { Runtime } from "../../platform/runtime";
@@ -57,13 +58,17 @@ function toDetail(rt: Runtime, actor: Actor, db: Db, c: ContentAccess): Detail {
   return { ...toSummary(c), shares, attachments };
 }
 
+/** A content's files in order: a prepared query (every quiz page reads it: docs/rules/performance.md#prepared-queries). */
 function attachedFileIds(db: Db, contentId: string): string[] {
-  return db
-    .select({ fileId: libraryContentFiles.fileId })
-    .from(libraryContentFiles)
-    .where(eq(libraryContentFiles.contentId, contentId))
-    .orderBy(asc(libraryContentFiles.position))
-    .all()
+  return preparedQuery(db, "library.attachedFileIds", (base) =>
+    base
+      .select({ fileId: libraryContentFiles.fileId })
+      .from(libraryContentFiles)
+      .where(eq(libraryContentFiles.contentId, sql.placeholder("contentId")))
+      .orderBy(asc(libraryContentFiles.position))
+      .prepare(),
+  )
+    .all({ contentId })
     .map((r) => r.fileId);
 }
 
