@@ -1,7 +1,7 @@
 // Saving and submitting a participant's answers (docs/rules/quizzes.md#attempts).
 import { and, eq, sql } from "drizzle-orm";
 import type { Actor } from "../../platform/auth/actor";
-import { preparedQuery } from "../../platform/db/sqlite";
+import { isFrozenThrough, preparedQuery } from "../../platform/db/sqlite";
 import { type Db, write } from "../../platform/db/types";
 import { conflict, type FieldError, invalidMany } from "../../platform/http/errors";
 import { iso, isoRequired } from "../../platform/http/schemas";
@@ -17,6 +17,21 @@ import { effectiveQuizConfig } from "./overrides";
 import { type AnswerValue, isAnswered } from "./scoring";
 import { quizAnswers, type StoredQuestion } from "./tables";
 
+type QuestionIndex = Map<string, { q: StoredQuestion; options: Set<string> }>;
+const questionIndexes = new WeakMap<readonly StoredQuestion[], QuestionIndex>();
+
+/**
+ * A question set's questions and option ids by question id: built once per cached (frozen) set, so a
+ * save does not rebuild them (docs/rules/performance.md#caches); a set not frozen gets its own.
+ */
+function questionIndex(questions: readonly StoredQuestion[]): QuestionIndex {
+  const known = questionIndexes.get(questions);
+  if (known) return known;
+  const index: QuestionIndex = new Map(questions.map((q) => [q.id, { q, options: new Set(q.options.map((o) => o.id)) }]));
+  if (isFrozenThrough(questions)) questionIndexes.set(questions, index);
+  return index;
+}
+
 /**
  * Checks answers against the attempt's questions (docs/rules/quizzes.md#question-types): the question must be
  * of the attempt, once; options must be the question's, distinct, at most one for SINGLE; the answer
@@ -25,11 +40,11 @@ import { quizAnswers, type StoredQuestion } from "./tables";
 function checkAnswers(questions: StoredQuestion[], input: AnswerInput[]): Map<string, AnswerValue> {
   const errors: FieldError[] = [];
   const err = (field: string, message: string) => errors.push({ in: "body", field, message });
-  const byId = new Map(questions.map((q) => [q.id, q]));
+  const byId = questionIndex(questions);
   const out = new Map<string, AnswerValue>();
   for (const [i, a] of input.entries()) {
     const at = `answers[${i}]`;
-    const q = byId.get(a.questionId);
+    const { q, options } = byId.get(a.questionId) ?? {};
     if (!q || out.has(q.id)) {
       err(`${at}.questionId`, q ? "repeats an earlier answer" : "must be a question of this attempt");
       continue;
@@ -39,10 +54,9 @@ function checkAnswers(questions: StoredQuestion[], input: AnswerInput[]): Map<st
     const text = a.textAnswer ?? null;
     if (isChoice(q.type)) {
       if (text !== null && text !== "") err(`${at}.textAnswer`, notHere);
-      const options = new Set(q.options.map((o) => o.id));
       const seen = new Set<string>();
       selected.forEach((id, j) => {
-        if (!options.has(id)) err(`${at}.selectedOptionIds[${j}]`, "must be an option of this question");
+        if (!options?.has(id)) err(`${at}.selectedOptionIds[${j}]`, "must be an option of this question");
         else if (seen.has(id)) err(`${at}.selectedOptionIds[${j}]`, "repeats an earlier option");
         seen.add(id);
       });
