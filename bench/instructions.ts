@@ -10,7 +10,7 @@
 // signs its student in again before its warm-up and before its measured requests). `bare`: bench/bare-server.ts, the bare Elysia route of bench/run.ts,
 // under its own callgrind (port + 1), warmed and measured as the hot phases are.
 // --quiet: the access log off (LEARNSPACE_QUIET=1), as bench/run.ts runs the server. --keep DIR copies the dumps there (cg.out.N, one per measured phase) for `callgrind_annotate`.
-// Usage: bun bench/instructions.ts [--requests 100] [--warmup 150] [--hot-requests 500] [--hot-warmup 1000] [--only bare,healthz,tenantRead] [--keep DIR] [--port 31701] [--quiet]
+// Usage: bun bench/instructions.ts [--requests 100] [--warmup 150] [--hot-requests 500] [--hot-warmup 1000] [--only bare,healthz,tenantRead] [--keep DIR] [--port 31701] [--quiet] [--main-thread]
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +21,9 @@ const n = arg("requests", 100);
 const warm = arg("warmup", 150);
 const hot = { n: arg("hot-requests", 500), warm: arg("hot-warmup", 1000) };
 const hotPhases = new Set(["healthz", "tenantRead", "othersRead"]);
+// --main-thread: the server's main thread only (--separate-threads=yes; the collector's and the JIT's threads
+// are noise on a busy machine) with the memory watch's budget raised, as session 12 measured the tenant read.
+const mainThread = process.argv.includes("--main-thread");
 const keep = process.argv.includes("--keep") ? process.argv[process.argv.indexOf("--keep") + 1] : undefined;
 const only = process.argv.includes("--only") ? (process.argv[process.argv.indexOf("--only") + 1] ?? "").split(",") : null;
 const bun = process.execPath;
@@ -49,6 +52,7 @@ function underCallgrind(name: string, args: string[], env: Record<string, string
       "--tool=callgrind",
       // Not instrumented until the server is ready: starting it under full instrumentation takes minutes.
       "--instr-atstart=no",
+      ...(mainThread ? ["--separate-threads=yes"] : []),
       `--callgrind-out-file=${join(outDir, name)}`,
       bun,
       ...args,
@@ -60,10 +64,12 @@ function underCallgrind(name: string, args: string[], env: Record<string, string
     if (r.exitCode !== 0) throw new Error(`callgrind_control ${flags.join(" ")} failed`);
   };
   const dumps = () => readdirSync(outDir).filter((f) => f.startsWith(`${name}.`));
+  // --main-thread: the main thread's file of dump k (callgrind numbers threads from 01).
+  const suffix = mainThread ? "-01" : "";
   /** The instructions counted since the last zero: the totals line of dump number `k` (waited for: valgrind writes it when it gets to it). */
   const dumped = async (k: number): Promise<number> => {
-    const file = join(outDir, `${name}.${k}`);
-    for (let i = 0; i < 6000 && !dumps().includes(`${name}.${k}`); i++) await Bun.sleep(100);
+    const file = join(outDir, `${name}.${k}${suffix}`);
+    for (let i = 0; i < 6000 && !dumps().includes(`${name}.${k}${suffix}`); i++) await Bun.sleep(100);
     for (let i = 0; i < 600; i++) {
       const total = /^totals:\s+(\d+)/m.exec(readFileSync(file, "utf8"))?.[1];
       if (total) return Number(total);
@@ -80,6 +86,8 @@ const server = needsServer
   ? underCallgrind("cg.out", [join(root, "src", "main.ts"), "serve", "--port", String(port), "--data-dir", dataDir], {
       LEARNSPACE_IP_RATE_LIMIT: "0",
       LEARNSPACE_QUIET: process.argv.includes("--quiet") ? "1" : "",
+      // The memory watch sees valgrind's RSS and would collect inside the window.
+      ...(mainThread ? { LEARNSPACE_MEMORY_MB: "4096" } : {}),
     })
   : null;
 
