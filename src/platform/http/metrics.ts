@@ -142,8 +142,14 @@ type Sample = { labels: Labels; value: number; metricName?: string };
  * test/metrics-series.test.ts compares them).
  */
 export function requestSeries(registry: Registry) {
-  const counts = new Map<string, { labels: Labels; n: number }>();
-  const durations = new Map<string, { buckets: number[]; sum: number; count: number }>();
+  // Found per request by route, then method, then status: no key string built and hashed per request.
+  // `counts` keeps the series in the order they first came, which is the order prom-client prints.
+  type Count = { labels: Labels; n: number };
+  const counts: Count[] = [];
+  const durations = new Map<
+    string,
+    { buckets: number[]; sum: number; count: number; byMethod: Map<string, Map<number | string, Count>> }
+  >();
   new Counter({
     name: "learnspace_http_requests_total",
     help: "HTTP requests answered, by method, route pattern and status.",
@@ -151,7 +157,7 @@ export function requestSeries(registry: Registry) {
     registers: [registry],
     collect() {
       this.reset();
-      for (const { labels, n } of counts.values()) this.inc(labels, n);
+      for (const { labels, n } of counts) this.inc(labels, n);
     },
   });
   const name = "learnspace_http_request_duration_seconds";
@@ -178,14 +184,24 @@ export function requestSeries(registry: Registry) {
   registry.registerMetric(histogram as unknown as Parameters<Registry["registerMetric"]>[0]);
   return {
     observe(method: string, route: string, status: number | string, seconds: number) {
-      const key = `${method} ${status} ${route}`;
-      const count = counts.get(key);
-      if (count) count.n++;
-      else counts.set(key, { labels: { method, route, status: String(status) }, n: 1 });
       let d = durations.get(route);
       if (!d) {
-        d = { buckets: DURATION_BUCKETS.map(() => 0), sum: 0, count: 0 };
+        d = { buckets: DURATION_BUCKETS.map(() => 0), sum: 0, count: 0, byMethod: new Map() };
         durations.set(route, d);
+      }
+      let byStatus = d.byMethod.get(method);
+      if (!byStatus) {
+        byStatus = new Map();
+        d.byMethod.set(method, byStatus);
+      }
+      // 200 and "200" are one series, as they were one label value.
+      const count = byStatus.get(status) ?? byStatus.get(String(status));
+      if (count) count.n++;
+      else {
+        const created = { labels: { method, route, status: String(status) }, n: 1 };
+        byStatus.set(status, created);
+        byStatus.set(String(status), created);
+        counts.push(created);
       }
       // A duration above the last bound counts only in +Inf (count), as in prom-client.
       for (let i = 0; i < DURATION_BUCKETS.length; i++) {
