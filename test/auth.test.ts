@@ -436,6 +436,8 @@ describe("PUT /api/v1/me/password — changeOwnPassword", () => {
   test("changes the password (204) and ends the member's other sessions, keeping this one", async () => {
     const t = await createTenantFixture(s.server);
     const second = await post("/auth/sign-in/password", { identifier: t.email, password: t.password, tenantKey: t.tenantKey });
+    // The other session's request just before: its Actor (one per cached member and session) is not this one's.
+    expect((await s.call("GET", "/api/v1/me", { token: second.body.accessToken })).status).toBe(200);
     const res = await s.call("PUT", "/api/v1/me/password", {
       token: t.token,
       json: { currentPassword: t.password, newPassword: "Br4nd-new" },

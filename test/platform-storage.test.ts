@@ -171,6 +171,18 @@ describe("access tokens", () => {
       const res = await fetch(`${s.url}/api/v1/tenant`, { headers: { authorization: `${scheme} ${t.token}` } });
       expect(res.status).toBe(200);
     }
+    // More than one space or a tab after the scheme is still the token; whitespace inside it is not.
+    for (const [header, status] of [
+      [`Bearer   ${t.token}`, 200],
+      [`Bearer\t${t.token}`, 200],
+      [`Bearer ${t.token} x`, 401],
+      [`Bearer ${t.token}\tx`, 401],
+      ["Bearer", 401],
+      ["Bearer ", 401],
+    ] as const) {
+      const res = await fetch(`${s.url}/api/v1/tenant`, { headers: { authorization: header } });
+      expect([header, res.status]).toEqual([header, status]);
+    }
     const patch = async (headers: Record<string, string>) => {
       const res = await fetch(`${s.url}/api/v1/tenant`, {
         method: "PATCH",
