@@ -323,7 +323,7 @@ describe("Litestream configuration by activity", () => {
     utimesSync(join(dataDir, "tenants", `${ids[0]}.sqlite`), hourAgo, hourAgo);
     // A stand-in that notes each SIGTERM and stays up (as Litestream closing 1,000 files one by one) unless
     // told to quit, says a WAL segment is written 0.2 s after it starts.
-    const script = `trap 'echo TERM >> "$0.signals"; [ -e "$0.quit" ] && exit 0' TERM\nsleep 0.2\necho "level=INFO msg=\\"wal segment written\\" db=x"\nwhile :; do sleep 0.05; done`;
+    const script = `trap 'echo TERM >> "$0.signals"; [ -e "$0.quit" ] && exit 0' TERM\ntouch "$0.ready"\nsleep 0.2\necho "level=INFO msg=\\"wal segment written\\" db=x"\nwhile :; do sleep 0.05; done`;
     const logs: { event?: string; reason?: string; stopMs?: number; afterMs?: number; killed?: boolean }[] = [];
     const rep = replicateWith(dir, script, { dataDir, log: (l) => logs.push(l) });
     const signals = () => (existsSync(join(dir, "litestream.signals")) ? readFileSync(join(dir, "litestream.signals"), "utf8") : "");
@@ -331,6 +331,11 @@ describe("Litestream configuration by activity", () => {
       const config = JSON.parse(readFileSync(join(dataDir, "litestream.yml"), "utf8")) as { dbs: { path: string }[] };
       expect(config.dbs.map((d) => d.path.split("/").pop())).toEqual(["platform.sqlite", `${ids[1]}.sqlite`, `${ids[0]}.sqlite`]);
       const first = rep.pid();
+      // Its trap is set before the restart's SIGTERM (under SCHED_IDLE on busy cores it may not have run a line yet).
+      for (let i = 0; !existsSync(join(dir, "litestream.ready")); i++) {
+        if (i > 500) throw new Error("the stand-in did not start");
+        await Bun.sleep(20);
+      }
       // A new school's file: a restart on the new list.
       const db = new Database(join(dataDir, "tenants", "00000000-0000-4000-8000-000000000009.sqlite"));
       db.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x)");
