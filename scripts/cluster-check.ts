@@ -7,7 +7,7 @@
  * elsewhere; a restarted old node serves none of them; uploads byte-equal after move and failover.
  * Run by scripts/cluster-check.sh (bounded); prints one line per check and the measured numbers.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
@@ -627,10 +627,28 @@ async function main() {
 // The 6-minute timeout (cluster-check.sh) stops this with SIGTERM: nothing it started outlives it.
 process.on("SIGTERM", () => {
   log("ERROR timed out (SIGTERM)");
-  for (const p of procs.values()) p.kill(9);
-  if (ownSwift) Bun.spawnSync(["bash", "scripts/swift-s3.sh", "stop", join(dir, "swift")], { cwd: root });
+  stopAll();
   process.exit(124);
 });
+
+/**
+ * Everything this started, stopped: the processes, each node's Litestream (a node killed with
+ * SIGKILL leaves its Litestream running, reparented; a busy one dies of SIGPIPE on its next log
+ * line, an idle one would outlive the check) and the Swift it started.
+ */
+function stopAll() {
+  for (const p of procs.values()) p.kill(9);
+  for (const name of NODES) {
+    const pidFile = join(dir, name, "litestream.pid");
+    const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").trim()) : 0;
+    try {
+      if (pid > 0 && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("litestream")) process.kill(pid, "SIGKILL");
+    } catch {
+      // Gone already.
+    }
+  }
+  if (ownSwift) Bun.spawnSync(["bash", "scripts/swift-s3.sh", "stop", join(dir, "swift")], { cwd: root });
+}
 
 let code = 1;
 try {
@@ -640,8 +658,7 @@ try {
   log(`ERROR ${(e as Error).stack ?? e}`);
   code = 1;
 } finally {
-  for (const p of procs.values()) p.kill(9);
-  if (ownSwift) Bun.spawnSync(["bash", "scripts/swift-s3.sh", "stop", join(dir, "swift")], { cwd: root });
+  stopAll();
   console.log(results.join("\n"));
   console.log(
     `cluster check: ${results.length - failed} passed, ${failed} failed, ${Math.round((performance.now() - t00) / 1000)} s (logs in ${dir})`,
