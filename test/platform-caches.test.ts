@@ -250,6 +250,27 @@ describe("the verified access tokens (src/platform/auth/tokens.ts)", () => {
     expect(later instanceof Promise).toBe(true);
     expect((await later)?.sid).toBe("s1");
   });
+
+  test("a token with a verified token's signature but other claims is verified anew and refused; the verified one stays", async () => {
+    const tokens = createTokens("a-test-secret-of-32-characters!!", 8);
+    const now = Date.now();
+    const token = (
+      await tokens.sign({ sid: "s0", acc: null, email: "e0@example.com", tid: null, tkey: null, sub: null }, now, now + 60_000)
+    ).accessToken;
+    expect((await tokens.verify(token))?.sid).toBe("s0");
+    // The payload of another session, the same signature: the cache is keyed by the signature alone.
+    const [head, , signature] = token.split(".");
+    const payload = Buffer.from(JSON.stringify({ sid: "s1", email: "e1@example.com", exp: Math.floor(now / 1000) + 60 })).toString(
+      "base64url",
+    );
+    const forged = `${head}.${payload}.${signature}`;
+    const answer = tokens.verify(forged);
+    expect(answer instanceof Promise).toBe(true);
+    expect(await answer).toBeNull();
+    const again = tokens.verify(token);
+    expect(again instanceof Promise).toBe(false);
+    expect((again as { sid: string } | null)?.sid).toBe("s0");
+  });
 });
 
 describe("preparedQuery", () => {

@@ -24,8 +24,10 @@ export function createTokens(secret: string, max = 10_000): Tokens {
   // Verified tokens, so that a client's repeated calls skip the HMAC; bounded, expiry re-checked. The
   // least recently used go first at the bound, not the first verified: a token used again once older
   // than half the map moves to its end (a Map iterates in insertion order), so a busy client's token
-  // stays while a storm of new ones passes through; a hit costs one comparison otherwise.
-  const verified = new Map<string, { claims: TokenClaims & { exp: number }; at: number }>();
+  // stays while a storm of new ones passes through; a hit costs one comparison otherwise. Keyed by the
+  // token's signature (its last 43 characters), the whole token compared on a hit: the map hashes a
+  // key on every lookup, and a token is ~380 characters (docs/rules/performance.md#per-request-work).
+  const verified = new Map<string, { token: string; claims: TokenClaims & { exp: number }; at: number }>();
   let added = 0;
   return {
     async sign(claims, now, notAfter) {
@@ -34,16 +36,17 @@ export function createTokens(secret: string, max = 10_000): Tokens {
       return { accessToken: await signer.sign(payload), accessTokenExpiresAt };
     },
     verify(token) {
-      const hit = verified.get(token);
-      if (hit) {
+      const key = signatureOf(token);
+      const hit = verified.get(key);
+      if (hit && hit.token === token) {
         if (hit.claims.exp * 1000 <= Date.now()) {
-          verified.delete(token);
+          verified.delete(key);
           return null;
         }
         if (added - hit.at > max >> 1) {
-          verified.delete(token);
+          verified.delete(key);
           hit.at = ++added;
-          verified.set(token, hit);
+          verified.set(key, hit);
         }
         return hit.claims;
       }
@@ -58,10 +61,14 @@ export function createTokens(secret: string, max = 10_000): Tokens {
           sub: typeof p.sub === "string" ? p.sub : null,
           exp: p.exp,
         };
-        if (verified.size >= max) verified.delete(verified.keys().next().value as string);
-        verified.set(token, { claims, at: ++added });
+        // A key already there (a token verified twice at once) is replaced in place: nothing to drop.
+        if (verified.size >= max && !verified.has(key)) verified.delete(verified.keys().next().value as string);
+        verified.set(key, { token, claims, at: ++added });
         return claims;
       });
     },
   };
 }
+
+/** The map key of a token: its last 43 characters, an HS256 signature's (the whole token when shorter). */
+const signatureOf = (token: string) => token.slice(-43);

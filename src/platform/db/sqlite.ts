@@ -332,10 +332,11 @@ export function frozen<T>(value: T): T {
 }
 
 /**
- * Whether `frozen` froze this object (and so everything in it): it can never change. `Object.isFrozen`
- * first: most values answered are not frozen, and it is cheaper than the set's lookup.
+ * Whether `frozen` froze this object (and so everything in it): it can never change. `Object.isExtensible`
+ * first: most values answered are extensible, and it is cheaper than the set's lookup; `Object.isFrozen`
+ * of a frozen object visits each of its properties (~1.5 % of a tenant read's samples, three calls a read).
  */
-export const isFrozenThrough = (value: object) => Object.isFrozen(value) && frozenThrough.has(value);
+export const isFrozenThrough = (value: object) => !Object.isExtensible(value) && frozenThrough.has(value);
 
 /**
  * The Drizzle handle of a connection, with compiled statements reused: Drizzle's bun-sqlite session
