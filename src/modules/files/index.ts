@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { markStreamedBody } from "../../platform/http/body";
+import { streamBodiesOf } from "../../platform/http/body";
 import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { FileIdParams, FileRecord, RequestUploadBody, SignedUrlQuery, UploadTicket } from "./model";
@@ -10,37 +10,21 @@ export { Attachment } from "./model";
 
 /** Matched on the whole URL: no `new URL()` per request for the one path that needs it (docs/rules/performance.md#per-request-work). */
 const UPLOAD_URL = /^[a-z]+:\/\/[^/]+\/api\/v1\/files\/[^/?#]+\/content(?:[?#]|$)/;
-const uploadTypes = new WeakMap<Request, string | null>();
 
 /**
- * The global body parser reads JSON and form bodies up to 4 MiB, and Elysia's defaults read text
- * and octet-stream bodies whole. An upload's bytes must reach the service as a stream whatever
- * their type, so its Content-Type is taken aside before parsing; the service compares the saved one.
+ * A large upload or download outlasts the request timeout: uploads are bounded by their stall timeout
+ * instead (docs/deploying.md#timeouts). Set by the handler, before the bytes are read or sent.
  */
-function setUploadBodyAside(request: Request, server: { timeout(r: Request, s: number): void } | null) {
-  if (!UPLOAD_URL.test(request.url)) return;
-  // A large upload or download outlasts the request timeout: uploads are bounded by their stall timeout instead.
-  server?.timeout(request, 0);
-  if (request.method !== "PUT") return;
-  uploadTypes.set(request, request.headers.get("content-type"));
-  request.headers.delete("content-type");
-  markStreamedBody(request);
-}
-
-/**
- * A function, not an arrow: Elysia awaits an arrow that calls something; the server from rt, not the
- * context, which would make every route define it (docs/rules/performance.md#per-request-work).
- */
-function uploadAside(rt: Runtime) {
-  return function setUploadAside({ request }: { request: Request }) {
-    setUploadBodyAside(request, rt.server());
-  };
+function noRequestTimeout(rt: Runtime, request: Request) {
+  rt.server()?.timeout(request, 0);
 }
 
 export function filesModule(rt: Runtime) {
+  // An upload's bytes reach the service as a stream whatever their type: the global body parser reads
+  // JSON and form bodies up to 4 MiB, and Elysia's own parsers text and octet-stream bodies whole.
+  streamBodiesOf("PUT", UPLOAD_URL);
   return apiModule("module.files")
     .use(authPlugin(rt))
-    .onRequest(uploadAside(rt))
     .post("/files", ({ actor, body, status }) => status(201, requestUpload(rt, actor, body)), {
       ...route("requestUpload", "files", "session", {
         summary: "Request a file upload",
@@ -51,7 +35,10 @@ export function filesModule(rt: Runtime) {
     })
     .put(
       "/files/:fileId/content",
-      ({ params, query, request }) => uploadFileContent(rt, params.fileId, query.token, request, uploadTypes.get(request) ?? null),
+      ({ params, query, request }) => {
+        noRequestTimeout(rt, request);
+        return uploadFileContent(rt, params.fileId, query.token, request, request.headers.get("content-type"));
+      },
       {
         ...route("uploadFileContent", "files", "signedUrl"),
         params: FileIdParams,
@@ -87,7 +74,10 @@ export function filesModule(rt: Runtime) {
     })
     .get(
       "/files/:fileId/content",
-      ({ params, query, request }) => downloadFileContent(rt, params.fileId, query.token, request.headers.get("range")),
+      ({ params, query, request }) => {
+        noRequestTimeout(rt, request);
+        return downloadFileContent(rt, params.fileId, query.token, request.headers.get("range"));
+      },
       {
         ...route("downloadFileContent", "files", "signedUrl"),
         params: FileIdParams,

@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { markFormBody } from "../../platform/http/body";
+import { takeFormBodiesOf } from "../../platform/http/body";
 import { apiModule, route } from "../../platform/http/route";
 import type { Runtime } from "../../platform/runtime";
 import { pickLang, unsubscribePage } from "../hosted-pages/pages";
@@ -24,7 +24,7 @@ import { unsubscribe } from "./unsubscribe";
 const TAG = "notifications";
 
 /** RFC 8058: a mail client's one-click POST carries `List-Unsubscribe=One-Click` as a form (docs/rules/trust.md#json-bodies-only). */
-const UNSUBSCRIBE_PATH = /^\/api\/v1\/public\/notification-unsubscribe\/?$/;
+const UNSUBSCRIBE_URL = /^[a-z]+:\/\/[^/]+\/api\/v1\/public\/notification-unsubscribe\/?(?:[?#]|$)/;
 
 const STREAM = route("streamMyNotifications", TAG, "session", {
   summary: "Stream my notifications (Server-Sent Events)",
@@ -32,20 +32,15 @@ const STREAM = route("streamMyNotifications", TAG, "session", {
     "`text/event-stream` with the bearer header: `event: unread` with `{unreadCount}` first and after every change, `event: notification` with each new item, a comment line every 25 s; it ends when the session is revoked or expires.",
 });
 
-/** The unsubscribe link takes a browser form; a function, not an arrow: Elysia awaits an arrow that calls something (docs/rules/performance.md#per-request-work). */
-function markUnsubscribeForm({ request }: { request: Request }) {
-  if (request.method === "POST" && UNSUBSCRIBE_PATH.test(new URL(request.url).pathname)) markFormBody(request);
-}
-
 /** The member's inbox, live stream and e-mail settings (docs/rules/notifications.md). */
 export function notificationsModule(rt: Runtime) {
   bindRuntime(rt);
   registerJob(DUE_SOON_JOB, runDueSoon);
   registerJob(FAN_OUT_JOB, runFanOut);
+  takeFormBodiesOf("POST", UNSUBSCRIBE_URL);
   return (
     apiModule("module.notifications")
       .use(authPlugin(rt))
-      .onRequest(markUnsubscribeForm)
       .get("/me/notifications", ({ actor, query }) => listMyNotifications(rt, actor, query), {
         ...route("listMyNotifications", TAG, "session", {
           summary: "List my notifications",

@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { authPlugin } from "../../platform/auth/context";
-import { markFormBody } from "../../platform/http/body";
+import { takeFormBodiesOf } from "../../platform/http/body";
 import { rateLimitPlugin } from "../../platform/http/rate-limit";
 import { apiModule, type RouteDoc, route } from "../../platform/http/route";
 import { Enum } from "../../platform/http/schemas";
@@ -22,18 +22,13 @@ export {
 const MANAGE = "permission:tenant-settings:manage" as const;
 
 /** The SAML ACS is the one form endpoint (docs/rules/trust.md#json-bodies-only): the IdP's page posts it. */
-const ACS_PATH = /^\/api\/v1\/public\/tenants\/[^/]+\/saml\/acs\/?$/;
-
-/** The SAML ACS takes a browser form; a function, not an arrow: Elysia awaits an arrow that calls something (docs/rules/performance.md#per-request-work). */
-function markAcsForm({ request }: { request: Request }) {
-  if (request.method === "POST" && ACS_PATH.test(new URL(request.url).pathname)) markFormBody(request);
-}
+const ACS_URL = /^[a-z]+:\/\/[^/]+\/api\/v1\/public\/tenants\/[^/?#]+\/saml\/acs\/?(?:[?#]|$)/;
 
 export function ssoModule(rt: Runtime) {
+  takeFormBodiesOf("POST", ACS_URL);
   return apiModule("module.sso")
     .use(authPlugin(rt))
     .use(rateLimitPlugin(rt))
-    .onRequest(markAcsForm)
     .get("/sso-settings", ({ actor }) => getSsoSettings(rt, actor.db, actor.tenantKey), {
       ...route("getSsoSettings", "sso", MANAGE, {
         summary: "Get the single sign-on settings",

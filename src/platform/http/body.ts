@@ -5,24 +5,42 @@ const BODY_LIMIT = 4 * 1024 * 1024;
 
 const streamed = new WeakSet<Request>();
 
-/** A route that reads its body as a stream itself (file uploads) marks the request in onRequest. */
+/** A request whose body its route reads as a stream itself (cluster mode's node-to-node calls) is marked in onRequest. */
 export function markStreamedBody(request: Request) {
   streamed.add(request);
 }
 
-export const isStreamedBody = (request: Request) => streamed.has(request);
+/** A method and a pattern matched on the whole `request.url` (no `new URL()` per request). */
+type BodyRoute = { method: string; url: RegExp };
 
-const formBodies = new WeakSet<Request>();
+const streamedRoutes: BodyRoute[] = [];
+const formRoutes: BodyRoute[] = [];
+
+const matches = (routes: BodyRoute[], request: Request) => {
+  for (const r of routes) if (r.method === request.method && r.url.test(request.url)) return true;
+  return false;
+};
+
+const register = (routes: BodyRoute[], method: string, url: RegExp) => {
+  if (!routes.some((r) => r.method === method && r.url.source === url.source)) routes.push({ method, url });
+};
 
 /**
- * The one route that takes a browser form (the SAML ACS) marks the request in onRequest; every other
- * body must be JSON (docs/rules/trust.md#json-bodies-only).
+ * A route that reads its body as a stream itself (file uploads), whatever its type: the body parser
+ * leaves it unread. Declared once by the module, looked up only for a request with a body, not marked
+ * in an `onRequest` hook, which every request of the app would run (docs/rules/performance.md#per-request-work).
  */
-export function markFormBody(request: Request) {
-  formBodies.add(request);
-}
+export const streamBodiesOf = (method: string, url: RegExp) => register(streamedRoutes, method, url);
 
-export const acceptsFormBody = (request: Request) => formBodies.has(request);
+export const isStreamedBody = (request: Request) => streamed.has(request) || matches(streamedRoutes, request);
+
+/**
+ * The routes that take a browser form (the SAML ACS, the e-mail unsubscribe); every other body must
+ * be JSON (docs/rules/trust.md#json-bodies-only). Declared as streamBodiesOf is, looked up only for a form body.
+ */
+export const takeFormBodiesOf = (method: string, url: RegExp) => register(formRoutes, method, url);
+
+export const acceptsFormBody = (request: Request) => matches(formRoutes, request);
 
 const refused = new WeakMap<Request, Problem>();
 

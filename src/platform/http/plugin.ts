@@ -200,7 +200,8 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: 
         set.headers["x-request-id"] = id;
       })
       .onParse({ as: "global" }, async ({ request, contentType }) => {
-        if (isStreamedBody(request)) return;
+        // Left unread for its route, whatever its type: a value (null) stops Elysia's own parsers too.
+        if (isStreamedBody(request)) return null;
         const type = contentType?.split(";")[0]?.trim().toLowerCase();
         const text = await readLimited(request);
         if (type === "application/json" || type?.endsWith("+json")) return parseJsonBody(request, text);
