@@ -9,8 +9,10 @@
 // slowest, keep the whole run under that (fewer hot requests) or the reads answer 401 (the tenant read
 // signs its student in again before its warm-up and before its measured requests). `bare`: bench/bare-server.ts, the bare Elysia route of bench/run.ts,
 // under its own callgrind (port + 1), warmed and measured as the hot phases are.
+// --rounds N: the hot phases measured N times over, the median kept (the first thousands of requests still tier up).
+// --idle: each round's wall time again without requests, taken off (the timers' share: they fire by the clock).
 // --quiet: the access log off (LEARNSPACE_QUIET=1), as bench/run.ts runs the server. --keep DIR copies the dumps there (cg.out.N, one per measured phase) for `callgrind_annotate`.
-// Usage: bun bench/instructions.ts [--requests 100] [--warmup 150] [--hot-requests 500] [--hot-warmup 1000] [--only bare,healthz,tenantRead] [--keep DIR] [--port 31701] [--quiet] [--main-thread]
+// Usage: bun bench/instructions.ts [--requests 100] [--warmup 150] [--hot-requests 500] [--hot-warmup 1000] [--only bare,healthz,tenantRead] [--keep DIR] [--port 31701] [--quiet] [--main-thread] [--idle] [--rounds 1]
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +26,11 @@ const hotPhases = new Set(["healthz", "tenantRead", "othersRead"]);
 // --main-thread: the server's main thread only (--separate-threads=yes; the collector's and the JIT's threads
 // are noise on a busy machine) with the memory watch's budget raised, as session 12 measured the tenant read.
 const mainThread = process.argv.includes("--main-thread");
+// --idle: after each measured phase, the same wall time without requests is counted too and taken off
+// (`<phase>LessIdle`): timers fire by the clock, and a phase under callgrind lasts minutes.
+const idle = process.argv.includes("--idle");
+const rounds = arg("rounds", 1);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number;
 const keep = process.argv.includes("--keep") ? process.argv[process.argv.indexOf("--keep") + 1] : undefined;
 const only = process.argv.includes("--only") ? (process.argv[process.argv.indexOf("--only") + 1] ?? "").split(",") : null;
 const bun = process.execPath;
@@ -162,12 +169,35 @@ try {
     await prepare[name]?.();
     for (let i = 0; i < w; i++) await run(i);
     await prepare[name]?.();
-    if (measured) server?.control("-z");
-    for (let i = w; i < w + m; i++) await run(i);
+    const requests = m * (perIndex[name] ?? 1);
+    // --rounds: the hot phases are measured that many times over (each with its idle window when --idle), the median kept.
+    const raw: number[] = [];
+    const lessIdle: number[] = [];
+    for (let round = 0; round < (measured && hotPhases.has(name) ? rounds : 1); round++) {
+      if (measured) server?.control("-z");
+      const t0 = performance.now();
+      for (let i = w; i < w + m; i++) await run(i);
+      if (!measured) break;
+      const ms = performance.now() - t0;
+      server?.control("-d");
+      raw.push(Math.round(((await server?.dumped(++dumpCount)) ?? 0) / requests));
+      if (!idle) continue;
+      // The same wall time with no request: the timers' share (the notification scheduler's tick every
+      // second, the memory watch's every 100 ms, the file collector's first pass a minute after the start).
+      server?.control("-z");
+      await Bun.sleep(ms);
+      server?.control("-d");
+      lessIdle.push((raw.at(-1) ?? 0) - Math.round(((await server?.dumped(++dumpCount)) ?? 0) / requests));
+    }
     if (!measured) continue;
-    server?.control("-d");
-    results[name] = Math.round(((await server?.dumped(++dumpCount)) ?? 0) / (m * (perIndex[name] ?? 1)));
-    console.error(`${name}: ${results[name]?.toLocaleString("en")} instructions per request`);
+    results[name] = median(raw);
+    console.error(
+      `${name}: ${results[name]?.toLocaleString("en")} instructions per request${raw.length > 1 ? ` (median of ${raw.join(", ")})` : ""}`,
+    );
+    if (idle) {
+      results[`${name}LessIdle`] = median(lessIdle);
+      console.error(`${name}: ${median(lessIdle).toLocaleString("en")} per request less the idle window's (${lessIdle.join(", ")})`);
+    }
   }
 } finally {
   server?.proc.kill();
