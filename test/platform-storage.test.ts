@@ -12,7 +12,14 @@ import { SchemaTooNewError } from "../src/platform/db/migrate";
 import { platformMigrations, tenantMigrations } from "../src/platform/db/migrations.gen";
 import { openPlatformDb } from "../src/platform/db/platform-db";
 import { closeSqlite, drizzleOf, openSqlite } from "../src/platform/db/sqlite";
-import { collectableRssMiB, collectionDue, createTenantStore, watchCollection } from "../src/platform/db/tenant-store";
+import {
+  collectableRssMiB,
+  collectionDue,
+  createTenantStore,
+  type WatchState,
+  watchCheck,
+  watchCollection,
+} from "../src/platform/db/tenant-store";
 import { write } from "../src/platform/db/types";
 import { startServer } from "../src/server";
 import { createMemberFixture, createTenantFixture, eventually, expectProblem, useServer } from "./helpers/server";
@@ -283,6 +290,24 @@ describe("memory budget", () => {
     expect(watchCollection(mark + 2, budget, { ...justConcurrent, owed: false }, 3)).toBeNull();
     // Above the budget + 20 % the bound comes first: a full collection even under load.
     expect(watchCollection(budget.collectFullAboveMiB + 1, budget, long, 40)).toBe("full");
+  });
+
+  test("the memory watch counts growth from the lowest RSS since its last collection once RSS fell under the mark, not from the RSS that collection started at (docs/rules/performance.md#memory)", () => {
+    const budget = tenantBudget(128);
+    const mark = budget.collectAboveMiB;
+    // A collection at mark + 5 (a visit's burst) brought RSS down to mark - 9 over the next checks.
+    const state: WatchState = { at: 0, rssMiB: mark + 5, lowMiB: mark + 5, owed: false };
+    expect(watchCheck(state, mark + 3, 25, budget, 0)).toBeNull();
+    expect(watchCheck(state, mark - 9, 50, budget, 0)).toBeNull();
+    expect(state.lowMiB).toBe(mark - 9);
+    // A read burst passes the mark: due at once, not only 2 MiB above where the last collection started.
+    expect(watchCheck(state, mark + 1, 75, budget, 0)).toBe("full");
+    // A live set above the mark (never under it since): as before, 2 MiB above where the last one started, or 10 s.
+    const above: WatchState = { at: 0, rssMiB: mark + 8, lowMiB: mark + 8, owed: false };
+    expect(watchCheck(above, mark + 3, 100, budget, 0)).toBeNull();
+    expect(watchCheck(above, mark + 9.9, 125, budget, 0)).toBeNull();
+    expect(watchCheck(above, mark + 10, 150, budget, 0)).toBe("full");
+    expect(watchCheck({ at: 0, rssMiB: mark + 8, lowMiB: mark + 3, owed: false }, mark + 4, 10_000, budget, 0)).toBe("full");
   });
 
   test("the memory watch leaves out memory held outside the JS heap (a running hash's argon2 memory), which no collection lowers", () => {
