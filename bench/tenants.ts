@@ -4,8 +4,11 @@
 // Env of this process (e.g. LEARNSPACE_MEMORY_MB) reaches the server.
 // --probe DIR runs the source with bench/heap-probe.ts preloaded (the JS heap at each new RSS high-water mark).
 // --binary PATH runs another build (an A/B against a copy of the previous binary).
-// Usage: bun bench/tenants.ts [--tenants 1000] [--seconds 3] [--concurrency 16] [--source] [--probe DIR] [--binary PATH]
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+// --trace FILE writes the server's RSS, RssAnon and RssFile every 20 ms with the phase (tab-separated), and
+// /proc/PID/smaps at idle, after the visits, at the end and at each new high (FILE.smaps-idle|visits|end|peak;
+// `bun bench/heap-probe.ts smaps FILE…` sums one by mapping).
+// Usage: bun bench/tenants.ts [--tenants 1000] [--seconds 3] [--concurrency 16] [--source] [--probe DIR] [--binary PATH] [--trace FILE]
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { load, percentile, round, rssMiB, waitReady } from "./lib";
@@ -54,11 +57,28 @@ async function call(token: string, method: string, path: string, body?: unknown)
 
 /** The server's RSS sampled every 20 ms, its peak per phase (MiB): where the high-water mark is reached. */
 let phase = "start";
+const traceFile = process.argv.includes("--trace") ? (process.argv[process.argv.indexOf("--trace") + 1] as string) : null;
+/** --trace: the samples (ms since the server started, phase, RSS, RssAnon, RssFile in MiB), written at the end. */
+const trace: string[] = ["ms\tphase\trss\tanon\tfile"];
+const traceT0 = performance.now();
+let smapsPeakKb = 0;
+const smapsAt = (name: string) => {
+  if (traceFile) writeFileSync(`${traceFile}.smaps-${name}`, readFileSync(`/proc/${server.pid}/smaps`, "utf8"));
+};
 const peakByPhase: Record<string, number> = {};
 const sampler = setInterval(() => {
   try {
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? 0);
+    const status = readFileSync(`/proc/${server.pid}/status`, "utf8");
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
     peakByPhase[phase] = Math.max(peakByPhase[phase] ?? 0, round(kb / 1024));
+    if (traceFile) {
+      const f = (k: string) => round(Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024);
+      trace.push(`${Math.round(performance.now() - traceT0)}\t${phase}\t${f("VmRSS")}\t${f("RssAnon")}\t${f("RssFile")}`);
+      if (kb > smapsPeakKb + 1024) {
+        smapsPeakKb = kb;
+        smapsAt("peak");
+      }
+    }
   } catch {}
 }, 20);
 
@@ -84,6 +104,7 @@ const results: Record<string, unknown> = {
 try {
   await waitReady(`http://127.0.0.1:${port}/readyz`);
   results.rssIdleMiB = rssMiB(server.pid);
+  smapsAt("idle");
   const visitMs: number[] = [];
   for (let i = 0; i < count; i++) {
     if (i % 100 === 0) phase = `visits ${i + 1}-${Math.min(i + 100, count)}`;
@@ -93,6 +114,7 @@ try {
     if (i + 1 === 100 || i + 1 === 300 || i + 1 === count) results[`rssAfter${i + 1}MiB`] = rssMiB(server.pid);
   }
   results.rssHighWaterAfterVisitsMiB = highWaterMiB(server.pid);
+  smapsAt("visits");
   visitMs.sort((a, b) => a - b);
   results.visitMs = { p50: round(percentile(visitMs, 0.5)), p99: round(percentile(visitMs, 0.99)) };
   phase = "tenant read";
@@ -115,6 +137,7 @@ try {
   spread.sort((a, b) => a - b);
   results.spreadRead = { requests: spread.length, p50: round(percentile(spread, 0.5)), p99: round(percentile(spread, 0.99)) };
   results.rssEndMiB = rssMiB(server.pid);
+  smapsAt("end");
   results.rssHighWaterMiB = highWaterMiB(server.pid);
   results.rssPeakByPhaseMiB = peakByPhase;
 } finally {
@@ -122,5 +145,6 @@ try {
   server.kill();
   await server.exited;
   rmSync(dataDir, { recursive: true, force: true });
+  if (traceFile) writeFileSync(traceFile, `${trace.join("\n")}\n`);
 }
 console.log(JSON.stringify(results, null, 2));
