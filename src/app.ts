@@ -85,7 +85,7 @@ import { answerAdapter } from "./platform/http/answer";
 import { docsPlugin } from "./platform/http/docs";
 import { createMetrics } from "./platform/http/metrics";
 import { buildOpenApi } from "./platform/http/openapi";
-import { httpPlugin } from "./platform/http/plugin";
+import { httpPlugin, requestIdOf } from "./platform/http/plugin";
 import { securityHeaders, securityPlugin } from "./platform/http/security";
 import { createRuntime, type Runtime } from "./platform/runtime";
 
@@ -171,8 +171,13 @@ export function createApp(config: Config) {
   let root: AnyElysia | null = null;
   // normalize "typebox": unknown fields are stripped, but a wrong-typed nested object is a 400, not {}.
   // The adapter answers a JSON value with the security headers built once (docs/rules/performance.md#per-request-work).
-  const app = new Elysia({ name: "learnspace", normalize: "typebox", encodeSchema: false, adapter: answerAdapter(securityHeaders(rt)) })
-    .use(httpPlugin(rt, () => root?.routes ?? [], metrics?.observe))
+  const app = new Elysia({
+    name: "learnspace",
+    normalize: "typebox",
+    encodeSchema: false,
+    adapter: answerAdapter(securityHeaders(rt), requestIdOf),
+  })
+    .use(httpPlugin(rt, () => root?.routes ?? [], metrics?.observe, securityHeaders(rt)))
     .use(cluster ? clusterPlugin(rt, cluster) : new Elysia({ name: "learnspace.cluster" }))
     .use(securityPlugin(rt))
     .use(metrics?.plugin ?? new Elysia({ name: "learnspace.metrics" }))

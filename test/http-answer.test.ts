@@ -66,6 +66,28 @@ async function answer(a: ReturnType<typeof app>, path: string) {
 }
 
 describe("answerAdapter", () => {
+  test("puts the request's id (requestIdOf) on a hook's early answer and on a route's, unless one is set", async () => {
+    const ids = answerAdapter(fixed, () => "req-9");
+    const a = new Elysia({ adapter: ids })
+      .headers(fixed)
+      .get("/early", () => ({ a: 1 }), {
+        beforeHandle: ({ set }) => {
+          set.status = 503;
+          return { status: "not-ready" };
+        },
+      })
+      .get("/late", () => ({ a: 1 }))
+      .get("/own-id", ({ set }) => {
+        set.headers["x-request-id"] = "req-1";
+        return { a: 1 };
+      });
+    const early = await answer(a as never, "/early");
+    expect(early.status).toBe(503);
+    expect(early.headers["x-request-id"]).toBe("req-9");
+    expect((await answer(a as never, "/late")).headers["x-request-id"]).toBe("req-9");
+    expect((await answer(a as never, "/own-id")).headers["x-request-id"]).toBe("req-1");
+  });
+
   test("answers every route as Elysia's own adapter does: status, headers and body", async () => {
     const own = app();
     const fast = app(answerAdapter(fixed));

@@ -18,17 +18,32 @@ type Set = { headers: Record<string, unknown>; status?: unknown; cookie?: unknow
  * cleaned against the route's response schema; anything else (another status, a cookie jar, a header
  * removed or not a string, a Response, a string, a stream) goes through Elysia's own mapping as before.
  */
-export function answerAdapter(fixed: Record<string, string>): ElysiaAdapter {
+export function answerAdapter(
+  fixed: Record<string, string>,
+  requestIdOf: (request: Request) => string | undefined = () => undefined,
+): ElysiaAdapter {
   const base = new Headers({ ...fixed, "content-type": JSON_TYPE });
   const count = Object.keys(fixed).length;
   // No prototype: a header name such as "constructor" is not one of the set.
   const fixedSet: Record<string, string> = Object.assign(Object.create(null), fixed);
   const mapResponse = BunAdapter.handler.mapResponse;
+  const mapEarlyResponse = BunAdapter.handler.mapEarlyResponse;
+  // The request id, set at the request's start (requestStart, http/plugin.ts), goes on every answer mapped here.
+  const withId = (set: Set, request: Request | undefined) => {
+    if (set.headers["x-request-id"] !== undefined) return;
+    const id = request && requestIdOf(request);
+    if (id !== undefined) set.headers["x-request-id"] = id;
+  };
   return {
     ...BunAdapter,
     handler: {
       ...BunAdapter.handler,
+      mapEarlyResponse(response: unknown, set: Set, request?: Request) {
+        if (response !== undefined) withId(set, request);
+        return mapEarlyResponse(response, set as never, request);
+      },
       mapResponse(response: unknown, set: Set, request?: Request) {
+        withId(set, request);
         if (set.status === 200 && !set.cookie && response !== null && typeof response === "object") {
           const kind = response.constructor;
           if (kind === Object || kind === Array) {

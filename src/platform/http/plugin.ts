@@ -177,28 +177,48 @@ function internalProblem(rt: Runtime, id: string, error: unknown): Response {
 /** Told of every answered request (the /metrics series): method, route pattern, status, seconds. */
 export type ResponseObserver = (method: string, route: string, status: number | string, seconds: number) => void;
 
+/** The id of a request being served (started by `requestStart`), if any. */
+export const requestIdOf = (request: Request) => started.get(request)?.id;
+
+/**
+ * The start of every request: its id (an incoming sane `X-Request-Id`, else a fresh UUID), the draining
+ * 503, the log line's start and client, `inFlight`, the request context. Elysia's higher-order function
+ * around each route's handler (`app.wrap`, on the root app), not an `onRequest` hook: any app-wide
+ * `onRequest` hook makes every route read `request.url` and run the hooks in a try block, and this
+ * bookkeeping as a hook was ~8k of a tenant read's ~56k instructions (docs/rules/performance.md#per-request-work).
+ * The answer gets the id in the http plugin's `afterHandle` hook, an early answer from the adapter
+ * (`answerAdapter`), a problem from `problemFor`.
+ */
+export function requestStart(rt: Runtime, fixed: Record<string, string>) {
+  return function start(handle: (request: Request) => unknown, request: Request) {
+    const incoming = request.headers.get("x-request-id");
+    const id = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : Bun.randomUUIDv7();
+    if (rt.draining) return () => shuttingDown(id, fixed);
+    // The peer's address is read only for the access log line: `requestIP` formats it anew each call.
+    const client = rt.log === silentLog ? "" : clientAddress(rt.config, request, rt.server());
+    started.set(request, { id, at: performance.now(), client });
+    rt.inFlight++;
+    enterRequest(id);
+    return handle;
+  };
+}
+
+/** 503 SHUTTING_DOWN with the fixed headers and `Connection: close`, as every answer carries them. */
+function shuttingDown(id: string, fixed: Record<string, string>): Response {
+  const res = problemResponse(new Problem(503, "SHUTTING_DOWN", "The server is shutting down; retry shortly."), id);
+  for (const [name, value] of Object.entries(fixed)) res.headers.set(name, value);
+  res.headers.set("connection", "close");
+  return res;
+}
+
 /** Request ids, one JSON log line per request, body limits and problem+json for every error. */
-export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: ResponseObserver) {
+export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: ResponseObserver, fixed: Record<string, string> = {}) {
   // Before any route compiles its validators (on its first request).
   installCheckedCleaners();
   return (
     new Elysia({ name: "learnspace.http" })
-      // No `server` parameter: Elysia would define it on every route's context (docs/rules/performance.md#per-request-work).
-      .onRequest(({ request, set }) => {
-        const incoming = request.headers.get("x-request-id");
-        const id = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : Bun.randomUUIDv7();
-        if (rt.draining) {
-          const res = problemResponse(new Problem(503, "SHUTTING_DOWN", "The server is shutting down; retry shortly."), id);
-          res.headers.set("connection", "close");
-          return res;
-        }
-        // The peer's address is read only for the access log line: `requestIP` formats it anew each call.
-        const client = rt.log === silentLog ? "" : clientAddress(rt.config, request, rt.server());
-        started.set(request, { id, at: performance.now(), client });
-        rt.inFlight++;
-        enterRequest(id);
-        set.headers["x-request-id"] = id;
-      })
+      // Around each route's handler (Elysia passes it on to the root), not an onRequest hook (requestStart).
+      .wrap(requestStart(rt, fixed))
       .onParse({ as: "global" }, async ({ request, contentType }) => {
         // Left unread for its route, whatever its type: a value (null) stops Elysia's own parsers too.
         if (isStreamedBody(request)) return null;
@@ -216,7 +236,9 @@ export function httpPlugin(rt: Runtime, routes: RouteList = () => [], observe?: 
       })
       // Group commit: an answer leaves only once the commits it could show, or made, are durable
       // (docs/rules/performance.md#durability); one that touched no such file does not wait.
-      .onAfterHandle({ as: "global" }, async () => {
+      .onAfterHandle({ as: "global" }, async ({ request, set }) => {
+        const id = started.get(request)?.id;
+        if (id !== undefined) set.headers["x-request-id"] = id;
         const durable = settledFor(rt.platform.sqlite);
         if (durable) await durable;
       })

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Runtime } from "../runtime";
+import { requestIdOf } from "./plugin";
 
 /**
  * The policy of the app's own HTML (the web console served at `/`): its scripts, styles, images and
@@ -71,6 +72,9 @@ export function securityPlugin(rt: Runtime) {
     h["access-control-expose-headers"] = CORS_EXPOSED;
     h.vary = "Origin";
     if (request.method === "OPTIONS" && request.headers.has("access-control-request-method")) {
+      // An early answer: the adapter is not told its request (http/plugin.ts, requestStart).
+      const id = requestIdOf(request);
+      if (id !== undefined) h["x-request-id"] = id;
       return new Response(null, {
         status: 204,
         headers: {
