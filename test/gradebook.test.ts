@@ -212,10 +212,13 @@ describe("getSpaceGradebook cost", () => {
   }
 
   test("a fixed number of queries: more students with more work add none", async () => {
-    const run = () =>
+    // The fewest of three reads: a background job on the same handle (a notification's fan-out, landing
+    // late on busy cores) can prepare a statement inside one read's window, never inside all three.
+    const once = () =>
       countStatements(async () => {
         expect((await as(owner).get(`/spaces/${spaceId}/gradebook`)).status).toBe(200);
       });
+    const run = async () => Math.min(await once(), await once(), await once());
     const before = await run();
     const late = [];
     for (const displayName of ["Yara", "Xavi"]) late.push(await createMemberFixture(api.server, owner, { displayName }));
