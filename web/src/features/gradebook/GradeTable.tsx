@@ -1,11 +1,12 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useI18n } from "../../i18n";
 import { type Column, columnKey, type Row } from "./queries";
 
 /** What a teacher can do in the table: edit a manual column, enter a score in a manual column's cell. */
 export type Manage = {
   onEditColumn: (c: Column) => void;
-  onScore: (c: Column, r: Row, score: number | null) => void;
+  /** `failed` is called when the save fails. */
+  onScore: (c: Column, r: Row, score: number | null, failed: () => void) => void;
 };
 
 const rounded = (n: number) => Math.round(n * 100) / 100;
@@ -58,7 +59,7 @@ export function GradeTable({ columns, rows, manage }: { columns: Column[]; rows:
                         label={t("grades.columns.scoreOf", { name: r.displayName, title: c.title })}
                         score={cell?.score ?? null}
                         max={c.maxScore ?? undefined}
-                        onSave={(score) => manage.onScore(c, r, score)}
+                        onSave={(score, failed) => manage.onScore(c, r, score, failed)}
                       />
                     </td>
                   );
@@ -73,7 +74,11 @@ export function GradeTable({ columns, rows, manage }: { columns: Column[]; rows:
   );
 }
 
-/** A manual column's cell: saved when it loses focus or on Enter, only when it changed (empty clears it). */
+/**
+ * A manual column's cell: saved when it loses focus or on Enter, only when it changed (empty clears it).
+ * Changed from what was last sent, not from the book's value: Enter then leaving the cell before the
+ * book is refetched would send the same score twice.
+ */
 function ScoreInput({
   label,
   score,
@@ -83,12 +88,20 @@ function ScoreInput({
   label: string;
   score: number | null;
   max?: number;
-  onSave: (s: number | null) => void;
+  onSave: (s: number | null, failed: () => void) => void;
 }) {
   const [v, setV] = useState(score === null ? "" : String(score));
+  const sent = useRef(score);
+  useEffect(() => {
+    sent.current = score;
+  }, [score]);
   const save = () => {
     const next = v.trim() === "" ? null : Number(v);
-    if (next !== score && (next === null || Number.isFinite(next))) onSave(next);
+    if (next === sent.current || (next !== null && !Number.isFinite(next))) return;
+    sent.current = next;
+    onSave(next, () => {
+      sent.current = score;
+    });
   };
   return (
     <input

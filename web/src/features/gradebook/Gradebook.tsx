@@ -60,7 +60,8 @@ export default function Gradebook({ spaceId }: { spaceId: string }) {
         rows={book.data.rows}
         manage={{
           onEditColumn: (column) => setDialog({ kind: "column", column }),
-          onScore: (c, r, score) => writes.score.mutate({ columnId: c.columnId as string, profileId: r.profileId, score }),
+          onScore: (c, r, score, failed) =>
+            writes.score.mutate({ columnId: c.columnId as string, profileId: r.profileId, score }, { onError: failed }),
         }}
       />
       {dialog?.kind === "column" && <ColumnDialog spaceId={spaceId} column={dialog.column} onClose={() => setDialog(null)} />}
