@@ -7,11 +7,12 @@
  * elsewhere; a restarted old node serves none of them; uploads byte-equal after move and failover.
  * Run by scripts/cluster-check.sh (bounded); prints one line per check and the measured numbers.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
 import { AGENT_ELECTION, connectEtcd, type PlacementAt, readPlacements, swapPlacement } from "../src/cluster/etcd";
+import { stopOrphan } from "../src/platform/replica/supervisor";
 
 const root = join(import.meta.dir, "..");
 /**
@@ -638,15 +639,7 @@ process.on("SIGTERM", () => {
  */
 function stopAll() {
   for (const p of procs.values()) p.kill(9);
-  for (const name of NODES) {
-    const pidFile = join(dir, name, "litestream.pid");
-    const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").trim()) : 0;
-    try {
-      if (pid > 0 && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("litestream")) process.kill(pid, "SIGKILL");
-    } catch {
-      // Gone already.
-    }
-  }
+  for (const name of NODES) stopOrphan(join(dir, name, "litestream.pid"));
   if (ownSwift) Bun.spawnSync(["bash", "scripts/swift-s3.sh", "stop", join(dir, "swift")], { cwd: root });
 }
 

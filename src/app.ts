@@ -171,13 +171,14 @@ export function createApp(config: Config) {
   let root: AnyElysia | null = null;
   // normalize "typebox": unknown fields are stripped, but a wrong-typed nested object is a 400, not {}.
   // The adapter answers a JSON value with the security headers built once (docs/rules/performance.md#per-request-work).
+  const fixedHeaders = securityHeaders(rt);
   const app = new Elysia({
     name: "learnspace",
     normalize: "typebox",
     encodeSchema: false,
-    adapter: answerAdapter(securityHeaders(rt), requestIdOf),
+    adapter: answerAdapter(fixedHeaders, requestIdOf),
   })
-    .use(httpPlugin(rt, () => root?.routes ?? [], metrics?.observe, securityHeaders(rt)))
+    .use(httpPlugin(rt, () => root?.routes ?? [], metrics?.observe, fixedHeaders))
     .use(cluster ? clusterPlugin(rt, cluster) : new Elysia({ name: "learnspace.cluster" }))
     .use(securityPlugin(rt))
     .use(metrics?.plugin ?? new Elysia({ name: "learnspace.metrics" }))

@@ -172,8 +172,11 @@ function freePort(): number {
   return port;
 }
 
-/** A Litestream left running by a server killed with SIGKILL: stopped before a new one starts on the same files. */
-function stopOrphan(pidFile: string) {
+/**
+ * A Litestream left running by a server killed with SIGKILL: stopped before a new one starts on the
+ * same files (and by scripts/cluster-check.ts after its nodes are killed).
+ */
+export function stopOrphan(pidFile: string) {
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, "utf8").trim());
   rmSync(pidFile, { force: true });
